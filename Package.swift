@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "storebench",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "storebench", targets: ["storebench"]),
+        .library(name: "StoreBenchCore", targets: ["StoreBenchCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        // The system SQLite (Debian: libsqlite3-dev). Not named GRDBSQLite: GRDB owns that module name.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // A thin typed Swift layer over the SQLite C API.
+        .target(name: "SQLiteAPI", dependencies: ["CSQLite"]),
+        // Runner, backend contract, workloads, data generator, reports, scenarios.
+        .target(
+            name: "StoreBenchCore",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
+        // The storage strategies under test.
+        .target(name: "StoreBenchBackends", dependencies: ["StoreBenchCore", "SQLiteAPI"]),
+        .executableTarget(
+            name: "storebench",
+            dependencies: [
+                "StoreBenchCore", "StoreBenchBackends",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "StoreBenchTests",
+            dependencies: ["StoreBenchCore", "StoreBenchBackends", "SQLiteAPI", "storebench",
+                           .product(name: "CSV", package: "CSV.swift")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

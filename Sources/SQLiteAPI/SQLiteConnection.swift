@@ -1,0 +1,131 @@
+import CSQLite
+
+/// One open SQLite connection. Not thread-safe: use it from one thread at a time.
+///
+/// Close it explicitly with ``close()``; statements prepared on it must be finalized first
+/// (``SQLiteStatement/finalize()``).
+public final class SQLiteConnection {
+    /// The database file this connection opened.
+    public let path: String
+    private(set) var handle: OpaquePointer?
+
+    /// Opens (creating if needed) the database at `path` read-write.
+    public init(path: String) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: SQLiteResultCode(rawValue: rc), message: message, path: path)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        // Only reached when the owner forgot `close()`; release the handle anyway.
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// The one error helper: runs a C call and throws ``SQLiteError`` unless it returned one of `accepted`.
+    @discardableResult
+    func check(_ sql: String? = nil, accepting accepted: Set<Int32> = [SQLITE_OK], _ call: () -> Int32) throws -> Int32 {
+        let rc = call()
+        if accepted.contains(rc) { return rc }
+        throw error(rc, sql: sql)
+    }
+
+    func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        return SQLiteError(code: SQLiteResultCode(rawValue: rc), message: message, sql: sql, path: path)
+    }
+
+    private func requireOpen() throws -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(code: .misuse, message: "connection is closed", path: path)
+        }
+        return handle
+    }
+
+    /// Runs one or more SQL statements that take no parameters and return no rows the caller needs.
+    public func execute(_ sql: String) throws {
+        let db = try requireOpen()
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: SQLiteResultCode(rawValue: rc), message: message, sql: sql, path: path)
+        }
+    }
+
+    /// Prepares a statement for repeated use (bind, step, reset).
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
+        let db = try requireOpen()
+        var statement: OpaquePointer?
+        try check(sql) { sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) }
+        guard let statement else {
+            throw SQLiteError(code: .misuse, message: "empty statement", sql: sql, path: path)
+        }
+        return SQLiteStatement(connection: self, handle: statement, sql: sql)
+    }
+
+    /// Runs a query and returns the first column of the first row as text (nil when no row).
+    public func scalarText(_ sql: String) throws -> String? {
+        let statement = try prepare(sql)
+        defer { statement.finalize() }
+        return try statement.step() ? statement.text(at: 0) : nil
+    }
+
+    /// Runs a query and returns the first column of every row as text.
+    public func columnTexts(_ sql: String) throws -> [String] {
+        let statement = try prepare(sql)
+        defer { statement.finalize() }
+        var values: [String] = []
+        while try statement.step() { values.append(statement.text(at: 0)) }
+        return values
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`: commits when it returns, rolls back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        try execute("COMMIT")
+        return result
+    }
+
+    /// Whether the connection is outside any explicit transaction (autocommit mode).
+    public var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+
+    /// Closes the connection. Throws (and stays open) if statements are still unfinalized.
+    public func close() throws {
+        guard let db = handle else { return }
+        try check { sqlite3_close(db) }
+        handle = nil
+    }
+
+    /// The SQLite library version string, e.g. "3.40.1".
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// The compile-time options the SQLite library was built with.
+    public static var compileOptions: [String] {
+        var options: [String] = []
+        var index: Int32 = 0
+        while let option = sqlite3_compileoption_get(index) {
+            options.append(String(cString: option))
+            index += 1
+        }
+        return options
+    }
+}

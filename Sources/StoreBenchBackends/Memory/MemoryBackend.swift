@@ -1,0 +1,82 @@
+import Foundation
+import StoreBenchCore
+
+/// `memory`: the floor — plain Swift collections, nothing on disk. It shows what the work itself costs.
+///
+/// "Reopening" a memory store finds the same collections again: they live in a ``MemoryVolumes`` owned by
+/// this descriptor (one per registry, no global state), keyed by the store's directory. Entries whose
+/// directory has been removed are dropped at the next open, so memory does not grow across repetitions.
+public enum MemoryBackend {
+    public static func descriptor() -> BackendDescriptor {
+        let volumes = MemoryVolumes()
+        return BackendDescriptor(
+            name: "memory",
+            summary: "in-process floor: Swift dictionaries and a sorted array, nothing on disk",
+            open: { location in MemoryStore(contents: volumes.contents(for: location.directory)) }
+        )
+    }
+}
+
+/// The collections of one memory store.
+final class MemoryContents {
+    var articles: [String: Article] = [:]
+    var users: [Int64: User] = [:]
+    /// Newest first, kept sorted.
+    var timeline: [Message] = []
+}
+
+/// The memory stores of one registry, by directory.
+final class MemoryVolumes: @unchecked Sendable {
+    // @unchecked: the dictionary is only touched under `lock`.
+    private let lock = NSLock()
+    private var volumes: [String: MemoryContents] = [:]
+
+    func contents(for directory: URL) -> MemoryContents {
+        lock.lock()
+        defer { lock.unlock() }
+        volumes = volumes.filter { FileManager.default.fileExists(atPath: $0.key) }
+        if let existing = volumes[directory.path] { return existing }
+        let created = MemoryContents()
+        volumes[directory.path] = created
+        return created
+    }
+}
+
+final class MemoryStore: Store {
+    private let contents: MemoryContents
+    let effectiveSettings = "durability=none"
+
+    init(contents: MemoryContents) { self.contents = contents }
+
+    func unitOfWork(_ body: () throws -> Void) throws { try body() }
+
+    func insert(_ article: Article) throws {
+        guard contents.articles.updateValue(article, forKey: article.uid) == nil else {
+            throw StoreError.inconsistent("duplicate uid \(article.uid)")
+        }
+    }
+
+    func markRead(uids: [String]) throws {
+        for uid in uids { contents.articles[uid]?.read = true }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        let messages = Array(contents.timeline.prefix(limit))
+        var seen = Set<Int64>()
+        let users = messages.compactMap { seen.insert($0.userID).inserted ? contents.users[$0.userID] : nil }
+        return TimelineScreen(messages: messages, users: users)
+    }
+
+    func load(articles: [Article]) throws {
+        for article in articles { try insert(article) }
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        for user in users { contents.users[user.id] = user }
+        contents.timeline = (contents.timeline + messages).sorted(by: Message.isNewer)
+    }
+
+    func allArticles() throws -> [Article] { Array(contents.articles.values) }
+
+    func close() throws {}
+}

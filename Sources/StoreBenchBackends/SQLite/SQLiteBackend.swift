@@ -1,0 +1,33 @@
+import SQLiteAPI
+import StoreBenchCore
+
+/// `sqlite`: the raw SQLite C API, the way an app that writes its own SQL uses it.
+public enum SQLiteBackend {
+    /// SQL keywords for the allowed setting values: pragma values never come from the scenario text itself.
+    static let journalModes = ["delete": "DELETE", "wal": "WAL"]
+    static let syncModes = ["off": "OFF", "normal": "NORMAL", "full": "FULL"]
+    /// `PRAGMA synchronous` reads back as a number.
+    static let syncNames = ["0": "off", "1": "normal", "2": "full", "3": "extra"]
+
+    public static let axes = [
+        VariantAxis("txn", choices: ["none", "single"], default: "single",
+                    summary: "none: every statement in its own implicit transaction (autocommit); single: the whole operation in one explicit transaction"),
+        VariantAxis("journal", choices: ["delete", "wal"], default: "delete",
+                    summary: "journal_mode: rollback journal (SQLite's default) or write-ahead log"),
+        VariantAxis("sync", choices: ["off", "normal", "full"], default: "full",
+                    summary: "synchronous: off (no fsync), normal, full (SQLite's default)"),
+    ]
+
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "sqlite",
+            summary: "raw SQLite C API: prepared statements reused, index on uid, bulk UPDATE via json_each",
+            axes: axes,
+            libraryVersions: {
+                ["sqlite": SQLiteConnection.libraryVersion,
+                 "sqlite_compile_options": SQLiteConnection.compileOptions.joined(separator: " ")]
+            },
+            open: { location in try SQLiteStore(location: location) }
+        )
+    }
+}

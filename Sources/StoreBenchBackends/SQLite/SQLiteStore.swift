@@ -1,0 +1,168 @@
+import Foundation
+import SQLiteAPI
+import StoreBenchCore
+
+/// A store in one SQLite file, `store.sqlite`, written with hand-written SQL and reused prepared statements.
+final class SQLiteStore: Store {
+    static let fileName = "store.sqlite"
+
+    private let connection: SQLiteConnection
+    private let transactionPerOperation: Bool
+    private var statements: [Query: SQLiteStatement] = [:]
+    let effectiveSettings: String
+
+    /// The statements this store runs; each is prepared on first use and reused afterwards.
+    enum Query: String {
+        case insertArticle = "INSERT INTO article(uid, feed_id, title, summary, published, read) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        case insertUser = "INSERT INTO user(id, name, handle, avatar_url) VALUES (?1, ?2, ?3, ?4)"
+        case insertMessage = "INSERT INTO message(id, user_id, text, created) VALUES (?1, ?2, ?3, ?4)"
+        case markRead = "UPDATE article SET read = 1 WHERE uid IN (SELECT value FROM json_each(?1))"
+        case newestMessages = "SELECT id, user_id, text, created FROM message ORDER BY created DESC, id DESC LIMIT ?1"
+        case authorsOfNewest = """
+            SELECT id, name, handle, avatar_url FROM user WHERE id IN \
+            (SELECT user_id FROM message ORDER BY created DESC, id DESC LIMIT ?1)
+            """
+        case allArticles = "SELECT uid, feed_id, title, summary, published, read FROM article"
+    }
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS article(
+            uid TEXT NOT NULL, feed_id INTEGER NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
+            published INTEGER NOT NULL, read INTEGER NOT NULL DEFAULT 0);
+        CREATE UNIQUE INDEX IF NOT EXISTS article_uid ON article(uid);
+        CREATE TABLE IF NOT EXISTS user(
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL, handle TEXT NOT NULL, avatar_url TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS message(
+            id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, text TEXT NOT NULL, created INTEGER NOT NULL);
+        CREATE INDEX IF NOT EXISTS message_created ON message(created DESC, id DESC);
+        """
+
+    init(location: StoreLocation) throws {
+        let variant = location.variant
+        connection = try SQLiteConnection(path: location.path(Self.fileName))
+        do {
+            let journal = try Self.apply("journal_mode", SQLiteBackend.journalModes[variant["journal"]]!,
+                                         requested: variant["journal"], on: connection) { $0.lowercased() }
+            let sync = try Self.apply("synchronous", SQLiteBackend.syncModes[variant["sync"]]!,
+                                      requested: variant["sync"], on: connection) { SQLiteBackend.syncNames[$0] ?? $0 }
+            // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
+            try connection.execute("PRAGMA temp_store = MEMORY")
+            try connection.execute(Self.schema)
+            transactionPerOperation = variant["txn"] == "single"
+            effectiveSettings = "txn=\(variant["txn"]) journal=\(journal) sync=\(sync) temp_store=memory"
+        } catch {
+            try? connection.close()
+            throw error
+        }
+    }
+
+    /// Sets a pragma from an allowlisted keyword, reads it back, and fails when SQLite did not take it.
+    private static func apply(_ pragma: String, _ keyword: String, requested: String, on connection: SQLiteConnection,
+                              normalize: (String) -> String) throws -> String {
+        try connection.execute("PRAGMA \(pragma) = \(keyword)")
+        let effective = normalize(try connection.scalarText("PRAGMA \(pragma)") ?? "")
+        guard effective == requested else {
+            throw StoreError.settingMismatch(setting: pragma, requested: requested, effective: effective)
+        }
+        return effective
+    }
+
+    private func statement(_ query: Query) throws -> SQLiteStatement {
+        if let cached = statements[query] { return cached }
+        let prepared = try connection.prepare(query.rawValue)
+        statements[query] = prepared
+        return prepared
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws {
+        if transactionPerOperation {
+            try connection.transaction(body)
+        } else {
+            try body()
+        }
+    }
+
+    func insert(_ article: Article) throws {
+        let insert = try statement(.insertArticle)
+        try insert.bind(article.uid, at: 1)
+        try insert.bind(article.feedID, at: 2)
+        try insert.bind(article.title, at: 3)
+        try insert.bind(article.summary, at: 4)
+        try insert.bind(article.published.millisecondsSince1970, at: 5)
+        try insert.bind(article.read ? 1 : 0, at: 6)
+        try insert.run()
+    }
+
+    func markRead(uids: [String]) throws {
+        let update = try statement(.markRead)
+        try update.bind(String(decoding: try JSONEncoder().encode(uids), as: UTF8.self), at: 1)
+        try update.run()
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        let newest = try statement(.newestMessages)
+        try newest.bind(limit, at: 1)
+        defer { newest.reset() }
+        var messages: [Message] = []
+        messages.reserveCapacity(limit)
+        while try newest.step() {
+            messages.append(Message(id: newest.int64(at: 0), userID: newest.int64(at: 1), text: newest.text(at: 2),
+                                    created: Date(millisecondsSince1970: newest.int64(at: 3))))
+        }
+        let authors = try statement(.authorsOfNewest)
+        try authors.bind(limit, at: 1)
+        defer { authors.reset() }
+        var users: [User] = []
+        while try authors.step() {
+            users.append(User(id: authors.int64(at: 0), name: authors.text(at: 1), handle: authors.text(at: 2),
+                              avatarURL: authors.text(at: 3)))
+        }
+        return TimelineScreen(messages: messages, users: users)
+    }
+
+    func load(articles: [Article]) throws {
+        try connection.transaction {
+            for article in articles { try insert(article) }
+        }
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        try connection.transaction {
+            let insertUser = try statement(.insertUser)
+            for user in users {
+                try insertUser.bind(user.id, at: 1)
+                try insertUser.bind(user.name, at: 2)
+                try insertUser.bind(user.handle, at: 3)
+                try insertUser.bind(user.avatarURL, at: 4)
+                try insertUser.run()
+            }
+            let insertMessage = try statement(.insertMessage)
+            for message in messages {
+                try insertMessage.bind(message.id, at: 1)
+                try insertMessage.bind(message.userID, at: 2)
+                try insertMessage.bind(message.text, at: 3)
+                try insertMessage.bind(message.created.millisecondsSince1970, at: 4)
+                try insertMessage.run()
+            }
+        }
+    }
+
+    func allArticles() throws -> [Article] {
+        let select = try statement(.allArticles)
+        defer { select.reset() }
+        var articles: [Article] = []
+        while try select.step() {
+            articles.append(Article(
+                uid: select.text(at: 0), feedID: select.int64(at: 1), title: select.text(at: 2),
+                summary: select.text(at: 3), published: Date(millisecondsSince1970: select.int64(at: 4)),
+                read: select.int64(at: 5) != 0))
+        }
+        return articles
+    }
+
+    func close() throws {
+        for statement in statements.values { statement.finalize() }
+        statements = [:]
+        try connection.close()
+    }
+}

@@ -1,0 +1,11 @@
+import StoreBenchCore
+
+extension BackendRegistry {
+    /// Every shipped backend, freshly constructed (memory stores are owned by the returned registry).
+    public static func standard() -> BackendRegistry {
+        BackendRegistry([
+            SQLiteBackend.descriptor,
+            MemoryBackend.descriptor(),
+        ])
+    }
+}

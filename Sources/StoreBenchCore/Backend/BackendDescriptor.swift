@@ -1,0 +1,80 @@
+import Foundation
+
+/// Where and how a store is opened: the directory it owns and the variant it must honour.
+public struct StoreLocation: Sendable {
+    /// A private directory that belongs to this store alone; create files only here.
+    public let directory: URL
+    public let variant: Variant
+
+    public init(directory: URL, variant: Variant) {
+        self.directory = directory
+        self.variant = variant
+    }
+
+    /// A file path inside the store's directory.
+    public func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+}
+
+/// A registered backend: its name, its settings, and how to open a store.
+///
+/// `open` must be safe to call many times (each repetition opens fresh stores, and workloads may reopen a
+/// store to measure a launch). It is the only way the runner creates stores.
+public struct BackendDescriptor: Sendable {
+    public let name: String
+    /// One line for `storebench list`.
+    public let summary: String
+    public let axes: [VariantAxis]
+    /// Versions of the libraries behind the backend, for `environment.json` (e.g. ["sqlite": "3.40.1"]).
+    public let libraryVersions: @Sendable () -> [String: String]
+    public let open: @Sendable (StoreLocation) throws -> any Store
+
+    public init(
+        name: String,
+        summary: String,
+        axes: [VariantAxis] = [],
+        libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
+        open: @escaping @Sendable (StoreLocation) throws -> any Store
+    ) {
+        self.name = name
+        self.summary = summary
+        self.axes = axes
+        self.libraryVersions = libraryVersions
+        self.open = open
+    }
+
+    /// The variant with `requested` values and defaults for the rest.
+    /// Throws a message naming the offending axis or value and what is allowed.
+    public func variant(_ requested: [String: String] = [:]) throws -> Variant {
+        for name in requested.keys.sorted() where !axes.contains(where: { $0.name == name }) {
+            let known = axes.isEmpty ? "none (this backend has no settings)" : axes.map(\.name).joined(separator: ", ")
+            throw VariantError(message: "backend '\(self.name)' has no setting '\(name)'; its settings are: \(known)")
+        }
+        let settings = try axes.map { axis -> Variant.Setting in
+            let value = requested[axis.name] ?? axis.defaultValue
+            guard axis.accepts(value) else {
+                throw VariantError(
+                    message: "backend '\(name)' setting '\(axis.name)' cannot be '\(value)'; allowed: \(axis.allowedDescription)")
+            }
+            return Variant.Setting(name: axis.name, value: value)
+        }
+        return Variant(settings: settings)
+    }
+
+    /// Every combination of the choice axes (integer axes at their defaults): what the contract suite covers.
+    public var allVariants: [Variant] {
+        var combinations: [[String: String]] = [[:]]
+        for axis in axes {
+            guard case .choice(let values) = axis.allowed else { continue }
+            combinations = combinations.flatMap { partial in
+                values.map { partial.merging([axis.name: $0]) { $1 } }
+            }
+        }
+        return combinations.compactMap { try? variant($0) }
+    }
+}
+
+/// A variant request that the backend does not accept.
+public struct VariantError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,70 @@
+/// An open store: one storage strategy holding the benchmark's data in one directory.
+///
+/// This is the whole backend contract. It is phrased in the app's terms so that each backend does each job
+/// in its own natural idiom (one SQL `UPDATE`, fetch-modify-save of records, a whole-file rewrite, …) — the
+/// point of storebench is to compare those idioms, so do not reduce a job to key-value calls.
+///
+/// Rules every conforming type follows (the contract suite in the tests checks them):
+/// - **Files**: create files only inside the directory the store was opened in.
+/// - **Durability**: after ``unitOfWork(_:)`` returns and ``close()`` is called, the data is on disk as the
+///   backend's variant promises (a store reopened from the same directory sees every committed change).
+/// - **Units of work**: ``unitOfWork(_:)`` brackets one app operation. The backend applies its policy there
+///   (one transaction, flush at the end, nothing) and must commit on return. On throw, a transactional
+///   backend rolls back; a backend without transactions keeps what it wrote (as its users' apps would).
+///   Writes made outside a unit of work (the untimed `load` calls) are committed before the call returns.
+/// - **Order**: ``loadTimeline(limit:)`` returns messages newest first (`created` descending, then `id`
+///   descending) and each of their authors exactly once.
+/// - **Fidelity**: strings round-trip byte for byte; dates to the millisecond.
+/// - **Unsupported work**: a store that cannot do an operation meaningfully throws
+///   ``StoreError/unsupported(_:)``; the runner reports the row as `unsupported`. Never skip work silently.
+/// - **Threads**: a store is used from one thread at a time and need not be `Sendable`.
+/// - **Errors**: throw the library's own error (with its code and message and the file); the runner adds the
+///   backend, workload and phase.
+public protocol Store: AnyObject {
+    /// The settings in force, read back from the library where it can say (e.g. `journal=wal sync=normal`).
+    /// Space-separated `key=value` pairs; recorded in every report row.
+    var effectiveSettings: String { get }
+
+    /// Runs `body` as one app operation under the backend's transaction / flush policy.
+    func unitOfWork(_ body: () throws -> Void) throws
+
+    /// Stores one new article (called once per article, inside a unit of work).
+    func insert(_ article: Article) throws
+
+    /// Sets `read = true` on the articles with these uids (all exist) and on no others.
+    func markRead(uids: [String]) throws
+
+    /// Loads the first screen: the newest `limit` messages and their authors, as model values.
+    func loadTimeline(limit: Int) throws -> TimelineScreen
+
+    /// Untimed preparation: stores these articles as fast as the backend can, committed on return.
+    func load(articles: [Article]) throws
+
+    /// Untimed preparation: stores the timeline data as fast as the backend can, committed on return.
+    func load(users: [User], messages: [Message]) throws
+
+    /// Untimed verification: every stored article, in any order.
+    func allArticles() throws -> [Article]
+
+    /// Closes the store, releasing every handle. Called exactly once; the store is not used afterwards.
+    func close() throws
+}
+
+/// Errors a store raises that are not a library's own.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// The strategy cannot do this operation meaningfully; the row is reported as `unsupported`.
+    case unsupported(String)
+    /// The settings in force differ from those requested (e.g. WAL refused).
+    case settingMismatch(setting: String, requested: String, effective: String)
+    /// The store's content is not what the workload wrote.
+    case inconsistent(String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let operation): "unsupported: \(operation)"
+        case let .settingMismatch(setting, requested, effective):
+            "setting \(setting): requested \(requested) but the library reports \(effective)"
+        case .inconsistent(let detail): "inconsistent store: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Canonical checksums of stored content: the order records come back in does not matter, every field does.
+public enum Checksum {
+    /// Count and FNV-1a hash of `articles`, sorted by uid, over every field.
+    public static func articles(_ articles: [Article]) -> (count: Int, hex: String) {
+        var hash = FNV1a()
+        for article in articles.sorted(by: { $0.uid < $1.uid }) {
+            hash.combine(article.uid)
+            hash.combine(article.feedID)
+            hash.combine(article.title)
+            hash.combine(article.summary)
+            hash.combine(article.published.millisecondsSince1970)
+            hash.combine(article.read ? 1 : 0)
+        }
+        return (articles.count, hash.hex)
+    }
+
+    /// Hash of a timeline screen: messages in their given order, users sorted by id.
+    public static func timeline(_ screen: TimelineScreen) -> String {
+        var hash = FNV1a()
+        for message in screen.messages { combine(message, into: &hash) }
+        for user in screen.users.sorted(by: { $0.id < $1.id }) { combine(user, into: &hash) }
+        return hash.hex
+    }
+
+    /// Hash of users and messages (the timeline dataset), in the given order.
+    public static func timelineData(users: [User], messages: [Message]) -> String {
+        var hash = FNV1a()
+        for user in users { combine(user, into: &hash) }
+        for message in messages { combine(message, into: &hash) }
+        return hash.hex
+    }
+
+    static func combine(_ message: Message, into hash: inout FNV1a) {
+        hash.combine(message.id)
+        hash.combine(message.userID)
+        hash.combine(message.text)
+        hash.combine(message.created.millisecondsSince1970)
+    }
+
+    static func combine(_ user: User, into hash: inout FNV1a) {
+        hash.combine(user.id)
+        hash.combine(user.name)
+        hash.combine(user.handle)
+        hash.combine(user.avatarURL)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// An RSS reader's article, as a sync API delivers it.
+public struct Article: Codable, Hashable, Sendable {
+    /// Unique string id from the sync API.
+    public var uid: String
+    public var feedID: Int64
+    public var title: String
+    /// About 200 bytes of text.
+    public var summary: String
+    /// Publication date, always a whole number of milliseconds since 1970 (so every backend can store it exactly).
+    public var published: Date
+    public var read: Bool
+
+    public init(uid: String, feedID: Int64, title: String, summary: String, published: Date, read: Bool) {
+        self.uid = uid
+        self.feedID = feedID
+        self.title = title
+        self.summary = summary
+        self.published = published
+        self.read = read
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, rounded: the canonical integer form backends store and checksums use.
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The date `milliseconds` after 1970-01-01T00:00:00Z.
+    public init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

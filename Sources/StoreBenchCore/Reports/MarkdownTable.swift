@@ -1,0 +1,34 @@
+import Foundation
+
+/// The human summary printed by `run`: one Markdown table row per result row.
+public enum MarkdownTable {
+    public static func render(_ rows: [SummaryBuilder.Row]) -> String {
+        var lines = [
+            "| workload | backend | variant | size | median | 95% CI | ops/s | status |",
+            "|---|---|---|---:|---:|---:|---:|---|",
+        ]
+        for row in rows {
+            let s = row.statistics
+            let ci = s?.confidence95.map { "\(duration($0.lowerBound))–\(duration($0.upperBound))" } ?? "–"
+            let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(String(row.error.prefix(80))))"
+            lines.append(
+                "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | "
+                    + "\(s.map { duration($0.median) } ?? "–") | \(ci) | "
+                    + "\(row.medianOpsPerSecond.map { String(format: "%.0f", $0) } ?? "–") | \(status) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Seconds in a readable unit: `412 µs`, `12.3 ms`, `4.56 s`.
+    public static func duration(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<0.001: String(format: "%.0f µs", seconds * 1_000_000)
+        case ..<1: String(format: "%.1f ms", seconds * 1000)
+        default: String(format: "%.2f s", seconds)
+        }
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,62 @@
+/// The status of a result row.
+public enum RowStatus: String, Sendable {
+    /// Measured and verified.
+    case ok
+    /// Prepare, measure or verify threw, or verification found the wrong content.
+    case failed
+    /// The backend cannot do this workload meaningfully (``StoreError/unsupported(_:)``).
+    case unsupported
+}
+
+/// What identifies a result row: one workload case on one backend variant.
+public struct RowKey: Hashable, Sendable {
+    public let scenario: String
+    public let workload: String
+    public let backend: String
+    public let variant: String
+    public let size: Int
+    public let parameters: String
+}
+
+/// One measured repetition: a row of `samples.csv`.
+public struct Sample: Sendable {
+    public var key: RowKey
+    public var repetition: Int
+    public var status: RowStatus
+    public var wallSeconds: Double
+    public var cpuUserSeconds: Double
+    public var cpuSystemSeconds: Double
+    public var maxRSSKiB: Int64
+    public var readBytes: Int64?
+    public var writeBytes: Int64?
+    public var storeBytes: Int64
+    public var storeAllocatedBytes: Int64
+    public var ops: Int
+    public var settings: String
+    public var checksum: String
+    public var dataset: String
+    public var error: String
+
+    public var opsPerSecond: Double { wallSeconds > 0 ? Double(ops) / wallSeconds : 0 }
+
+    /// The `samples.csv` header: stable; new columns are only ever appended.
+    public static let header = [
+        "scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s", "cpu_user_s",
+        "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes", "store_alloc_bytes", "ops",
+        "ops_per_s", "settings", "checksum", "error", "parameters", "dataset",
+    ]
+
+    /// The row's cells in ``header`` order. Measurements of failed rows are left empty.
+    public var fields: [String] {
+        let measured = status == .ok
+        func value(_ text: @autoclosure () -> String) -> String { measured ? text() : "" }
+        return [
+            key.scenario, key.workload, key.backend, key.variant, String(key.size), String(repetition),
+            status.rawValue, value(CSVFormat.seconds(wallSeconds)), value(CSVFormat.seconds(cpuUserSeconds)),
+            value(CSVFormat.seconds(cpuSystemSeconds)), value(String(maxRSSKiB)), value(CSVFormat.integer(readBytes)),
+            value(CSVFormat.integer(writeBytes)), value(String(storeBytes)), value(String(storeAllocatedBytes)),
+            value(String(ops)), value(CSVFormat.decimal(opsPerSecond)), settings, checksum, error,
+            key.parameters, dataset,
+        ]
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Monotonic time in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`, ≈35 ns a call here).
+@inline(__always)
+public func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// CPU time consumed by this process so far (`getrusage`).
+public struct CPUTime: Sendable {
+    public var user: Double
+    public var system: Double
+
+    public static func now() -> CPUTime {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
+        return CPUTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+    }
+}
+
+/// Storage I/O of this process from `/proc/self/io` (nil fields where the kernel does not account it).
+/// `writeBytes` counts pages when they are dirtied; `readBytes` stays 0 on page-cache hits.
+public struct ProcessIO: Sendable {
+    public var readBytes: Int64?
+    public var writeBytes: Int64?
+
+    public static func now() -> ProcessIO {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else {
+            return ProcessIO(readBytes: nil, writeBytes: nil)
+        }
+        var io = ProcessIO(readBytes: nil, writeBytes: nil)
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let value = Int64(parts[1]) else { continue }
+            if parts[0] == "read_bytes" { io.readBytes = value }
+            if parts[0] == "write_bytes" { io.writeBytes = value }
+        }
+        return io
+    }
+
+    /// `later - earlier` per field, nil when either side is unknown.
+    public static func delta(_ earlier: ProcessIO, _ later: ProcessIO) -> ProcessIO {
+        func minus(_ a: Int64?, _ b: Int64?) -> Int64? { if let a, let b { a - b } else { nil } }
+        return ProcessIO(readBytes: minus(later.readBytes, earlier.readBytes),
+                         writeBytes: minus(later.writeBytes, earlier.writeBytes))
+    }
+}
+
+/// Peak resident memory of the process during one repetition.
+///
+/// Linux keeps a high-water mark (`VmHWM`) that writing `5` to `/proc/self/clear_refs` resets to the current
+/// RSS, so each repetition gets its own peak. Where the reset is refused, the process-lifetime peak
+/// (`ru_maxrss`) is reported and ``isPerRepetition`` is false.
+public enum PeakMemory {
+    /// Resets the high-water mark; returns whether the reset worked.
+    @discardableResult
+    public static func reset() -> Bool {
+        let fd = open("/proc/self/clear_refs", O_WRONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "5", 1) == 1
+    }
+
+    /// The high-water mark in KiB since the last reset (or since start).
+    public static func highWaterKiB() -> Int64 {
+        if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let value = Int64(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        {
+            return value
+        }
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Int64(usage.ru_maxrss)
+    }
+}
+
+/// Keeps a value alive so the optimizer cannot remove the work that produced it.
+@inline(never)
+public func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

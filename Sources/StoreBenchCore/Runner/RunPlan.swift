@@ -1,0 +1,67 @@
+/// The concrete cases of a scenario: every workload parameter set × every backend variant, with
+/// `max_size` caps applied and the shared datasets generated once.
+public struct RunPlan {
+    public struct Case {
+        public let key: RowKey
+        public let workload: any Workload
+        public let parameters: WorkloadParameters
+        public let backend: BackendDescriptor
+        public let variant: Variant
+        let data: any WorkloadData
+    }
+
+    public let scenario: Scenario
+    public let cases: [Case]
+    public let datasets: [EnvironmentManifest.DatasetRecord]
+
+    /// Builds the plan; generating the datasets is the slow part.
+    public init(scenario: Scenario, backends: BackendRegistry, workloads: WorkloadRegistry) throws {
+        self.scenario = scenario
+        let generator = DatasetGenerator(seed: scenario.seed)
+        var cache: [String: any WorkloadData] = [:]
+        var records: [EnvironmentManifest.DatasetRecord] = []
+        var cases: [Case] = []
+        for entry in scenario.workloads {
+            guard let workload = workloads[entry.workload] else {
+                throw ScenarioError(file: scenario.file, path: "workloads", message: "unknown workload '\(entry.workload)'")
+            }
+            for requested in entry.cases {
+                for backendEntry in scenario.backends {
+                    guard let backend = backends[backendEntry.backend] else {
+                        throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
+                    }
+                    var parameters = requested
+                    if let cap = backendEntry.maxSize, parameters[workload.sizeParameter] > cap {
+                        parameters[workload.sizeParameter] = cap
+                        try workload.validate(parameters)
+                    }
+                    let cacheKey = "\(workload.name) \(parameters)"
+                    let data: any WorkloadData
+                    if let cached = cache[cacheKey] {
+                        data = cached
+                    } else {
+                        data = workload.makeData(parameters, generator: generator)
+                        cache[cacheKey] = data
+                        records.append(.init(workload: workload.name, parameters: parameters.description, fingerprint: data.fingerprint))
+                    }
+                    let key = RowKey(scenario: scenario.name, workload: workload.name, backend: backend.name,
+                                     variant: backendEntry.variant.description, size: parameters[workload.sizeParameter],
+                                     parameters: parameters.description)
+                    cases.append(Case(key: key, workload: workload, parameters: parameters, backend: backend,
+                                      variant: backendEntry.variant, data: data))
+                }
+            }
+        }
+        self.cases = cases
+        self.datasets = records
+    }
+
+    /// The order of cases in round `round`: a seeded shuffle, different each round, the same for every run
+    /// with the same seed — so slow drift of the machine does not favour whichever backend runs first.
+    public func order(round: Int) -> [Int] {
+        var rng = SplitMix64.forItem(seed: scenario.seed, stream: 0x524F_554E_44, index: round)
+        var indices = Array(cases.indices)
+        indices.shuffle(using: &rng)
+        return indices
+    }
+}

@@ -1,0 +1,89 @@
+import Yams
+
+/// Typed, strict access to a YAML node tree, producing ``ScenarioError``s with key paths.
+struct NodeReader {
+    let file: String
+
+    func error(_ path: String, _ message: String) -> ScenarioError {
+        ScenarioError(file: file, path: path, message: message)
+    }
+
+    /// A mapping whose keys are all in `allowed` (duplicate keys are rejected by Yams while composing).
+    func mapping(_ node: Node, at path: String, allowed: [String], what: String = "keys") throws -> [(String, Node)] {
+        guard case .mapping(let mapping) = node else {
+            throw error(path, "expected a mapping (key: value), found \(kind(node))")
+        }
+        var pairs: [(String, Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let key) = keyNode else { throw error(path, "keys must be plain words") }
+            let name = key.string
+            guard allowed.contains(name) else {
+                let list = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
+                throw error(path.isEmpty ? name : "\(path).\(name)", "unknown key; allowed \(what): \(list)")
+            }
+            guard !pairs.contains(where: { $0.0 == name }) else {
+                throw error(path.isEmpty ? name : "\(path).\(name)", "duplicate key")
+            }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    func sequence(_ node: Node?, at path: String, nonEmpty: Bool) throws -> [Node] {
+        guard let node else { throw error(path, "required; expected a list") }
+        guard case .sequence(let sequence) = node else { throw error(path, "expected a list, found \(kind(node))") }
+        let items = Array(sequence)
+        if nonEmpty && items.isEmpty { throw error(path, "must list at least one entry") }
+        return items
+    }
+
+    /// The text of a scalar (string, number or word).
+    func scalar(_ node: Node, at path: String) throws -> String {
+        guard case .scalar(let scalar) = node else { throw error(path, "expected a single value, found \(kind(node))") }
+        return scalar.string
+    }
+
+    func string(_ node: Node?, at path: String, required: Bool) throws -> String? {
+        guard let node else {
+            if required { throw error(path, "required key is missing") }
+            return nil
+        }
+        guard case .scalar(let scalar) = node, scalar.style != .plain || !isNumberLike(scalar.string) else {
+            throw error(path, "expected text, found \(kind(node))")
+        }
+        return scalar.string
+    }
+
+    /// A whole number in `range`; nil when absent.
+    func integer(_ node: Node?, at path: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let node else { return nil }
+        let bounds = "a whole number in \(range.lowerBound)...\(range.upperBound == Int.max ? "∞" : String(range.upperBound))"
+        guard case .scalar(let scalar) = node, scalar.style == .plain else {
+            throw error(path, "expected \(bounds), found \(kind(node))")
+        }
+        let text = scalar.string
+        let digits = text.replacingOccurrences(of: "_", with: "")
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
+              let value = Int(digits)
+        else {
+            throw error(path, "expected \(bounds), found '\(text)'")
+        }
+        guard range.contains(value) else { throw error(path, "\(value) is out of range; expected \(bounds)") }
+        return value
+    }
+
+    private func isNumberLike(_ text: String) -> Bool { Double(text) != nil }
+
+    func kind(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): "'\(scalar.string)'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+}
+
+extension Array where Element == (String, Node) {
+    subscript(key: String) -> Node? { first { $0.0 == key }?.1 }
+}

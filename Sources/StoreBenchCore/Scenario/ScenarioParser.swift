@@ -1,0 +1,134 @@
+import Foundation
+import Yams
+
+/// Reads scenario YAML strictly: unknown or duplicate keys, wrong types, out-of-range values and unknown
+/// backends, variants or workloads are errors naming the file, the key path and what is allowed.
+public struct ScenarioParser {
+    public let backends: BackendRegistry
+    public let workloads: WorkloadRegistry
+
+    static let topKeys = ["name", "description", "seed", "warmup", "repetitions", "backends", "workloads"]
+    static let backendKeys = ["backend", "variants", "max_size"]
+    static let workloadKeys = ["workload", "parameters", "sizes"]
+
+    public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
+        self.backends = backends
+        self.workloads = workloads
+    }
+
+    /// Reads and parses the file at `path`.
+    public func parse(file path: String) throws -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(file: path, path: "", message: "cannot read the file (missing or unreadable)")
+        }
+        return try parse(data: data, file: path)
+    }
+
+    /// Parses scenario bytes; `file` names them in errors.
+    public func parse(data: Data, file: String) throws -> Scenario {
+        let fail = { (path: String, message: String) in ScenarioError(file: file, path: path, message: message) }
+        guard let text = String(data: data, encoding: .utf8) else { throw fail("", "the file is not valid UTF-8") }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw fail("", "not valid YAML: \(error)")
+        }
+        guard let root else { throw fail("", "the file is empty; a scenario needs name, backends and workloads") }
+        var hash = FNV1a()
+        hash.combine(bytes: data)
+        var reader = NodeReader(file: file)
+        let top = try reader.mapping(root, at: "", allowed: Self.topKeys)
+        let name = try reader.string(top["name"], at: "name", required: true)!
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw fail("name", "'\(name)' must be non-empty letters, digits, '-', '_' or '.'")
+        }
+        _ = try reader.string(top["description"], at: "description", required: false)
+        let seed = try reader.integer(top["seed"], at: "seed", range: 0...Int.max) ?? 42
+        let warmup = try reader.integer(top["warmup"], at: "warmup", range: 0...100) ?? 1
+        let repetitions = try reader.integer(top["repetitions"], at: "repetitions", range: 1...1000) ?? 5
+        let backendEntries = try parseBackends(top["backends"], reader: &reader)
+        let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader)
+        return Scenario(name: name, seed: UInt64(seed), warmup: warmup, repetitions: repetitions,
+                        backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex)
+    }
+
+    private func parseBackends(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.BackendEntry] {
+        let items = try reader.sequence(node, at: "backends", nonEmpty: true)
+        var entries: [Scenario.BackendEntry] = []
+        for (index, item) in items.enumerated() {
+            let path = "backends[\(index)]"
+            let map = try reader.mapping(item, at: path, allowed: Self.backendKeys)
+            let name = try reader.string(map["backend"], at: "\(path).backend", required: true)!
+            guard let descriptor = backends[name] else {
+                throw reader.error("\(path).backend", "unknown backend '\(name)'; known: \(backends.names.joined(separator: ", "))")
+            }
+            let maxSize = try reader.integer(map["max_size"], at: "\(path).max_size", range: 1...Int(Int32.max))
+            let variantNodes = map["variants"] == nil ? [nil] : try reader.sequence(map["variants"], at: "\(path).variants", nonEmpty: true).map { Optional($0) }
+            for (variantIndex, variantNode) in variantNodes.enumerated() {
+                let variantPath = "\(path).variants[\(variantIndex)]"
+                var requested: [String: String] = [:]
+                if let variantNode {
+                    let settings = try reader.mapping(variantNode, at: variantPath, allowed: descriptor.axes.map(\.name),
+                                                      what: "settings of backend '\(name)'")
+                    for (key, value) in settings { requested[key] = try reader.scalar(value, at: "\(variantPath).\(key)") }
+                }
+                do {
+                    let variant = try descriptor.variant(requested)
+                    guard !entries.contains(where: { $0.backend == name && $0.variant == variant }) else {
+                        throw reader.error(variantPath, "duplicate variant '\(variant)' of backend '\(name)'")
+                    }
+                    entries.append(Scenario.BackendEntry(backend: name, variant: variant, maxSize: maxSize))
+                } catch let error as VariantError {
+                    throw reader.error(variantPath, error.message)
+                }
+            }
+        }
+        return entries
+    }
+
+    private func parseWorkloads(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.WorkloadEntry] {
+        let items = try reader.sequence(node, at: "workloads", nonEmpty: true)
+        var entries: [Scenario.WorkloadEntry] = []
+        for (index, item) in items.enumerated() {
+            let path = "workloads[\(index)]"
+            let map = try reader.mapping(item, at: path, allowed: Self.workloadKeys)
+            let name = try reader.string(map["workload"], at: "\(path).workload", required: true)!
+            guard let workload = workloads[name] else {
+                throw reader.error("\(path).workload", "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
+            }
+            guard !entries.contains(where: { $0.workload == name }) else {
+                throw reader.error("\(path).workload", "workload '\(name)' is listed twice; use 'sizes' for several sizes")
+            }
+            var parameters = workload.defaultParameters
+            if let parameterNode = map["parameters"] {
+                let given = try reader.mapping(parameterNode, at: "\(path).parameters",
+                                               allowed: workload.parameters.map(\.name), what: "parameters of '\(name)'")
+                for spec in workload.parameters {
+                    if let value = try reader.integer(given[spec.name], at: "\(path).parameters.\(spec.name)", range: spec.range) {
+                        parameters[spec.name] = value
+                    }
+                }
+            }
+            var cases = [parameters]
+            if map["sizes"] != nil {
+                let sizeSpec = workload.parameters.first { $0.name == workload.sizeParameter }!
+                let sizes = try reader.sequence(map["sizes"], at: "\(path).sizes", nonEmpty: true)
+                cases = try sizes.enumerated().map { sizeIndex, sizeNode in
+                    var sized = parameters
+                    sized[workload.sizeParameter] = try reader.integer(sizeNode, at: "\(path).sizes[\(sizeIndex)]", range: sizeSpec.range)!
+                    return sized
+                }
+            }
+            for (caseIndex, parameters) in cases.enumerated() {
+                do {
+                    try workload.validate(parameters)
+                } catch {
+                    throw reader.error(map["sizes"] == nil ? "\(path).parameters" : "\(path).sizes[\(caseIndex)]", "\(error)")
+                }
+            }
+            entries.append(Scenario.WorkloadEntry(workload: name, cases: cases))
+        }
+        return entries
+    }
+}

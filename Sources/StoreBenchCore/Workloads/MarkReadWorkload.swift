@@ -1,0 +1,88 @@
+/// `mark-read`: with M articles stored, mark a given random list of N uids read in one app operation
+/// ("mark these 10,000 articles read").
+public struct MarkReadWorkload: Workload {
+    public init() {}
+    public let name = "mark-read"
+    public let summary = "with M articles stored, mark a random list of N uids read (bulk flag update)"
+    public let sizeParameter = "count"
+    public let parameters = [
+        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "articles marked read"),
+        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
+    ]
+
+    public func validate(_ parameters: WorkloadParameters) throws {
+        guard parameters["count"] <= parameters["stored"] else {
+            throw ParameterError("count (\(parameters["count"])) must not exceed stored (\(parameters["stored"]))")
+        }
+    }
+
+    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+        let articles = generator.articles(count: parameters["stored"])
+        let chosen = generator.sample(parameters["count"], of: articles.count, salt: 0x6D61_726B)
+        return Dataset(articles: articles, chosen: chosen)
+    }
+
+    final class Dataset: WorkloadData {
+        let articles: [Article]
+        let uids: [String]
+        let expected: (count: Int, hex: String)
+        let fingerprint: String
+
+        init(articles: [Article], chosen: [Int]) {
+            self.articles = articles
+            uids = chosen.map { articles[$0].uid }
+            var after = articles
+            for index in chosen { after[index].read = true }
+            expected = Checksum.articles(after)
+            var hash = FNV1a()
+            hash.combine(Checksum.articles(articles).hex)
+            for uid in uids { hash.combine(uid) }
+            fingerprint = hash.hex
+        }
+
+        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
+    }
+
+    final class Repetition: WorkloadRepetition {
+        let data: Dataset
+        let opener: StoreOpener
+        var store: (any Store)?
+
+        init(data: Dataset, opener: StoreOpener) {
+            self.data = data
+            self.opener = opener
+        }
+
+        func prepare() throws {
+            let store = try opener.open()
+            self.store = store
+            try store.load(articles: data.articles)
+        }
+
+        func measure() throws -> Int {
+            let store = store!, uids = data.uids
+            try store.unitOfWork { try store.markRead(uids: uids) }
+            return uids.count
+        }
+
+        func verify() throws -> String {
+            try store?.close()
+            store = nil
+            let found = try ReopenedStore.articles(opener)
+            let read = Set(found.articles.lazy.filter(\.read).map(\.uid))
+            let wanted = Set(data.uids)
+            guard read == wanted else {
+                throw VerificationError(
+                    "expected exactly \(wanted.count) articles read, found \(read.count) read "
+                        + "(\(wanted.subtracting(read).count) missed, \(read.subtracting(wanted).count) extra)")
+            }
+            try ArticleExpectation.match(found, count: data.expected.count, checksum: data.expected.hex)
+            return found.hex
+        }
+
+        func finish() {
+            closeQuietly(store)
+            store = nil
+        }
+    }
+}

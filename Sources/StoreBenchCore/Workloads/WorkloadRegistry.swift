@@ -1,0 +1,23 @@
+/// The workloads a runner may use, by name; built by the caller and passed in (no global registry).
+public struct WorkloadRegistry: Sendable {
+    public private(set) var workloads: [any Workload] = []
+
+    public init(_ workloads: [any Workload] = []) {
+        for workload in workloads { register(workload) }
+    }
+
+    /// Adds a workload; names are unique.
+    public mutating func register(_ workload: any Workload) {
+        precondition(self[workload.name] == nil, "workload \(workload.name) registered twice")
+        workloads.append(workload)
+    }
+
+    public subscript(name: String) -> (any Workload)? { workloads.first { $0.name == name } }
+
+    public var names: [String] { workloads.map(\.name) }
+
+    /// The workloads of this core: insert, mark-read, timeline.
+    public static var standard: WorkloadRegistry {
+        WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload()])
+    }
+}

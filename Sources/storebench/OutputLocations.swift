@@ -1,0 +1,50 @@
+import Foundation
+import StoreBenchCore
+
+/// Validates the output and work directories before anything runs, so bad paths fail fast with exit 64.
+enum OutputLocations {
+    struct Failure: Error {
+        let message: String
+    }
+
+    /// Creates the output directory if needed and proves it is writable.
+    static func prepareOutput(_ requested: String?) throws -> URL {
+        let url = URL(fileURLWithPath: requested ?? defaultOutput(), isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw Failure(message: "--out \(url.path) exists and is not a directory")
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw Failure(message: "cannot create output directory \(url.path): \(error.localizedDescription)")
+        }
+        guard FileManager.default.isWritableFile(atPath: url.path) else {
+            throw Failure(message: "output directory \(url.path) is not writable")
+        }
+        return url
+    }
+
+    /// The parent of the private work directories: an existing, writable directory.
+    static func workdir(_ requested: String?) throws -> URL {
+        let path = requested ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/var/tmp"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Failure(message: "--workdir \(path) does not exist or is not a directory")
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw Failure(message: "--workdir \(path) is not writable")
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// `results/<UTC timestamp>-<host>`.
+    static func defaultOutput() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let host = MachineFacts.hostName.split(separator: ".").first.map(String.init) ?? "host"
+        return "results/\(formatter.string(from: Date()))-\(host)"
+    }
+}
