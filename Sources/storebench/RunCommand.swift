@@ -40,45 +40,17 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let backendRegistry = BackendRegistry.standard()
-        let workloadRegistry = WorkloadRegistry.standard
-        let plan: Scenario
-        let output: URL
-        let workURL: URL
-        do {
-            var parsed = try ScenarioParser(backends: backendRegistry, workloads: workloadRegistry).parse(file: scenario)
-            parsed = try parsed.narrowed(backends: backends, workloads: workloads)
-            if let reps { parsed.repetitions = reps }
-            if let warmup { parsed.warmup = warmup }
-            if let seed { parsed.seed = seed }
-            plan = parsed
-            workURL = try OutputLocations.workdir(workdir)
-            output = try OutputLocations.prepareOutput(out)
-        } catch let error as ScenarioError {
-            printError("error: \(error)")
-            throw ExitCodes.badInput
-        } catch let error as OutputLocations.Failure {
-            printError("error: \(error.message)")
-            throw ExitCodes.badInput
-        }
-
-        let runner = Runner(backends: backendRegistry, workloads: workloadRegistry)
-        let options = Runner.Options(workdir: workURL, output: output, commandLine: CommandLine.arguments) {
-            printError($0)
-        }
-        let result: Runner.Result
-        do {
-            result = try runner.run(plan, options: options)
-        } catch {
-            printError("error: the run stopped and no report was written: \(error)")
-            throw ExitCodes.rowFailed
-        }
-        print(MarkdownTable.render(result.summary))
-        for warning in result.manifest.warnings { printError("WARNING: \(warning)") }
-        printError("results: \(output.path)")
-        if !result.allSucceeded {
-            printError("error: some rows failed verification or threw; see the status and error columns")
-            throw ExitCodes.rowFailed
-        }
+        var invocation = RunInvocation(scenarioFile: scenario)
+        invocation.backends = backends
+        invocation.workloads = workloads
+        invocation.repetitions = reps
+        invocation.warmup = warmup
+        invocation.seed = seed
+        invocation.output = out
+        invocation.workdir = workdir
+        let exit = invocation.execute(
+            backendRegistry: BackendRegistry.standard(), workloadRegistry: WorkloadRegistry.standard,
+            stdout: { print($0, terminator: "") }, stderr: printError)
+        if exit != .ok { throw ExitCode(exit.rawValue) }
     }
 }

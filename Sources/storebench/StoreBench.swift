@@ -18,12 +18,6 @@ struct StoreBench: ParsableCommand {
     )
 }
 
-/// Exit codes shared by the commands.
-enum ExitCodes {
-    static let rowFailed = ExitCode(1)
-    static let badInput = ExitCode(64)
-}
-
 /// Writes one line to standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -16,6 +16,15 @@ public struct RowKey: Hashable, Sendable {
     public let variant: String
     public let size: Int
     public let parameters: String
+
+    public init(scenario: String, workload: String, backend: String, variant: String, size: Int, parameters: String) {
+        self.scenario = scenario
+        self.workload = workload
+        self.backend = backend
+        self.variant = variant
+        self.size = size
+        self.parameters = parameters
+    }
 }
 
 /// One measured repetition: a row of `samples.csv`.
@@ -36,6 +45,27 @@ public struct Sample: Sendable {
     public var checksum: String
     public var dataset: String
     public var error: String
+
+    public init(key: RowKey, repetition: Int, status: RowStatus, wallSeconds: Double, cpuUserSeconds: Double,
+                cpuSystemSeconds: Double, maxRSSKiB: Int64, readBytes: Int64?, writeBytes: Int64?, storeBytes: Int64,
+                storeAllocatedBytes: Int64, ops: Int, settings: String, checksum: String, dataset: String, error: String) {
+        self.key = key
+        self.repetition = repetition
+        self.status = status
+        self.wallSeconds = wallSeconds
+        self.cpuUserSeconds = cpuUserSeconds
+        self.cpuSystemSeconds = cpuSystemSeconds
+        self.maxRSSKiB = maxRSSKiB
+        self.readBytes = readBytes
+        self.writeBytes = writeBytes
+        self.storeBytes = storeBytes
+        self.storeAllocatedBytes = storeAllocatedBytes
+        self.ops = ops
+        self.settings = settings
+        self.checksum = checksum
+        self.dataset = dataset
+        self.error = error
+    }
 
     public var opsPerSecond: Double { wallSeconds > 0 ? Double(ops) / wallSeconds : 0 }
 

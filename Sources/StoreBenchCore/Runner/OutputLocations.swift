@@ -1,14 +1,14 @@
 import Foundation
-import StoreBenchCore
 
 /// Validates the output and work directories before anything runs, so bad paths fail fast with exit 64.
-enum OutputLocations {
-    struct Failure: Error {
-        let message: String
+public enum OutputLocations {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String { message }
+        public let message: String
     }
 
     /// Creates the output directory if needed and proves it is writable.
-    static func prepareOutput(_ requested: String?) throws -> URL {
+    public static func prepareOutput(_ requested: String?) throws -> URL {
         let url = URL(fileURLWithPath: requested ?? defaultOutput(), isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -26,7 +26,7 @@ enum OutputLocations {
     }
 
     /// The parent of the private work directories: an existing, writable directory.
-    static func workdir(_ requested: String?) throws -> URL {
+    public static func workdir(_ requested: String?) throws -> URL {
         let path = requested ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/var/tmp"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -39,7 +39,7 @@ enum OutputLocations {
     }
 
     /// `results/<UTC timestamp>-<host>`.
-    static func defaultOutput() -> String {
+    public static func defaultOutput() -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

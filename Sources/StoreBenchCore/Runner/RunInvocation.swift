@@ -1,0 +1,64 @@
+import Foundation
+
+/// Everything `storebench run` does, with the registries and output streams injected so that tests can run
+/// it with test doubles: parse and check all input first (exit 64, nothing written), run, write the reports,
+/// print the Markdown summary, and return the exit code.
+public struct RunInvocation {
+    /// Exit codes of `run`.
+    public enum Exit: Int32 {
+        case ok = 0
+        /// Some row failed (the report is complete, failures marked), or the reports could not be written.
+        case failure = 1
+        /// Bad input: scenario, filters, paths. Nothing was written.
+        case badInput = 64
+    }
+
+    public var scenarioFile: String
+    public var backends: [String] = []
+    public var workloads: [String] = []
+    public var repetitions: Int?
+    public var warmup: Int?
+    public var seed: UInt64?
+    public var output: String?
+    public var workdir: String?
+
+    public init(scenarioFile: String) { self.scenarioFile = scenarioFile }
+
+    public func execute(backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
+                        commandLine: [String] = CommandLine.arguments,
+                        stdout: (String) -> Void, stderr: @escaping (String) -> Void) -> Exit {
+        let scenario: Scenario
+        let outputURL: URL
+        let workURL: URL
+        do {
+            var parsed = try ScenarioParser(backends: backendRegistry, workloads: workloadRegistry).parse(file: scenarioFile)
+            parsed = try parsed.narrowed(backends: backends, workloads: workloads)
+            if let repetitions { parsed.repetitions = repetitions }
+            if let warmup { parsed.warmup = warmup }
+            if let seed { parsed.seed = seed }
+            scenario = parsed
+            workURL = try OutputLocations.workdir(workdir)
+            outputURL = try OutputLocations.prepareOutput(output)
+        } catch {
+            stderr("error: \(error)")
+            return .badInput
+        }
+        let runner = Runner(backends: backendRegistry, workloads: workloadRegistry)
+        let options = Runner.Options(workdir: workURL, output: outputURL, commandLine: commandLine, progress: stderr)
+        let result: Runner.Result
+        do {
+            result = try runner.run(scenario, options: options)
+        } catch {
+            stderr("error: the run stopped and no report was written: \(error)")
+            return .failure
+        }
+        stdout(MarkdownTable.render(result.summary))
+        for warning in result.manifest.warnings { stderr("WARNING: \(warning)") }
+        stderr("results: \(outputURL.path)")
+        guard result.allSucceeded else {
+            stderr("error: some rows failed; see the status and error columns of \(outputURL.path)/samples.csv")
+            return .failure
+        }
+        return .ok
+    }
+}

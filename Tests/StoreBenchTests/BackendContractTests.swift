@@ -1,0 +1,105 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+/// The backend contract (see `Store`), checked for every registered backend and every variant.
+@Suite("Backend contract")
+struct BackendContractTests {
+    let generator = DatasetGenerator(seed: 7)
+
+    @Test("insert, close, reopen: every article reads back byte for byte", arguments: BackendCase.all)
+    func insertThenReopen(_ backend: BackendCase) throws {
+        let temp = try TemporaryDirectory()
+        let registry = BackendRegistry.standard()
+        let opener = try backend.opener(in: try temp.child("store"), registry: registry)
+        let articles = generator.articles(count: 300) + awkwardArticles()
+
+        let store = try opener.open()
+        try store.unitOfWork {
+            for article in articles { try store.insert(article) }
+        }
+        try store.close()
+
+        let reopened = try opener.open()
+        defer { try? reopened.close() }
+        let stored = Dictionary(uniqueKeysWithValues: try reopened.allArticles().map { ($0.uid, $0) })
+        #expect(stored.count == articles.count)
+        for article in articles {
+            let found = try #require(stored[article.uid], "missing \(article.uid)")
+            #expect(sameBytes(found.title, article.title), "title of \(article.uid)")
+            #expect(sameBytes(found.summary, article.summary), "summary of \(article.uid)")
+            #expect(found.feedID == article.feedID)
+            #expect(found.published.millisecondsSince1970 == article.published.millisecondsSince1970)
+            #expect(found.read == article.read)
+        }
+        // Keys must round-trip byte for byte too: "e\u{301}" and "\u{e9}" are different uids.
+        #expect(Set(stored.keys.map { Array($0.utf8) }) == Set(articles.map { Array($0.uid.utf8) }))
+    }
+
+    @Test("mark-read flags exactly the requested uids", arguments: BackendCase.all)
+    func markReadExactly(_ backend: BackendCase) throws {
+        let temp = try TemporaryDirectory()
+        let registry = BackendRegistry.standard()
+        let opener = try backend.opener(in: try temp.child("store"), registry: registry)
+        let articles = generator.articles(count: 500)
+        let chosen = Set(generator.sample(137, of: 500).map { articles[$0].uid })
+
+        let store = try opener.open()
+        try store.load(articles: articles)
+        try store.unitOfWork { try store.markRead(uids: Array(chosen)) }
+        try store.close()
+
+        let reopened = try opener.open()
+        defer { try? reopened.close() }
+        let stored = try reopened.allArticles()
+        #expect(stored.count == 500)
+        #expect(Set(stored.filter(\.read).map(\.uid)) == chosen)
+    }
+
+    @Test("timeline: newest first (ties broken by id), each author once", arguments: BackendCase.all)
+    func timelineOrder(_ backend: BackendCase) throws {
+        let temp = try TemporaryDirectory()
+        let registry = BackendRegistry.standard()
+        let opener = try backend.opener(in: try temp.child("store"), registry: registry)
+        let users = generator.users(count: 40)
+        var messages = generator.messages(count: 1_000, userCount: users.count)
+        // Equal dates among the newest, so the id tie-break matters.
+        let newest = messages.max { Message.isNewer($1, than: $0) }!
+        for index in [10, 20, 30] { messages[index].created = newest.created }
+        let tied = Set([11, 21, 31, newest.id]).sorted(by: >)
+
+        let store = try opener.open()
+        try store.load(users: users, messages: messages)
+        try store.close()
+
+        let reopened = try opener.open()
+        defer { try? reopened.close() }
+        let screen = try reopened.loadTimeline(limit: 200)
+        let expected = Array(messages.sorted(by: Message.isNewer).prefix(200))
+        #expect(screen.messages == expected)
+        #expect(Array(screen.messages.prefix(tied.count).map(\.id)) == tied)
+        let authorIDs = Set(expected.map(\.userID))
+        #expect(screen.users.count == authorIDs.count)
+        #expect(Set(screen.users) == Set(users.filter { authorIDs.contains($0.id) }))
+    }
+
+    @Test("creates files only inside its own directory", arguments: BackendCase.all)
+    func filesStayInside(_ backend: BackendCase) throws {
+        let temp = try TemporaryDirectory()
+        let registry = BackendRegistry.standard()
+        let storeDirectory = try temp.child("store")
+        let opener = try backend.opener(in: storeDirectory, registry: registry)
+        #expect(temp.tree() == ["store"])
+
+        let store = try opener.open()
+        try store.unitOfWork {
+            for article in generator.articles(count: 50) { try store.insert(article) }
+        }
+        try store.load(users: generator.users(count: 5), messages: generator.messages(count: 50, userCount: 5))
+        _ = try store.loadTimeline(limit: 10)
+        try store.close()
+
+        #expect(temp.tree().allSatisfy { $0 == "store" || $0.hasPrefix("store/") }, "\(temp.tree())")
+    }
+}

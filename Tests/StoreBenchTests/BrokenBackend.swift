@@ -1,0 +1,35 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+
+/// A deliberately broken backend for tests: a memory store that silently drops one insert in a thousand.
+/// The runner's verify phase must catch it.
+enum BrokenBackend {
+    static func descriptor() -> BackendDescriptor {
+        let memory = MemoryBackend.descriptor()
+        return BackendDescriptor(name: "broken", summary: "drops 1 write in 1,000 (test double)") { location in
+            DroppingStore(wrapped: try memory.open(location))
+        }
+    }
+
+    final class DroppingStore: Store {
+        let wrapped: any Store
+        var inserts = 0
+
+        init(wrapped: any Store) { self.wrapped = wrapped }
+
+        var effectiveSettings: String { "drops=1/1000" }
+        func unitOfWork(_ body: () throws -> Void) throws { try wrapped.unitOfWork(body) }
+        func insert(_ article: Article) throws {
+            inserts += 1
+            if inserts % 1000 == 500 { return }
+            try wrapped.insert(article)
+        }
+        func markRead(uids: [String]) throws { try wrapped.markRead(uids: Array(uids.dropLast())) }
+        func loadTimeline(limit: Int) throws -> TimelineScreen { try wrapped.loadTimeline(limit: limit) }
+        func load(articles: [Article]) throws { try wrapped.load(articles: articles) }
+        func load(users: [User], messages: [Message]) throws { try wrapped.load(users: users, messages: messages) }
+        func allArticles() throws -> [Article] { try wrapped.allArticles() }
+        func close() throws { try wrapped.close() }
+    }
+}

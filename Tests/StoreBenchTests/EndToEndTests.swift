@@ -1,0 +1,80 @@
+import Foundation
+import StoreBenchCore
+import Testing
+
+/// Runs the built `storebench` binary as a user would.
+@Suite("End to end", .serialized)
+struct EndToEndTests {
+    @Test("run smoke.yaml: three files, documented headers, one row per combination")
+    func smokeRun() throws {
+        let temp = try TemporaryDirectory()
+        let out = temp.url.appendingPathComponent("results")
+        let result = try runStorebench(["run", "--scenario", "scenarios/smoke.yaml", "--out", out.path,
+                                        "--workdir", temp.url.path, "--reps", "2", "--warmup", "0"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json"])
+
+        let combinations = 3 * 5  // workloads × backend variants in smoke.yaml
+        let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
+        #expect(samples.header == Sample.header)
+        #expect(samples.rows.count == combinations * 2)
+        let summary = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
+        #expect(summary.header == SummaryBuilder.header)
+        #expect(summary.rows.count == combinations)
+        let status = summary.header.firstIndex(of: "status")!
+        #expect(summary.rows.allSatisfy { $0[status] == "ok" })
+
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("environment.json"))) as? [String: Any]
+        let manifest = try #require(json)
+        for field in ["host", "cpu_model", "cores", "memory_bytes", "kernel", "workdir_filesystem", "swift_version",
+                      "build_configuration", "storebench_version", "git_commit", "libraries", "seed", "datasets",
+                      "scenario_file", "scenario_hash", "started_at", "finished_at"] {
+            #expect(manifest[field] != nil, "environment.json lacks \(field)")
+        }
+        #expect((manifest["libraries"] as? [String: String])?["sqlite"] != nil)
+        #expect((manifest["datasets"] as? [Any])?.count == 3)
+        #expect(result.stdout.contains("| workload | backend | variant |"))
+        #expect(result.stderr.contains("[repetition 2/2]"))
+    }
+
+    @Test("bad input exits 64 with a clear message and writes nothing", arguments: [
+        (["run", "--scenario", "nonexistent.yaml"], "nonexistent.yaml: cannot read the file"),
+        (["run", "--scenario", "scenarios/smoke.yaml", "--backend", "oracle"], "--backend: 'oracle' is not in this scenario"),
+        (["run", "--scenario", "scenarios/smoke.yaml", "--workdir", "/nonexistent-dir"], "--workdir /nonexistent-dir does not exist"),
+        (["run", "--scenario", "scenarios/smoke.yaml", "--reps", "0"], "--reps must be in 1...1000"),
+    ])
+    func badInput(_ arguments: [String], _ message: String) throws {
+        let temp = try TemporaryDirectory()
+        let out = temp.url.appendingPathComponent("out")
+        let result = try runStorebench(arguments + ["--out", out.path])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("an output path that is a file exits 64")
+    func outputIsFile() throws {
+        let temp = try TemporaryDirectory()
+        let file = try temp.file("taken", "x")
+        let result = try runStorebench(["run", "--scenario", "scenarios/smoke.yaml", "--out", file])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("exists and is not a directory"))
+    }
+
+    @Test("list shows the backends with their settings and the workloads")
+    func list() throws {
+        let result = try runStorebench(["list"])
+        #expect(result.status == 0)
+        for text in ["sqlite —", "txn: none, single", "journal: delete, wal", "sync: off, normal, full", "memory —",
+                     "insert —", "mark-read —", "timeline —"] {
+            #expect(result.stdout.contains(text), "\(text)")
+        }
+    }
+
+    @Test("--version and --help")
+    func versionAndHelp() throws {
+        #expect(try runStorebench(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == StoreBenchVersion.current)
+        let help = try runStorebench(["run", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--scenario"))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+@Suite("Runner")
+struct RunnerTests {
+    func scenario(_ temp: TemporaryDirectory, backends: String, insertCount: Int = 2_000) throws -> String {
+        try temp.file("scenario.yaml", """
+            name: runner-test
+            seed: 3
+            warmup: 0
+            repetitions: 2
+            backends:
+            \(backends)
+            workloads:
+              - workload: insert
+                parameters: {count: \(insertCount)}
+              - workload: mark-read
+                parameters: {stored: 300, count: 100}
+              - workload: timeline
+                parameters: {users: 20, messages: 500, screen: 50}
+            """)
+    }
+
+    func invoke(_ path: String, output: URL, registry: BackendRegistry) -> (RunInvocation.Exit, String) {
+        var invocation = RunInvocation(scenarioFile: path)
+        invocation.output = output.path
+        invocation.workdir = output.deletingLastPathComponent().path
+        var errors = ""
+        let exit = invocation.execute(backendRegistry: registry, workloadRegistry: .standard,
+                                      stdout: { _ in }, stderr: { errors += $0 + "\n" })
+        return (exit, errors)
+    }
+
+    @Test("verification catches a backend that drops 1 write in 1,000: rows failed, exit 1")
+    func brokenBackendFails() throws {
+        let temp = try TemporaryDirectory()
+        var registry = BackendRegistry.standard()
+        registry.register(BrokenBackend.descriptor())
+        let path = try scenario(temp, backends: "  - backend: broken\n  - backend: memory")
+        let output = temp.url.appendingPathComponent("out")
+        let (exit, errors) = invoke(path, output: output, registry: registry)
+        #expect(exit == .failure)
+        #expect(errors.contains("some rows failed"))
+
+        let summary = try CSVFormat.decode(String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8))
+        let status = summary.header.firstIndex(of: "status")!, backend = summary.header.firstIndex(of: "backend")!
+        let workload = summary.header.firstIndex(of: "workload")!, error = summary.header.firstIndex(of: "error")!
+        let broken = summary.rows.filter { $0[backend] == "broken" }
+        #expect(broken.first { $0[workload] == "insert" }?[status] == "failed")
+        #expect(broken.first { $0[workload] == "insert" }?[error].contains("expected 2000 articles") == true)
+        #expect(broken.first { $0[workload] == "mark-read" }?[status] == "failed")
+        #expect(broken.first { $0[workload] == "timeline" }?[status] == "ok")
+        #expect(summary.rows.filter { $0[backend] == "memory" }.allSatisfy { $0[status] == "ok" })
+    }
+
+    @Test("a clean run exits 0 and its work directories are removed")
+    func cleanRun() throws {
+        let temp = try TemporaryDirectory()
+        let path = try scenario(temp, backends: "  - backend: sqlite\n    variants: [{txn: single, journal: wal, sync: normal}]\n  - backend: memory", insertCount: 300)
+        let output = temp.url.appendingPathComponent("out")
+        let (exit, errors) = invoke(path, output: output, registry: .standard())
+        #expect(exit == .ok, "\(errors)")
+        #expect(temp.tree().filter { $0.hasPrefix("storebench-") }.isEmpty, "work directory left behind: \(temp.tree())")
+        let samples = try CSVFormat.decode(String(contentsOf: output.appendingPathComponent("samples.csv"), encoding: .utf8))
+        #expect(samples.header == Sample.header)
+        #expect(samples.rows.count == 3 * 2 * 2)
+        let checksum = samples.header.firstIndex(of: "checksum")!
+        #expect(samples.rows.allSatisfy { $0[checksum].count == 16 })
+        // The same data gives the same checksum on every backend.
+        let workload = samples.header.firstIndex(of: "workload")!
+        for name in ["insert", "mark-read", "timeline"] {
+            #expect(Set(samples.rows.filter { $0[workload] == name }.map { $0[checksum] }).count == 1, "\(name)")
+        }
+    }
+
+    @Test("max_size caps the size of a variant's workloads")
+    func maxSizeCaps() throws {
+        let temp = try TemporaryDirectory()
+        let path = try scenario(temp, backends: "  - backend: memory\n    max_size: 150")
+        let registry = BackendRegistry.standard()
+        let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: path)
+        let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
+        #expect(plan.cases.map(\.key.size) == [150, 100, 150])
+        #expect(plan.cases.map(\.key.parameters) == ["count=150", "count=100 stored=300", "messages=150 screen=50 users=20"])
+    }
+
+    @Test("the run order is seeded: the same each run, different between rounds")
+    func seededOrder() throws {
+        let temp = try TemporaryDirectory()
+        let path = try scenario(temp, backends: "  - backend: memory\n  - backend: sqlite\n    variants: [{txn: none}, {txn: single}]")
+        let registry = BackendRegistry.standard()
+        let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: path)
+        let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
+        let again = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
+        #expect(plan.order(round: 0) == again.order(round: 0))
+        #expect(Set(plan.order(round: 0)) == Set(plan.cases.indices))
+        #expect((0..<5).map(plan.order(round:)).count { $0 != plan.order(round: 0) } >= 3)
+    }
+}

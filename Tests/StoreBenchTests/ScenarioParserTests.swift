@@ -1,0 +1,108 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+@Suite("Scenario parsing")
+struct ScenarioParserTests {
+    let parser = ScenarioParser(backends: .standard(), workloads: .standard)
+
+    let valid = """
+        name: ok
+        backends:
+          - backend: sqlite
+            variants: [{txn: none}]
+        workloads:
+          - workload: insert
+        """
+
+    func parse(_ text: String) throws -> Scenario {
+        try parser.parse(data: Data(text.utf8), file: "test.yaml")
+    }
+
+    func failure(_ text: String) -> ScenarioError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch let error as ScenarioError {
+            return error
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return nil
+        }
+    }
+
+    @Test func validScenarioUsesDefaults() throws {
+        let scenario = try parse(valid)
+        #expect(scenario.seed == 42 && scenario.warmup == 1 && scenario.repetitions == 5)
+        #expect(scenario.backends.map(\.variant.description) == ["txn=none journal=delete sync=full"])
+        #expect(scenario.workloads.first?.cases == [WorkloadParameters(["count": 10_000])])
+    }
+
+    @Test func shippedScenariosParse() throws {
+        for name in ["default", "smoke"] {
+            let scenario = try parser.parse(file: packageRoot.appendingPathComponent("scenarios/\(name).yaml").path)
+            #expect(scenario.name == name)
+        }
+    }
+
+    @Test(arguments: [
+        ("name: x\nbogus: 1\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: bogus: unknown key; allowed keys: name, description, seed, warmup, repetitions, backends, workloads"),
+        ("name: x\nbackends: [{backend: nosuch}]\nworkloads: [{workload: insert}]",
+         "test.yaml: backends[0].backend: unknown backend 'nosuch'; known: sqlite, memory"),
+        ("name: x\nbackends: [{backend: sqlite, variants: [{txn: maybe}]}]\nworkloads: [{workload: insert}]",
+         "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'txn' cannot be 'maybe'; allowed: none, single"),
+        ("name: x\nbackends: [{backend: sqlite, variants: [{wal: true}]}]\nworkloads: [{workload: insert}]",
+         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync"),
+        ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: -5}}]",
+         "test.yaml: workloads[0].parameters.count: -5 is out of range; expected a whole number in 1...10000000"),
+        ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: ten}}]",
+         "test.yaml: workloads[0].parameters.count: expected a whole number in 1...10000000, found 'ten'"),
+        ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: .nan}}]",
+         "test.yaml: workloads[0].parameters.count: expected a whole number in 1...10000000, found '.nan'"),
+        ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: mark-read, parameters: {count: 10, stored: 5}}]",
+         "test.yaml: workloads[0].parameters: count (10) must not exceed stored (5)"),
+        ("name: x\nrepetitions: 0\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: repetitions: 0 is out of range; expected a whole number in 1...1000"),
+        ("name: x\nbackends: {backend: memory}\nworkloads: [{workload: insert}]",
+         "test.yaml: backends: expected a list, found a mapping"),
+        ("name: x\nbackends: []\nworkloads: [{workload: insert}]",
+         "test.yaml: backends: must list at least one entry"),
+        ("backends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: name: required key is missing"),
+        ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: dance}]",
+         "test.yaml: workloads[0].workload: unknown workload 'dance'; known: insert, mark-read, timeline"),
+        ("name: x\nbackends: [{backend: memory}, {backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: backends[1].variants[0]: duplicate variant 'default' of backend 'memory'"),
+        ("", "test.yaml: the file is empty; a scenario needs name, backends and workloads"),
+    ] as [(String, String)])
+    func rejects(_ text: String, _ message: String) {
+        #expect(failure(text)?.description == message)
+    }
+
+    @Test func duplicateKeysAreRejected() {
+        let error = failure("name: x\nname: y\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]")
+        #expect(error?.file == "test.yaml")
+        #expect(error?.description.contains("name") == true)
+    }
+
+    @Test func nonUTF8IsRejected() {
+        #expect(throws: ScenarioError(file: "bad.yaml", path: "", message: "the file is not valid UTF-8")) {
+            try parser.parse(data: Data([0x6E, 0x3A, 0x20, 0xFF, 0xFE]), file: "bad.yaml")
+        }
+    }
+
+    @Test func sizesMakeOneCasePerSize() throws {
+        let scenario = try parse("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, sizes: [10, 100]}]")
+        #expect(scenario.workloads[0].cases.map { $0["count"] } == [10, 100])
+    }
+
+    @Test func filtersNarrowAndRejectUnknownNames() throws {
+        let scenario = try parse("name: x\nbackends: [{backend: memory}, {backend: sqlite}]\nworkloads: [{workload: insert}, {workload: timeline}]")
+        let narrowed = try scenario.narrowed(backends: ["sqlite"], workloads: ["timeline"])
+        #expect(narrowed.backends.map(\.backend) == ["sqlite"])
+        #expect(narrowed.workloads.map(\.workload) == ["timeline"])
+        #expect(throws: ScenarioError.self) { try scenario.narrowed(backends: ["lmdb"], workloads: []) }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+/// One backend variant, as a test argument.
+struct BackendCase: Sendable, CustomTestStringConvertible {
+    let backend: String
+    let variant: [String: String]
+    let label: String
+
+    var testDescription: String { "\(backend) [\(label)]" }
+
+    /// Every registered backend × every combination of its choice settings.
+    static var all: [BackendCase] {
+        BackendRegistry.standard().descriptors.flatMap { descriptor in
+            descriptor.allVariants.map { variant in
+                BackendCase(backend: descriptor.name,
+                            variant: Dictionary(uniqueKeysWithValues: variant.settings.map { ($0.name, $0.value) }),
+                            label: variant.description)
+            }
+        }
+    }
+
+    /// A fresh registry and an opener for a store in `directory`.
+    func opener(in directory: URL, registry: BackendRegistry = .standard()) throws -> StoreOpener {
+        let descriptor = try #require(registry[backend])
+        let location = StoreLocation(directory: directory, variant: try descriptor.variant(variant))
+        return StoreOpener { try descriptor.open(location) }
+    }
+}
+
+/// A temporary directory removed at the end of the test.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func child(_ name: String) throws -> URL {
+        let child = url.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: child, withIntermediateDirectories: true)
+        return child
+    }
+
+    /// Writes `text` to a file in the directory and returns its path.
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Every path below the directory, relative, sorted.
+    func tree() -> [String] {
+        let base = url.resolvingSymlinksInPath().path
+        let enumerator = FileManager.default.enumerator(atPath: base)
+        return (enumerator?.allObjects as? [String] ?? []).sorted()
+    }
+}
+
+/// The package's root directory (tests run from anywhere).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `storebench` executable built alongside the tests.
+func storebenchBinary() throws -> URL {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [
+        beside.appendingPathComponent("storebench"),
+        beside.deletingLastPathComponent().appendingPathComponent("storebench"),
+        packageRoot.appendingPathComponent(".build/debug/storebench"),
+    ]
+    return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+                        "storebench binary not found near \(beside.path)")
+}
+
+/// Runs the binary; returns exit status, stdout and stderr.
+func runStorebench(_ arguments: [String], in directory: URL = packageRoot) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = try storebenchBinary()
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    // Standard error goes to a file so that neither pipe can fill up and block the child.
+    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-stderr-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errURL) }
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = errHandle
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try errHandle.close()
+    let errData = try Data(contentsOf: errURL)
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// Articles whose text fields carry every awkward piece the generator knows, plus a few more.
+func awkwardArticles() -> [Article] {
+    let pieces = [
+        "Bobby \"Tables\"", "'); DROP TABLE article;--", "Ünïcödé", "e\u{301} vs \u{e9}", "🚀👩‍💻🏳️‍🌈",
+        "tab\there", "line\nbreak\r\nCRLF", "<xml> & </xml>", "\\back\\slash", "=SUM(A1)", "", " leading space",
+    ]
+    return pieces.enumerated().map { index, piece in
+        Article(uid: "awkward-\(index)-\(piece)", feedID: Int64(index), title: piece, summary: "summary: \(piece)",
+                published: Date(millisecondsSince1970: 1_700_000_000_123 + Int64(index)), read: false)
+    }
+}
+
+/// Byte-for-byte equality (Swift's `==` on strings ignores Unicode normalization differences).
+func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8) }

@@ -1,0 +1,31 @@
+# Installs the system packages storebench builds against, when missing (Debian/Ubuntu).
+# Sourced by scripts/bench and scripts/test. Uses sudo when not root.
+STOREBENCH_APT_PACKAGES=(libsqlite3-dev liblmdb-dev libgdbm-dev pkg-config)
+
+ensure_system_packages() {
+    local missing=()
+    local package
+    for package in "${STOREBENCH_APT_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        return 0
+    fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "error: missing system packages (${missing[*]}) and no apt-get to install them" >&2
+        return 1
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "error: missing system packages (${missing[*]}); run as root or install sudo" >&2
+            return 1
+        fi
+        sudo=(sudo)
+    fi
+    echo "installing system packages: ${missing[*]}" >&2
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
