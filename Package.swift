@@ -22,6 +22,8 @@ let package = Package(
         ),
         // A thin typed Swift layer over the SQLite C API.
         .target(name: "SQLiteAPI", dependencies: ["CSQLite"]),
+        // The same inserts written in C: the reference for the Swift adapter's overhead (`storebench overhead`).
+        .target(name: "CSQLiteBaseline", dependencies: ["CSQLite"]),
         // Runner, backend contract, workloads, data generator, reports, scenarios.
         .target(
             name: "StoreBenchCore",
@@ -31,7 +33,7 @@ let package = Package(
             ]
         ),
         // The storage strategies under test.
-        .target(name: "StoreBenchBackends", dependencies: ["StoreBenchCore", "SQLiteAPI"]),
+        .target(name: "StoreBenchBackends", dependencies: ["StoreBenchCore", "SQLiteAPI", "CSQLiteBaseline"]),
         .executableTarget(
             name: "storebench",
             dependencies: [

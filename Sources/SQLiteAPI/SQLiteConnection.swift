@@ -29,17 +29,11 @@ public final class SQLiteConnection {
         if let handle { sqlite3_close_v2(handle) }
     }
 
-    /// The one error helper: runs a C call and throws ``SQLiteError`` unless it returned one of `accepted`.
-    @discardableResult
-    func check(_ sql: String? = nil, accepting accepted: Set<Int32> = [SQLITE_OK], _ call: () -> Int32) throws -> Int32 {
+    /// The one error helper: runs a C call and throws ``SQLiteError`` unless it returned `SQLITE_OK`.
+    @inline(__always)
+    func check(_ sql: String? = nil, _ call: () -> Int32) throws {
         let rc = call()
-        if accepted.contains(rc) { return rc }
-        throw error(rc, sql: sql)
-    }
-
-    func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-        return SQLiteError(code: SQLiteResultCode(rawValue: rc), message: message, sql: sql, path: path)
+        if rc != SQLITE_OK { throw SQLiteError(rc, db: handle, sql: sql, path: path) }
     }
 
     private func requireOpen() throws -> OpaquePointer {
@@ -69,7 +63,7 @@ public final class SQLiteConnection {
         guard let statement else {
             throw SQLiteError(code: .misuse, message: "empty statement", sql: sql, path: path)
         }
-        return SQLiteStatement(connection: self, handle: statement, sql: sql)
+        return SQLiteStatement(handle: statement, sql: sql, path: path)
     }
 
     /// Runs a query and returns the first column of the first row as text (nil when no row).

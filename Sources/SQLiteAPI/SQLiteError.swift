@@ -50,6 +50,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         self.path = path
     }
 
+    /// The error for result code `rc`, with the connection's current message when there is a connection.
+    init(_ rc: Int32, db: OpaquePointer?, sql: String?, path: String) {
+        let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        self.init(code: SQLiteResultCode(rawValue: rc), message: message, sql: sql, path: path)
+    }
+
     public var description: String {
         var text = "SQLite error \(code.rawValue) (\(code.libraryDescription)): \(message) [file: \(path)]"
         if let sql { text += " [sql: \(sql)]" }

@@ -2,39 +2,54 @@ import CSQLite
 
 /// A prepared statement, reusable through ``reset()``. Finalize it before closing its connection.
 public final class SQLiteStatement {
-    private unowned let connection: SQLiteConnection
     private var handle: OpaquePointer?
     /// The SQL text, for error messages.
     public let sql: String
+    /// The database file, for error messages.
+    public let path: String
 
-    init(connection: SQLiteConnection, handle: OpaquePointer, sql: String) {
-        self.connection = connection
+    init(handle: OpaquePointer, sql: String, path: String) {
         self.handle = handle
         self.sql = sql
+        self.path = path
+    }
+
+    /// The error helper for statement calls: throws ``SQLiteError`` unless the call returned `SQLITE_OK`.
+    @inline(__always)
+    private func check(_ call: () -> Int32) throws {
+        let rc = call()
+        if rc != SQLITE_OK { throw SQLiteError(rc, db: sqlite3_db_handle(handle), sql: sql, path: path) }
     }
 
     deinit { if let handle { sqlite3_finalize(handle) } }
 
     private static let transient = csqlite_transient()
 
-    /// Binds text to the 1-based parameter `index` (SQLite copies the bytes).
+    /// Binds text to the 1-based parameter `index` (SQLite copies the bytes; "" binds as empty text, not NULL).
     public func bind(_ value: String, at index: Int32) throws {
-        try connection.check(sql) {
-            var value = value
-            return value.withUTF8 { buffer in
-                guard let base = buffer.baseAddress, buffer.count > 0 else {
-                    return sqlite3_bind_text(handle, index, "", 0, Self.transient)  // "" and not NULL
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    sqlite3_bind_text(handle, index, $0, Int32(buffer.count), Self.transient)
-                }
+        try check {
+            let direct = value.utf8.withContiguousStorageIfAvailable { bytes in
+                Self.bindText(handle, index, bytes)
             }
+            if let direct { return direct }
+            var copy = value  // not native UTF-8 (e.g. bridged): make it contiguous first
+            return copy.withUTF8 { Self.bindText(handle, index, $0) }
+        }
+    }
+
+    @inline(__always)
+    private static func bindText(_ handle: OpaquePointer?, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            return sqlite3_bind_text(handle, index, "", 0, transient)
+        }
+        return UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text(handle, index, $0, Int32(bytes.count), transient)
         }
     }
 
     /// Binds a 64-bit integer to the 1-based parameter `index`.
     public func bind(_ value: Int64, at index: Int32) throws {
-        try connection.check(sql) { sqlite3_bind_int64(handle, index, value) }
+        try check { sqlite3_bind_int64(handle, index, value) }
     }
 
     /// Binds an integer to the 1-based parameter `index`.
@@ -45,8 +60,10 @@ public final class SQLiteStatement {
     /// Advances one row: true when a row is available, false when the statement is done.
     @discardableResult
     public func step() throws -> Bool {
-        let rc = try connection.check(sql, accepting: [SQLITE_ROW, SQLITE_DONE]) { sqlite3_step(handle) }
-        return rc == SQLITE_ROW
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw SQLiteError(rc, db: sqlite3_db_handle(handle), sql: sql, path: path)
     }
 
     /// Runs a statement that returns no rows, then resets it (bindings are kept).

@@ -13,7 +13,7 @@ struct StoreBench: ParsableCommand {
             report could not be written; 64 bad input (nothing is written).
             """,
         version: StoreBenchVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, OverheadCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -78,7 +78,7 @@ struct RunnerTests {
     @Test("max_size caps the size of a variant's workloads")
     func maxSizeCaps() throws {
         let temp = try TemporaryDirectory()
-        let path = try scenario(temp, backends: "  - backend: memory\n    max_size: 150")
+        let path = try scenario(temp, backends: "  - backend: memory\n    max_size: {insert: 150, timeline: 150}")
         let registry = BackendRegistry.standard()
         let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: path)
         let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)

@@ -110,3 +110,15 @@ struct SQLiteAPITests {
         #expect(versions["sqlite_compile_options"]?.contains("THREADSAFE") == true)
     }
 }
+
+@Suite("Adapter overhead benchmark")
+struct AdapterOverheadTests {
+    @Test("both sides run on the same data and report one time per repetition")
+    func runsBothSides() throws {
+        let temp = try TemporaryDirectory()
+        let result = try AdapterOverhead.measure(count: 200, repetitions: 2, seed: 1, workdir: temp.url)
+        #expect(result.cSeconds.count == 2 && result.swiftSeconds.count == 2)
+        #expect(result.cSeconds.allSatisfy { $0 > 0 } && result.swiftSeconds.allSatisfy { $0 > 0 })
+        #expect(temp.tree().isEmpty, "work directory left behind: \(temp.tree())")
+    }
+}

@@ -106,3 +106,16 @@ struct ScenarioParserTests {
         #expect(throws: ScenarioError.self) { try scenario.narrowed(backends: ["lmdb"], workloads: []) }
     }
 }
+
+@Suite("Scenario caps")
+struct ScenarioCapTests {
+    @Test func maxSizeNamesWorkloads() throws {
+        let parser = ScenarioParser(backends: .standard(), workloads: .standard)
+        let scenario = try parser.parse(data: Data("name: x\nbackends: [{backend: memory, max_size: {insert: 5}}]\nworkloads: [{workload: insert}]".utf8), file: "t.yaml")
+        #expect(scenario.backends[0].maxSize == ["insert": 5])
+        #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].max_size.dance",
+                                      message: "unknown key; allowed workloads: insert, mark-read, timeline")) {
+            try parser.parse(data: Data("name: x\nbackends: [{backend: memory, max_size: {dance: 5}}]\nworkloads: [{workload: insert}]".utf8), file: "t.yaml")
+        }
+    }
+}

@@ -86,7 +86,7 @@ func runStorebench(_ arguments: [String], in directory: URL = packageRoot) throw
     process.currentDirectoryURL = directory
     // Standard error goes to a file so that neither pipe can fill up and block the child.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-stderr-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errURL) }
     let errHandle = try FileHandle(forWritingTo: errURL)
     let out = Pipe()

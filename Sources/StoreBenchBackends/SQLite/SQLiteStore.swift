@@ -9,6 +9,8 @@ final class SQLiteStore: Store {
     private let connection: SQLiteConnection
     private let transactionPerOperation: Bool
     private var statements: [Query: SQLiteStatement] = [:]
+    /// The insert statement, held directly: it runs once per article in the timed loop.
+    private var insertArticle: SQLiteStatement?
     let effectiveSettings: String
 
     /// The statements this store runs; each is prepared on first use and reused afterwards.
@@ -83,7 +85,13 @@ final class SQLiteStore: Store {
     }
 
     func insert(_ article: Article) throws {
-        let insert = try statement(.insertArticle)
+        let insert: SQLiteStatement
+        if let cached = insertArticle {
+            insert = cached
+        } else {
+            insert = try statement(.insertArticle)
+            insertArticle = insert
+        }
         try insert.bind(article.uid, at: 1)
         try insert.bind(article.feedID, at: 2)
         try insert.bind(article.title, at: 3)
@@ -163,6 +171,7 @@ final class SQLiteStore: Store {
     func close() throws {
         for statement in statements.values { statement.finalize() }
         statements = [:]
+        insertArticle = nil
         try connection.close()
     }
 }

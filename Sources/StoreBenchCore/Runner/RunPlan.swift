@@ -31,7 +31,7 @@ public struct RunPlan {
                         throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
                     }
                     var parameters = requested
-                    if let cap = backendEntry.maxSize, parameters[workload.sizeParameter] > cap {
+                    if let cap = backendEntry.maxSize[workload.name], parameters[workload.sizeParameter] > cap {
                         parameters[workload.sizeParameter] = cap
                         try workload.validate(parameters)
                     }

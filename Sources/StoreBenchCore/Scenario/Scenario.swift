@@ -5,9 +5,9 @@ public struct Scenario: Sendable {
     public struct BackendEntry: Sendable {
         public let backend: String
         public let variant: Variant
-        /// When set, every workload's size parameter is capped at this value for this entry
-        /// (used for variants that would take minutes at full size, e.g. one fsync per record).
-        public let maxSize: Int?
+        /// Caps of a workload's size parameter for this entry, by workload name (`max_size: {insert: 1000}`):
+        /// for variants that would take minutes at full size, e.g. one fsync per record.
+        public let maxSize: [String: Int]
     }
 
     /// A workload with one parameter set per size.

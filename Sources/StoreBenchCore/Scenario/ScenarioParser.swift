@@ -63,7 +63,13 @@ public struct ScenarioParser {
             guard let descriptor = backends[name] else {
                 throw reader.error("\(path).backend", "unknown backend '\(name)'; known: \(backends.names.joined(separator: ", "))")
             }
-            let maxSize = try reader.integer(map["max_size"], at: "\(path).max_size", range: 1...Int(Int32.max))
+            var maxSize: [String: Int] = [:]
+            if let capNode = map["max_size"] {
+                let caps = try reader.mapping(capNode, at: "\(path).max_size", allowed: workloads.names, what: "workloads")
+                for (workload, value) in caps {
+                    maxSize[workload] = try reader.integer(value, at: "\(path).max_size.\(workload)", range: 1...Int(Int32.max))
+                }
+            }
             let variantNodes = map["variants"] == nil ? [nil] : try reader.sequence(map["variants"], at: "\(path).variants", nonEmpty: true).map { Optional($0) }
             for (variantIndex, variantNode) in variantNodes.enumerated() {
                 let variantPath = "\(path).variants[\(variantIndex)]"
