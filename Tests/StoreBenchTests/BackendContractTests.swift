@@ -54,7 +54,9 @@ struct BackendContractTests {
         defer { try? reopened.close() }
         let stored = try reopened.allArticles()
         #expect(stored.count == 500)
-        #expect(Set(stored.filter(\.read).map(\.uid)) == chosen)
+        let read = Set(stored.filter(\.read).map(\.uid))
+        let exactlyChosen = read == chosen
+        #expect(exactlyChosen, "\(read.count) read; \(chosen.subtracting(read).count) missed, \(read.subtracting(chosen).count) extra")
     }
 
     @Test("timeline: newest first (ties broken by id), each author once", arguments: BackendCase.all)
