@@ -22,6 +22,11 @@ let package = Package(
         ),
         // A thin typed Swift layer over the SQLite C API.
         .target(name: "SQLiteAPI", dependencies: ["CSQLite"]),
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .target(name: "LMDBAPI", dependencies: ["CLMDB"]),
+        // libgdbm-dev ships no pkg-config file; the module map links libgdbm.
+        .systemLibrary(name: "CGDBM", providers: [.apt(["libgdbm-dev"])]),
+        .target(name: "GDBMAPI", dependencies: ["CGDBM"]),
         // The same inserts written in C: the reference for the Swift adapter's overhead (`storebench overhead`).
         .target(name: "CSQLiteBaseline", dependencies: ["CSQLite"]),
         // Runner, backend contract, workloads, data generator, reports, scenarios.
@@ -33,7 +38,7 @@ let package = Package(
             ]
         ),
         // The storage strategies under test.
-        .target(name: "StoreBenchBackends", dependencies: ["StoreBenchCore", "SQLiteAPI", "CSQLiteBaseline"]),
+        .target(name: "StoreBenchBackends", dependencies: ["StoreBenchCore", "SQLiteAPI", "CSQLiteBaseline", "LMDBAPI", "GDBMAPI"]),
         .executableTarget(
             name: "storebench",
             dependencies: [
@@ -43,7 +48,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StoreBenchTests",
-            dependencies: ["StoreBenchCore", "StoreBenchBackends", "SQLiteAPI", "storebench",
+            dependencies: ["StoreBenchCore", "StoreBenchBackends", "SQLiteAPI", "LMDBAPI", "GDBMAPI", "storebench",
                            .product(name: "CSV", package: "CSV.swift")]
         ),
     ],

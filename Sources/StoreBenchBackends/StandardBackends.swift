@@ -5,6 +5,8 @@ extension BackendRegistry {
     public static func standard() -> BackendRegistry {
         BackendRegistry([
             SQLiteBackend.descriptor,
+            LMDBBackend.descriptor,
+            GDBMBackend.descriptor,
             MemoryBackend.descriptor(),
         ])
     }

@@ -50,7 +50,8 @@ struct ScenarioParserTests {
         ("name: x\nbogus: 1\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
          "test.yaml: bogus: unknown key; allowed keys: name, description, seed, warmup, repetitions, backends, workloads"),
         ("name: x\nbackends: [{backend: nosuch}]\nworkloads: [{workload: insert}]",
-         "test.yaml: backends[0].backend: unknown backend 'nosuch'; known: sqlite, memory"),
+         "test.yaml: backends[0].backend: unknown backend 'nosuch'; known: "
+            + BackendRegistry.standard().names.joined(separator: ", ")),
         ("name: x\nbackends: [{backend: sqlite, variants: [{txn: maybe}]}]\nworkloads: [{workload: insert}]",
          "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'txn' cannot be 'maybe'; allowed: none, single"),
         ("name: x\nbackends: [{backend: sqlite, variants: [{wal: true}]}]\nworkloads: [{workload: insert}]",

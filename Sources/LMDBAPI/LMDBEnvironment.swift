@@ -1,0 +1,119 @@
+import CLMDB
+import Foundation
+
+/// An LMDB environment (one directory holding `data.mdb` and `lock.mdb`). Close it explicitly.
+public final class LMDBEnvironment {
+    /// How much the environment syncs at commit.
+    public enum Durability: Sendable {
+        /// fsync data and meta page at every commit (LMDB's default).
+        case full
+        /// `MDB_NOMETASYNC`: the meta page is not synced at commit (the last transaction may be lost on a crash
+        /// of the machine, the database stays consistent).
+        case noMetaSync
+        /// `MDB_NOSYNC`: nothing is synced at commit (a machine crash may lose or, without ordered writes,
+        /// damage recent transactions).
+        case noSync
+    }
+
+    public let path: String
+    private(set) var handle: OpaquePointer?
+
+    /// Opens (creating) the environment in directory `path` with an explicit map size in bytes.
+    public init(path: String, mapSize: Int, maxDatabases: Int, durability: Durability) throws {
+        self.path = path
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "mdb_env_create", path)
+        do {
+            try check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize", path)
+            try check(mdb_env_set_maxdbs(env, MDB_dbi(maxDatabases)), "mdb_env_set_maxdbs", path)
+            var flags = UInt32(MDB_NOTLS)
+            switch durability {
+            case .full: break
+            case .noMetaSync: flags |= UInt32(MDB_NOMETASYNC)
+            case .noSync: flags |= UInt32(MDB_NOSYNC)
+            }
+            try check(mdb_env_open(env, path, flags, 0o600), "mdb_env_open", path)
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        handle = env
+    }
+
+    deinit { if let handle { mdb_env_close(handle) } }
+
+    private func requireOpen() throws -> OpaquePointer {
+        guard let handle else { throw LMDBError(EINVAL, operation: "use after close", path: path) }
+        return handle
+    }
+
+    /// Runs `body` in a write transaction: commits when it returns, aborts when it throws.
+    public func write<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
+        try transaction(flags: 0, body)
+    }
+
+    /// Runs `body` in a read-only transaction (always ended when it returns or throws).
+    public func read<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
+        try transaction(flags: UInt32(MDB_RDONLY), body)
+    }
+
+    private func transaction<T>(flags: UInt32, _ body: (LMDBTransaction) throws -> T) throws -> T {
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(try requireOpen(), nil, flags, &txn), "mdb_txn_begin", path)
+        let transaction = LMDBTransaction(handle: txn!, path: path)
+        let result: T
+        do {
+            result = try body(transaction)
+        } catch {
+            transaction.abort()
+            throw error
+        }
+        try transaction.commit()
+        return result
+    }
+
+    /// Opens (creating) the named database; names come from the caller's code, never from input.
+    public func openDatabase(named name: String) throws -> LMDBDatabase {
+        try write { txn in
+            var dbi: MDB_dbi = 0
+            try check(mdb_dbi_open(txn.handle, name, UInt32(MDB_CREATE), &dbi), "mdb_dbi_open(\(name))", path)
+            return LMDBDatabase(handle: dbi, name: name)
+        }
+    }
+
+    /// Flushes buffers to disk (`mdb_env_sync` with force).
+    public func sync() throws {
+        try check(mdb_env_sync(try requireOpen(), 1), "mdb_env_sync", path)
+    }
+
+    /// Closes the environment; safe to call more than once.
+    public func close() {
+        if let handle { mdb_env_close(handle) }
+        handle = nil
+    }
+
+    /// The map size in force (`mdb_env_info`), in bytes.
+    public func mapSize() throws -> Int {
+        var info = MDB_envinfo()
+        try check(mdb_env_info(try requireOpen(), &info), "mdb_env_info", path)
+        return info.me_mapsize
+    }
+
+    /// The durability in force, read back from the environment's flags (`mdb_env_get_flags`).
+    public func durability() throws -> Durability {
+        var flags: UInt32 = 0
+        try check(mdb_env_get_flags(try requireOpen(), &flags), "mdb_env_get_flags", path)
+        if flags & UInt32(MDB_NOSYNC) != 0 { return .noSync }
+        if flags & UInt32(MDB_NOMETASYNC) != 0 { return .noMetaSync }
+        return .full
+    }
+
+    /// The LMDB library version string.
+    public static var version: String { String(cString: mdb_version(nil, nil, nil)) }
+}
+
+/// A named database inside an environment.
+public struct LMDBDatabase: Sendable {
+    let handle: MDB_dbi
+    public let name: String
+}

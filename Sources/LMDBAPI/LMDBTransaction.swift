@@ -1,0 +1,77 @@
+import CLMDB
+import Foundation
+
+/// A transaction, valid only inside the ``LMDBEnvironment/write(_:)`` or ``LMDBEnvironment/read(_:)`` closure
+/// that created it.
+public final class LMDBTransaction {
+    let handle: OpaquePointer
+    let path: String
+    private var finished = false
+
+    init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    func commit() throws {
+        finished = true
+        try check(mdb_txn_commit(handle), "mdb_txn_commit", path)
+    }
+
+    func abort() {
+        if !finished { mdb_txn_abort(handle) }
+        finished = true
+    }
+
+    /// Stores `value` under `key` (replacing); `noOverwrite` makes an existing key an error (`.keyExist`).
+    public func put(_ value: [UInt8], for key: [UInt8], in database: LMDBDatabase, noOverwrite: Bool = false) throws {
+        try key.withUnsafeBufferPointer { keyBytes in
+            try value.withUnsafeBufferPointer { valueBytes in
+                var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                var v = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                try check(mdb_put(handle, database.handle, &k, &v, noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0),
+                          "mdb_put(\(database.name))", path)
+            }
+        }
+    }
+
+    /// The value stored under `key`, copied out, or nil.
+    public func get(_ key: [UInt8], in database: LMDBDatabase) throws -> [UInt8]? {
+        try key.withUnsafeBufferPointer { keyBytes in
+            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            var v = MDB_val()
+            let rc = mdb_get(handle, database.handle, &k, &v)
+            if rc == MDB_NOTFOUND { return nil }
+            try check(rc, "mdb_get(\(database.name))", path)
+            return Self.bytes(v)
+        }
+    }
+
+    /// Number of entries in `database`.
+    public func count(_ database: LMDBDatabase) throws -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(handle, database.handle, &stat), "mdb_stat(\(database.name))", path)
+        return stat.ms_entries
+    }
+
+    /// Visits entries in key order from the first, until `body` returns false or the database ends.
+    public func forEach(in database: LMDBDatabase, _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Bool) throws {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(handle, database.handle, &cursor), "mdb_cursor_open(\(database.name))", path)
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val(), v = MDB_val()
+        var operation = MDB_FIRST
+        while true {
+            let rc = mdb_cursor_get(cursor, &k, &v, operation)
+            if rc == MDB_NOTFOUND { return }
+            try check(rc, "mdb_cursor_get(\(database.name))", path)
+            if try !body(Self.bytes(k), Self.bytes(v)) { return }
+            operation = MDB_NEXT
+        }
+    }
+
+    static func bytes(_ value: MDB_val) -> [UInt8] {
+        guard let data = value.mv_data, value.mv_size > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import StoreBenchCore
+
+/// The compact binary encoding the key-value backends (LMDB, GDBM) store records in.
+///
+/// All integers little-endian; strings are a `UInt32` byte count followed by the UTF-8 bytes.
+/// - Article: uid, feedID (Int64), title, summary, published (Int64 ms since 1970), read (UInt8 0/1)
+/// - User: id (Int64), name, handle, avatarURL
+/// - Message: id (Int64), userID (Int64), text, created (Int64 ms since 1970)
+///
+/// Keys: articles by the uid's UTF-8 bytes; users by the big-endian id; the message time index by
+/// big-endian `(Int64.max − created, Int64.max − id)`, so ascending key order is newest first.
+enum RecordCodec {
+    static func encode(_ article: Article) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(article.uid.utf8.count + article.title.utf8.count + article.summary.utf8.count + 32)
+        put(article.uid, &out)
+        put(article.feedID, &out)
+        put(article.title, &out)
+        put(article.summary, &out)
+        put(article.published.millisecondsSince1970, &out)
+        out.append(article.read ? 1 : 0)
+        return out
+    }
+
+    static func decodeArticle(_ bytes: [UInt8]) throws -> Article {
+        var reader = Reader(bytes: bytes, what: "article")
+        let article = Article(uid: try reader.string(), feedID: try reader.int64(), title: try reader.string(),
+                              summary: try reader.string(), published: Date(millisecondsSince1970: try reader.int64()),
+                              read: try reader.byte() != 0)
+        try reader.end()
+        return article
+    }
+
+    static func encode(_ user: User) -> [UInt8] {
+        var out: [UInt8] = []
+        put(user.id, &out)
+        put(user.name, &out)
+        put(user.handle, &out)
+        put(user.avatarURL, &out)
+        return out
+    }
+
+    static func decodeUser(_ bytes: [UInt8]) throws -> User {
+        var reader = Reader(bytes: bytes, what: "user")
+        let user = User(id: try reader.int64(), name: try reader.string(), handle: try reader.string(),
+                        avatarURL: try reader.string())
+        try reader.end()
+        return user
+    }
+
+    static func encode(_ message: Message) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(message.text.utf8.count + 32)
+        put(message.id, &out)
+        put(message.userID, &out)
+        put(message.text, &out)
+        put(message.created.millisecondsSince1970, &out)
+        return out
+    }
+
+    static func decodeMessage(_ bytes: [UInt8]) throws -> Message {
+        var reader = Reader(bytes: bytes, what: "message")
+        let message = Message(id: try reader.int64(), userID: try reader.int64(), text: try reader.string(),
+                              created: Date(millisecondsSince1970: try reader.int64()))
+        try reader.end()
+        return message
+    }
+
+    /// Big-endian id: keys sort by id.
+    static func idKey(_ id: Int64) -> [UInt8] { withUnsafeBytes(of: id.bigEndian) { Array($0) } }
+
+    /// Newest-first time key of a message.
+    static func timeKey(_ message: Message) -> [UInt8] {
+        idKey(Int64.max - message.created.millisecondsSince1970) + idKey(Int64.max - message.id)
+    }
+
+    static func put(_ value: Int64, _ out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    static func put(_ string: String, _ out: inout [UInt8]) {
+        let count = UInt32(string.utf8.count)
+        withUnsafeBytes(of: count.littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: string.utf8)
+    }
+
+    /// Reads fields in order, with bounds checks: damaged bytes throw instead of crashing.
+    struct Reader {
+        let bytes: [UInt8]
+        let what: String
+        var offset = 0
+
+        mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+            guard count >= 0, offset + count <= bytes.count else {
+                throw StoreError.inconsistent("damaged \(what) record: needs \(offset + count) bytes, has \(bytes.count)")
+            }
+            defer { offset += count }
+            return bytes[offset..<offset + count]
+        }
+
+        mutating func int64() throws -> Int64 {
+            let slice = try take(8)
+            var value: UInt64 = 0
+            for (shift, byte) in slice.enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
+            return Int64(bitPattern: value)
+        }
+
+        mutating func byte() throws -> UInt8 { try take(1).first! }
+
+        mutating func string() throws -> String {
+            let slice = try take(4)
+            var count: UInt32 = 0
+            for (shift, byte) in slice.enumerated() { count |= UInt32(byte) << (8 * UInt32(shift)) }
+            let body = try take(Int(count))
+            guard let text = String(validating: body, as: UTF8.self) else {
+                throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8")
+            }
+            return text
+        }
+
+        func end() throws {
+            guard offset == bytes.count else {
+                throw StoreError.inconsistent("damaged \(what) record: \(bytes.count - offset) trailing bytes")
+            }
+        }
+    }
+}

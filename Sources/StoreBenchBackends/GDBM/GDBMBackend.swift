@@ -1,0 +1,124 @@
+import Foundation
+import GDBMAPI
+import StoreBenchCore
+
+/// `gdbm`: a GDBM hash file through the typed `GDBMAPI` wrapper. Records in ``RecordCodec``'s encoding under
+/// prefixed keys (`a:<uid>`, `u:<id>`, `m:<id>`). GDBM has no key order, so the timeline keeps an
+/// auxiliary index record, `i:timeline`: the big-endian ids of all messages, newest first, rewritten when
+/// messages are added. The first screen reads the index, then 200 messages and their authors by key.
+public enum GDBMBackend {
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "gdbm",
+            summary: "GDBM hash file: binary records by key, an index record for the timeline order",
+            axes: [
+                VariantAxis("sync", choices: ["none", "close", "each"], default: "close",
+                            summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)"),
+            ],
+            libraryVersions: { ["gdbm": GDBMFile.version] },
+            open: { location in try GDBMStore(location: location) }
+        )
+    }
+}
+
+final class GDBMStore: Store {
+    static let fileName = "store.gdbm"
+    static let timelineIndexKey = Array("i:timeline".utf8)
+
+    private let file: GDBMFile
+    private let syncEach: Bool
+    private let syncAtEnd: Bool
+    let effectiveSettings: String
+
+    init(location: StoreLocation) throws {
+        file = try GDBMFile(path: location.path(Self.fileName))
+        let sync = location.variant["sync"]
+        syncEach = sync == "each"
+        syncAtEnd = sync != "none"
+        effectiveSettings = "sync=\(sync)"
+    }
+
+    static func articleKey(_ uid: String) -> [UInt8] { Array("a:".utf8) + Array(uid.utf8) }
+    static func userKey(_ id: Int64) -> [UInt8] { Array("u:".utf8) + RecordCodec.idKey(id) }
+    static func messageKey(_ id: Int64) -> [UInt8] { Array("m:".utf8) + RecordCodec.idKey(id) }
+
+    private func store(_ value: [UInt8], for key: [UInt8]) throws {
+        try file.store(value, for: key)
+        if syncEach { try file.sync() }
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws {
+        try body()
+        if syncAtEnd && !syncEach { try file.sync() }
+    }
+
+    func insert(_ article: Article) throws {
+        try store(RecordCodec.encode(article), for: Self.articleKey(article.uid))
+    }
+
+    func markRead(uids: [String]) throws {
+        for uid in uids {
+            let key = Self.articleKey(uid)
+            guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("no article \(uid)") }
+            var article = try RecordCodec.decodeArticle(bytes)
+            article.read = true
+            try store(RecordCodec.encode(article), for: key)
+        }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        let index = try file.fetch(Self.timelineIndexKey) ?? []
+        let count = min(limit, index.count / 8)
+        var messages: [Message] = []
+        messages.reserveCapacity(count)
+        for position in 0..<count {
+            let idBytes = Array(index[position * 8..<position * 8 + 8])
+            guard let bytes = try file.fetch(Array("m:".utf8) + idBytes) else {
+                throw StoreError.inconsistent("timeline index names a missing message")
+            }
+            messages.append(try RecordCodec.decodeMessage(bytes))
+        }
+        var seen = Set<Int64>()
+        let authors = try messages.compactMap { message -> User? in
+            guard seen.insert(message.userID).inserted else { return nil }
+            guard let bytes = try file.fetch(Self.userKey(message.userID)) else {
+                throw StoreError.inconsistent("no user \(message.userID)")
+            }
+            return try RecordCodec.decodeUser(bytes)
+        }
+        return TimelineScreen(messages: messages, users: authors)
+    }
+
+    func load(articles: [Article]) throws {
+        for article in articles { try file.store(RecordCodec.encode(article), for: Self.articleKey(article.uid)) }
+        try file.sync()
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        for user in users { try file.store(RecordCodec.encode(user), for: Self.userKey(user.id)) }
+        for message in messages { try file.store(RecordCodec.encode(message), for: Self.messageKey(message.id)) }
+        var existing: [Message] = []
+        if let index = try file.fetch(Self.timelineIndexKey) {
+            for position in 0..<(index.count / 8) {
+                guard let bytes = try file.fetch(Array("m:".utf8) + Array(index[position * 8..<position * 8 + 8])) else { continue }
+                existing.append(try RecordCodec.decodeMessage(bytes))
+            }
+        }
+        let ordered = (existing + messages).sorted(by: Message.isNewer)
+        try file.store(ordered.flatMap { RecordCodec.idKey($0.id) }, for: Self.timelineIndexKey)
+        try file.sync()
+    }
+
+    func allArticles() throws -> [Article] {
+        let prefix = Array("a:".utf8)
+        return try file.keys().filter { $0.starts(with: prefix) }.map { key in
+            guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
+            return try RecordCodec.decodeArticle(bytes)
+        }
+    }
+
+    func close() throws {
+        if syncAtEnd { try file.sync() }
+        try file.close()
+    }
+}

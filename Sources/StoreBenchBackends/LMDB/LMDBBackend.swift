@@ -1,0 +1,147 @@
+import Foundation
+import LMDBAPI
+import StoreBenchCore
+
+/// `lmdb`: Lightning Memory-Mapped Database through the typed `LMDBAPI` wrapper. Records in the compact
+/// binary encoding of ``RecordCodec``; messages keyed newest-first so the first screen is a cursor walk.
+public enum LMDBBackend {
+    static let durabilities: [String: LMDBEnvironment.Durability] = [
+        "full": .full, "nometasync": .noMetaSync, "nosync": .noSync,
+    ]
+
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "lmdb",
+            summary: "LMDB key-value store: binary records by uid, a newest-first time index for the timeline",
+            axes: [
+                VariantAxis("txn", choices: ["single", "each"], default: "single",
+                            summary: "single: one write transaction per app operation; each: one per record written"),
+                VariantAxis("sync", choices: ["full", "nometasync", "nosync"], default: "full",
+                            summary: "full: fsync at every commit; nometasync: MDB_NOMETASYNC; nosync: MDB_NOSYNC"),
+                VariantAxis("mapsize_mb", range: 1...1_048_576, default: 2048,
+                            summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
+            ],
+            libraryVersions: { ["lmdb": LMDBEnvironment.version] },
+            open: { location in try LMDBStore(location: location) }
+        )
+    }
+}
+
+final class LMDBStore: Store {
+    private let environment: LMDBEnvironment
+    private let articles: LMDBDatabase
+    private let users: LMDBDatabase
+    private let timeline: LMDBDatabase
+    private let transactionPerRecord: Bool
+    /// The write transaction of the running unit of work (txn=single).
+    private var current: LMDBTransaction?
+    let effectiveSettings: String
+
+    init(location: StoreLocation) throws {
+        let variant = location.variant
+        let requested = LMDBBackend.durabilities[variant["sync"]]!
+        environment = try LMDBEnvironment(path: location.directory.path, mapSize: variant.integer("mapsize_mb") << 20,
+                                          maxDatabases: 4, durability: requested)
+        do {
+            articles = try environment.openDatabase(named: "articles")
+            users = try environment.openDatabase(named: "users")
+            timeline = try environment.openDatabase(named: "timeline")
+            let durability = try environment.durability()
+            guard durability == requested else {
+                throw StoreError.settingMismatch(setting: "sync", requested: variant["sync"], effective: "\(durability)")
+            }
+            transactionPerRecord = variant["txn"] == "each"
+            effectiveSettings = "txn=\(variant["txn"]) sync=\(variant["sync"]) mapsize_mb=\(try environment.mapSize() >> 20)"
+        } catch {
+            environment.close()
+            throw error
+        }
+    }
+
+    /// Runs `body` in the unit of work's transaction, or in a transaction of its own.
+    private func writing(_ body: (LMDBTransaction) throws -> Void) throws {
+        if let current {
+            try body(current)
+        } else {
+            try environment.write(body)
+        }
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws {
+        if transactionPerRecord {
+            try body()
+            return
+        }
+        try environment.write { txn in
+            current = txn
+            defer { current = nil }
+            try body()
+        }
+    }
+
+    func insert(_ article: Article) throws {
+        try writing { txn in
+            try txn.put(RecordCodec.encode(article), for: Array(article.uid.utf8), in: articles, noOverwrite: true)
+        }
+    }
+
+    func markRead(uids: [String]) throws {
+        for uid in uids {
+            try writing { txn in
+                let key = Array(uid.utf8)
+                guard let bytes = try txn.get(key, in: articles) else {
+                    throw StoreError.inconsistent("no article \(uid)")
+                }
+                var article = try RecordCodec.decodeArticle(bytes)
+                article.read = true
+                try txn.put(RecordCodec.encode(article), for: key, in: articles)
+            }
+        }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        try environment.read { txn in
+            var messages: [Message] = []
+            messages.reserveCapacity(limit)
+            try txn.forEach(in: timeline) { _, value in
+                messages.append(try RecordCodec.decodeMessage(value))
+                return messages.count < limit
+            }
+            var seen = Set<Int64>()
+            let authors = try messages.compactMap { message -> User? in
+                guard seen.insert(message.userID).inserted else { return nil }
+                guard let bytes = try txn.get(RecordCodec.idKey(message.userID), in: users) else {
+                    throw StoreError.inconsistent("no user \(message.userID)")
+                }
+                return try RecordCodec.decodeUser(bytes)
+            }
+            return TimelineScreen(messages: messages, users: authors)
+        }
+    }
+
+    func load(articles batch: [Article]) throws {
+        try environment.write { txn in
+            for article in batch { try txn.put(RecordCodec.encode(article), for: Array(article.uid.utf8), in: articles) }
+        }
+    }
+
+    func load(users userBatch: [User], messages: [Message]) throws {
+        try environment.write { txn in
+            for user in userBatch { try txn.put(RecordCodec.encode(user), for: RecordCodec.idKey(user.id), in: users) }
+            for message in messages { try txn.put(RecordCodec.encode(message), for: RecordCodec.timeKey(message), in: timeline) }
+        }
+    }
+
+    func allArticles() throws -> [Article] {
+        try environment.read { txn in
+            var found: [Article] = []
+            try txn.forEach(in: articles) { _, value in
+                found.append(try RecordCodec.decodeArticle(value))
+                return true
+            }
+            return found
+        }
+    }
+
+    func close() throws { environment.close() }
+}
