@@ -7,6 +7,9 @@ extension BackendRegistry {
             SQLiteBackend.descriptor,
             LMDBBackend.descriptor,
             GDBMBackend.descriptor,
+            PlistBackend.descriptor,
+            DefaultsBackend.descriptor,
+            FilesBackend.descriptor,
             MemoryBackend.descriptor(),
         ])
     }

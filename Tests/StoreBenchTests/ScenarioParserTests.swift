@@ -53,9 +53,9 @@ struct ScenarioParserTests {
          "test.yaml: backends[0].backend: unknown backend 'nosuch'; known: "
             + BackendRegistry.standard().names.joined(separator: ", ")),
         ("name: x\nbackends: [{backend: sqlite, variants: [{txn: maybe}]}]\nworkloads: [{workload: insert}]",
-         "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'txn' cannot be 'maybe'; allowed: none, single"),
+         "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'txn' cannot be 'maybe'; allowed: none, single, batch"),
         ("name: x\nbackends: [{backend: sqlite, variants: [{wal: true}]}]\nworkloads: [{workload: insert}]",
-         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync"),
+         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: -5}}]",
          "test.yaml: workloads[0].parameters.count: -5 is out of range; expected a whole number in 1...10000000"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: ten}}]",
@@ -80,6 +80,13 @@ struct ScenarioParserTests {
     ] as [(String, String)])
     func rejects(_ text: String, _ message: String) {
         #expect(failure(text)?.description == message)
+    }
+
+    @Test func conditionalSettingsApplyOnlyWithTheirValue() throws {
+        let batch = try parse("name: x\nbackends: [{backend: sqlite, variants: [{txn: batch, batch_ops: 7}]}]\nworkloads: [{workload: insert}]")
+        #expect(batch.backends[0].variant.description == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100")
+        #expect(failure("name: x\nbackends: [{backend: sqlite, variants: [{txn: none, batch_ops: 7}]}]\nworkloads: [{workload: insert}]")?
+            .description == "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'batch_ops' applies only with txn=batch")
     }
 
     @Test func duplicateKeysAreRejected() {

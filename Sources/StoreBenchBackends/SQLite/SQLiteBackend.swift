@@ -10,12 +10,16 @@ public enum SQLiteBackend {
     static let syncNames = ["0": "off", "1": "normal", "2": "full", "3": "extra"]
 
     public static let axes = [
-        VariantAxis("txn", choices: ["none", "single"], default: "single",
-                    summary: "none: every statement in its own implicit transaction (autocommit); single: the whole operation in one explicit transaction"),
+        VariantAxis("txn", choices: ["none", "single", "batch"], default: "single",
+                    summary: "none: every statement in its own implicit transaction (autocommit); single: the whole operation in one explicit transaction; batch: auto-batched commits (GYDataCenter style), app code never writes BEGIN"),
         VariantAxis("journal", choices: ["delete", "wal"], default: "delete",
                     summary: "journal_mode: rollback journal (SQLite's default) or write-ahead log"),
         VariantAxis("sync", choices: ["off", "normal", "full"], default: "full",
                     summary: "synchronous: off (no fsync), normal, full (SQLite's default)"),
+        VariantAxis("batch_ops", range: 1...1_000_000, default: 500,
+                    summary: "txn=batch: commit after this many writes").only(when: "txn", is: "batch"),
+        VariantAxis("batch_ms", range: 1...600_000, default: 100,
+                    summary: "txn=batch: commit at the first write this many ms after the batch began").only(when: "txn", is: "batch"),
     ]
 
     public static var descriptor: BackendDescriptor {

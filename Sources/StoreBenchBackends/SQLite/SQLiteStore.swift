@@ -7,7 +7,8 @@ final class SQLiteStore: Store {
     static let fileName = "store.sqlite"
 
     private let connection: SQLiteConnection
-    private let transactionPerOperation: Bool
+    private let policy: TransactionPolicy
+    private var batch = BatchState()
     private var statements: [Query: SQLiteStatement] = [:]
     /// The insert statement, held directly: it runs once per article in the timed loop.
     private var insertArticle: SQLiteStatement?
@@ -50,8 +51,9 @@ final class SQLiteStore: Store {
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute(Self.schema)
-            transactionPerOperation = variant["txn"] == "single"
+            policy = TransactionPolicy(variant)
             effectiveSettings = "txn=\(variant["txn"]) journal=\(journal) sync=\(sync) temp_store=memory"
+                + (variant["txn"] == "batch" ? " batch_ops=\(variant["batch_ops"]) batch_ms=\(variant["batch_ms"])" : "")
         } catch {
             try? connection.close()
             throw error
@@ -77,11 +79,36 @@ final class SQLiteStore: Store {
     }
 
     func unitOfWork(_ body: () throws -> Void) throws {
-        if transactionPerOperation {
+        if case .single = policy {
             try connection.transaction(body)
         } else {
             try body()
         }
+    }
+
+    /// txn=batch: opens the batch transaction before a write if none is open.
+    @inline(__always)
+    private func beginWrite() throws {
+        guard case .batch = policy, !batch.open else { return }
+        try connection.execute("BEGIN IMMEDIATE")
+        batch = BatchState(open: true, writes: 0, started: monotonicNanoseconds())
+    }
+
+    /// txn=batch: counts the write and commits when the batch is full or old enough.
+    @inline(__always)
+    private func endWrite() throws {
+        guard case .batch(let operations, let nanoseconds) = policy else { return }
+        batch.writes += 1
+        if batch.writes >= operations || monotonicNanoseconds() - batch.started >= nanoseconds {
+            try commitBatch()
+        }
+    }
+
+    /// Commits the pending batch, if any (also before bulk loads and at close).
+    private func commitBatch() throws {
+        guard batch.open else { return }
+        batch.open = false
+        try connection.execute("COMMIT")
     }
 
     func insert(_ article: Article) throws {
@@ -98,13 +125,17 @@ final class SQLiteStore: Store {
         try insert.bind(article.summary, at: 4)
         try insert.bind(article.published.millisecondsSince1970, at: 5)
         try insert.bind(article.read ? 1 : 0, at: 6)
+        try beginWrite()
         try insert.run()
+        try endWrite()
     }
 
     func markRead(uids: [String]) throws {
         let update = try statement(.markRead)
         try update.bind(String(decoding: try JSONEncoder().encode(uids), as: UTF8.self), at: 1)
+        try beginWrite()
         try update.run()
+        try endWrite()
     }
 
     func loadTimeline(limit: Int) throws -> TimelineScreen {
@@ -129,12 +160,23 @@ final class SQLiteStore: Store {
     }
 
     func load(articles: [Article]) throws {
+        try commitBatch()
         try connection.transaction {
-            for article in articles { try insert(article) }
+            let insert = try statement(.insertArticle)
+            for article in articles {
+                try insert.bind(article.uid, at: 1)
+                try insert.bind(article.feedID, at: 2)
+                try insert.bind(article.title, at: 3)
+                try insert.bind(article.summary, at: 4)
+                try insert.bind(article.published.millisecondsSince1970, at: 5)
+                try insert.bind(article.read ? 1 : 0, at: 6)
+                try insert.run()
+            }
         }
     }
 
     func load(users: [User], messages: [Message]) throws {
+        try commitBatch()
         try connection.transaction {
             let insertUser = try statement(.insertUser)
             for user in users {
@@ -169,9 +211,38 @@ final class SQLiteStore: Store {
     }
 
     func close() throws {
+        try commitBatch()
         for statement in statements.values { statement.finalize() }
         statements = [:]
         insertArticle = nil
         try connection.close()
     }
+}
+
+/// How a ``SQLiteStore`` brackets writes in transactions.
+enum TransactionPolicy {
+    /// Autocommit: every statement is its own transaction.
+    case none
+    /// One explicit transaction per unit of work.
+    case single
+    /// One open transaction, committed after `operations` writes or at the first write `nanoseconds` after it
+    /// began, and at close (GYDataCenter's auto-batching, made synchronous: there is no timer thread, so a
+    /// quiet store commits its last batch at the next write or at close).
+    case batch(operations: Int, nanoseconds: UInt64)
+
+    init(_ variant: Variant) {
+        switch variant["txn"] {
+        case "none": self = .none
+        case "batch": self = .batch(operations: variant.integer("batch_ops"),
+                                    nanoseconds: UInt64(variant.integer("batch_ms")) * 1_000_000)
+        default: self = .single
+        }
+    }
+}
+
+/// The open batch of a txn=batch store.
+struct BatchState {
+    var open = false
+    var writes = 0
+    var started: UInt64 = 0
 }

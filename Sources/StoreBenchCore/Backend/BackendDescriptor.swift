@@ -49,13 +49,20 @@ public struct BackendDescriptor: Sendable {
             let known = axes.isEmpty ? "none (this backend has no settings)" : axes.map(\.name).joined(separator: ", ")
             throw VariantError(message: "backend '\(self.name)' has no setting '\(name)'; its settings are: \(known)")
         }
-        let settings = try axes.map { axis -> Variant.Setting in
+        var settings: [Variant.Setting] = []
+        for axis in axes {
             let value = requested[axis.name] ?? axis.defaultValue
+            if let condition = axis.condition, settings.first(where: { $0.name == condition.axis })?.value != condition.value {
+                if requested[axis.name] != nil {
+                    throw VariantError(message: "backend '\(name)' setting '\(axis.name)' applies only with \(condition.axis)=\(condition.value)")
+                }
+                continue
+            }
             guard axis.accepts(value) else {
                 throw VariantError(
                     message: "backend '\(name)' setting '\(axis.name)' cannot be '\(value)'; allowed: \(axis.allowedDescription)")
             }
-            return Variant.Setting(name: axis.name, value: value)
+            settings.append(Variant.Setting(name: axis.name, value: value))
         }
         return Variant(settings: settings)
     }

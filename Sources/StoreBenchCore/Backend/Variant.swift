@@ -10,6 +10,16 @@ public struct VariantAxis: Sendable {
     public let defaultValue: String
     /// One line: what the setting means.
     public let summary: String
+    /// When set, the axis exists only when another axis has this value (e.g. `batch_ops` only with `txn=batch`);
+    /// otherwise it is left out of the variant and its identity.
+    public private(set) var condition: (axis: String, value: String)?
+
+    /// This axis, applicable only when `axis` has `value`.
+    public func only(when axis: String, is value: String) -> VariantAxis {
+        var copy = self
+        copy.condition = (axis, value)
+        return copy
+    }
 
     public init(_ name: String, choices: [String], default defaultValue: String, summary: String) {
         precondition(choices.contains(defaultValue), "default \(defaultValue) not among \(choices)")

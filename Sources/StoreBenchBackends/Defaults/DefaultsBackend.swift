@@ -1,0 +1,191 @@
+import Foundation
+import StoreBenchCore
+
+/// `defaults`: Foundation's `UserDefaults(suiteName:)` as a key store, one key per record (a property-list
+/// dictionary), as apps that keep small data in defaults do.
+///
+/// On Linux Foundation reads `XDG_CONFIG_HOME` once, at process start, and stores a suite as
+/// `$XDG_CONFIG_HOME/<suite>.plist` — except that a suite name that is an absolute path is used as the file
+/// path itself. The store therefore names its suite `<store directory>/defaults` (validated), so the file is
+/// `<store directory>/defaults.plist` and nothing is read or written in the user's `~/.config`.
+public enum DefaultsBackend {
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "defaults",
+            summary: "Foundation UserDefaults suite: one property-list dictionary per record",
+            axes: [
+                VariantAxis("sync", choices: ["each", "end"], default: "end",
+                            summary: "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)"),
+            ],
+            open: { location in try DefaultsStore(location: location) }
+        )
+    }
+
+    /// The suite name for a store directory: an absolute path inside it, made only of safe characters.
+    static func suiteName(for directory: URL) throws -> String {
+        let path = directory.standardizedFileURL.path
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/._-"))
+        guard path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
+              path.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) })
+        else {
+            throw StoreError.inconsistent("store directory \(path) cannot be a defaults suite name (only ASCII letters, digits, '/', '.', '_', '-')")
+        }
+        return path + "/defaults"
+    }
+}
+
+final class DefaultsStore: Store {
+    private let defaults: UserDefaults
+    private let fileURL: URL
+    private let syncEach: Bool
+    let effectiveSettings: String
+
+    static let orderKey = "timeline.order"
+    static func articleKey(_ uid: String) -> String { "article." + uid }
+    static func userKey(_ id: Int64) -> String { "user.\(id)" }
+    static func messageKey(_ id: Int64) -> String { "message.\(id)" }
+
+    init(location: StoreLocation) throws {
+        let suite = try DefaultsBackend.suiteName(for: location.directory)
+        guard let defaults = UserDefaults(suiteName: suite) else {
+            throw StoreError.inconsistent("UserDefaults refused suite \(suite)")
+        }
+        self.defaults = defaults
+        fileURL = URL(fileURLWithPath: suite + ".plist")
+        syncEach = location.variant["sync"] == "each"
+        effectiveSettings = "sync=\(location.variant["sync"]) file=inplace-truncate+fsync"
+    }
+
+    private func synchronize() throws {
+        guard defaults.synchronize() else {
+            throw FileStoreError(operation: "UserDefaults.synchronize", path: fileURL.path, reason: "returned false")
+        }
+    }
+
+    private func set(_ value: Any, forKey key: String) throws {
+        defaults.set(value, forKey: key)
+        if syncEach { try synchronize() }
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws {
+        try body()
+        if !syncEach { try synchronize() }
+    }
+
+    func insert(_ article: Article) throws {
+        try set(PlistRecords.dictionary(article), forKey: Self.articleKey(article.uid))
+    }
+
+    func markRead(uids: [String]) throws {
+        for uid in uids {
+            guard var record = defaults.dictionary(forKey: Self.articleKey(uid)) else {
+                throw StoreError.inconsistent("no article \(uid)")
+            }
+            record["read"] = true
+            try set(record, forKey: Self.articleKey(uid))
+        }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        let order = (defaults.array(forKey: Self.orderKey) as? [NSNumber]) ?? []
+        let messages = try order.prefix(limit).map { id -> Message in
+            guard let record = defaults.dictionary(forKey: Self.messageKey(id.int64Value)) else {
+                throw StoreError.inconsistent("no message \(id)")
+            }
+            return try PlistRecords.message(record)
+        }
+        var seen = Set<Int64>()
+        let users = try messages.compactMap { message -> User? in
+            guard seen.insert(message.userID).inserted else { return nil }
+            guard let record = defaults.dictionary(forKey: Self.userKey(message.userID)) else {
+                throw StoreError.inconsistent("no user \(message.userID)")
+            }
+            return try PlistRecords.user(record)
+        }
+        return TimelineScreen(messages: messages, users: users)
+    }
+
+    func load(articles: [Article]) throws {
+        for article in articles { defaults.set(PlistRecords.dictionary(article), forKey: Self.articleKey(article.uid)) }
+        try synchronize()
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        for user in users { defaults.set(PlistRecords.dictionary(user), forKey: Self.userKey(user.id)) }
+        var all = try ((defaults.array(forKey: Self.orderKey) as? [NSNumber]) ?? []).map { id -> Message in
+            guard let record = defaults.dictionary(forKey: Self.messageKey(id.int64Value)) else {
+                throw StoreError.inconsistent("no message \(id)")
+            }
+            return try PlistRecords.message(record)
+        }
+        for message in messages { defaults.set(PlistRecords.dictionary(message), forKey: Self.messageKey(message.id)) }
+        all += messages
+        defaults.set(all.sorted(by: Message.isNewer).map { NSNumber(value: $0.id) }, forKey: Self.orderKey)
+        try synchronize()
+    }
+
+    /// Reads the suite's file from disk: Foundation caches a suite per process, so a "fresh" `UserDefaults`
+    /// here would be served from memory; the file is what the next launch of the app will read.
+    func allArticles() throws -> [Article] {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
+        let data = try FileWriter.read(fileURL)
+        guard let root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            throw FileStoreError(operation: "parse", path: fileURL.path, reason: "not a property-list dictionary")
+        }
+        return try root.compactMap { key, value in
+            guard key.hasPrefix("article.") else { return nil }
+            guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
+            return try PlistRecords.article(record)
+        }
+    }
+
+    func close() throws { try synchronize() }
+}
+
+/// The model as property-list dictionaries (String, NSNumber and Bool values only: anything else crashes
+/// `UserDefaults.set` on Linux).
+enum PlistRecords {
+    static func dictionary(_ article: Article) -> [String: Any] {
+        ["uid": article.uid, "feedID": NSNumber(value: article.feedID), "title": article.title, "summary": article.summary,
+         "published": NSNumber(value: article.published.millisecondsSince1970), "read": article.read]
+    }
+
+    static func dictionary(_ user: User) -> [String: Any] {
+        ["id": NSNumber(value: user.id), "name": user.name, "handle": user.handle, "avatarURL": user.avatarURL]
+    }
+
+    static func dictionary(_ message: Message) -> [String: Any] {
+        ["id": NSNumber(value: message.id), "userID": NSNumber(value: message.userID), "text": message.text,
+         "created": NSNumber(value: message.created.millisecondsSince1970)]
+    }
+
+    static func article(_ d: [String: Any]) throws -> Article {
+        Article(uid: try text(d, "uid"), feedID: try number(d, "feedID").int64Value, title: try text(d, "title"),
+                summary: try text(d, "summary"),
+                published: Date(millisecondsSince1970: try number(d, "published").int64Value),
+                read: try number(d, "read").boolValue)
+    }
+
+    static func user(_ d: [String: Any]) throws -> User {
+        User(id: try number(d, "id").int64Value, name: try text(d, "name"), handle: try text(d, "handle"),
+             avatarURL: try text(d, "avatarURL"))
+    }
+
+    static func message(_ d: [String: Any]) throws -> Message {
+        Message(id: try number(d, "id").int64Value, userID: try number(d, "userID").int64Value, text: try text(d, "text"),
+                created: Date(millisecondsSince1970: try number(d, "created").int64Value))
+    }
+
+    private static func text(_ d: [String: Any], _ key: String) throws -> String {
+        guard let value = d[key] as? String else { throw StoreError.inconsistent("record field \(key) is not text") }
+        return value
+    }
+
+    private static func number(_ d: [String: Any], _ key: String) throws -> NSNumber {
+        if let value = d[key] as? NSNumber { return value }
+        if let value = d[key] as? Bool { return NSNumber(value: value) }
+        if let value = d[key] as? Int64 { return NSNumber(value: value) }
+        if let value = d[key] as? Int { return NSNumber(value: value) }
+        throw StoreError.inconsistent("record field \(key) is not a number")
+    }
+}

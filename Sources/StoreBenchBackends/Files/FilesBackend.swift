@@ -1,0 +1,124 @@
+import Foundation
+import StoreBenchCore
+
+/// `files`: a file-per-object cache (the Kache idea). Each record is one JSON file (`Codable`), named by the
+/// hex of its key under a two-hex-digit fan-out directory (`articles/3f/<hex uid>.json`), replaced
+/// atomically (temporary file + rename). The timeline's order lives in a small index file,
+/// `timeline.index`: the message ids, newest first, as big-endian Int64.
+public enum FilesBackend {
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "files",
+            summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
+            axes: [
+                VariantAxis("fsync", choices: ["none", "each"], default: "none",
+                            summary: "none: rename without fsync; each: fsync every file and its directory"),
+            ],
+            open: { location in try FilesStore(location: location) }
+        )
+    }
+}
+
+final class FilesStore: Store {
+    private let root: URL
+    private let durable: Bool
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+    private var madeDirectories = Set<String>()
+    let effectiveSettings: String
+
+    init(location: StoreLocation) throws {
+        root = location.directory
+        durable = location.variant["fsync"] == "each"
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        effectiveSettings = "fsync=\(location.variant["fsync"]) write=rename"
+    }
+
+    /// `<root>/<kind>/<fan>/<hex key>.json`, creating the fan-out directory on first use.
+    private func url(kind: String, key: String) throws -> URL {
+        var hash = FNV1a()
+        hash.combine(key)
+        let directory = root.appendingPathComponent(kind).appendingPathComponent(String(hash.hex.prefix(2)))
+        if !madeDirectories.contains(directory.path) {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            madeDirectories.insert(directory.path)
+        }
+        let name = key.utf8.map { String(format: "%02x", $0) }.joined()
+        return directory.appendingPathComponent(name + ".json")
+    }
+
+    private func save<T: Encodable>(_ value: T, kind: String, key: String, durable: Bool) throws {
+        try FileWriter.replace(try url(kind: kind, key: key), with: try encoder.encode(value), durable: durable)
+    }
+
+    private func fetch<T: Decodable>(_ type: T.Type, kind: String, key: String) throws -> T {
+        try decoder.decode(type, from: try FileWriter.read(try url(kind: kind, key: key)))
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws { try body() }
+
+    func insert(_ article: Article) throws {
+        try save(article, kind: "articles", key: article.uid, durable: durable)
+    }
+
+    func markRead(uids: [String]) throws {
+        for uid in uids {
+            var article = try fetch(Article.self, kind: "articles", key: uid)
+            article.read = true
+            try save(article, kind: "articles", key: uid, durable: durable)
+        }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        let index = try FileWriter.read(root.appendingPathComponent("timeline.index"))
+        let ids = stride(from: 0, to: min(index.count, limit * 8), by: 8).map { offset in
+            index[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        }
+        let messages = try ids.map { try fetch(Message.self, kind: "messages", key: String($0)) }
+        var seen = Set<Int64>()
+        let users = try messages.compactMap { message -> User? in
+            guard seen.insert(message.userID).inserted else { return nil }
+            return try fetch(User.self, kind: "users", key: String(message.userID))
+        }
+        return TimelineScreen(messages: messages, users: users)
+    }
+
+    func load(articles: [Article]) throws {
+        for article in articles { try save(article, kind: "articles", key: article.uid, durable: false) }
+        try FileWriter.syncFileSystem(of: root)
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        for user in users { try save(user, kind: "users", key: String(user.id), durable: false) }
+        for message in messages { try save(message, kind: "messages", key: String(message.id), durable: false) }
+        let indexURL = root.appendingPathComponent("timeline.index")
+        var existing: [Message] = []
+        if FileManager.default.fileExists(atPath: indexURL.path) {
+            let index = try FileWriter.read(indexURL)
+            for offset in stride(from: 0, to: index.count, by: 8) {
+                let id = index[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+                existing.append(try fetch(Message.self, kind: "messages", key: String(id)))
+            }
+        }
+        let ordered = (existing + messages).sorted(by: Message.isNewer)
+        var bytes = Data(capacity: ordered.count * 8)
+        for message in ordered { withUnsafeBytes(of: message.id.bigEndian) { bytes.append(contentsOf: $0) } }
+        try FileWriter.replace(indexURL, with: bytes, durable: false)
+        try FileWriter.syncFileSystem(of: root)
+    }
+
+    func allArticles() throws -> [Article] {
+        let directory = root.appendingPathComponent("articles")
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var articles: [Article] = []
+        for case let url as URL in enumerator where url.pathExtension == "json" && !url.lastPathComponent.hasPrefix(".") {
+            articles.append(try decoder.decode(Article.self, from: try FileWriter.read(url)))
+        }
+        return articles
+    }
+
+    func close() throws {}
+}

@@ -1,0 +1,150 @@
+import Foundation
+import StoreBenchCore
+
+/// `plist`: property-list files, the "timeline cache" of the seeds. Each collection is one file
+/// (`articles.plist`, `timeline.plist`) that is decoded whole when first needed and rewritten whole.
+public enum PlistBackend {
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "plist",
+            summary: "property-list files: each collection decoded whole and rewritten whole",
+            axes: [
+                VariantAxis("format", choices: ["binary", "xml"], default: "binary", summary: "property-list format"),
+                VariantAxis("codec", choices: ["codable", "archiver"], default: "codable",
+                            summary: "codable: PropertyListEncoder/Decoder; archiver: NSKeyedArchiver with NSSecureCoding classes"),
+                VariantAxis("write", choices: ["atomic", "inplace"], default: "atomic",
+                            summary: "atomic: Data.write(.atomic) (temp file, fsync, rename); inplace: Data.write (truncate and rewrite, no fsync)"),
+                VariantAxis("flush", choices: ["each", "end"], default: "end",
+                            summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
+            ],
+            open: { location in try PlistStore(location: location) }
+        )
+    }
+}
+
+final class PlistStore: Store {
+    private let articlesURL: URL
+    private let timelineURL: URL
+    private let codec: any PlistCodec
+    private let atomic: Bool
+    private let flushEach: Bool
+    /// The decoded articles collection (nil until first needed) and a uid → position index.
+    private var articles: [Article]?
+    private var positions: [String: Int] = [:]
+    private var dirty = false
+    let effectiveSettings: String
+
+    init(location: StoreLocation) throws {
+        let variant = location.variant
+        articlesURL = location.directory.appendingPathComponent("articles.plist")
+        timelineURL = location.directory.appendingPathComponent("timeline.plist")
+        let format: PropertyListSerialization.PropertyListFormat = variant["format"] == "xml" ? .xml : .binary
+        codec = variant["codec"] == "archiver" ? ArchiverPlistCodec(format: format) : CodablePlistCodec(format: format)
+        atomic = variant["write"] == "atomic"
+        flushEach = variant["flush"] == "each"
+        effectiveSettings = "format=\(variant["format"]) codec=\(variant["codec"]) write=\(variant["write"]) flush=\(variant["flush"])"
+    }
+
+    private func write(_ data: Data, to url: URL) throws {
+        do {
+            try data.write(to: url, options: atomic ? .atomic : [])
+        } catch {
+            throw FileStoreError(operation: "write", path: url.path, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    private func decoded<T>(_ url: URL, _ decode: (Data) throws -> T) throws -> T {
+        do {
+            return try decode(try FileWriter.read(url))
+        } catch let error as FileStoreError {
+            throw error
+        } catch {
+            throw FileStoreError(operation: "decode (\(codec.name))", path: url.path, reason: "\(error)")
+        }
+    }
+
+    /// The articles collection, decoded from disk on first use.
+    private func loadedArticles() throws -> [Article] {
+        if let articles { return articles }
+        let loaded = FileManager.default.fileExists(atPath: articlesURL.path)
+            ? try decoded(articlesURL, codec.decodeArticles) : []
+        positions = Dictionary(uniqueKeysWithValues: loaded.enumerated().map { ($0.element.uid, $0.offset) })
+        articles = loaded
+        return loaded
+    }
+
+    private func changed() throws {
+        dirty = true
+        if flushEach { try flush() }
+    }
+
+    private func flush() throws {
+        guard dirty, let articles else { return }
+        try write(try codec.encode(articles), to: articlesURL)
+        dirty = false
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws {
+        try body()
+        try flush()
+    }
+
+    func insert(_ article: Article) throws {
+        _ = try loadedArticles()
+        guard positions[article.uid] == nil else { throw StoreError.inconsistent("duplicate uid \(article.uid)") }
+        positions[article.uid] = articles!.count
+        articles!.append(article)
+        try changed()
+    }
+
+    func markRead(uids: [String]) throws {
+        _ = try loadedArticles()
+        for uid in uids {
+            guard let position = positions[uid] else { throw StoreError.inconsistent("no article \(uid)") }
+            articles![position].read = true
+        }
+        try changed()
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        let cache = try decoded(timelineURL, codec.decodeTimeline)
+        let messages = Array(cache.messages.prefix(limit))
+        let users = Dictionary(cache.users.map { ($0.id, $0) }) { first, _ in first }
+        var seen = Set<Int64>()
+        let authors = try messages.compactMap { message -> User? in
+            guard seen.insert(message.userID).inserted else { return nil }
+            guard let user = users[message.userID] else { throw StoreError.inconsistent("no user \(message.userID)") }
+            return user
+        }
+        return TimelineScreen(messages: messages, users: authors)
+    }
+
+    func load(articles batch: [Article]) throws {
+        for article in batch { try insertWithoutFlush(article) }
+        dirty = true
+        try flush()
+    }
+
+    private func insertWithoutFlush(_ article: Article) throws {
+        _ = try loadedArticles()
+        positions[article.uid] = articles!.count
+        articles!.append(article)
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        var cache = FileManager.default.fileExists(atPath: timelineURL.path)
+            ? try decoded(timelineURL, codec.decodeTimeline) : TimelineCache(users: [], messages: [])
+        cache.users += users
+        cache.messages = (cache.messages + messages).sorted(by: Message.isNewer)
+        try write(try codec.encode(cache), to: timelineURL)
+    }
+
+    func allArticles() throws -> [Article] {
+        FileManager.default.fileExists(atPath: articlesURL.path) ? try decoded(articlesURL, codec.decodeArticles) : []
+    }
+
+    func close() throws {
+        try flush()
+        articles = nil
+    }
+}
