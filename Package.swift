@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // The system SQLite (Debian: libsqlite3-dev). Not named GRDBSQLite: GRDB owns that module name.
@@ -38,7 +39,10 @@ let package = Package(
             ]
         ),
         // The storage strategies under test.
-        .target(name: "StoreBenchBackends", dependencies: ["StoreBenchCore", "SQLiteAPI", "CSQLiteBaseline", "LMDBAPI", "GDBMAPI"]),
+        .target(name: "StoreBenchBackends", dependencies: [
+            "StoreBenchCore", "SQLiteAPI", "CSQLiteBaseline", "LMDBAPI", "GDBMAPI",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .executableTarget(
             name: "storebench",
             dependencies: [

@@ -5,6 +5,7 @@ extension BackendRegistry {
     public static func standard() -> BackendRegistry {
         BackendRegistry([
             SQLiteBackend.descriptor,
+            GRDBBackend.descriptor,
             LMDBBackend.descriptor,
             GDBMBackend.descriptor,
             PlistBackend.descriptor,

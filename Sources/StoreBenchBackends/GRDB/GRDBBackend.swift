@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import StoreBenchCore
+
+/// `grdb`: the ORM layer. GRDB.swift records used the way Core Data users use objects (`style=records`),
+/// or with what a good ORM adds (`style=batch`: query-interface batch updates and cached statements).
+public enum GRDBBackend {
+    /// The GRDB release this package pins (Package.swift); GRDB exposes no version constant.
+    public static let version = "7.10.0"
+
+    public static var descriptor: BackendDescriptor {
+        BackendDescriptor(
+            name: "grdb",
+            summary: "GRDB.swift records over SQLite (the ORM layer), object-style or batch-style",
+            axes: [
+                VariantAxis("style", choices: ["records", "batch"], default: "records",
+                            summary: "records: insert(db) per record, mark-read fetches records, sets read, saves each; batch: cached INSERT statement and filter(keys:).updateAll"),
+                VariantAxis("writer", choices: ["queue", "pool"], default: "queue",
+                            summary: "queue: DatabaseQueue (rollback journal); pool: DatabasePool (WAL, GRDB sets synchronous=NORMAL)"),
+            ],
+            libraryVersions: { ["grdb": version] },
+            open: { location in try GRDBStore(location: location) }
+        )
+    }
+}
+
+final class GRDBStore: Store {
+    private let writer: any DatabaseWriter
+    private let batchStyle: Bool
+    /// The database of the running unit of work.
+    private var current: Database?
+    let effectiveSettings: String
+
+    static let insertSQL = """
+        INSERT INTO article (uid, feedID, title, summary, published, read) VALUES (?, ?, ?, ?, ?, ?)
+        """
+
+    init(location: StoreLocation) throws {
+        let path = location.path("store.sqlite")
+        let usePool = location.variant["writer"] == "pool"
+        writer = usePool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
+        do {
+            try GRDBSchema.migrator.migrate(writer)
+            let (journal, sync) = try writer.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
+                 try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+            }
+            let expectedJournal = usePool ? "wal" : "delete"
+            guard journal == expectedJournal else {
+                throw StoreError.settingMismatch(setting: "journal_mode", requested: expectedJournal, effective: journal)
+            }
+            let syncName = ["off", "normal", "full", "extra"].indices.contains(sync) ? ["off", "normal", "full", "extra"][sync] : "\(sync)"
+            batchStyle = location.variant["style"] == "batch"
+            effectiveSettings = "style=\(location.variant["style"]) writer=\(location.variant["writer"]) journal=\(journal) sync=\(syncName)"
+        } catch {
+            try? writer.close()
+            throw error
+        }
+    }
+
+    /// Runs `body` in the unit of work's transaction, or in a write transaction of its own.
+    private func inDatabase(_ body: (Database) throws -> Void) throws {
+        if let current {
+            try body(current)
+        } else {
+            try writer.write(body)
+        }
+    }
+
+    func unitOfWork(_ body: () throws -> Void) throws {
+        try writer.write { db in
+            current = db
+            defer { current = nil }
+            try body()
+        }
+    }
+
+    func insert(_ article: Article) throws {
+        try inDatabase { db in
+            if batchStyle {
+                try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
+                    article.uid, article.feedID, article.title, article.summary, article.published, article.read,
+                ])
+            } else {
+                try ArticleRecord(article).insert(db)
+            }
+        }
+    }
+
+    func markRead(uids: [String]) throws {
+        try inDatabase { db in
+            if batchStyle {
+                try ArticleRecord.filter(keys: uids).updateAll(db, ArticleRecord.Columns.read.set(to: true))
+            } else {
+                for var record in try ArticleRecord.fetchAll(db, keys: uids) {
+                    record.read = true
+                    try record.update(db)
+                }
+            }
+        }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        try writer.read { db in
+            let messages = try MessageRecord
+                .order(MessageRecord.Columns.created.desc, MessageRecord.Columns.id.desc)
+                .limit(limit)
+                .fetchAll(db)
+                .map(\.message)
+            let users = try UserRecord.fetchAll(db, keys: Set(messages.map(\.userID))).map(\.user)
+            return TimelineScreen(messages: messages, users: users)
+        }
+    }
+
+    func load(articles: [Article]) throws {
+        try writer.write { db in
+            for article in articles { try ArticleRecord(article).insert(db) }
+        }
+    }
+
+    func load(users: [User], messages: [Message]) throws {
+        try writer.write { db in
+            for user in users { try UserRecord(user).insert(db) }
+            for message in messages { try MessageRecord(message).insert(db) }
+        }
+    }
+
+    func allArticles() throws -> [Article] {
+        try writer.read { db in try ArticleRecord.fetchAll(db).map(\.article) }
+    }
+
+    func close() throws { try writer.close() }
+}
