@@ -14,7 +14,7 @@ struct EndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json"])
 
-        let combinations = 3 * 5  // workloads × backend variants in smoke.yaml
+        let combinations = 3 * 17  // workloads × backend variants in smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         #expect(samples.header == Sample.header)
         #expect(samples.rows.count == combinations * 2)

@@ -49,7 +49,7 @@ struct RunnerTests {
         let workload = summary.header.firstIndex(of: "workload")!, error = summary.header.firstIndex(of: "error")!
         let broken = summary.rows.filter { $0[backend] == "broken" }
         #expect(broken.first { $0[workload] == "insert" }?[status] == "failed")
-        #expect(broken.first { $0[workload] == "insert" }?[error].contains("expected 2000 articles") == true)
+        #expect(broken.first { $0[workload] == "insert" }?[error].hasPrefix("broken [default] insert verify: verification failed: expected 2000 articles") == true)
         #expect(broken.first { $0[workload] == "mark-read" }?[status] == "failed")
         #expect(broken.first { $0[workload] == "timeline" }?[status] == "ok")
         #expect(summary.rows.filter { $0[backend] == "memory" }.allSatisfy { $0[status] == "ok" })
@@ -75,15 +75,15 @@ struct RunnerTests {
         }
     }
 
-    @Test("max_size caps the size of a variant's workloads")
-    func maxSizeCaps() throws {
+    @Test("limits cap a variant's workload parameters")
+    func limitsCap() throws {
         let temp = try TemporaryDirectory()
-        let path = try scenario(temp, backends: "  - backend: memory\n    max_size: {insert: 150, timeline: 150}")
+        let path = try scenario(temp, backends: "  - backend: memory\n    limits: {insert: {count: 150}, timeline: {messages: 150, users: 10}}")
         let registry = BackendRegistry.standard()
         let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: path)
         let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
         #expect(plan.cases.map(\.key.size) == [150, 100, 150])
-        #expect(plan.cases.map(\.key.parameters) == ["count=150", "count=100 stored=300", "messages=150 screen=50 users=20"])
+        #expect(plan.cases.map(\.key.parameters) == ["count=150", "count=100 stored=300", "messages=150 screen=50 users=10"])
     }
 
     @Test("the run order is seeded: the same each run, different between rounds")

@@ -117,13 +117,23 @@ struct ScenarioParserTests {
 
 @Suite("Scenario caps")
 struct ScenarioCapTests {
-    @Test func maxSizeNamesWorkloads() throws {
+    @Test func limitsNameWorkloadsAndParameters() throws {
         let parser = ScenarioParser(backends: .standard(), workloads: .standard)
-        let scenario = try parser.parse(data: Data("name: x\nbackends: [{backend: memory, max_size: {insert: 5}}]\nworkloads: [{workload: insert}]".utf8), file: "t.yaml")
-        #expect(scenario.backends[0].maxSize == ["insert": 5])
-        #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].max_size.dance",
+        func parse(_ limits: String) throws -> Scenario {
+            try parser.parse(data: Data("name: x\nbackends: [{backend: memory, limits: \(limits)}]\nworkloads: [{workload: insert}]".utf8), file: "t.yaml")
+        }
+        #expect(try parse("{insert: {count: 5}}").backends[0].limits == ["insert": ["count": 5]])
+        #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.dance",
                                       message: "unknown key; allowed workloads: insert, mark-read, timeline")) {
-            try parser.parse(data: Data("name: x\nbackends: [{backend: memory, max_size: {dance: 5}}]\nworkloads: [{workload: insert}]".utf8), file: "t.yaml")
+            try parse("{dance: {count: 5}}")
+        }
+        #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.insert.size",
+                                      message: "unknown key; allowed parameters of 'insert': count")) {
+            try parse("{insert: {size: 5}}")
+        }
+        #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.insert.count",
+                                      message: "0 is out of range; expected a whole number in 1...10000000")) {
+            try parse("{insert: {count: 0}}")
         }
     }
 }

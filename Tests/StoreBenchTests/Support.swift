@@ -79,8 +79,10 @@ func storebenchBinary() throws -> URL {
 }
 
 /// Runs the binary; returns exit status, stdout and stderr.
-func runStorebench(_ arguments: [String], in directory: URL = packageRoot) throws -> (status: Int32, stdout: String, stderr: String) {
+func runStorebench(_ arguments: [String], in directory: URL = packageRoot,
+                   environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.executableURL = try storebenchBinary()
     process.arguments = arguments
     process.currentDirectoryURL = directory

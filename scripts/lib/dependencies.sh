@@ -2,10 +2,15 @@
 # Sourced by scripts/bench and scripts/test. Uses sudo when not root.
 STOREBENCH_APT_PACKAGES=(libsqlite3-dev liblmdb-dev libgdbm-dev pkg-config)
 
+# ensure_system_packages [PACKAGE…]: the given packages, or STOREBENCH_APT_PACKAGES.
 ensure_system_packages() {
+    local wanted=("$@")
+    if [ "${#wanted[@]}" -eq 0 ]; then
+        wanted=("${STOREBENCH_APT_PACKAGES[@]}")
+    fi
     local missing=()
     local package
-    for package in "${STOREBENCH_APT_PACKAGES[@]}"; do
+    for package in "${wanted[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
             missing+=("$package")
         fi

@@ -22,7 +22,7 @@ public enum DefaultsBackend {
     }
 
     /// The suite name for a store directory: an absolute path inside it, made only of safe characters.
-    static func suiteName(for directory: URL) throws -> String {
+    public static func suiteName(for directory: URL) throws -> String {
         let path = directory.standardizedFileURL.path
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/._-"))
         guard path.hasPrefix("/"), !path.split(separator: "/").contains(".."),

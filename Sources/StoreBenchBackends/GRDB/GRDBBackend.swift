@@ -24,7 +24,16 @@ public enum GRDBBackend {
     }
 }
 
+/// A GRDB error with the database file it happened in (GRDB's own description has the code, the
+/// message and the SQL, but not the path).
+struct GRDBStoreError: Error, CustomStringConvertible {
+    let underlying: any Error
+    let path: String
+    var description: String { "\(underlying) [file: \(path)]" }
+}
+
 final class GRDBStore: Store {
+    private let path: String
     private let writer: any DatabaseWriter
     private let batchStyle: Bool
     /// The database of the running unit of work.
@@ -37,8 +46,13 @@ final class GRDBStore: Store {
 
     init(location: StoreLocation) throws {
         let path = location.path("store.sqlite")
+        self.path = path
         let usePool = location.variant["writer"] == "pool"
-        writer = usePool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
+        do {
+            writer = usePool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
+        } catch let error as DatabaseError {
+            throw GRDBStoreError(underlying: error, path: path)
+        }
         do {
             try GRDBSchema.migrator.migrate(writer)
             let (journal, sync) = try writer.read { db in
@@ -52,9 +66,21 @@ final class GRDBStore: Store {
             let syncName = ["off", "normal", "full", "extra"].indices.contains(sync) ? ["off", "normal", "full", "extra"][sync] : "\(sync)"
             batchStyle = location.variant["style"] == "batch"
             effectiveSettings = "style=\(location.variant["style"]) writer=\(location.variant["writer"]) journal=\(journal) sync=\(syncName)"
+        } catch let error as DatabaseError {
+            try? writer.close()
+            throw GRDBStoreError(underlying: error, path: path)
         } catch {
             try? writer.close()
             throw error
+        }
+    }
+
+    /// Runs `body`, adding the database path to GRDB's errors.
+    private func located<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw GRDBStoreError(underlying: error, path: path)
         }
     }
 
@@ -68,66 +94,78 @@ final class GRDBStore: Store {
     }
 
     func unitOfWork(_ body: () throws -> Void) throws {
-        try writer.write { db in
-            current = db
-            defer { current = nil }
-            try body()
+        try located {
+            try writer.write { db in
+                current = db
+                defer { current = nil }
+                try body()
+            }
         }
     }
 
     func insert(_ article: Article) throws {
-        try inDatabase { db in
-            if batchStyle {
-                try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
-                    article.uid, article.feedID, article.title, article.summary, article.published, article.read,
-                ])
-            } else {
-                try ArticleRecord(article).insert(db)
+        try located {
+            try inDatabase { db in
+                if batchStyle {
+                    try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
+                        article.uid, article.feedID, article.title, article.summary, article.published, article.read,
+                    ])
+                } else {
+                    try ArticleRecord(article).insert(db)
+                }
             }
         }
     }
 
     func markRead(uids: [String]) throws {
-        try inDatabase { db in
-            if batchStyle {
-                try ArticleRecord.filter(keys: uids).updateAll(db, ArticleRecord.Columns.read.set(to: true))
-            } else {
-                for var record in try ArticleRecord.fetchAll(db, keys: uids) {
-                    record.read = true
-                    try record.update(db)
+        try located {
+            try inDatabase { db in
+                if batchStyle {
+                    try ArticleRecord.filter(keys: uids).updateAll(db, ArticleRecord.Columns.read.set(to: true))
+                } else {
+                    for var record in try ArticleRecord.fetchAll(db, keys: uids) {
+                        record.read = true
+                        try record.update(db)
+                    }
                 }
             }
         }
     }
 
     func loadTimeline(limit: Int) throws -> TimelineScreen {
-        try writer.read { db in
-            let messages = try MessageRecord
-                .order(MessageRecord.Columns.created.desc, MessageRecord.Columns.id.desc)
-                .limit(limit)
-                .fetchAll(db)
-                .map(\.message)
-            let users = try UserRecord.fetchAll(db, keys: Set(messages.map(\.userID))).map(\.user)
-            return TimelineScreen(messages: messages, users: users)
+        try located {
+            try writer.read { db in
+                let messages = try MessageRecord
+                    .order(MessageRecord.Columns.created.desc, MessageRecord.Columns.id.desc)
+                    .limit(limit)
+                    .fetchAll(db)
+                    .map(\.message)
+                let users = try UserRecord.fetchAll(db, keys: Set(messages.map(\.userID))).map(\.user)
+                return TimelineScreen(messages: messages, users: users)
+            }
         }
     }
 
     func load(articles: [Article]) throws {
-        try writer.write { db in
-            for article in articles { try ArticleRecord(article).insert(db) }
+        try located {
+            try writer.write { db in
+                for article in articles { try ArticleRecord(article).insert(db) }
+            }
         }
     }
 
     func load(users: [User], messages: [Message]) throws {
-        try writer.write { db in
-            for user in users { try UserRecord(user).insert(db) }
-            for message in messages { try MessageRecord(message).insert(db) }
+        try located {
+            try writer.write { db in
+                for user in users { try UserRecord(user).insert(db) }
+                for message in messages { try MessageRecord(message).insert(db) }
+            }
         }
     }
 
     func allArticles() throws -> [Article] {
-        try writer.read { db in try ArticleRecord.fetchAll(db).map(\.article) }
+        try located { try writer.read { db in try ArticleRecord.fetchAll(db).map(\.article) } }
     }
 
-    func close() throws { try writer.close() }
+    func close() throws { try located { try writer.close() } }
 }

@@ -1,5 +1,5 @@
 /// The concrete cases of a scenario: every workload parameter set × every backend variant, with
-/// `max_size` caps applied and the shared datasets generated once.
+/// `limits` applied and the shared datasets generated once.
 public struct RunPlan {
     public struct Case {
         public let key: RowKey
@@ -31,9 +31,14 @@ public struct RunPlan {
                         throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
                     }
                     var parameters = requested
-                    if let cap = backendEntry.maxSize[workload.name], parameters[workload.sizeParameter] > cap {
-                        parameters[workload.sizeParameter] = cap
+                    for (name, limit) in backendEntry.limits[workload.name] ?? [:] where parameters[name] > limit {
+                        parameters[name] = limit
+                    }
+                    do {
                         try workload.validate(parameters)
+                    } catch {
+                        throw ScenarioError(file: scenario.file, path: "backends (\(backend.name) [\(backendEntry.variant)]).limits.\(workload.name)",
+                                            message: "the limited parameters do not fit together: \(error)")
                     }
                     let cacheKey = "\(workload.name) \(parameters)"
                     let data: any WorkloadData

@@ -5,9 +5,10 @@ public struct Scenario: Sendable {
     public struct BackendEntry: Sendable {
         public let backend: String
         public let variant: Variant
-        /// Caps of a workload's size parameter for this entry, by workload name (`max_size: {insert: 1000}`):
-        /// for variants that would take minutes at full size, e.g. one fsync per record.
-        public let maxSize: [String: Int]
+        /// Upper limits of workload parameters for this entry, by workload then parameter
+        /// (`limits: {insert: {count: 1000}}`): for variants that would take minutes at full size, e.g. one
+        /// fsync per record. A limit lowers a parameter, never raises it.
+        public let limits: [String: [String: Int]]
     }
 
     /// A workload with one parameter set per size.

@@ -8,7 +8,7 @@ public struct ScenarioParser {
     public let workloads: WorkloadRegistry
 
     static let topKeys = ["name", "description", "seed", "warmup", "repetitions", "backends", "workloads"]
-    static let backendKeys = ["backend", "variants", "max_size"]
+    static let backendKeys = ["backend", "variants", "limits"]
     static let workloadKeys = ["workload", "parameters", "sizes"]
 
     public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
@@ -63,11 +63,18 @@ public struct ScenarioParser {
             guard let descriptor = backends[name] else {
                 throw reader.error("\(path).backend", "unknown backend '\(name)'; known: \(backends.names.joined(separator: ", "))")
             }
-            var maxSize: [String: Int] = [:]
-            if let capNode = map["max_size"] {
-                let caps = try reader.mapping(capNode, at: "\(path).max_size", allowed: workloads.names, what: "workloads")
-                for (workload, value) in caps {
-                    maxSize[workload] = try reader.integer(value, at: "\(path).max_size.\(workload)", range: 1...Int(Int32.max))
+            var limits: [String: [String: Int]] = [:]
+            if let limitsNode = map["limits"] {
+                let perWorkload = try reader.mapping(limitsNode, at: "\(path).limits", allowed: workloads.names, what: "workloads")
+                for (workloadName, parametersNode) in perWorkload {
+                    let workload = workloads[workloadName]!
+                    let limitPath = "\(path).limits.\(workloadName)"
+                    let given = try reader.mapping(parametersNode, at: limitPath, allowed: workload.parameters.map(\.name),
+                                                   what: "parameters of '\(workloadName)'")
+                    for (parameter, value) in given {
+                        let spec = workload.parameters.first { $0.name == parameter }!
+                        limits[workloadName, default: [:]][parameter] = try reader.integer(value, at: "\(limitPath).\(parameter)", range: spec.range)
+                    }
                 }
             }
             let variantNodes = map["variants"] == nil ? [nil] : try reader.sequence(map["variants"], at: "\(path).variants", nonEmpty: true).map { Optional($0) }
@@ -84,7 +91,7 @@ public struct ScenarioParser {
                     guard !entries.contains(where: { $0.backend == name && $0.variant == variant }) else {
                         throw reader.error(variantPath, "duplicate variant '\(variant)' of backend '\(name)'")
                     }
-                    entries.append(Scenario.BackendEntry(backend: name, variant: variant, maxSize: maxSize))
+                    entries.append(Scenario.BackendEntry(backend: name, variant: variant, limits: limits))
                 } catch let error as VariantError {
                     throw reader.error(variantPath, error.message)
                 }

@@ -51,7 +51,7 @@ public protocol Workload: Sendable {
     /// One line for `storebench list`.
     var summary: String { get }
     var parameters: [WorkloadParameter] { get }
-    /// The parameter reported as a row's `size` (and capped by a backend entry's `max_size`).
+    /// The parameter reported as a row's `size`.
     var sizeParameter: String { get }
     /// Checks relations between parameters (each is already within its range); throws a message.
     func validate(_ parameters: WorkloadParameters) throws

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Renders a ``Comparison`` for people (Markdown, e.g. a pull-request comment) and for scripts (CSV).
+public enum CompareReport {
+    public static func markdown(_ comparison: Comparison, options: Comparison.Options) -> String {
+        let counts = Dictionary(grouping: comparison.findings, by: \.verdict).mapValues(\.count)
+        var lines = [
+            "### storebench compare",
+            "",
+            "\(counts[.regression] ?? 0) regression(s), \(counts[.improvement] ?? 0) improvement(s), "
+                + "\(counts[.inconclusive] ?? 0) inconclusive, \(counts[.unchanged] ?? 0) unchanged "
+                + "(threshold ±\(percent(options.threshold)), alpha \(options.alpha), "
+                + "deterministic metrics ±\(percent(options.deterministicThreshold)))",
+            "",
+            "| verdict | workload | backend | variant | size | metric | baseline | current | ratio | 95% CI | p |",
+            "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        for f in comparison.findings {
+            let ci = f.interval.map { String(format: "%.3f–%.3f", $0.lowerBound, $0.upperBound) } ?? "–"
+            let p = f.pValue.map { String(format: "%.4f", $0) } ?? "–"
+            lines.append("| \(f.verdict.rawValue) | \(f.key.workload) | \(f.key.backend) | \(f.key.variant) | \(f.key.size) | "
+                         + "\(f.metric.name) | \(format(f.baselineMedian, f.metric)) (n=\(f.baselineCount)) | "
+                         + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | "
+                         + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) |")
+        }
+        if !comparison.warnings.isEmpty {
+            lines += ["", "**Warnings**", ""] + comparison.warnings.map { "- \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static let csvHeader = [
+        "verdict", "scenario", "workload", "backend", "variant", "size", "metric", "baseline_median", "current_median",
+        "baseline_n", "current_n", "ratio", "ci95_low", "ci95_high", "p_value",
+    ]
+
+    public static func csv(_ comparison: Comparison) throws -> Data {
+        try CSVFormat.encode([csvHeader] + comparison.findings.map { f in
+            [f.verdict.rawValue, f.key.scenario, f.key.workload, f.key.backend, f.key.variant, String(f.key.size),
+             f.metric.name, number(f.baselineMedian), number(f.currentMedian), String(f.baselineCount),
+             String(f.currentCount), number(f.ratio), f.interval.map { number($0.lowerBound) } ?? "",
+             f.interval.map { number($0.upperBound) } ?? "", f.pValue.map(number) ?? ""]
+        })
+    }
+
+    static func number(_ value: Double) -> String { String(format: "%.9g", value) }
+    static func percent(_ value: Double) -> String { String(format: "%g%%", value * 100) }
+
+    static func format(_ value: Double, _ metric: Comparison.Metric) -> String {
+        metric.name.hasSuffix("_s") ? MarkdownTable.duration(value) : String(format: "%.6g", value)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Compares two sets of samples row by row and metric by metric, noise-aware.
+public struct Comparison {
+    /// A metric `compare` can judge, with what "worse" means for it.
+    public struct Metric: Sendable, Equatable {
+        public enum Polarity: Sendable { case smallerIsBetter, largerIsBetter }
+        public let name: String
+        public let polarity: Polarity
+        /// Deterministic metrics are compared by median with their own threshold, without statistics:
+        /// they catch regressions that timing noise hides.
+        public let deterministic: Bool
+
+        public static let all: [Metric] = [
+            Metric(name: "wall_s", polarity: .smallerIsBetter, deterministic: false),
+            Metric(name: "cpu_user_s", polarity: .smallerIsBetter, deterministic: false),
+            Metric(name: "cpu_sys_s", polarity: .smallerIsBetter, deterministic: false),
+            Metric(name: "max_rss_kib", polarity: .smallerIsBetter, deterministic: false),
+            Metric(name: "read_bytes", polarity: .smallerIsBetter, deterministic: false),
+            Metric(name: "ops_per_s", polarity: .largerIsBetter, deterministic: false),
+            Metric(name: "write_bytes", polarity: .smallerIsBetter, deterministic: true),
+            Metric(name: "store_bytes", polarity: .smallerIsBetter, deterministic: true),
+            Metric(name: "store_alloc_bytes", polarity: .smallerIsBetter, deterministic: true),
+            Metric(name: "ops", polarity: .largerIsBetter, deterministic: true),
+        ]
+
+        public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+    }
+
+    public enum Verdict: String, Sendable, Comparable {
+        case regression, improvement, inconclusive, unchanged
+
+        var order: Int { [.regression: 0, .improvement: 1, .inconclusive: 2, .unchanged: 3][self]! }
+        public static func < (a: Self, b: Self) -> Bool { a.order < b.order }
+    }
+
+    /// One judged (row, metric).
+    public struct Finding: Sendable {
+        public let key: ComparisonKey
+        public let metric: Metric
+        public let baselineMedian: Double
+        public let currentMedian: Double
+        public let baselineCount: Int
+        public let currentCount: Int
+        public let ratio: Double
+        public let interval: ClosedRange<Double>?
+        public let pValue: Double?
+        public let verdict: Verdict
+    }
+
+    public struct Options: Sendable {
+        public var metrics: [Metric] = [Metric.named("wall_s")!, Metric.named("store_bytes")!, Metric.named("ops")!]
+        /// Relative change that matters (0.05 = 5%).
+        public var threshold = 0.05
+        public var alpha = 0.01
+        /// The threshold of deterministic metrics (0 = exact).
+        public var deterministicThreshold = 0.01
+        public var resamples = 2000
+        public var seed: UInt64 = 42
+        public init() {}
+    }
+
+    public let findings: [Finding]
+    public let warnings: [String]
+
+    public init(baseline: SampleTable, current: SampleTable, options: Options) {
+        var findings: [Finding] = []
+        var warnings: [String] = []
+        for key in baseline.keys.subtracting(current.keys).sorted() { warnings.append("only in baseline: \(key.label)") }
+        for key in current.keys.subtracting(baseline.keys).sorted() { warnings.append("only in current: \(key.label)") }
+        for metric in options.metrics {
+            let before = baseline.values(of: metric.name), after = current.values(of: metric.name)
+            for key in Set(before.keys).intersection(after.keys).sorted() {
+                findings.append(Self.judge(key: key, metric: metric, baseline: before[key]!, current: after[key]!,
+                                           options: options))
+            }
+        }
+        warnings += EnvironmentDifference.warnings(baseline.environment, current.environment)
+        self.findings = findings.sorted { ($0.verdict, $0.key, $0.metric.name) < ($1.verdict, $1.key, $1.metric.name) }
+        self.warnings = warnings
+    }
+
+    static func judge(key: ComparisonKey, metric: Metric, baseline: [Double], current: [Double],
+                      options: Options) -> Finding {
+        let b = Statistics.median(baseline)!, c = Statistics.median(current)!
+        let ratio = b == 0 ? (c == 0 ? 1 : .infinity) : c / b
+        let worseWhenLarger = metric.polarity == .smallerIsBetter
+        func classify(low: Double, high: Double, significant: Bool, threshold: Double) -> Verdict {
+            let (worse, better) = worseWhenLarger ? (low > 1 + threshold, high < 1 - threshold)
+                : (high < 1 - threshold, low > 1 + threshold)
+            if worse && significant { return .regression }
+            if better && significant { return .improvement }
+            if low >= 1 - threshold && high <= 1 + threshold { return .unchanged }
+            return .inconclusive
+        }
+        if metric.deterministic {
+            let verdict = classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold)
+            return Finding(key: key, metric: metric, baselineMedian: b, currentMedian: c, baselineCount: baseline.count,
+                           currentCount: current.count, ratio: ratio, interval: nil, pValue: nil, verdict: verdict)
+        }
+        let seed = options.seed ^ UInt64(truncatingIfNeeded: key.label.hashValueStable)
+        let interval = Bootstrap.ratioOfMedians(baseline: baseline, current: current, resamples: options.resamples, seed: seed)
+        let test = MannWhitney.test(baseline, current)
+        var verdict = Verdict.inconclusive
+        if let interval, let test, baseline.count >= 2, current.count >= 2 {
+            verdict = classify(low: interval.lowerBound, high: interval.upperBound, significant: test.pValue < options.alpha,
+                               threshold: options.threshold)
+        }
+        return Finding(key: key, metric: metric, baselineMedian: b, currentMedian: c, baselineCount: baseline.count,
+                       currentCount: current.count, ratio: ratio, interval: interval, pValue: test?.pValue, verdict: verdict)
+    }
+
+    public var hasRegression: Bool { findings.contains { $0.verdict == .regression } }
+    public var hasImprovement: Bool { findings.contains { $0.verdict == .improvement } }
+}
+
+extension String {
+    /// FNV-1a of the text: a hash that is the same in every process (Swift's `hashValue` is seeded per run).
+    var hashValueStable: UInt64 {
+        var hash = FNV1a()
+        hash.combine(self)
+        return hash.value
+    }
+}
+
+/// Differences between two runs' environments that make a comparison less trustworthy.
+enum EnvironmentDifference {
+    static let fields = ["host", "cpu_model", "cores", "kernel", "build_configuration", "swift_version",
+                         "workdir_filesystem"]
+
+    static func warnings(_ a: [String: Any]?, _ b: [String: Any]?) -> [String] {
+        guard let a, let b else {
+            return a == nil && b == nil ? [] : ["environment.json is missing on one side: environments not compared"]
+        }
+        var warnings: [String] = []
+        for field in fields where "\(a[field] ?? "-")" != "\(b[field] ?? "-")" {
+            warnings.append("environment differs: \(field): \(a[field] ?? "-") vs \(b[field] ?? "-")")
+        }
+        let libA = a["libraries"] as? [String: String] ?? [:], libB = b["libraries"] as? [String: String] ?? [:]
+        for name in Set(libA.keys).union(libB.keys).sorted() where !name.hasSuffix("compile_options") && libA[name] != libB[name] {
+            warnings.append("environment differs: library \(name): \(libA[name] ?? "-") vs \(libB[name] ?? "-")")
+        }
+        if libA["sqlite_compile_options"] != libB["sqlite_compile_options"] {
+            warnings.append("environment differs: SQLite compile options")
+        }
+        return warnings
+    }
+}

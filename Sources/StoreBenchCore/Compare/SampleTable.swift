@@ -1,0 +1,128 @@
+import Foundation
+
+/// The rows of a `samples.csv`, read back for `compare` and `report`.
+public struct SampleTable {
+    public struct Row: Sendable {
+        public let key: RowKey
+        public let status: RowStatus
+        public let repetition: Int
+        /// Numeric cells by column name (empty cells are absent).
+        public let values: [String: Double]
+        public let settings: String
+        public let error: String
+    }
+
+    public let source: String
+    public let rows: [Row]
+    /// `environment.json` beside the samples, when present.
+    public private(set) var environment: [String: Any]?
+
+    static let required = ["scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s"]
+
+    /// Reads `path`: a run directory (its `samples.csv`) or a samples file.
+    public init(path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CompareError("\(path): no such file or directory")
+        }
+        let file = isDirectory.boolValue ? URL(fileURLWithPath: path).appendingPathComponent("samples.csv")
+            : URL(fileURLWithPath: path)
+        guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
+            throw CompareError("\(file.path): cannot read it as UTF-8 text")
+        }
+        try self.init(text: text, source: file.path)
+        let manifest = file.deletingLastPathComponent().appendingPathComponent("environment.json")
+        environment = (try? Data(contentsOf: manifest)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    /// Parses samples CSV text; `source` names it in errors.
+    public init(text: String, source: String) throws {
+        self.source = source
+        environment = nil
+        let decoded: (header: [String], rows: [[String]])
+        do {
+            decoded = try CSVFormat.decode(text)
+        } catch {
+            throw CompareError("\(source): not valid CSV: \(error)")
+        }
+        let missing = Self.required.filter { !decoded.header.contains($0) }
+        guard missing.isEmpty else {
+            throw CompareError("\(source): not a storebench samples.csv (missing columns: \(missing.joined(separator: ", ")))")
+        }
+        let column = Dictionary(decoded.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        rows = try decoded.rows.enumerated().map { index, cells in
+            guard cells.count == decoded.header.count else {
+                throw CompareError("\(source): line \(index + 2) has \(cells.count) cells, the header \(decoded.header.count)")
+            }
+            func cell(_ name: String) -> String { column[name].map { cells[$0] } ?? "" }
+            guard let size = Int(cell("size")), let repetition = Int(cell("repetition")),
+                  let status = RowStatus(rawValue: cell("status"))
+            else { throw CompareError("\(source): line \(index + 2): bad size, repetition or status") }
+            var values: [String: Double] = [:]
+            for name in Comparison.Metric.all.map(\.name) {
+                let text = cell(name)
+                guard !text.isEmpty else { continue }
+                guard let value = Double(text), value.isFinite else {
+                    throw CompareError("\(source): line \(index + 2): \(name) is not a number: '\(text)'")
+                }
+                values[name] = value
+            }
+            let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
+                             variant: cell("variant"), size: size, parameters: cell("parameters"))
+            return Row(key: key, status: status, repetition: repetition, values: values, settings: cell("settings"),
+                       error: cell("error"))
+        }
+    }
+
+    /// The ok values of `metric` per row identity (scenario, workload, backend, variant, size).
+    func values(of metric: String) -> [ComparisonKey: [Double]] {
+        var grouped: [ComparisonKey: [Double]] = [:]
+        for row in rows where row.status == .ok {
+            if let value = row.values[metric] { grouped[ComparisonKey(row.key), default: []].append(value) }
+        }
+        return grouped
+    }
+
+    /// Every row identity present, ok or not.
+    var keys: Set<ComparisonKey> { Set(rows.map { ComparisonKey($0.key) }) }
+
+    /// Rebuilds the samples as ``Sample`` values (for the Markdown summary of `report`).
+    public func samples() -> [Sample] {
+        rows.map { row in
+            func number(_ name: String) -> Double { row.values[name] ?? 0 }
+            func integer(_ name: String) -> Int64? { row.values[name].map { Int64($0) } }
+            return Sample(key: row.key, repetition: row.repetition, status: row.status, wallSeconds: number("wall_s"),
+                          cpuUserSeconds: number("cpu_user_s"), cpuSystemSeconds: number("cpu_sys_s"),
+                          maxRSSKiB: integer("max_rss_kib") ?? 0, readBytes: integer("read_bytes"),
+                          writeBytes: integer("write_bytes"), storeBytes: integer("store_bytes") ?? 0,
+                          storeAllocatedBytes: integer("store_alloc_bytes") ?? 0, ops: Int(number("ops")),
+                          settings: row.settings, checksum: "", dataset: "", error: row.error)
+        }
+    }
+}
+
+/// What `compare` matches rows by: (scenario, workload, backend, variant, size).
+public struct ComparisonKey: Hashable, Sendable, Comparable {
+    public let scenario: String, workload: String, backend: String, variant: String, size: Int
+
+    init(_ key: RowKey) {
+        scenario = key.scenario
+        workload = key.workload
+        backend = key.backend
+        variant = key.variant
+        size = key.size
+    }
+
+    public static func < (a: Self, b: Self) -> Bool {
+        (a.scenario, a.workload, a.backend, a.variant, a.size) < (b.scenario, b.workload, b.backend, b.variant, b.size)
+    }
+
+    public var label: String { "\(workload) \(backend) [\(variant)] size=\(size)" }
+}
+
+/// Unreadable or mismatched input to `compare` or `report` (exit 1).
+public struct CompareError: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

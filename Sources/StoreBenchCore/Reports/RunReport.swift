@@ -1,0 +1,47 @@
+import Foundation
+
+/// `report.md`: one file that tells a run's story — the summary table, the charts, the environment.
+public enum RunReport {
+    /// PNG charts in `directory`, sorted by name (empty when there is none).
+    public static func charts(in directory: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".png") }.sorted()
+    }
+
+    public static func markdown(summary: String, environment: [String: Any]?, charts: [String]) -> String {
+        var lines = ["# storebench run", ""]
+        if let environment {
+            let scenario = environment["scenario_name"] ?? "?"
+            lines.append("Scenario `\(scenario)`, seed \(environment["seed"] ?? "?"), \(environment["build_configuration"] ?? "?") build, "
+                         + "started \(environment["started_at"] ?? "?").")
+            lines.append("")
+        }
+        lines += ["## Summary", "", summary]
+        if charts.isEmpty {
+            lines += ["_No charts: run `scripts/plot` on this directory to draw them._", ""]
+        } else {
+            lines += ["## Charts", ""]
+            for chart in charts {
+                let title = chart.replacingOccurrences(of: ".png", with: "").replacingOccurrences(of: "-", with: " ")
+                lines += ["![\(title)](charts/\(chart))", ""]
+            }
+        }
+        if let environment {
+            lines += ["## Environment", "", "| | |", "|---|---|"]
+            for key in ["host", "cpu_model", "cores", "memory_bytes", "kernel", "workdir_filesystem", "swift_version",
+                        "build_configuration", "storebench_version", "git_commit", "scenario_file", "scenario_hash"] {
+                lines.append("| \(key) | \(environment[key].map { "\($0)" } ?? "–") |")
+            }
+            if let libraries = environment["libraries"] as? [String: String] {
+                for (name, version) in libraries.sorted(by: { $0.key < $1.key }) where !name.hasSuffix("compile_options") {
+                    lines.append("| \(name) | \(version) |")
+                }
+            }
+            if let warnings = environment["warnings"] as? [String], !warnings.isEmpty {
+                lines += ["", "**Warnings:** " + warnings.joined(separator: "; ")]
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import StoreBenchCore
+
+struct ABCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Run two storebench binaries interleaved (A B, B A, …) and compare their samples.",
+        discussion: """
+            Noise between machines and minutes is larger than most regressions: two builds are only comparable \
+            when they run interleaved in one job. Each round runs one full scenario pass (one repetition per row) \
+            with each binary, alternating which goes first; the samples of all rounds are merged per side into \
+            OUT/baseline and OUT/current and compared as `storebench compare` does, with its exit codes.
+            """
+    )
+
+    @Option(help: "The baseline storebench binary (A).") var baselineBinary: String
+    @Option(help: "The current storebench binary (B).") var currentBinary: String
+    @Option(help: "The scenario file.") var scenario = "scenarios/smoke.yaml"
+    @Option(help: "Rounds (each: one repetition per row with each binary).") var rounds = 10
+    @Option(help: "Warm-up repetitions inside each round's run.") var warmup = 1
+    @Option(help: "Where the rounds and merged samples go (default: a new temporary directory).") var out: String?
+    @Option(help: "Where the binaries make their work directories.") var workdir: String?
+    @OptionGroup var judging: CompareOptions
+
+    func validate() throws {
+        guard (2...1000).contains(rounds) else { throw ValidationError("--rounds must be in 2...1000") }
+        for binary in [baselineBinary, currentBinary] where !FileManager.default.isExecutableFile(atPath: binary) {
+            throw ValidationError("\(binary) is not an executable file")
+        }
+    }
+
+    func run() throws {
+        let options = try judging.comparisonOptions()
+        let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("storebench-ab-\(UUID().uuidString)").path)
+        let sides = [("baseline", baselineBinary), ("current", currentBinary)]
+        var merged: [String: ABMerge] = [:]
+        for round in 1...rounds {
+            for (name, binary) in round % 2 == 1 ? sides : sides.reversed() {
+                let runDirectory = output.appendingPathComponent("rounds/\(name)-\(round)")
+                printError("[ab round \(round)/\(rounds)] \(name): \(binary)")
+                var arguments = ["run", "--scenario", scenario, "--reps", "1", "--warmup", String(warmup),
+                                 "--out", runDirectory.path]
+                if let workdir { arguments += ["--workdir", workdir] }
+                let status = try Self.execute(binary, arguments)
+                guard status == 0 || status == 1 else {
+                    printError("error: \(binary) exited \(status) in round \(round); stopping")
+                    throw ExitCode(1)
+                }
+                do {
+                    try merged[name, default: ABMerge()].add(runDirectory, round: round)
+                } catch {
+                    printError("error: \(error)")
+                    throw ExitCode(1)
+                }
+            }
+        }
+        for (name, merge) in merged {
+            do {
+                try merge.write(to: output.appendingPathComponent(name))
+            } catch {
+                printError("error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        printError("merged samples: \(output.path)/baseline and \(output.path)/current")
+        throw ExitCode(CompareCommand.compare(
+            baseline: output.appendingPathComponent("baseline").path, current: output.appendingPathComponent("current").path,
+            options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement))
+    }
+
+    /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds
+    /// are progress here), and returns its exit status.
+    static func execute(_ binary: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.standardError
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// The samples of one side of an A/B run, merged over rounds (repetition = round).
+struct ABMerge {
+    var header: [String]?
+    var rows: [[String]] = []
+    var environment: Data?
+
+    mutating func add(_ runDirectory: URL, round: Int) throws {
+        let file = runDirectory.appendingPathComponent("samples.csv")
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            throw CompareError("\(file.path): missing or unreadable")
+        }
+        let decoded = try CSVFormat.decode(text)
+        if let header, header != decoded.header { throw CompareError("\(file.path): header differs from earlier rounds") }
+        header = decoded.header
+        guard let repetition = decoded.header.firstIndex(of: "repetition") else {
+            throw CompareError("\(file.path): no repetition column")
+        }
+        rows += decoded.rows.map { row in
+            var row = row
+            row[repetition] = String(round)
+            return row
+        }
+        if environment == nil { environment = try? Data(contentsOf: runDirectory.appendingPathComponent("environment.json")) }
+    }
+
+    func write(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try AtomicFile.write(CSVFormat.encode([header ?? Sample.header] + rows), to: directory.appendingPathComponent("samples.csv"))
+        if let environment { try AtomicFile.write(environment, to: directory.appendingPathComponent("environment.json")) }
+    }
+}

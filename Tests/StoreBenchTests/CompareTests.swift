@@ -1,0 +1,194 @@
+import Foundation
+import StoreBenchCore
+import Testing
+
+/// Seeded synthetic samples: `rows` rows of normally distributed wall times.
+func syntheticSamples(mean: Double, spread: Double = 0.02, repetitions: Int, seed: UInt64,
+                      rows: [String] = ["sqlite", "memory"], storeBytes: Int64 = 4096) -> [Sample] {
+    var rng = SplitMix64(seed: seed)
+    func normal() -> Double {
+        let u1 = max(Double(rng.next() % 1_000_000) / 1_000_000, 1e-9), u2 = Double(rng.next() % 1_000_000) / 1_000_000
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+    }
+    return rows.flatMap { backend in
+        (1...repetitions).map { repetition in
+            let key = RowKey(scenario: "s", workload: "insert", backend: backend, variant: "default", size: 100,
+                             parameters: "count=100")
+            let wall = mean * (1 + spread * normal())
+            return Sample(key: key, repetition: repetition, status: .ok, wallSeconds: wall, cpuUserSeconds: wall,
+                          cpuSystemSeconds: 0, maxRSSKiB: 1000, readBytes: 0, writeBytes: 100, storeBytes: storeBytes,
+                          storeAllocatedBytes: storeBytes, ops: 100, settings: "", checksum: "c", dataset: "d", error: "")
+        }
+    }
+}
+
+func table(_ samples: [Sample]) throws -> SampleTable {
+    let data = try CSVFormat.encode([Sample.header] + samples.map(\.fields))
+    return try SampleTable(text: String(decoding: data, as: UTF8.self), source: "fixture")
+}
+
+@Suite("Compare statistics")
+struct CompareStatisticsTests {
+    @Test("Mann-Whitney U matches SciPy 1.17.1", arguments: [
+        ([1.1, 2.2, 3.3, 4.4], [5.5, 6.6, 7.7], 0.0, 0.05714285714285714, true),
+        ([0.8, 0.9, 1.0, 1.05, 1.1], [1.2, 1.3, 0.95, 1.4, 1.5], 3.0, 0.05555555555555555, true),
+        ((0..<10).map(Double.init), (10..<20).map(Double.init), 0.0, 1.082508822446903e-05, true),
+        ([3.1, 4.2, 1.3, 5.9, 2.6, 5.35, 8.97, 9.3], [2.7, 1.8, 2.85, 8.1, 2.55, 9.7, 0.2, 4.05, 6.15], 43.0,
+         0.5414232825997531, true),
+        ([1, 2, 2, 3, 3, 3], [2, 3, 4, 4, 5, 5, 6], 5.5, 0.028410955971066798, false),
+    ] as [([Double], [Double], Double, Double, Bool)])
+    func mannWhitney(_ x: [Double], _ y: [Double], _ u: Double, _ p: Double, _ exact: Bool) throws {
+        let result = try #require(MannWhitney.test(x, y))
+        #expect(result.u == u)
+        #expect(result.exact == exact)
+        #expect(abs(result.pValue - p) < 1e-12 * max(1, p) + 1e-15, "p \(result.pValue) vs SciPy \(p)")
+    }
+
+    @Test("Mann-Whitney U, large samples: the normal approximation matches SciPy")
+    func mannWhitneyLarge() throws {
+        let x = [10.0012, 10.2987, 9.7259, 9.1094, 9.5453, 9.0084, 10.0601, 11.3402, 9.5078, 9.3795, 10.4898, 10.3569,
+                 10.1054, 9.0695, 9.9707, 10.6953, 8.6558, 9.5424, 8.0988, 8.7105, 8.1583, 9.7649, 8.7326, 10.2713, 10.1568]
+        let y = [10.6131, 8.2832, 10.2613, 10.7515, 10.9133, 9.2699, 10.3222, 9.8215, 9.9912, 11.8609, 9.9925, 10.7675,
+                 11.6844, 10.2164, 10.6883, 10.9105, 10.8638, 9.5749, 10.8761, 12.1588, 9.2529, 11.6594, 10.9194, 10.1585,
+                 12.8004, 11.5623, 9.6007, 10.8745, 11.3767, 10.6112]
+        let result = try #require(MannWhitney.test(x, y))
+        #expect(result.u == 150 && !result.exact)
+        #expect(abs(result.pValue - 0.00014779670408754928) < 1e-12)
+    }
+
+    @Test("bootstrap interval of the ratio of medians is seeded and brackets the true ratio")
+    func bootstrap() throws {
+        let base = (1...10).map { 1.0 + Double($0) / 100 }, current = base.map { $0 * 1.2 }
+        let a = try #require(Bootstrap.ratioOfMedians(baseline: base, current: current, seed: 1))
+        let b = try #require(Bootstrap.ratioOfMedians(baseline: base, current: current, seed: 1))
+        #expect(a == b)
+        #expect(a.contains(1.2))
+        #expect(Bootstrap.percentile([1, 2, 3, 4, 5], 0.5) == 3 && Bootstrap.percentile([1, 2], 0.25) == 1.25)
+    }
+}
+
+@Suite("Compare verdicts")
+struct CompareVerdictTests {
+    @Test("A/A: the same distribution is never a regression (20 seeded pairs, at most 1 flagged)")
+    func aa() throws {
+        var flagged = 0
+        for pair in 0..<20 {
+            let comparison = Comparison(
+                baseline: try table(syntheticSamples(mean: 1, repetitions: 10, seed: UInt64(pair * 2 + 1))),
+                current: try table(syntheticSamples(mean: 1, repetitions: 10, seed: UInt64(pair * 2 + 2))),
+                options: .init())
+            if comparison.hasRegression || comparison.hasImprovement { flagged += 1 }
+        }
+        #expect(flagged <= 1)
+    }
+
+    @Test("a 20% slowdown with 10 repetitions is a regression; with 3 it is inconclusive")
+    func slowdown() throws {
+        let ten = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 10, seed: 1)),
+                             current: try table(syntheticSamples(mean: 1.2, repetitions: 10, seed: 2)), options: .init())
+        #expect(ten.findings.filter { $0.metric.name == "wall_s" }.allSatisfy { $0.verdict == .regression })
+        let three = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 3, seed: 1)),
+                               current: try table(syntheticSamples(mean: 1.2, repetitions: 3, seed: 2)), options: .init())
+        #expect(three.findings.filter { $0.metric.name == "wall_s" }.allSatisfy { $0.verdict == .inconclusive })
+        #expect(!three.hasRegression)
+    }
+
+    @Test("ops/s: smaller is worse")
+    func polarity() throws {
+        var options = Comparison.Options()
+        options.metrics = [Comparison.Metric.named("ops_per_s")!]
+        let slower = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 10, seed: 1)),
+                                current: try table(syntheticSamples(mean: 1.3, repetitions: 10, seed: 2)), options: options)
+        #expect(slower.findings.allSatisfy { $0.verdict == .regression })
+    }
+
+    @Test("a deterministic metric catches a 3% bigger store that timing noise would hide")
+    func deterministic() throws {
+        let comparison = Comparison(
+            baseline: try table(syntheticSamples(mean: 1, spread: 0.3, repetitions: 5, seed: 1, storeBytes: 10_000)),
+            current: try table(syntheticSamples(mean: 1, spread: 0.3, repetitions: 5, seed: 2, storeBytes: 10_300)),
+            options: .init())
+        #expect(comparison.findings.first { $0.metric.name == "store_bytes" }?.verdict == .regression)
+        #expect(comparison.findings.first { $0.metric.name == "wall_s" }?.verdict != .regression)
+    }
+
+    @Test("rows on one side only are warnings")
+    func missingRows() throws {
+        let comparison = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 3, seed: 1)),
+                                    current: try table(syntheticSamples(mean: 1, repetitions: 3, seed: 2, rows: ["sqlite", "lmdb"])),
+                                    options: .init())
+        #expect(comparison.warnings.contains("only in baseline: insert memory [default] size=100"))
+        #expect(comparison.warnings.contains("only in current: insert lmdb [default] size=100"))
+    }
+
+    @Test("a file that is not samples.csv is a clear error")
+    func schemaMismatch() {
+        #expect(throws: CompareError.self) { try SampleTable(text: "a,b\r\n1,2\r\n", source: "x.csv") }
+    }
+}
+
+@Suite("compare, ab and report through the binary", .serialized)
+struct CompareEndToEndTests {
+    func write(_ samples: [Sample], to directory: URL, environment: [String: Any]? = nil) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try CSVFormat.encode([Sample.header] + samples.map(\.fields)).write(to: directory.appendingPathComponent("samples.csv"))
+        if let environment {
+            try JSONSerialization.data(withJSONObject: environment).write(to: directory.appendingPathComponent("environment.json"))
+        }
+    }
+
+    @Test("exit codes: 0 unchanged, 2 regression, 4 improvement only with --fail-on-improvement, 1 bad input, 64 usage")
+    func exitCodes() throws {
+        let temp = try TemporaryDirectory()
+        let base = temp.url.appendingPathComponent("base"), slow = temp.url.appendingPathComponent("slow")
+        let fast = temp.url.appendingPathComponent("fast"), same = temp.url.appendingPathComponent("same")
+        try write(syntheticSamples(mean: 1, repetitions: 10, seed: 1), to: base, environment: ["host": "a", "cores": 2])
+        try write(syntheticSamples(mean: 1.2, repetitions: 10, seed: 2), to: slow, environment: ["host": "b", "cores": 2])
+        try write(syntheticSamples(mean: 0.8, repetitions: 10, seed: 3), to: fast)
+        try write(syntheticSamples(mean: 1, repetitions: 10, seed: 4), to: same)
+
+        let regression = try runStorebench(["compare", base.path, slow.path, "--csv", temp.url.appendingPathComponent("f.csv").path])
+        #expect(regression.status == 2)
+        #expect(regression.stdout.contains("| regression | insert | sqlite |"))
+        #expect(regression.stderr.contains("environment differs: host: a vs b"))
+        let csv = try CSVFormat.decode(String(contentsOf: temp.url.appendingPathComponent("f.csv"), encoding: .utf8))
+        #expect(csv.header == CompareReport.csvHeader && csv.rows.first?.first == "regression")
+
+        #expect(try runStorebench(["compare", base.path, same.path]).status == 0)
+        #expect(try runStorebench(["compare", base.path, fast.path]).status == 0)
+        #expect(try runStorebench(["compare", base.path, fast.path, "--fail-on-improvement"]).status == 4)
+        let missing = try runStorebench(["compare", base.path, temp.url.appendingPathComponent("nothing").path])
+        #expect(missing.status == 1 && missing.stderr.contains("no such file or directory"))
+        #expect(try runStorebench(["compare", base.path, same.path, "--metric", "speed"]).status == 64)
+    }
+
+    @Test("report prints the summary and writes report.md")
+    func report() throws {
+        let temp = try TemporaryDirectory()
+        let run = temp.url.appendingPathComponent("run")
+        try write(syntheticSamples(mean: 0.01, repetitions: 3, seed: 1), to: run, environment: ["scenario_name": "s", "host": "h"])
+        let result = try runStorebench(["report", run.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("| insert | sqlite | default | 100 |"))
+        let document = try String(contentsOf: run.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(document.contains("## Summary") && document.contains("| host | h |") && document.contains("scripts/plot"))
+    }
+
+    @Test("ab runs two binaries interleaved and compares them")
+    func ab() throws {
+        let temp = try TemporaryDirectory()
+        let binary = try storebenchBinary().path
+        let scenario = try temp.file("ab.yaml", """
+            name: ab
+            backends: [{backend: memory}]
+            workloads: [{workload: insert, parameters: {count: 50}}]
+            """)
+        let out = temp.url.appendingPathComponent("ab")
+        let result = try runStorebench(["ab", "--baseline-binary", binary, "--current-binary", binary, "--scenario", scenario,
+                                        "--rounds", "3", "--warmup", "0", "--out", out.path, "--workdir", temp.url.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let merged = try SampleTable(path: out.appendingPathComponent("current").path)
+        #expect(merged.rows.map(\.repetition) == [1, 2, 3])
+        #expect(result.stdout.contains("### storebench compare"))
+    }
+}

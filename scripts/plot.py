@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Draw a storebench run's charts into RUN_DIR/charts/ (PNG and SVG).
+
+Charts: median time per workload (log scale, 95% bootstrap CI of the median as whiskers); cold vs warm
+timeline; latency percentiles; scaling (per-item cost vs size); on-disk size. A chart whose data the run
+does not have is skipped with a message.
+"""
+import argparse
+import csv
+import os
+import random
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+WIDTH_IN, DPI = 12, 100  # 1200 px wide
+
+
+def read_samples(run_dir):
+    path = os.path.join(run_dir, "samples.csv")
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    if not rows or "wall_s" not in rows[0]:
+        sys.exit(f"error: {path} is not a storebench samples.csv")
+    return [row for row in rows if row["status"] == "ok"]
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def median_ci(values, seed=42, resamples=2000):
+    """95% percentile-bootstrap interval of the median."""
+    if len(values) < 2:
+        return values[0], values[0]
+    rng = random.Random(seed)
+    medians = sorted(median(rng.choices(values, k=len(values))) for _ in range(resamples))
+    return medians[int(0.025 * (resamples - 1))], medians[int(0.975 * (resamples - 1))]
+
+
+def group(rows, column, by=("workload", "backend", "variant", "size")):
+    groups = defaultdict(list)
+    for row in rows:
+        if row.get(column, "") != "":
+            groups[tuple(row[key] for key in by)].append(float(row[column]))
+    return groups
+
+
+def label(backend, variant, size=None):
+    text = backend if variant == "default" else f"{backend} [{variant}]"
+    return f"{text} (n={size})" if size else text
+
+
+def save(fig, out_dir, name, written):
+    for extension in ("png", "svg"):
+        path = os.path.join(out_dir, f"{name}.{extension}")
+        fig.savefig(path, dpi=DPI, bbox_inches="tight")
+        written.append(path)
+    plt.close(fig)
+
+
+def per_operation(rows):
+    """Seconds per app operation (wall_s / ops): rows of one workload may have different sizes (limits)."""
+    groups = defaultdict(list)
+    for row in rows:
+        if row.get("wall_s") and row.get("ops") and float(row["ops"]) > 0:
+            key = (row["workload"], row["backend"], row["variant"], row["size"])
+            groups[key].append(float(row["wall_s"]) / float(row["ops"]))
+    return groups
+
+
+def scaled(seconds):
+    """A unit for the axis: (factor, name)."""
+    if seconds < 1e-3:
+        return 1e6, "microseconds"
+    if seconds < 1:
+        return 1e3, "milliseconds"
+    return 1, "seconds"
+
+
+def workload_charts(rows, out_dir, written):
+    times = per_operation(rows)
+    for workload in sorted({key[0] for key in times}):
+        entries = sorted((median(v), median_ci(v), key) for key, v in times.items() if key[0] == workload)
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.5))
+        factor, unit = scaled(median([e[0] for e in entries]))
+        medians = [e[0] * factor for e in entries]
+        errors = [[(m - ci[0]) * factor for m, ci, _ in entries], [(ci[1] - m) * factor for m, ci, _ in entries]]
+        ax.barh(range(len(entries)), medians, xerr=errors, color="#4C72B0", capsize=3)
+        ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=9)
+        ax.set_xscale("log")
+        ax.invert_yaxis()
+        ax.set_xlabel(f"median time per operation ({unit}, log scale; wall time / operations, so rows of different"
+                      " sizes compare); whiskers: 95% CI of the median")
+        ax.set_title(f"{workload}: time per operation, by backend and variant (lower is better)")
+        ax.grid(axis="x", which="both", alpha=0.3)
+        save(fig, out_dir, f"workload-{workload}", written)
+
+
+def cold_warm_chart(rows, out_dir, written):
+    times = group(rows, "wall_s", by=("workload", "backend", "variant"))
+    warm = {k[1:]: median(v) for k, v in times.items() if k[0] == "timeline"}
+    cold = {k[1:]: median(v) for k, v in times.items() if k[0] == "timeline-cold"}
+    both = sorted(set(warm) & set(cold))
+    if not both:
+        print("skipped cold-vs-warm chart: the run has no timeline-cold rows matching timeline rows")
+        return
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.45 * len(both) + 1.5))
+    positions = range(len(both))
+    ax.barh([p - 0.2 for p in positions], [warm[k] for k in both], height=0.4, label="warm (page cache)")
+    ax.barh([p + 0.2 for p in positions], [cold[k] for k in both], height=0.4, label="cold (pages evicted)")
+    ax.set_yticks(list(positions), [label(*k) for k in both], fontsize=9)
+    ax.set_xscale("log")
+    ax.invert_yaxis()
+    ax.set_xlabel("median time to the first screen (seconds, log scale)")
+    ax.set_title("Timeline: cold launch vs warm (lower is better)")
+    ax.legend()
+    save(fig, out_dir, "timeline-cold-vs-warm", written)
+
+
+def latency_charts(rows, out_dir, written):
+    if not rows or "p50_us" not in rows[0]:
+        print("skipped latency chart: the run has no per-operation percentiles (p50_us, p99_us, max_us)")
+        return
+    for workload in sorted({row["workload"] for row in rows if row.get("p50_us")}):
+        columns = {c: group([r for r in rows if r["workload"] == workload], c) for c in ("p50_us", "p99_us", "max_us")}
+        keys = sorted(columns["p50_us"])
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.45 * len(keys) + 1.5))
+        for offset, column in zip((-0.27, 0, 0.27), columns):
+            ax.barh([i + offset for i in range(len(keys))], [median(columns[column].get(k, [0])) for k in keys],
+                    height=0.27, label=column.replace("_us", ""))
+        ax.set_yticks(range(len(keys)), [label(k[1], k[2], k[3]) for k in keys], fontsize=9)
+        ax.set_xscale("log")
+        ax.invert_yaxis()
+        ax.set_xlabel("per-operation latency (microseconds, log scale)")
+        ax.set_title(f"{workload}: latency percentiles (lower is better)")
+        ax.legend()
+        save(fig, out_dir, f"latency-{workload}", written)
+
+
+def scaling_charts(rows, out_dir, written):
+    times = group(rows, "wall_s")
+    series = defaultdict(list)
+    for (workload, backend, variant, size), values in times.items():
+        series[(workload, backend, variant)].append((int(size), median(values) / max(int(size), 1)))
+    sweeps = {k: sorted(v) for k, v in series.items() if len(v) >= 2}
+    if not sweeps:
+        print("skipped scaling chart: no row has more than one size")
+        return
+    for workload in sorted({k[0] for k in sweeps}):
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 7))
+        for key, points in sorted(sweeps.items()):
+            if key[0] == workload:
+                ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label(key[1], key[2]))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("size (items, log scale)")
+        ax.set_ylabel("median seconds per item (log scale)")
+        ax.set_title(f"{workload}: cost per item as the store grows (lower is better)")
+        ax.legend(fontsize=8)
+        ax.grid(which="both", alpha=0.3)
+        save(fig, out_dir, f"scaling-{workload}", written)
+
+
+def size_chart(rows, out_dir, written):
+    sizes = group(rows, "store_bytes")
+    workloads = sorted({k[0] for k in sizes})
+    if not workloads:
+        print("skipped store-size chart: no store_bytes values")
+        return
+    heights = [len([k for k in sizes if k[0] == w]) for w in workloads]
+    fig, axes = plt.subplots(len(workloads), 1, figsize=(WIDTH_IN, 0.3 * sum(heights) + 2 * len(workloads)),
+                             gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for ax, workload in zip(axes[:, 0], workloads):
+        entries = sorted((median(v), k) for k, v in sizes.items() if k[0] == workload)
+        ax.barh(range(len(entries)), [max(m, 1) / 1_048_576 for m, _ in entries], color="#55A868")
+        ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, k in entries], fontsize=8)
+        ax.set_xscale("log")
+        ax.invert_yaxis()
+        ax.set_title(f"{workload}: store size on disk after the operation")
+        ax.set_xlabel("MiB (apparent size of all the store's files, log scale)")
+    fig.tight_layout()
+    save(fig, out_dir, "store-size", written)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run_dir", help="a storebench run directory (with samples.csv)")
+    args = parser.parse_args()
+    rows = read_samples(args.run_dir)
+    out_dir = os.path.join(args.run_dir, "charts")
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    workload_charts(rows, out_dir, written)
+    cold_warm_chart(rows, out_dir, written)
+    latency_charts(rows, out_dir, written)
+    scaling_charts(rows, out_dir, written)
+    size_chart(rows, out_dir, written)
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
