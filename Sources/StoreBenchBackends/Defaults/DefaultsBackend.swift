@@ -94,15 +94,9 @@ final class DefaultsStore: Store {
             }
             return try PlistRecords.message(record)
         }
-        var seen = Set<Int64>()
-        let users = try messages.compactMap { message -> User? in
-            guard seen.insert(message.userID).inserted else { return nil }
-            guard let record = defaults.dictionary(forKey: Self.userKey(message.userID)) else {
-                throw StoreError.inconsistent("no user \(message.userID)")
-            }
-            return try PlistRecords.user(record)
+        return try TimelineScreen(messages: messages) { id in
+            try defaults.dictionary(forKey: Self.userKey(id)).map(PlistRecords.user)
         }
-        return TimelineScreen(messages: messages, users: users)
     }
 
     func load(articles: [Article]) throws {

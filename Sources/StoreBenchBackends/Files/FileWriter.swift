@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import StoreBenchCore
 
 /// Whole-file writes for the file-based backends, with the durability spelled out.
 enum FileWriter {
@@ -24,14 +25,7 @@ enum FileWriter {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw error("open", url) }
         defer { close(fd) }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                guard written > 0 else { throw error("write", url) }
-                offset += written
-            }
-        }
+        guard AtomicFile.writeAll(data, to: fd) else { throw error("write", url) }
         if durable && fsync(fd) != 0 { throw error("fsync", url) }
     }
 

@@ -76,12 +76,7 @@ final class FilesStore: Store {
             index[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         }
         let messages = try ids.map { try fetch(Message.self, kind: "messages", key: String($0)) }
-        var seen = Set<Int64>()
-        let users = try messages.compactMap { message -> User? in
-            guard seen.insert(message.userID).inserted else { return nil }
-            return try fetch(User.self, kind: "users", key: String(message.userID))
-        }
-        return TimelineScreen(messages: messages, users: users)
+        return try TimelineScreen(messages: messages) { id in try fetch(User.self, kind: "users", key: String(id)) }
     }
 
     func load(articles: [Article]) throws {

@@ -78,15 +78,9 @@ final class GDBMStore: Store {
             }
             messages.append(try RecordCodec.decodeMessage(bytes))
         }
-        var seen = Set<Int64>()
-        let authors = try messages.compactMap { message -> User? in
-            guard seen.insert(message.userID).inserted else { return nil }
-            guard let bytes = try file.fetch(Self.userKey(message.userID)) else {
-                throw StoreError.inconsistent("no user \(message.userID)")
-            }
-            return try RecordCodec.decodeUser(bytes)
+        return try TimelineScreen(messages: messages) { id in
+            try file.fetch(Self.userKey(id)).map(RecordCodec.decodeUser)
         }
-        return TimelineScreen(messages: messages, users: authors)
     }
 
     func load(articles: [Article]) throws {

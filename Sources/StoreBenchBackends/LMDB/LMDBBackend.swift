@@ -107,15 +107,9 @@ final class LMDBStore: Store {
                 messages.append(try RecordCodec.decodeMessage(value))
                 return messages.count < limit
             }
-            var seen = Set<Int64>()
-            let authors = try messages.compactMap { message -> User? in
-                guard seen.insert(message.userID).inserted else { return nil }
-                guard let bytes = try txn.get(RecordCodec.idKey(message.userID), in: users) else {
-                    throw StoreError.inconsistent("no user \(message.userID)")
-                }
-                return try RecordCodec.decodeUser(bytes)
+            return try TimelineScreen(messages: messages) { id in
+                try txn.get(RecordCodec.idKey(id), in: users).map(RecordCodec.decodeUser)
             }
-            return TimelineScreen(messages: messages, users: authors)
         }
     }
 

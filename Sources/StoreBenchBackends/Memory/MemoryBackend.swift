@@ -62,9 +62,7 @@ final class MemoryStore: Store {
 
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         let messages = Array(contents.timeline.prefix(limit))
-        var seen = Set<Int64>()
-        let users = messages.compactMap { seen.insert($0.userID).inserted ? contents.users[$0.userID] : nil }
-        return TimelineScreen(messages: messages, users: users)
+        return try TimelineScreen(messages: messages) { contents.users[$0] }
     }
 
     func load(articles: [Article]) throws {

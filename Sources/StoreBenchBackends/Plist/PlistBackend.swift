@@ -110,13 +110,7 @@ final class PlistStore: Store {
         let cache = try decoded(timelineURL, codec.decodeTimeline)
         let messages = Array(cache.messages.prefix(limit))
         let users = Dictionary(cache.users.map { ($0.id, $0) }) { first, _ in first }
-        var seen = Set<Int64>()
-        let authors = try messages.compactMap { message -> User? in
-            guard seen.insert(message.userID).inserted else { return nil }
-            guard let user = users[message.userID] else { throw StoreError.inconsistent("no user \(message.userID)") }
-            return user
-        }
-        return TimelineScreen(messages: messages, users: authors)
+        return try TimelineScreen(messages: messages) { users[$0] }
     }
 
     func load(articles batch: [Article]) throws {

@@ -119,15 +119,21 @@ final class SQLiteStore: Store {
             insert = try statement(.insertArticle)
             insertArticle = insert
         }
+        try Self.bind(article, to: insert)
+        try beginWrite()
+        try insert.run()
+        try endWrite()
+    }
+
+    /// Binds an article's fields to the parameters of ``Query/insertArticle``.
+    @inline(__always)
+    private static func bind(_ article: Article, to insert: SQLiteStatement) throws {
         try insert.bind(article.uid, at: 1)
         try insert.bind(article.feedID, at: 2)
         try insert.bind(article.title, at: 3)
         try insert.bind(article.summary, at: 4)
         try insert.bind(article.published.millisecondsSince1970, at: 5)
         try insert.bind(article.read ? 1 : 0, at: 6)
-        try beginWrite()
-        try insert.run()
-        try endWrite()
     }
 
     func markRead(uids: [String]) throws {
@@ -164,12 +170,7 @@ final class SQLiteStore: Store {
         try connection.transaction {
             let insert = try statement(.insertArticle)
             for article in articles {
-                try insert.bind(article.uid, at: 1)
-                try insert.bind(article.feedID, at: 2)
-                try insert.bind(article.title, at: 3)
-                try insert.bind(article.summary, at: 4)
-                try insert.bind(article.published.millisecondsSince1970, at: 5)
-                try insert.bind(article.read ? 1 : 0, at: 6)
+                try Self.bind(article, to: insert)
                 try insert.run()
             }
         }

@@ -44,6 +44,22 @@ public struct TimelineScreen: Sendable, Equatable {
     }
 }
 
+extension TimelineScreen {
+    /// A screen of `messages` with each author looked up once, in order of first appearance. `user(id)` returns
+    /// the author or nil when the store has none (an inconsistency, reported with the id).
+    public init(messages: [Message], lookingUpAuthorsWith user: (Int64) throws -> User?) throws {
+        var seen = Set<Int64>()
+        var users: [User] = []
+        for message in messages where seen.insert(message.userID).inserted {
+            guard let author = try user(message.userID) else {
+                throw StoreError.inconsistent("message \(message.id) names user \(message.userID), who is not stored")
+            }
+            users.append(author)
+        }
+        self.init(messages: messages, users: users)
+    }
+}
+
 extension Message {
     /// The timeline order: newer first; among equal dates the larger id first.
     public static func isNewer(_ lhs: Message, than rhs: Message) -> Bool {

@@ -12,15 +12,7 @@ public enum AtomicFile {
         let partial = url.appendingPathExtension("partial")
         let fd = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("cannot create", partial) }
-        var ok = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
+        var ok = writeAll(data, to: fd)
         let writeError = errno
         ok = ok && fsync(fd) == 0
         close(fd)
@@ -30,6 +22,19 @@ public enum AtomicFile {
             throw failure("cannot write", url)
         }
         try commit(partial, to: url)
+    }
+
+    /// Writes every byte of `data` to `fd` (retrying short writes); false on an error (see `errno`).
+    public static func writeAll(_ data: Data, to fd: Int32) -> Bool {
+        data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
     }
 
     /// Renames a finished `.partial` file over its target.

@@ -26,16 +26,7 @@ public final class SampleWriter {
     }
 
     private func write(_ data: Data) throws {
-        let ok = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
-        guard ok else { throw AtomicFile.failure("cannot write", partial) }
+        guard AtomicFile.writeAll(data, to: descriptor) else { throw AtomicFile.failure("cannot write", partial) }
     }
 
     /// Flushes the file to disk and renames it into place.

@@ -13,18 +13,24 @@ public func monotonicNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
+/// `getrusage(RUSAGE_SELF)` (≈0.5 µs: never inside a timed operation).
+func resourceUsage() -> rusage {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return usage
+}
+
 /// CPU time consumed by this process so far (`getrusage`).
 public struct CPUTime: Sendable {
     public var user: Double
     public var system: Double
 
     public static func now() -> CPUTime {
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
+        let usage = resourceUsage()
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
         return CPUTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
     }
@@ -81,13 +87,7 @@ public enum PeakMemory {
         {
             return value
         }
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return Int64(usage.ru_maxrss)
+        return Int64(resourceUsage().ru_maxrss)
     }
 }
 

@@ -26,14 +26,12 @@ public struct InsertWorkload: Workload {
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
     }
 
-    final class Repetition: WorkloadRepetition {
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
         let data: Dataset
-        let opener: StoreOpener
-        var store: (any Store)?
 
         init(data: Dataset, opener: StoreOpener) {
             self.data = data
-            self.opener = opener
+            super.init(opener: opener)
         }
 
         func prepare() throws { store = try opener.open() }
@@ -47,17 +45,30 @@ public struct InsertWorkload: Workload {
         }
 
         func verify() throws -> String {
-            try store?.close()
-            store = nil
-            let found = try ReopenedStore.articles(opener)
+            let found = try closeAndReadBack()
             try ArticleExpectation.match(found, count: data.expected.count, checksum: data.expected.hex)
             return found.hex
         }
+    }
+}
 
-        func finish() {
-            closeQuietly(store)
-            store = nil
-        }
+/// Plumbing shared by repetitions that keep one store open between phases.
+class StoreHoldingRepetition {
+    let opener: StoreOpener
+    var store: (any Store)?
+
+    init(opener: StoreOpener) { self.opener = opener }
+
+    /// Closes the store, then reads every article back through a freshly opened one.
+    func closeAndReadBack() throws -> (articles: [Article], count: Int, hex: String) {
+        try store?.close()
+        store = nil
+        return try ReopenedStore.articles(opener)
+    }
+
+    func finish() {
+        closeQuietly(store)
+        store = nil
     }
 }
 

@@ -43,14 +43,12 @@ public struct MarkReadWorkload: Workload {
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
     }
 
-    final class Repetition: WorkloadRepetition {
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
         let data: Dataset
-        let opener: StoreOpener
-        var store: (any Store)?
 
         init(data: Dataset, opener: StoreOpener) {
             self.data = data
-            self.opener = opener
+            super.init(opener: opener)
         }
 
         func prepare() throws {
@@ -66,9 +64,7 @@ public struct MarkReadWorkload: Workload {
         }
 
         func verify() throws -> String {
-            try store?.close()
-            store = nil
-            let found = try ReopenedStore.articles(opener)
+            let found = try closeAndReadBack()
             let read = Set(found.articles.lazy.filter(\.read).map(\.uid))
             let wanted = Set(data.uids)
             guard read == wanted else {
@@ -78,11 +74,6 @@ public struct MarkReadWorkload: Workload {
             }
             try ArticleExpectation.match(found, count: data.expected.count, checksum: data.expected.hex)
             return found.hex
-        }
-
-        func finish() {
-            closeQuietly(store)
-            store = nil
         }
     }
 }

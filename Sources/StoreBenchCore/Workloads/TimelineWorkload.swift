@@ -39,15 +39,13 @@ public struct TimelineWorkload: Workload {
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
     }
 
-    final class Repetition: WorkloadRepetition {
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
         let data: Dataset
-        let opener: StoreOpener
-        var store: (any Store)?
         var loaded: TimelineScreen?
 
         init(data: Dataset, opener: StoreOpener) {
             self.data = data
-            self.opener = opener
+            super.init(opener: opener)
         }
 
         func prepare() throws {
@@ -67,11 +65,6 @@ public struct TimelineWorkload: Workload {
         func verify() throws -> String {
             try TimelineExpectation.match(loaded, expected: data.expected)
             return Checksum.timeline(loaded!)
-        }
-
-        func finish() {
-            closeQuietly(store)
-            store = nil
         }
     }
 }
