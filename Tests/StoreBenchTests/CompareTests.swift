@@ -155,6 +155,11 @@ struct CompareEndToEndTests {
         #expect(csv.header == CompareReport.csvHeader && csv.rows.first?.first == "regression")
 
         #expect(try runStorebench(["compare", base.path, same.path]).status == 0)
+        let fewBase = temp.url.appendingPathComponent("few-base"), fewSlow = temp.url.appendingPathComponent("few-slow")
+        try write(syntheticSamples(mean: 1, repetitions: 3, seed: 5), to: fewBase)
+        try write(syntheticSamples(mean: 1.2, repetitions: 3, seed: 6), to: fewSlow)
+        let few = try runStorebench(["compare", fewBase.path, fewSlow.path])
+        #expect(few.status == 0 && few.stdout.contains("| inconclusive | insert |") && !few.stdout.contains("| regression |"))
         #expect(try runStorebench(["compare", base.path, fast.path]).status == 0)
         #expect(try runStorebench(["compare", base.path, fast.path, "--fail-on-improvement"]).status == 4)
         let missing = try runStorebench(["compare", base.path, temp.url.appendingPathComponent("nothing").path])

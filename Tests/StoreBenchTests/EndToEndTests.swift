@@ -24,6 +24,21 @@ struct EndToEndTests {
         let status = summary.header.firstIndex(of: "status")!
         #expect(summary.rows.allSatisfy { $0[status] == "ok" })
 
+        // Per-operation percentiles: present for insert (many operations), ordered, empty for one-operation rows.
+        let workload = samples.header.firstIndex(of: "workload")!
+        let percentiles = LatencyPercentiles.columns.map { samples.header.firstIndex(of: $0)! }
+        for row in samples.rows {
+            let values = percentiles.map { Double(row[$0]) }
+            if row[workload] == "insert" {
+                let p = values.compactMap { $0 }
+                #expect(p.count == 5 && p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3] && p[3] <= p[4] && p[0] > 0, "\(p)")
+            } else {
+                #expect(values.allSatisfy { $0 == nil })
+            }
+        }
+        let perItem = summary.header.firstIndex(of: "median_s_per_item")!
+        #expect(summary.rows.allSatisfy { Double($0[perItem]) != nil })
+
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("environment.json"))) as? [String: Any]
         let manifest = try #require(json)
         for field in ["host", "cpu_model", "cores", "memory_bytes", "kernel", "workdir_filesystem", "swift_version",

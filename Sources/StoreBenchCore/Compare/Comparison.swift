@@ -18,6 +18,8 @@ public struct Comparison {
             Metric(name: "max_rss_kib", polarity: .smallerIsBetter, deterministic: false),
             Metric(name: "read_bytes", polarity: .smallerIsBetter, deterministic: false),
             Metric(name: "ops_per_s", polarity: .largerIsBetter, deterministic: false),
+            Metric(name: "p50_us", polarity: .smallerIsBetter, deterministic: false),
+            Metric(name: "p99_us", polarity: .smallerIsBetter, deterministic: false),
             Metric(name: "write_bytes", polarity: .smallerIsBetter, deterministic: true),
             Metric(name: "store_bytes", polarity: .smallerIsBetter, deterministic: true),
             Metric(name: "store_alloc_bytes", polarity: .smallerIsBetter, deterministic: true),

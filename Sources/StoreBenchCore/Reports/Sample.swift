@@ -45,6 +45,8 @@ public struct Sample: Sendable {
     public var checksum: String
     public var dataset: String
     public var error: String
+    /// Per-operation latency percentiles, for workloads made of many operations.
+    public var latency: LatencyPercentiles?
 
     public init(key: RowKey, repetition: Int, status: RowStatus, wallSeconds: Double, cpuUserSeconds: Double,
                 cpuSystemSeconds: Double, maxRSSKiB: Int64, readBytes: Int64?, writeBytes: Int64?, storeBytes: Int64,
@@ -74,7 +76,7 @@ public struct Sample: Sendable {
         "scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s", "cpu_user_s",
         "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes", "store_alloc_bytes", "ops",
         "ops_per_s", "settings", "checksum", "error", "parameters", "dataset",
-    ]
+    ] + LatencyPercentiles.columns
 
     /// The row's cells in ``header`` order. Measurements of failed rows are left empty.
     public var fields: [String] {
@@ -87,6 +89,12 @@ public struct Sample: Sendable {
             value(CSVFormat.integer(writeBytes)), value(String(storeBytes)), value(String(storeAllocatedBytes)),
             value(String(ops)), value(CSVFormat.decimal(opsPerSecond)), settings, checksum, error,
             key.parameters, dataset,
-        ]
+        ] + latencyCells
+    }
+
+    /// The latency columns' cells: empty for failed rows and workloads without per-operation latencies.
+    private var latencyCells: [String] {
+        guard status == .ok, let latency else { return Array(repeating: "", count: LatencyPercentiles.columns.count) }
+        return latency.values.map(CSVFormat.decimal)
     }
 }

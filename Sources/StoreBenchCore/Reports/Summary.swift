@@ -10,6 +10,7 @@ public struct SummaryBuilder {
         var writeBytes: [Double] = []
         var storeBytes: [Double] = []
         var storeAllocated: [Double] = []
+        var latency: [[Double]] = Array(repeating: [], count: LatencyPercentiles.columns.count)
         var failed = 0
         var unsupported = 0
         var settings = ""
@@ -41,6 +42,7 @@ public struct SummaryBuilder {
             if let bytes = sample.writeBytes { row.writeBytes.append(Double(bytes)) }
             row.storeBytes.append(Double(sample.storeBytes))
             row.storeAllocated.append(Double(sample.storeAllocatedBytes))
+            for (index, value) in (sample.latency?.values ?? []).enumerated() { row.latency[index].append(value) }
         case .failed:
             row.failed += 1
             if row.firstError.isEmpty { row.firstError = sample.error }
@@ -56,8 +58,8 @@ public struct SummaryBuilder {
         "scenario", "workload", "backend", "variant", "size", "status", "n", "failed", "median_s", "mean_s",
         "stddev_s", "min_s", "max_s", "ci95_low_s", "ci95_high_s", "median_ops_per_s", "median_cpu_user_s",
         "median_cpu_sys_s", "median_max_rss_kib", "median_read_bytes", "median_write_bytes", "median_store_bytes",
-        "median_store_alloc_bytes", "settings", "error", "parameters",
-    ]
+        "median_store_alloc_bytes", "settings", "error", "parameters", "median_s_per_item",
+    ] + LatencyPercentiles.columns.map { "median_" + $0 }
 
     /// One summarized row.
     public struct Row: Sendable {
@@ -69,6 +71,8 @@ public struct SummaryBuilder {
         public let settings: String
         public let error: String
         let medians: [Double?]
+        /// Medians over repetitions of p50, p90, p99, p99.9 and max (µs).
+        public let latencyMedians: [Double?]
     }
 
     /// Rows in first-seen order. A row is `failed` if any repetition failed, `unsupported` if the backend
@@ -81,7 +85,8 @@ public struct SummaryBuilder {
                 key: key, status: status, statistics: Statistics(row.wall), failed: row.failed,
                 medianOpsPerSecond: Statistics.median(row.opsPerSecond), settings: row.settings, error: row.firstError,
                 medians: [row.cpuUser, row.cpuSystem, row.rss, row.readBytes, row.writeBytes, row.storeBytes,
-                          row.storeAllocated].map(Statistics.median))
+                          row.storeAllocated].map(Statistics.median),
+                latencyMedians: row.latency.map(Statistics.median))
         }
     }
 
@@ -101,7 +106,9 @@ public struct SummaryBuilder {
                 seconds(s?.standardDeviation), seconds(s?.minimum), seconds(s?.maximum),
                 seconds(s?.confidence95?.lowerBound), seconds(s?.confidence95?.upperBound),
                 row.medianOpsPerSecond.map(CSVFormat.decimal) ?? "",
-            ] + secondsMedians + countMedians + [row.settings, row.error, row.key.parameters]
+            ] + secondsMedians + countMedians + [row.settings, row.error, row.key.parameters,
+                 s.map { CSVFormat.seconds($0.median / Double(max(row.key.size, 1))) } ?? ""]
+                + row.latencyMedians.map { $0.map(CSVFormat.decimal) ?? "" }
         }
     }
 }

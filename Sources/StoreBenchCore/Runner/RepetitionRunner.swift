@@ -50,6 +50,7 @@ struct RepetitionRunner {
             let ioAfter = ProcessIO.now()
             sample.maxRSSKiB = PeakMemory.highWaterKiB()
             blackHole(ops)
+            sample.latency = repetition.latencies?.percentiles
             let io = ProcessIO.delta(ioBefore, ioAfter)
             let usage = DiskUsage.of(directory)
             sample.wallSeconds = Double(end - start) / 1_000_000_000

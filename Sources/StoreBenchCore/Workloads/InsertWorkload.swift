@@ -28,6 +28,7 @@ public struct InsertWorkload: Workload {
 
     final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
         let data: Dataset
+        let latencies: LatencyRecorder? = LatencyRecorder()
 
         init(data: Dataset, opener: StoreOpener) {
             self.data = data
@@ -37,9 +38,15 @@ public struct InsertWorkload: Workload {
         func prepare() throws { store = try opener.open() }
 
         func measure() throws -> Int {
-            let store = store!, articles = data.articles
+            let store = store!, articles = data.articles, recorder = latencies!
             try store.unitOfWork {
-                for article in articles { try store.insert(article) }
+                var previous = monotonicNanoseconds()
+                for article in articles {
+                    try store.insert(article)
+                    let now = monotonicNanoseconds()
+                    recorder.record(nanoseconds: now &- previous)
+                    previous = now
+                }
             }
             return articles.count
         }

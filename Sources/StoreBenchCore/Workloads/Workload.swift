@@ -88,6 +88,12 @@ public protocol WorkloadRepetition: AnyObject {
     func verify() throws -> String
     /// Closes whatever store is still open. Called once at the end, also after failures.
     func finish()
+    /// Per-operation latencies of the last ``measure()``, for workloads made of many operations.
+    var latencies: LatencyRecorder? { get }
+}
+
+extension WorkloadRepetition {
+    public var latencies: LatencyRecorder? { nil }
 }
 
 /// The store's content after the operation is not what it should be.
