@@ -13,7 +13,7 @@ struct StoreBench: ParsableCommand {
             report could not be written; 64 bad input (nothing is written).
             """,
         version: StoreBenchVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, LaunchCommand.self],
         defaultSubcommand: nil
     )
 }

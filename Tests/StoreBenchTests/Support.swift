@@ -34,8 +34,8 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
 final class TemporaryDirectory {
     let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-test-\(UUID().uuidString)")
+    init(parent: URL = FileManager.default.temporaryDirectory) throws {
+        url = parent.appendingPathComponent("storebench-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -12,6 +12,7 @@ public enum MemoryBackend {
         return BackendDescriptor(
             name: "memory",
             summary: "in-process floor: Swift dictionaries and a sorted array, nothing on disk",
+            persistent: false,
             open: { location in MemoryStore(contents: volumes.contents(for: location.directory)) }
         )
     }

@@ -27,11 +27,14 @@ public struct BackendDescriptor: Sendable {
     /// Versions of the libraries behind the backend, for `environment.json` (e.g. ["sqlite": "3.40.1"]).
     public let libraryVersions: @Sendable () -> [String: String]
     public let open: @Sendable (StoreLocation) throws -> any Store
+    /// Whether a store survives its process (false for the in-memory floor): launch workloads need it.
+    public let persistent: Bool
 
     public init(
         name: String,
         summary: String,
         axes: [VariantAxis] = [],
+        persistent: Bool = true,
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> any Store
     ) {
@@ -40,6 +43,7 @@ public struct BackendDescriptor: Sendable {
         self.axes = axes
         self.libraryVersions = libraryVersions
         self.open = open
+        self.persistent = persistent
     }
 
     /// The variant with `requested` values and defaults for the rest.

@@ -9,7 +9,8 @@ public enum MarkdownTable {
         ]
         for row in rows {
             let s = row.statistics
-            let ci = s?.confidence95.map { "\(duration($0.lowerBound))–\(duration($0.upperBound))" } ?? "–"
+            // A time cannot be negative: the t interval of a skewed small sample is cut at zero for display.
+            let ci = s?.confidence95.map { "\(duration(max(0, $0.lowerBound)))–\(duration($0.upperBound))" } ?? "–"
             let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(String(row.error.prefix(80))))"
             lines.append(
                 "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | "

@@ -47,6 +47,12 @@ public struct Sample: Sendable {
     public var error: String
     /// Per-operation latency percentiles, for workloads made of many operations.
     public var latency: LatencyPercentiles?
+    /// Workload-specific cells by column name (``noteColumns``).
+    public var notes: [String: String] = [:]
+
+    /// Workload-specific columns: pages of the store still resident after a cold launch's eviction, the launched
+    /// child's own open → ready seconds and disk reads, and a free-text note.
+    public static let noteColumns = ["resident_pages", "child_ready_s", "child_read_bytes", "note"]
 
     public init(key: RowKey, repetition: Int, status: RowStatus, wallSeconds: Double, cpuUserSeconds: Double,
                 cpuSystemSeconds: Double, maxRSSKiB: Int64, readBytes: Int64?, writeBytes: Int64?, storeBytes: Int64,
@@ -76,7 +82,7 @@ public struct Sample: Sendable {
         "scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s", "cpu_user_s",
         "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes", "store_alloc_bytes", "ops",
         "ops_per_s", "settings", "checksum", "error", "parameters", "dataset",
-    ] + LatencyPercentiles.columns
+    ] + LatencyPercentiles.columns + noteColumns
 
     /// The row's cells in ``header`` order. Measurements of failed rows are left empty.
     public var fields: [String] {
@@ -89,7 +95,7 @@ public struct Sample: Sendable {
             value(CSVFormat.integer(writeBytes)), value(String(storeBytes)), value(String(storeAllocatedBytes)),
             value(String(ops)), value(CSVFormat.decimal(opsPerSecond)), settings, checksum, error,
             key.parameters, dataset,
-        ] + latencyCells
+        ] + latencyCells + Self.noteColumns.map { notes[$0] ?? "" }
     }
 
     /// The latency columns' cells: empty for failed rows and workloads without per-operation latencies.

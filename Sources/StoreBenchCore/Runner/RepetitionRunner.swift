@@ -5,6 +5,8 @@ import Foundation
 struct RepetitionRunner {
     let plan: RunPlan
     let workDirectory: WorkDirectory
+    /// The storebench executable for launch workloads (nil: they are unsupported).
+    let childExecutable: URL?
 
     /// Remembers the settings a store reports when opened.
     final class SettingsProbe {
@@ -28,7 +30,9 @@ struct RepetitionRunner {
         let probe = SettingsProbe()
         let location = StoreLocation(directory: directory, variant: planned.variant)
         let backend = planned.backend
-        let opener = StoreOpener {
+        let target = LaunchTarget(executable: childExecutable, backend: backend.name, variant: planned.variant,
+                                  directory: directory, persistent: backend.persistent)
+        let opener = StoreOpener(launch: target) {
             let store = try backend.open(location)
             probe.settings = store.effectiveSettings
             return store
@@ -71,6 +75,7 @@ struct RepetitionRunner {
             sample.error = describe(planned, phase: phase, error)
         }
         sample.settings = probe.settings
+        sample.notes = repetition.notes
         return sample
     }
 

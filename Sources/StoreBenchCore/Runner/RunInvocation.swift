@@ -21,6 +21,8 @@ public struct RunInvocation {
     public var seed: UInt64?
     public var output: String?
     public var workdir: String?
+    /// The storebench executable that launch workloads start (the CLI passes itself).
+    public var childExecutable: URL?
 
     public init(scenarioFile: String) { self.scenarioFile = scenarioFile }
 
@@ -44,7 +46,8 @@ public struct RunInvocation {
             return .badInput
         }
         let runner = Runner(backends: backendRegistry, workloads: workloadRegistry)
-        let options = Runner.Options(workdir: workURL, output: outputURL, commandLine: commandLine, progress: stderr)
+        var options = Runner.Options(workdir: workURL, output: outputURL, commandLine: commandLine, progress: stderr)
+        options.childExecutable = childExecutable
         let result: Runner.Result
         do {
             result = try runner.run(scenario, options: options)

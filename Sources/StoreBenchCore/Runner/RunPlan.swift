@@ -26,6 +26,14 @@ public struct RunPlan {
                 throw ScenarioError(file: scenario.file, path: "workloads", message: "unknown workload '\(entry.workload)'")
             }
             for requested in entry.cases {
+                if !workload.requiresStore {
+                    let data = workload.makeData(requested, generator: generator)
+                    let key = RowKey(scenario: scenario.name, workload: workload.name, backend: "process",
+                                     variant: "default", size: requested[workload.sizeParameter], parameters: requested.description)
+                    cases.append(Case(key: key, workload: workload, parameters: requested, backend: Self.noStore,
+                                      variant: try Self.noStore.variant(), data: data))
+                    continue
+                }
                 for backendEntry in scenario.backends {
                     guard let backend = backends[backendEntry.backend] else {
                         throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
@@ -59,6 +67,11 @@ public struct RunPlan {
         }
         self.cases = cases
         self.datasets = records
+    }
+
+    /// The stand-in backend of workloads that use no store.
+    static let noStore = BackendDescriptor(name: "process", summary: "no store", persistent: false) { _ in
+        throw StoreError.unsupported("this workload uses no store")
     }
 
     /// The order of cases in round `round`: a seeded shuffle, different each round, the same for every run

@@ -11,6 +11,8 @@ public struct Runner {
         /// Where the three report files go (must exist and be writable).
         public var output: URL
         public var commandLine: [String]
+        /// The storebench executable, for workloads that launch a fresh process (nil: they are unsupported).
+        public var childExecutable: URL?
         /// Receives progress lines (stderr in the CLI); never called inside a timed region.
         public var progress: (String) -> Void
 
@@ -55,7 +57,8 @@ public struct Runner {
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
         var summary = SummaryBuilder(order: plan.cases.map(\.key))
         do {
-            let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory)
+            let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
+                                                    childExecutable: options.childExecutable)
             let rounds = scenario.warmup + scenario.repetitions
             for round in 0..<rounds {
                 let warmup = round < scenario.warmup

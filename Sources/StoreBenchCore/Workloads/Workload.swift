@@ -33,10 +33,15 @@ public struct WorkloadParameters: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// How a repetition opens the store under test (a fresh `Store` each call, same directory and variant).
+/// How a repetition opens the store under test (a fresh `Store` each call, same directory and variant), and
+/// how a launch workload starts a fresh process on it.
 public struct StoreOpener {
     public let open: () throws -> any Store
-    public init(open: @escaping () throws -> any Store) { self.open = open }
+    public let launch: LaunchTarget?
+    public init(launch: LaunchTarget? = nil, open: @escaping () throws -> any Store) {
+        self.open = open
+        self.launch = launch
+    }
 }
 
 /// A job an app does with its store, in three phases per repetition:
@@ -57,9 +62,13 @@ public protocol Workload: Sendable {
     func validate(_ parameters: WorkloadParameters) throws
     /// Generates the workload's data for one parameter set.
     func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData
+    /// False for workloads that use no store (e.g. `process-spawn`): they run once, not once per backend.
+    var requiresStore: Bool { get }
 }
 
 extension Workload {
+    public var requiresStore: Bool { true }
+
     public func validate(_ parameters: WorkloadParameters) throws {}
 
     /// The default parameter values.
@@ -90,10 +99,13 @@ public protocol WorkloadRepetition: AnyObject {
     func finish()
     /// Per-operation latencies of the last ``measure()``, for workloads made of many operations.
     var latencies: LatencyRecorder? { get }
+    /// Extra report cells by column (``Sample/noteColumns``), e.g. `resident_pages`.
+    var notes: [String: String] { get }
 }
 
 extension WorkloadRepetition {
     public var latencies: LatencyRecorder? { nil }
+    public var notes: [String: String] { [:] }
 }
 
 /// The store's content after the operation is not what it should be.

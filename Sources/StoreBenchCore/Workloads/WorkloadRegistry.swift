@@ -16,8 +16,9 @@ public struct WorkloadRegistry: Sendable {
 
     public var names: [String] { workloads.map(\.name) }
 
-    /// The workloads of this core: insert, mark-read, timeline.
+    /// Every shipped workload.
     public static var standard: WorkloadRegistry {
-        WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload()])
+        WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload(),
+                          LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload()])
     }
 }

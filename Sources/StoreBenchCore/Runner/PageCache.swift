@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Evicting a store's files from the page cache, and checking that they really are out.
+public enum PageCache {
+    /// Pages of the store's files, and how many of them are resident in memory.
+    public struct Residency: Sendable, Equatable {
+        public var pages = 0
+        public var resident = 0
+    }
+
+    /// fsyncs every regular file below `directory` (dirty pages cannot be dropped), asks the kernel to drop its
+    /// pages (`posix_fadvise(POSIX_FADV_DONTNEED)`), and returns the residency afterwards (from `mincore`).
+    public static func evict(_ directory: URL) throws -> Residency {
+        for path in files(below: directory) {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw failure("open", path) }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw failure("fsync", path) }
+            let rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+            guard rc == 0 else { throw WorkDirectoryError(message: "posix_fadvise failed on \(path): \(String(cString: strerror(rc)))") }
+        }
+        return residency(directory)
+    }
+
+    /// Counts the pages of every regular file below `directory` and those resident (`mincore` on a read-only
+    /// mapping; trustworthy for files this user owns).
+    public static func residency(_ directory: URL) -> Residency {
+        var total = Residency()
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for path in files(below: directory) {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_size > 0 else { continue }
+            let length = Int(info.st_size)
+            let pages = (length + pageSize - 1) / pageSize
+            guard let mapping = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), mapping != MAP_FAILED else { continue }
+            defer { munmap(mapping, length) }
+            var vector = [UInt8](repeating: 0, count: pages)
+            guard mincore(mapping, length, &vector) == 0 else { continue }
+            total.pages += pages
+            total.resident += vector.reduce(0) { $0 + Int($1 & 1) }
+        }
+        return total
+    }
+
+    static func files(below directory: URL) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        return enumerator.compactMap { $0 as? String }.map { directory.appendingPathComponent($0).path }.filter { path in
+            var info = stat()
+            return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+    }
+
+    static func failure(_ operation: String, _ path: String) -> WorkDirectoryError {
+        WorkDirectoryError(message: "\(operation) failed on \(path): \(String(cString: strerror(errno)))")
+    }
+}
