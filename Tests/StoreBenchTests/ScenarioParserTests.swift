@@ -73,7 +73,8 @@ struct ScenarioParserTests {
         ("backends: [{backend: memory}]\nworkloads: [{workload: insert}]",
          "test.yaml: name: required key is missing"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: dance}]",
-         "test.yaml: workloads[0].workload: unknown workload 'dance'; known: insert, mark-read, timeline"),
+         "test.yaml: workloads[0].workload: unknown workload 'dance'; known: "
+            + WorkloadRegistry.standard.names.joined(separator: ", ")),
         ("name: x\nbackends: [{backend: memory}, {backend: memory}]\nworkloads: [{workload: insert}]",
          "test.yaml: backends[1].variants[0]: duplicate variant 'default' of backend 'memory'"),
         ("", "test.yaml: the file is empty; a scenario needs name, backends and workloads"),
@@ -124,7 +125,8 @@ struct ScenarioCapTests {
         }
         #expect(try parse("{insert: {count: 5}}").backends[0].limits == ["insert": ["count": 5]])
         #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.dance",
-                                      message: "unknown key; allowed workloads: insert, mark-read, timeline")) {
+                                      message: "unknown key; allowed workloads: "
+                                        + WorkloadRegistry.standard.names.joined(separator: ", "))) {
             try parse("{dance: {count: 5}}")
         }
         #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.insert.size",
