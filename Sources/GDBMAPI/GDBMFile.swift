@@ -67,6 +67,19 @@ public final class GDBMFile {
         return Array(UnsafeRawBufferPointer(start: pointer, count: Int(found.dsize)))
     }
 
+    /// Deletes the record under `key`; false when there was none.
+    @discardableResult
+    public func delete(_ key: [UInt8]) throws -> Bool {
+        let file = try requireOpen()
+        let rc = key.withUnsafeBufferPointer { keyBytes in
+            gdbm_delete(file, datum(dptr: UnsafeMutablePointer(mutating: keyBytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }),
+                                    dsize: Int32(keyBytes.count)))
+        }
+        if rc == 0 { return true }
+        if gdbm_last_errno(file) == GDBMError.Code.itemNotFound.rawValue { return false }
+        throw lastError("gdbm_delete")
+    }
+
     /// Every key in the file (GDBM's hash order).
     public func keys() throws -> [[UInt8]] {
         let file = try requireOpen()

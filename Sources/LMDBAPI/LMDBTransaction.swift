@@ -47,6 +47,18 @@ public final class LMDBTransaction {
         }
     }
 
+    /// Deletes the entry under `key`; false when there was none.
+    @discardableResult
+    public func delete(_ key: [UInt8], in database: LMDBDatabase) throws -> Bool {
+        try key.withUnsafeBufferPointer { keyBytes in
+            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            let rc = mdb_del(handle, database.handle, &k, nil)
+            if rc == MDB_NOTFOUND { return false }
+            try check(rc, "mdb_del(\(database.name))", path)
+            return true
+        }
+    }
+
     /// Number of entries in `database`.
     public func count(_ database: LMDBDatabase) throws -> Int {
         var stat = MDB_stat()

@@ -86,6 +86,37 @@ struct BackendContractTests {
         #expect(Set(screen.users) == Set(users.filter { authorIDs.contains($0.id) }))
     }
 
+    @Test("lookup by uid, all uids, delete: the right articles, byte for byte, and no others", arguments: BackendCase.all)
+    func lookupUIDsDelete(_ backend: BackendCase) throws {
+        let temp = try TemporaryDirectory()
+        let registry = BackendRegistry.standard()
+        let opener = try backend.opener(in: try temp.child("store"), registry: registry)
+        let articles = generator.articles(count: 300) + awkwardArticles()
+        let doomed = Set(generator.sample(120, of: articles.count, salt: 9).map { articles[$0].uid })
+
+        let store = try opener.open()
+        try store.load(articles: articles)
+        for article in articles.prefix(20) + awkwardArticles() {
+            let found = try #require(try store.article(uid: article.uid), "lookup of \(article.uid)")
+            #expect(sameBytes(found.uid, article.uid) && sameBytes(found.summary, article.summary) && found.feedID == article.feedID)
+        }
+        #expect(try store.article(uid: "no such uid") == nil)
+        let uids = try store.allUIDs()
+        #expect(uids.count == articles.count)
+        #expect(Set(uids.map { Array($0.utf8) }) == Set(articles.map { Array($0.uid.utf8) }))
+        try store.unitOfWork { try store.delete(uids: Array(doomed)) }
+        try store.close()
+
+        let reopened = try opener.open()
+        defer { try? reopened.close() }
+        let remaining = try reopened.allArticles()
+        let remainingUIDs = Set(remaining.map(\.uid))
+        #expect(remaining.count == articles.count - doomed.count)
+        #expect(remainingUIDs.isDisjoint(with: doomed))
+        #expect(remainingUIDs == Set(articles.map(\.uid)).subtracting(doomed))
+        #expect(try reopened.article(uid: doomed.first!) == nil)
+    }
+
     @Test("creates files only inside its own directory", arguments: BackendCase.all)
     func filesStayInside(_ backend: BackendCase) throws {
         let temp = try TemporaryDirectory()

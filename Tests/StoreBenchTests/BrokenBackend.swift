@@ -30,6 +30,9 @@ enum BrokenBackend {
         func load(articles: [Article]) throws { try wrapped.load(articles: articles) }
         func load(users: [User], messages: [Message]) throws { try wrapped.load(users: users, messages: messages) }
         func allArticles() throws -> [Article] { try wrapped.allArticles() }
+        func article(uid: String) throws -> Article? { try wrapped.article(uid: uid) }
+        func allUIDs() throws -> [String] { try wrapped.allUIDs() }
+        func delete(uids: [String]) throws { try wrapped.delete(uids: uids) }
         func close() throws { try wrapped.close() }
     }
 }

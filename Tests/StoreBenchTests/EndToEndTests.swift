@@ -14,7 +14,7 @@ struct EndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json"])
 
-        let combinations = 5 * 17 + 1  // 5 workloads × 17 backend variants + process-spawn in smoke.yaml
+        let combinations = 8 * 17 + 1  // 8 store workloads × 17 backend variants + process-spawn in smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         #expect(samples.header == Sample.header)
         #expect(samples.rows.count == combinations * 2)
@@ -34,7 +34,7 @@ struct EndToEndTests {
         let percentiles = LatencyPercentiles.columns.map { samples.header.firstIndex(of: $0)! }
         for row in samples.rows {
             let values = percentiles.map { Double(row[$0]) }
-            if row[workload] == "insert" {
+            if ["insert", "lookup"].contains(row[workload]) {
                 let p = values.compactMap { $0 }
                 #expect(p.count == 5 && p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3] && p[3] <= p[4] && p[0] > 0, "\(p)")
             } else {
@@ -52,7 +52,7 @@ struct EndToEndTests {
             #expect(manifest[field] != nil, "environment.json lacks \(field)")
         }
         #expect((manifest["libraries"] as? [String: String])?["sqlite"] != nil)
-        #expect((manifest["datasets"] as? [Any])?.count == 5)  // one per workload that stores data
+        #expect((manifest["datasets"] as? [Any])?.count == 8)  // one per workload that stores data
         #expect(result.stdout.contains("| workload | backend | variant |"))
         #expect(result.stderr.contains("[repetition 2/2]"))
     }

@@ -86,6 +86,21 @@ final class DefaultsStore: Store {
         }
     }
 
+    func article(uid: String) throws -> Article? {
+        try defaults.dictionary(forKey: Self.articleKey(uid)).map(PlistRecords.article)
+    }
+
+    func allUIDs() throws -> [String] {
+        defaults.dictionaryRepresentation().keys.filter { $0.hasPrefix("article.") }.map { String($0.dropFirst(8)) }
+    }
+
+    func delete(uids: [String]) throws {
+        for uid in uids {
+            defaults.removeObject(forKey: Self.articleKey(uid))
+            if syncEach { try synchronize() }
+        }
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         let order = (defaults.array(forKey: Self.orderKey) as? [NSNumber]) ?? []
         let messages = try order.prefix(limit).map { id -> Message in

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import StoreBenchCore
 
@@ -70,6 +73,43 @@ final class FilesStore: Store {
         }
     }
 
+    func article(uid: String) throws -> Article? {
+        let url = try url(kind: "articles", key: uid)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try decoder.decode(Article.self, from: try FileWriter.read(url))
+    }
+
+    /// The uids, from the file names alone (hex of the uid's bytes): no record is read.
+    func allUIDs() throws -> [String] {
+        try articleFiles().map { url in
+            let hex = Array(url.deletingPathExtension().lastPathComponent.utf8)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(hex.count / 2)
+            for index in stride(from: 0, to: hex.count - 1, by: 2) {
+                guard let byte = UInt8(String(decoding: hex[index...index + 1], as: UTF8.self), radix: 16) else {
+                    throw StoreError.inconsistent("unexpected file \(url.path)")
+                }
+                bytes.append(byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    func delete(uids: [String]) throws {
+        for uid in uids {
+            let url = try url(kind: "articles", key: uid)
+            guard unlink(url.path) == 0 else { throw FileWriter.error("unlink", url) }
+            if durable { try FileWriter.syncDirectory(url.deletingLastPathComponent()) }
+        }
+    }
+
+    /// Every article file (temporary files excluded).
+    private func articleFiles() throws -> [URL] {
+        let directory = root.appendingPathComponent("articles")
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".") }
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         let index = try FileWriter.read(root.appendingPathComponent("timeline.index"))
         let ids = stride(from: 0, to: min(index.count, limit * 8), by: 8).map { offset in
@@ -104,15 +144,7 @@ final class FilesStore: Store {
     }
 
     func allArticles() throws -> [Article] {
-        let directory = root.appendingPathComponent("articles")
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
-            return []
-        }
-        var articles: [Article] = []
-        for case let url as URL in enumerator where url.pathExtension == "json" && !url.lastPathComponent.hasPrefix(".") {
-            articles.append(try decoder.decode(Article.self, from: try FileWriter.read(url)))
-        }
-        return articles
+        try articleFiles().map { try decoder.decode(Article.self, from: try FileWriter.read($0)) }
     }
 
     func close() throws {}

@@ -66,6 +66,22 @@ final class GDBMStore: Store {
         }
     }
 
+    func article(uid: String) throws -> Article? {
+        try file.fetch(Self.articleKey(uid)).map(RecordCodec.decodeArticle)
+    }
+
+    func allUIDs() throws -> [String] {
+        let prefix = Array("a:".utf8)
+        return try file.keys().filter { $0.starts(with: prefix) }.map { String(decoding: $0.dropFirst(2), as: UTF8.self) }
+    }
+
+    func delete(uids: [String]) throws {
+        for uid in uids {
+            guard try file.delete(Self.articleKey(uid)) else { throw StoreError.inconsistent("no article \(uid)") }
+            if syncEach { try file.sync() }
+        }
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         let index = try file.fetch(Self.timelineIndexKey) ?? []
         let count = min(limit, index.count / 8)

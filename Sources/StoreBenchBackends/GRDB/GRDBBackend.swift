@@ -163,6 +163,26 @@ final class GRDBStore: Store {
         }
     }
 
+    func article(uid: String) throws -> Article? {
+        try located { try writer.read { db in try ArticleRecord.fetchOne(db, key: uid)?.article } }
+    }
+
+    func allUIDs() throws -> [String] {
+        try located { try writer.read { db in try String.fetchAll(db, ArticleRecord.select(ArticleRecord.Columns.uid)) } }
+    }
+
+    func delete(uids: [String]) throws {
+        try located {
+            try inDatabase { db in
+                if batchStyle {
+                    try ArticleRecord.deleteAll(db, keys: uids)
+                } else {
+                    for record in try ArticleRecord.fetchAll(db, keys: uids) { try record.delete(db) }
+                }
+            }
+        }
+    }
+
     func allArticles() throws -> [Article] {
         try located { try writer.read { db in try ArticleRecord.fetchAll(db).map(\.article) } }
     }

@@ -99,6 +99,29 @@ final class LMDBStore: Store {
         }
     }
 
+    func article(uid: String) throws -> Article? {
+        try environment.read { txn in try txn.get(Array(uid.utf8), in: articles).map(RecordCodec.decodeArticle) }
+    }
+
+    func allUIDs() throws -> [String] {
+        try environment.read { txn in
+            var uids: [String] = []
+            try txn.forEach(in: articles) { key, _ in
+                uids.append(String(decoding: key, as: UTF8.self))
+                return true
+            }
+            return uids
+        }
+    }
+
+    func delete(uids: [String]) throws {
+        for uid in uids {
+            try writing { txn in
+                guard try txn.delete(Array(uid.utf8), in: articles) else { throw StoreError.inconsistent("no article \(uid)") }
+            }
+        }
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         try environment.read { txn in
             var messages: [Message] = []

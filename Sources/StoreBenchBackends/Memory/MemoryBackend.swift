@@ -61,6 +61,14 @@ final class MemoryStore: Store {
         for uid in uids { contents.articles[uid]?.read = true }
     }
 
+    func article(uid: String) throws -> Article? { contents.articles[uid] }
+
+    func allUIDs() throws -> [String] { Array(contents.articles.keys) }
+
+    func delete(uids: [String]) throws {
+        for uid in uids { contents.articles.removeValue(forKey: uid) }
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         let messages = Array(contents.timeline.prefix(limit))
         return try TimelineScreen(messages: messages) { contents.users[$0] }

@@ -106,6 +106,20 @@ final class PlistStore: Store {
         try changed()
     }
 
+    func article(uid: String) throws -> Article? {
+        let articles = try loadedArticles()
+        return positions[uid].map { articles[$0] }
+    }
+
+    func allUIDs() throws -> [String] { try loadedArticles().map(\.uid) }
+
+    func delete(uids: [String]) throws {
+        let doomed = Set(uids)
+        articles = try loadedArticles().filter { !doomed.contains($0.uid) }
+        positions = Dictionary(uniqueKeysWithValues: articles!.enumerated().map { ($0.element.uid, $0.offset) })
+        try changed()
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         let cache = try decoded(timelineURL, codec.decodeTimeline)
         let messages = Array(cache.messages.prefix(limit))

@@ -26,6 +26,9 @@ final class SQLiteStore: Store {
             (SELECT user_id FROM message ORDER BY created DESC, id DESC LIMIT ?1)
             """
         case allArticles = "SELECT uid, feed_id, title, summary, published, read FROM article"
+        case articleByUID = "SELECT uid, feed_id, title, summary, published, read FROM article WHERE uid = ?1"
+        case allUIDs = "SELECT uid FROM article"
+        case deleteArticles = "DELETE FROM article WHERE uid IN (SELECT value FROM json_each(?1))"
     }
 
     static let schema = """
@@ -202,13 +205,37 @@ final class SQLiteStore: Store {
         let select = try statement(.allArticles)
         defer { select.reset() }
         var articles: [Article] = []
-        while try select.step() {
-            articles.append(Article(
-                uid: select.text(at: 0), feedID: select.int64(at: 1), title: select.text(at: 2),
-                summary: select.text(at: 3), published: Date(millisecondsSince1970: select.int64(at: 4)),
-                read: select.int64(at: 5) != 0))
-        }
+        while try select.step() { articles.append(Self.article(from: select)) }
         return articles
+    }
+
+    /// The article in the current row of a statement selecting ``Query/allArticles``'s columns.
+    private static func article(from row: SQLiteStatement) -> Article {
+        Article(uid: row.text(at: 0), feedID: row.int64(at: 1), title: row.text(at: 2), summary: row.text(at: 3),
+                published: Date(millisecondsSince1970: row.int64(at: 4)), read: row.int64(at: 5) != 0)
+    }
+
+    func article(uid: String) throws -> Article? {
+        let select = try statement(.articleByUID)
+        defer { select.reset() }
+        try select.bind(uid, at: 1)
+        return try select.step() ? Self.article(from: select) : nil
+    }
+
+    func allUIDs() throws -> [String] {
+        let select = try statement(.allUIDs)
+        defer { select.reset() }
+        var uids: [String] = []
+        while try select.step() { uids.append(select.text(at: 0)) }
+        return uids
+    }
+
+    func delete(uids: [String]) throws {
+        let delete = try statement(.deleteArticles)
+        try delete.bind(String(decoding: try JSONEncoder().encode(uids), as: UTF8.self), at: 1)
+        try beginWrite()
+        try delete.run()
+        try endWrite()
     }
 
     func close() throws {

@@ -37,6 +37,15 @@ public protocol Store: AnyObject {
     /// Loads the first screen: the newest `limit` messages and their authors, as model values.
     func loadTimeline(limit: Int) throws -> TimelineScreen
 
+    /// The article with this uid as a model value, or nil when there is none (one call per lookup).
+    func article(uid: String) throws -> Article?
+
+    /// Every stored uid, in any order (the "keep the ids in memory" trick: the caller makes a `Set`).
+    func allUIDs() throws -> [String]
+
+    /// Deletes the articles with these uids (all exist) and no others.
+    func delete(uids: [String]) throws
+
     /// Untimed preparation: stores these articles as fast as the backend can, committed on return.
     func load(articles: [Article]) throws
 

@@ -18,7 +18,8 @@ public struct WorkloadRegistry: Sendable {
 
     /// Every shipped workload.
     public static var standard: WorkloadRegistry {
-        WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload(),
+        WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
+                          DeleteWorkload(),
                           LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload()])
     }
 }

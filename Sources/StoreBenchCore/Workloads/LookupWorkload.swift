@@ -1,0 +1,96 @@
+/// `lookup`: with M articles stored, look up N random uids one call at a time (each returns a model value),
+/// as a detail screen or a sync merge does. Records per-lookup latency percentiles.
+public struct LookupWorkload: Workload {
+    public init() {}
+    public let name = "lookup"
+    public let summary = "with M articles stored, N random point lookups by uid, one call each (latency percentiles)"
+    public let sizeParameter = "count"
+    public let parameters = [
+        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "lookups"),
+        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
+    ]
+
+    public func validate(_ parameters: WorkloadParameters) throws {
+        guard parameters["count"] <= parameters["stored"] else {
+            throw ParameterError("count (\(parameters["count"])) must not exceed stored (\(parameters["stored"]))")
+        }
+    }
+
+    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+        let articles = generator.articles(count: parameters["stored"])
+        let chosen = generator.sample(parameters["count"], of: articles.count, salt: 0x6C6F_6F6B)
+        return Dataset(articles: articles, wanted: chosen.map { articles[$0] })
+    }
+
+    final class Dataset: WorkloadData {
+        let articles: [Article]
+        let uids: [String]
+        let expected: String
+        let fingerprint: String
+
+        init(articles: [Article], wanted: [Article]) {
+            self.articles = articles
+            uids = wanted.map(\.uid)
+            expected = Self.checksum(wanted)
+            var hash = FNV1a()
+            hash.combine(Checksum.articles(articles).hex)
+            for uid in uids { hash.combine(uid) }
+            fingerprint = hash.hex
+        }
+
+        /// Order matters here: the i-th lookup must return the i-th wanted article.
+        static func checksum(_ articles: [Article]) -> String {
+            var hash = FNV1a()
+            for article in articles {
+                hash.combine(article.uid)
+                hash.combine(article.title)
+                hash.combine(article.summary)
+                hash.combine(article.feedID)
+                hash.combine(article.published.millisecondsSince1970)
+            }
+            return hash.hex
+        }
+
+        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
+    }
+
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
+        let data: Dataset
+        let latencies: LatencyRecorder? = LatencyRecorder()
+        var found: [Article?] = []
+
+        init(data: Dataset, opener: StoreOpener) {
+            self.data = data
+            super.init(opener: opener)
+        }
+
+        func prepare() throws {
+            let store = try opener.open()
+            self.store = store
+            try store.load(articles: data.articles)
+            found.reserveCapacity(data.uids.count)
+        }
+
+        func measure() throws -> Int {
+            let store = store!, recorder = latencies!
+            var previous = monotonicNanoseconds()
+            for uid in data.uids {
+                found.append(try store.article(uid: uid))
+                let now = monotonicNanoseconds()
+                recorder.record(nanoseconds: now &- previous)
+                previous = now
+            }
+            return data.uids.count
+        }
+
+        func verify() throws -> String {
+            let missing = found.filter { $0 == nil }.count
+            guard missing == 0 else { throw VerificationError("\(missing) of \(found.count) lookups found nothing") }
+            let checksum = Dataset.checksum(found.compactMap { $0 })
+            guard checksum == data.expected else {
+                throw VerificationError("lookups returned different articles (checksum \(checksum), expected \(data.expected))")
+            }
+            return checksum
+        }
+    }
+}
