@@ -5,16 +5,9 @@ public struct DeleteWorkload: Workload {
     public let name = "delete"
     public let summary = "with M articles stored, delete a random list of D uids (expire old articles)"
     public let sizeParameter = "count"
-    public let parameters = [
-        WorkloadParameter("count", default: 5_000, range: 1...10_000_000, summary: "articles deleted"),
-        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
-    ]
+    public let parameters = ArticleSelection.parameters(count: 5_000, countSummary: "articles deleted")
 
-    public func validate(_ parameters: WorkloadParameters) throws {
-        guard parameters["count"] <= parameters["stored"] else {
-            throw ParameterError("count (\(parameters["count"])) must not exceed stored (\(parameters["stored"]))")
-        }
-    }
+    public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 
     public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
         let articles = generator.articles(count: parameters["stored"])
@@ -32,10 +25,7 @@ public struct DeleteWorkload: Workload {
             self.articles = articles
             uids = chosen.sorted().map { articles[$0].uid }
             expected = Checksum.articles(articles.enumerated().filter { !chosen.contains($0.offset) }.map(\.element))
-            var hash = FNV1a()
-            hash.combine(Checksum.articles(articles).hex)
-            for uid in uids { hash.combine(uid) }
-            fingerprint = hash.hex
+            fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
@@ -49,11 +39,7 @@ public struct DeleteWorkload: Workload {
             super.init(opener: opener)
         }
 
-        func prepare() throws {
-            let store = try opener.open()
-            self.store = store
-            try store.load(articles: data.articles)
-        }
+        func prepare() throws { try openAndLoad(data.articles) }
 
         func measure() throws -> Int {
             let store = store!, uids = data.uids

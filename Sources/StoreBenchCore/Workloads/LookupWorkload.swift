@@ -5,16 +5,9 @@ public struct LookupWorkload: Workload {
     public let name = "lookup"
     public let summary = "with M articles stored, N random point lookups by uid, one call each (latency percentiles)"
     public let sizeParameter = "count"
-    public let parameters = [
-        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "lookups"),
-        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
-    ]
+    public let parameters = ArticleSelection.parameters(count: 10_000, countSummary: "lookups")
 
-    public func validate(_ parameters: WorkloadParameters) throws {
-        guard parameters["count"] <= parameters["stored"] else {
-            throw ParameterError("count (\(parameters["count"])) must not exceed stored (\(parameters["stored"]))")
-        }
-    }
+    public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 
     public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
         let articles = generator.articles(count: parameters["stored"])
@@ -32,10 +25,7 @@ public struct LookupWorkload: Workload {
             self.articles = articles
             uids = wanted.map(\.uid)
             expected = Self.checksum(wanted)
-            var hash = FNV1a()
-            hash.combine(Checksum.articles(articles).hex)
-            for uid in uids { hash.combine(uid) }
-            fingerprint = hash.hex
+            fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
         }
 
         /// Order matters here: the i-th lookup must return the i-th wanted article.
@@ -65,9 +55,7 @@ public struct LookupWorkload: Workload {
         }
 
         func prepare() throws {
-            let store = try opener.open()
-            self.store = store
-            try store.load(articles: data.articles)
+            try openAndLoad(data.articles)
             found.reserveCapacity(data.uids.count)
         }
 

@@ -5,16 +5,9 @@ public struct MarkReadWorkload: Workload {
     public let name = "mark-read"
     public let summary = "with M articles stored, mark a random list of N uids read (bulk flag update)"
     public let sizeParameter = "count"
-    public let parameters = [
-        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "articles marked read"),
-        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
-    ]
+    public let parameters = ArticleSelection.parameters(count: 10_000, countSummary: "articles marked read")
 
-    public func validate(_ parameters: WorkloadParameters) throws {
-        guard parameters["count"] <= parameters["stored"] else {
-            throw ParameterError("count (\(parameters["count"])) must not exceed stored (\(parameters["stored"]))")
-        }
-    }
+    public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 
     public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
         let articles = generator.articles(count: parameters["stored"])
@@ -34,10 +27,7 @@ public struct MarkReadWorkload: Workload {
             var after = articles
             for index in chosen { after[index].read = true }
             expected = Checksum.articles(after)
-            var hash = FNV1a()
-            hash.combine(Checksum.articles(articles).hex)
-            for uid in uids { hash.combine(uid) }
-            fingerprint = hash.hex
+            fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
@@ -51,11 +41,7 @@ public struct MarkReadWorkload: Workload {
             super.init(opener: opener)
         }
 
-        func prepare() throws {
-            let store = try opener.open()
-            self.store = store
-            try store.load(articles: data.articles)
-        }
+        func prepare() throws { try openAndLoad(data.articles) }
 
         func measure() throws -> Int {
             let store = store!, uids = data.uids

@@ -36,11 +36,7 @@ public struct UIDSetWorkload: Workload {
             super.init(opener: opener)
         }
 
-        func prepare() throws {
-            let store = try opener.open()
-            self.store = store
-            try store.load(articles: data.articles)
-        }
+        func prepare() throws { try openAndLoad(data.articles) }
 
         func measure() throws -> Int {
             loaded = Set(try store!.allUIDs())
