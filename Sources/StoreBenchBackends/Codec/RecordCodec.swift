@@ -70,6 +70,17 @@ enum RecordCodec {
     /// Big-endian id: keys sort by id.
     static func idKey(_ id: Int64) -> [UInt8] { withUnsafeBytes(of: id.bigEndian) { Array($0) } }
 
+    /// An id index (the timeline order of gdbm and files): the ids as concatenated big-endian Int64.
+    static func encodeIDs(_ ids: [Int64]) -> [UInt8] { ids.flatMap(idKey) }
+
+    /// The first `limit` ids of an id index.
+    static func decodeIDs<Bytes: Collection>(_ bytes: Bytes, limit: Int = .max) -> [Int64] where Bytes.Element == UInt8 {
+        let bytes = Array(bytes)
+        return stride(from: 0, to: min(bytes.count / 8, limit) * 8, by: 8).map { offset in
+            bytes[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        }
+    }
+
     /// Newest-first time key of a message.
     static func timeKey(_ message: Message) -> [UInt8] {
         idKey(Int64.max - message.created.millisecondsSince1970) + idKey(Int64.max - message.id)

@@ -110,13 +110,20 @@ final class FilesStore: Store {
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".") }
     }
 
-    func loadTimeline(limit: Int) throws -> TimelineScreen {
-        let index = try FileWriter.read(root.appendingPathComponent("timeline.index"))
-        let ids = stride(from: 0, to: min(index.count, limit * 8), by: 8).map { offset in
-            index[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    private var indexURL: URL { root.appendingPathComponent("timeline.index") }
+
+    /// The first `limit` messages of the timeline index, newest first.
+    private func indexedMessages(limit: Int = .max) throws -> [Message] {
+        guard FileManager.default.fileExists(atPath: indexURL.path) else { return [] }
+        return try RecordCodec.decodeIDs(try FileWriter.read(indexURL), limit: limit).map {
+            try fetch(Message.self, kind: "messages", key: String($0))
         }
-        let messages = try ids.map { try fetch(Message.self, kind: "messages", key: String($0)) }
-        return try TimelineScreen(messages: messages) { id in try fetch(User.self, kind: "users", key: String(id)) }
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        try TimelineScreen(messages: try indexedMessages(limit: limit)) { id in
+            try fetch(User.self, kind: "users", key: String(id))
+        }
     }
 
     func load(articles: [Article]) throws {
@@ -127,19 +134,8 @@ final class FilesStore: Store {
     func load(users: [User], messages: [Message]) throws {
         for user in users { try save(user, kind: "users", key: String(user.id), durable: false) }
         for message in messages { try save(message, kind: "messages", key: String(message.id), durable: false) }
-        let indexURL = root.appendingPathComponent("timeline.index")
-        var existing: [Message] = []
-        if FileManager.default.fileExists(atPath: indexURL.path) {
-            let index = try FileWriter.read(indexURL)
-            for offset in stride(from: 0, to: index.count, by: 8) {
-                let id = index[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-                existing.append(try fetch(Message.self, kind: "messages", key: String(id)))
-            }
-        }
-        let ordered = (existing + messages).sorted(by: Message.isNewer)
-        var bytes = Data(capacity: ordered.count * 8)
-        for message in ordered { withUnsafeBytes(of: message.id.bigEndian) { bytes.append(contentsOf: $0) } }
-        try FileWriter.replace(indexURL, with: bytes, durable: false)
+        let ordered = (try indexedMessages() + messages).sorted(by: Message.isNewer)
+        try FileWriter.replace(indexURL, with: Data(RecordCodec.encodeIDs(ordered.map(\.id))), durable: false)
         try FileWriter.syncFileSystem(of: root)
     }
 

@@ -82,19 +82,18 @@ final class GDBMStore: Store {
         }
     }
 
-    func loadTimeline(limit: Int) throws -> TimelineScreen {
-        let index = try file.fetch(Self.timelineIndexKey) ?? []
-        let count = min(limit, index.count / 8)
-        var messages: [Message] = []
-        messages.reserveCapacity(count)
-        for position in 0..<count {
-            let idBytes = Array(index[position * 8..<position * 8 + 8])
-            guard let bytes = try file.fetch(Array("m:".utf8) + idBytes) else {
-                throw StoreError.inconsistent("timeline index names a missing message")
+    /// The first `limit` messages of the timeline index record, newest first.
+    private func indexedMessages(limit: Int = .max) throws -> [Message] {
+        try RecordCodec.decodeIDs(try file.fetch(Self.timelineIndexKey) ?? [], limit: limit).map { id in
+            guard let bytes = try file.fetch(Self.messageKey(id)) else {
+                throw StoreError.inconsistent("timeline index names a missing message \(id)")
             }
-            messages.append(try RecordCodec.decodeMessage(bytes))
+            return try RecordCodec.decodeMessage(bytes)
         }
-        return try TimelineScreen(messages: messages) { id in
+    }
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        try TimelineScreen(messages: try indexedMessages(limit: limit)) { id in
             try file.fetch(Self.userKey(id)).map(RecordCodec.decodeUser)
         }
     }
@@ -106,16 +105,10 @@ final class GDBMStore: Store {
 
     func load(users: [User], messages: [Message]) throws {
         for user in users { try file.store(RecordCodec.encode(user), for: Self.userKey(user.id)) }
+        let existing = try indexedMessages()
         for message in messages { try file.store(RecordCodec.encode(message), for: Self.messageKey(message.id)) }
-        var existing: [Message] = []
-        if let index = try file.fetch(Self.timelineIndexKey) {
-            for position in 0..<(index.count / 8) {
-                guard let bytes = try file.fetch(Array("m:".utf8) + Array(index[position * 8..<position * 8 + 8])) else { continue }
-                existing.append(try RecordCodec.decodeMessage(bytes))
-            }
-        }
         let ordered = (existing + messages).sorted(by: Message.isNewer)
-        try file.store(ordered.flatMap { RecordCodec.idKey($0.id) }, for: Self.timelineIndexKey)
+        try file.store(RecordCodec.encodeIDs(ordered.map(\.id)), for: Self.timelineIndexKey)
         try file.sync()
     }
 

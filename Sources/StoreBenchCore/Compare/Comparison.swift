@@ -29,11 +29,13 @@ public struct Comparison {
         public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
     }
 
-    public enum Verdict: String, Sendable, Comparable {
+    /// Ordered as reports list them: regressions first.
+    public enum Verdict: String, Sendable, Comparable, CaseIterable {
         case regression, improvement, inconclusive, unchanged
 
-        var order: Int { [.regression: 0, .improvement: 1, .inconclusive: 2, .unchanged: 3][self]! }
-        public static func < (a: Self, b: Self) -> Bool { a.order < b.order }
+        public static func < (a: Self, b: Self) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
     }
 
     /// One judged (row, metric).

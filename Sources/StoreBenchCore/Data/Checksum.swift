@@ -2,8 +2,13 @@
 public enum Checksum {
     /// Count and FNV-1a hash of `articles`, sorted by uid, over every field.
     public static func articles(_ articles: [Article]) -> (count: Int, hex: String) {
+        (articles.count, articlesInOrder(articles.sorted(by: { $0.uid < $1.uid })))
+    }
+
+    /// FNV-1a hash of `articles` in the given order, over every field.
+    public static func articlesInOrder(_ articles: [Article]) -> String {
         var hash = FNV1a()
-        for article in articles.sorted(by: { $0.uid < $1.uid }) {
+        for article in articles {
             hash.combine(article.uid)
             hash.combine(article.feedID)
             hash.combine(article.title)
@@ -11,7 +16,7 @@ public enum Checksum {
             hash.combine(article.published.millisecondsSince1970)
             hash.combine(article.read ? 1 : 0)
         }
-        return (articles.count, hash.hex)
+        return hash.hex
     }
 
     /// Hash of a timeline screen: messages in their given order, users sorted by id.

@@ -15,16 +15,22 @@ public struct DiskUsage: Sendable, Equatable {
     /// Walks `directory` without following symbolic links.
     public static func of(_ directory: URL) -> DiskUsage {
         var usage = DiskUsage(apparentBytes: 0, allocatedBytes: 0)
-        let keys: [URLResourceKey] = [.isRegularFileKey]
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: keys) else {
-            return usage
-        }
-        for case let url as URL in enumerator {
-            var info = stat()
-            guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            usage.apparentBytes += Int64(info.st_size)
-            usage.allocatedBytes += Int64(info.st_blocks) * 512
+        for file in regularFiles(below: directory) {
+            usage.apparentBytes += Int64(file.info.st_size)
+            usage.allocatedBytes += Int64(file.info.st_blocks) * 512
         }
         return usage
+    }
+
+    /// Every regular file below `directory` (symbolic links are not followed), with its `lstat`.
+    public static func regularFiles(below directory: URL) -> [(path: String, info: stat)] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        return enumerator.compactMap { relative -> (path: String, info: stat)? in
+            guard let relative = relative as? String else { return nil }
+            let path = directory.appendingPathComponent(relative).path
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return (path, info)
+        }
     }
 }

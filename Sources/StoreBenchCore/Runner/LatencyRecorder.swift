@@ -15,8 +15,6 @@ public final class LatencyRecorder {
         _ = histogram.record(max(nanoseconds, 1))
     }
 
-    public var count: UInt64 { histogram.totalCount }
-
     /// p50, p90, p99, p99.9 and max in microseconds; nil when nothing was recorded.
     public var percentiles: LatencyPercentiles? {
         guard histogram.totalCount > 0 else { return nil }

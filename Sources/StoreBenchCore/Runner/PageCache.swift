@@ -17,7 +17,7 @@ public enum PageCache {
     /// (from `mincore`).
     public static func evict(_ directory: URL) throws -> Residency {
         sync()
-        for path in files(below: directory) {
+        for (path, _) in DiskUsage.regularFiles(below: directory) {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw failure("open", path) }
             defer { close(fd) }
@@ -32,12 +32,10 @@ public enum PageCache {
     public static func residency(_ directory: URL) -> Residency {
         var total = Residency()
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        for path in files(below: directory) {
+        for (path, info) in DiskUsage.regularFiles(below: directory) where info.st_size > 0 {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }
             defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_size > 0 else { continue }
             let length = Int(info.st_size)
             let pages = (length + pageSize - 1) / pageSize
             guard let mapping = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), mapping != MAP_FAILED else { continue }
@@ -48,14 +46,6 @@ public enum PageCache {
             total.resident += vector.reduce(0) { $0 + Int($1 & 1) }
         }
         return total
-    }
-
-    static func files(below directory: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        return enumerator.compactMap { $0 as? String }.map { directory.appendingPathComponent($0).path }.filter { path in
-            var info = stat()
-            return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        }
     }
 
     static func failure(_ operation: String, _ path: String) -> WorkDirectoryError {

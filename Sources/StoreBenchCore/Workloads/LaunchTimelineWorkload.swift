@@ -37,26 +37,19 @@ public struct LaunchTimelineWorkload: Workload {
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
     }
 
-    final class Repetition: WorkloadRepetition {
+    final class Repetition: LaunchingRepetition, WorkloadRepetition {
         let data: Dataset
-        let opener: StoreOpener
-        var outcome: ChildProcess.Outcome?
-        var executable: URL?
-        var notes: [String: String] = [:]
 
         init(data: Dataset, opener: StoreOpener) {
             self.data = data
-            self.opener = opener
+            super.init(opener: opener)
         }
 
         func prepare() throws {
-            guard let target = opener.launch, target.persistent else {
+            guard opener.launch?.persistent ?? false else {
                 throw StoreError.unsupported("the backend keeps nothing on disk for a new process to launch from")
             }
-            guard let executable = target.executable else {
-                throw StoreError.unsupported("no storebench executable to launch (run through the storebench binary)")
-            }
-            self.executable = executable
+            let (target, _) = try launchTarget()
             let store = try opener.open()
             do {
                 try store.load(users: data.timeline.users, messages: data.timeline.messages)
@@ -70,29 +63,20 @@ public struct LaunchTimelineWorkload: Workload {
             if data.cold && residency.resident > 0 {
                 notes["note"] = "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction"
             }
-        }
-
-        func measure() throws -> Int {
-            let target = opener.launch!
-            outcome = try ChildProcess.launch(executable!, arguments: [
+            try prepareChild([
                 "launch", "--backend", target.backend, "--settings", target.variant.description,
                 "--directory", target.directory.path, "--screen", String(data.timeline.screen),
             ])
-            return 1
         }
 
         func verify() throws -> String {
-            guard let outcome else { throw VerificationError("the child reported nothing") }
+            let report = try collectReport()
             let expected = Checksum.timeline(data.timeline.expected)
-            guard outcome.report.checksum == expected else {
-                throw VerificationError("the launched process loaded a first screen with checksum \(outcome.report.checksum), expected \(expected)")
+            guard report.checksum == expected else {
+                throw VerificationError("the launched process loaded a first screen with checksum \(report.checksum), expected \(expected)")
             }
-            notes["child_ready_s"] = CSVFormat.seconds(Double(outcome.report.readyNanoseconds) / 1e9)
-            notes["child_read_bytes"] = CSVFormat.integer(outcome.report.readBytes)
             return expected
         }
-
-        func finish() {}
     }
 }
 
@@ -113,30 +97,12 @@ public struct ProcessSpawnWorkload: Workload {
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(opener: opener) }
     }
 
-    final class Repetition: WorkloadRepetition {
-        let opener: StoreOpener
-        var outcome: ChildProcess.Outcome?
-        var notes: [String: String] = [:]
-
-        init(opener: StoreOpener) { self.opener = opener }
-
-        func prepare() throws {
-            guard opener.launch?.executable != nil else {
-                throw StoreError.unsupported("no storebench executable to launch (run through the storebench binary)")
-            }
-        }
-
-        func measure() throws -> Int {
-            outcome = try ChildProcess.launch(opener.launch!.executable!, arguments: ["launch", "--empty"])
-            return 1
-        }
+    final class Repetition: LaunchingRepetition, WorkloadRepetition {
+        func prepare() throws { try prepareChild(["launch", "--empty"]) }
 
         func verify() throws -> String {
-            guard let outcome, outcome.report.checksum == "empty" else { throw VerificationError("the empty child did not answer") }
-            notes["child_ready_s"] = CSVFormat.seconds(0)
+            guard try collectReport().checksum == "empty" else { throw VerificationError("the empty child did not answer") }
             return "empty"
         }
-
-        func finish() {}
     }
 }

@@ -24,21 +24,8 @@ public struct LookupWorkload: Workload {
         init(articles: [Article], wanted: [Article]) {
             self.articles = articles
             uids = wanted.map(\.uid)
-            expected = Self.checksum(wanted)
+            expected = Checksum.articlesInOrder(wanted)  // the i-th lookup must return the i-th article
             fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
-        }
-
-        /// Order matters here: the i-th lookup must return the i-th wanted article.
-        static func checksum(_ articles: [Article]) -> String {
-            var hash = FNV1a()
-            for article in articles {
-                hash.combine(article.uid)
-                hash.combine(article.title)
-                hash.combine(article.summary)
-                hash.combine(article.feedID)
-                hash.combine(article.published.millisecondsSince1970)
-            }
-            return hash.hex
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
@@ -74,7 +61,7 @@ public struct LookupWorkload: Workload {
         func verify() throws -> String {
             let missing = found.filter { $0 == nil }.count
             guard missing == 0 else { throw VerificationError("\(missing) of \(found.count) lookups found nothing") }
-            let checksum = Dataset.checksum(found.compactMap { $0 })
+            let checksum = Checksum.articlesInOrder(found.compactMap { $0 })
             guard checksum == data.expected else {
                 throw VerificationError("lookups returned different articles (checksum \(checksum), expected \(data.expected))")
             }
