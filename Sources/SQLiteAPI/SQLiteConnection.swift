@@ -96,6 +96,12 @@ public final class SQLiteConnection {
         return result
     }
 
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int32) throws {
+        let db = try requireOpen()
+        try check { sqlite3_busy_timeout(db, milliseconds) }
+    }
+
     /// Whether the connection is outside any explicit transaction (autocommit mode).
     public var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 

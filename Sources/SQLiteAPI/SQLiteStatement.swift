@@ -47,6 +47,16 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Binds bytes as a BLOB to the 1-based parameter `index` (SQLite copies them; empty binds a zero-length blob).
+    public func bind(_ bytes: [UInt8], at index: Int32) throws {
+        try check {
+            bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                                  Self.transient)
+            }
+        }
+    }
+
     /// Binds a 64-bit integer to the 1-based parameter `index`.
     public func bind(_ value: Int64, at index: Int32) throws {
         try check { sqlite3_bind_int64(handle, index, value) }
@@ -83,6 +93,13 @@ public final class SQLiteStatement {
         guard let bytes = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` (0-based) of the current row as bytes (a BLOB, or the bytes of text); NULL reads as empty.
+    public func bytes(at index: Int32) -> [UInt8] {
+        guard let base = sqlite3_column_blob(handle, index) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// Column `index` (0-based) of the current row as a 64-bit integer.

@@ -4,7 +4,7 @@ import StoreBenchBackends
 import StoreBenchCore
 
 /// The child side of the launch workloads (hidden): opens a store, loads the first screen, prints one JSON
-/// line (`LaunchReport`) and exits. `--empty` answers at once, for `process-spawn`.
+/// line (`LaunchReport`) and exits. `--task settings` reads settings back instead. `--empty` answers at once, for `process-spawn`.
 struct LaunchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "launch",
@@ -16,6 +16,9 @@ struct LaunchCommand: ParsableCommand {
     @Option(help: "The variant's settings, e.g. \"txn=single journal=wal\" (\"default\" for none).") var settings = "default"
     @Option var directory: String?
     @Option var screen = 200
+    @Option(help: "timeline: load the first screen; settings: read back --count settings of --seed.") var task = "timeline"
+    @Option var seed: UInt64 = 0
+    @Option var count = 0
     @Flag var empty = false
 
     func run() throws {
@@ -32,8 +35,16 @@ struct LaunchCommand: ParsableCommand {
                 guard parts.count == 2 else { throw ValidationError("bad setting '\(pair)'") }
                 requested[parts[0]] = parts[1]
             }
-            report = try LaunchReport.loadFirstScreen(descriptor: descriptor, directory: URL(fileURLWithPath: directory),
-                                                      variant: try descriptor.variant(requested), screen: screen)
+            let variant = try descriptor.variant(requested), url = URL(fileURLWithPath: directory)
+            switch task {
+            case "timeline":
+                report = try LaunchReport.loadFirstScreen(descriptor: descriptor, directory: url, variant: variant, screen: screen)
+            case "settings":
+                report = try LaunchReport.readSettings(descriptor: descriptor, directory: url, variant: variant, seed: seed,
+                                                       count: count)
+            default:
+                throw ValidationError("unknown launch task '\(task)' (timeline, settings)")
+            }
         }
         let line = try JSONEncoder().encode(report) + Data("\n".utf8)
         FileHandle.standardOutput.write(line)

@@ -2,7 +2,8 @@ import Foundation
 import StoreBenchBackends
 import StoreBenchCore
 
-/// A deliberately broken backend for tests: a memory store that silently drops one insert in a thousand.
+/// A deliberately broken backend for tests: a memory store that silently drops one insert in a thousand, one
+/// uid of every mark-read and search, one setting in ten and one cache put in a hundred.
 /// The runner's verify phase must catch it.
 enum BrokenBackend {
     static func descriptor() -> BackendDescriptor {
@@ -33,6 +34,23 @@ enum BrokenBackend {
         func article(uid: String) throws -> Article? { try wrapped.article(uid: uid) }
         func allUIDs() throws -> [String] { try wrapped.allUIDs() }
         func delete(uids: [String]) throws { try wrapped.delete(uids: uids) }
+        func search(keyword: String) throws -> [String] { Array(try wrapped.search(keyword: keyword).dropLast()) }
+        var settings = 0
+        func setSetting(_ value: SettingValue, forKey key: String) throws {
+            settings += 1
+            if settings % 10 == 5 { return }
+            try wrapped.setSetting(value, forKey: key)
+        }
+        func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? { try wrapped.setting(forKey: key, kind: kind) }
+        var puts = 0
+        func cachePut(_ entry: CacheEntry) throws {
+            puts += 1
+            if puts % 100 == 50 { return }
+            try wrapped.cachePut(entry)
+        }
+        func cacheEntry(forKey key: String) throws -> CacheEntry? { try wrapped.cacheEntry(forKey: key) }
+        func cacheRemove(forKey key: String) throws { try wrapped.cacheRemove(forKey: key) }
+        func cacheEntries() throws -> [CacheEntry] { try wrapped.cacheEntries() }
         func close() throws { try wrapped.close() }
     }
 }

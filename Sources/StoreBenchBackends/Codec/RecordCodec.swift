@@ -7,6 +7,8 @@ import StoreBenchCore
 /// - Article: uid, feedID (Int64), title, summary, published (Int64 ms since 1970), read (UInt8 0/1)
 /// - User: id (Int64), name, handle, avatarURL
 /// - Message: id (Int64), userID (Int64), text, created (Int64 ms since 1970)
+/// - Cache entry: key, expires (Int64), value (`UInt32` byte count and the bytes)
+/// - Setting: ``SettingValue/encoded`` as UTF-8 bytes, nothing else
 ///
 /// Keys: articles by the uid's UTF-8 bytes; users by the big-endian id; the message time index by
 /// big-endian `(Int64.max − created, Int64.max − id)`, so ascending key order is newest first.
@@ -67,6 +69,31 @@ enum RecordCodec {
         return message
     }
 
+    static func encode(_ entry: CacheEntry) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(entry.key.utf8.count + entry.value.count + 16)
+        put(entry.key, &out)
+        put(entry.expires, &out)
+        withUnsafeBytes(of: UInt32(entry.value.count).littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: entry.value)
+        return out
+    }
+
+    static func decodeCacheEntry(_ bytes: [UInt8]) throws -> CacheEntry {
+        var reader = Reader(bytes: bytes, what: "cache entry")
+        let key = try reader.string(), expires = try reader.int64()
+        let entry = CacheEntry(key: key, value: Array(try reader.take(Int(try reader.uint32()))), expires: expires)
+        try reader.end()
+        return entry
+    }
+
+    static func decodeSetting(_ bytes: [UInt8], kind: SettingKind) throws -> SettingValue {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw StoreError.inconsistent("damaged setting record: not UTF-8")
+        }
+        return try SettingValue(encoded: text, kind: kind)
+    }
+
     /// Big-endian id: keys sort by id.
     static func idKey(_ id: Int64) -> [UInt8] { withUnsafeBytes(of: id.bigEndian) { Array($0) } }
 
@@ -119,11 +146,14 @@ enum RecordCodec {
 
         mutating func byte() throws -> UInt8 { try take(1).first! }
 
-        mutating func string() throws -> String {
-            let slice = try take(4)
+        mutating func uint32() throws -> UInt32 {
             var count: UInt32 = 0
-            for (shift, byte) in slice.enumerated() { count |= UInt32(byte) << (8 * UInt32(shift)) }
-            let body = try take(Int(count))
+            for (shift, byte) in try take(4).enumerated() { count |= UInt32(byte) << (8 * UInt32(shift)) }
+            return count
+        }
+
+        mutating func string() throws -> String {
+            let body = try take(Int(try uint32()))
             guard let text = String(validating: body, as: UTF8.self) else {
                 throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8")
             }

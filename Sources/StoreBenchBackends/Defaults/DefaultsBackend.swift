@@ -35,9 +35,9 @@ public enum DefaultsBackend {
 }
 
 final class DefaultsStore: Store {
-    private let defaults: UserDefaults
+    let defaults: UserDefaults
     private let fileURL: URL
-    private let syncEach: Bool
+    let syncEach: Bool
     let effectiveSettings: String
 
     static let orderKey = "timeline.order"
@@ -56,13 +56,13 @@ final class DefaultsStore: Store {
         effectiveSettings = "sync=\(location.variant["sync"]) file=inplace-truncate+fsync"
     }
 
-    private func synchronize() throws {
+    func synchronize() throws {
         guard defaults.synchronize() else {
             throw FileStoreError(operation: "UserDefaults.synchronize", path: fileURL.path, reason: "returned false")
         }
     }
 
-    private func set(_ value: Any, forKey key: String) throws {
+    func set(_ value: Any, forKey key: String) throws {
         defaults.set(value, forKey: key)
         if syncEach { try synchronize() }
     }
@@ -136,16 +136,21 @@ final class DefaultsStore: Store {
     /// Reads the suite's file from disk: Foundation caches a suite per process, so a "fresh" `UserDefaults`
     /// here would be served from memory; the file is what the next launch of the app will read.
     func allArticles() throws -> [Article] {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
-        let data = try FileWriter.read(fileURL)
-        guard let root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw FileStoreError(operation: "parse", path: fileURL.path, reason: "not a property-list dictionary")
-        }
-        return try root.compactMap { key, value in
+        try storedValues().compactMap { key, value in
             guard key.hasPrefix("article.") else { return nil }
             guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
             return try PlistRecords.article(record)
         }
+    }
+
+    /// The suite as its file holds it (what the next process will read), not Foundation's per-process cache.
+    func storedValues() throws -> [String: Any] {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return [:] }
+        let data = try FileWriter.read(fileURL)
+        guard let root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            throw FileStoreError(operation: "parse", path: fileURL.path, reason: "not a property-list dictionary")
+        }
+        return root
     }
 
     func close() throws { try synchronize() }

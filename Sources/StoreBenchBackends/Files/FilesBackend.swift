@@ -23,6 +23,7 @@ public enum FilesBackend {
 }
 
 final class FilesStore: Store {
+    private let location: StoreLocation
     private let root: URL
     private let durable: Bool
     private let encoder = JSONEncoder()
@@ -31,6 +32,7 @@ final class FilesStore: Store {
     let effectiveSettings: String
 
     init(location: StoreLocation) throws {
+        self.location = location
         root = location.directory
         durable = location.variant["fsync"] == "each"
         encoder.dateEncodingStrategy = .millisecondsSince1970
@@ -104,8 +106,11 @@ final class FilesStore: Store {
     }
 
     /// Every article file (temporary files excluded).
-    private func articleFiles() throws -> [URL] {
-        let directory = root.appendingPathComponent("articles")
+    private func articleFiles() throws -> [URL] { try files(kind: "articles") }
+
+    /// Every record file of one kind (temporary files excluded).
+    private func files(kind: String) throws -> [URL] {
+        let directory = root.appendingPathComponent(kind)
         guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".") }
     }
@@ -141,6 +146,55 @@ final class FilesStore: Store {
 
     func allArticles() throws -> [Article] {
         try articleFiles().map { try decoder.decode(Article.self, from: try FileWriter.read($0)) }
+    }
+
+    /// A second handle on the same directory: every file is replaced by an atomic rename, so a reader sees
+    /// the old or the new record and needs no lock.
+    func shareWithSecondThread() throws -> SharedStore {
+        SharedStore(first: self, second: try FilesStore(location: location),
+                    concurrency: "second handle: files are replaced by atomic rename, readers take no lock")
+    }
+
+    func setSetting(_ value: SettingValue, forKey key: String) throws {
+        try save(value.encoded, kind: "settings", key: key, durable: durable)
+    }
+
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
+        let url = try url(kind: "settings", key: key)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try SettingValue(encoded: try decoder.decode(String.self, from: try FileWriter.read(url)), kind: kind)
+    }
+
+    /// A cache entry file's content.
+    private struct StoredEntry: Codable {
+        var key: String
+        var expires: Int64
+        var value: Data
+    }
+
+    func cachePut(_ entry: CacheEntry) throws {
+        try save(StoredEntry(key: entry.key, expires: entry.expires, value: Data(entry.value)), kind: "cache", key: entry.key,
+                 durable: durable)
+    }
+
+    func cacheEntry(forKey key: String) throws -> CacheEntry? {
+        let url = try url(kind: "cache", key: key)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let stored = try decoder.decode(StoredEntry.self, from: try FileWriter.read(url))
+        return CacheEntry(key: stored.key, value: Array(stored.value), expires: stored.expires)
+    }
+
+    func cacheRemove(forKey key: String) throws {
+        let url = try url(kind: "cache", key: key)
+        guard unlink(url.path) == 0 else { throw FileWriter.error("unlink", url) }
+        if durable { try FileWriter.syncDirectory(url.deletingLastPathComponent()) }
+    }
+
+    func cacheEntries() throws -> [CacheEntry] {
+        try files(kind: "cache").map { url in
+            let stored = try decoder.decode(StoredEntry.self, from: try FileWriter.read(url))
+            return CacheEntry(key: stored.key, value: Array(stored.value), expires: stored.expires)
+        }
     }
 
     func close() throws {}

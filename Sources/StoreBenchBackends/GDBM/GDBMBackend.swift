@@ -41,6 +41,9 @@ final class GDBMStore: Store {
     static func articleKey(_ uid: String) -> [UInt8] { Array("a:".utf8) + Array(uid.utf8) }
     static func userKey(_ id: Int64) -> [UInt8] { Array("u:".utf8) + RecordCodec.idKey(id) }
     static func messageKey(_ id: Int64) -> [UInt8] { Array("m:".utf8) + RecordCodec.idKey(id) }
+    static func settingKey(_ key: String) -> [UInt8] { Array("s:".utf8) + Array(key.utf8) }
+    static let cachePrefix = Array("c:".utf8)
+    static func cacheKey(_ key: String) -> [UInt8] { cachePrefix + Array(key.utf8) }
 
     private func store(_ value: [UInt8], for key: [UInt8]) throws {
         try file.store(value, for: key)
@@ -117,6 +120,33 @@ final class GDBMStore: Store {
         return try file.keys().filter { $0.starts(with: prefix) }.map { key in
             guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
             return try RecordCodec.decodeArticle(bytes)
+        }
+    }
+
+    func setSetting(_ value: SettingValue, forKey key: String) throws {
+        try store(Array(value.encoded.utf8), for: Self.settingKey(key))
+    }
+
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
+        try file.fetch(Self.settingKey(key)).map { try RecordCodec.decodeSetting($0, kind: kind) }
+    }
+
+    func cachePut(_ entry: CacheEntry) throws { try store(RecordCodec.encode(entry), for: Self.cacheKey(entry.key)) }
+
+    func cacheEntry(forKey key: String) throws -> CacheEntry? {
+        try file.fetch(Self.cacheKey(key)).map(RecordCodec.decodeCacheEntry)
+    }
+
+    func cacheRemove(forKey key: String) throws {
+        guard try file.delete(Self.cacheKey(key)) else { throw StoreError.inconsistent("no cache entry \(key)") }
+        if syncEach { try file.sync() }
+    }
+
+    /// A full key walk (GDBM keeps no order), reading the entries under the cache prefix.
+    func cacheEntries() throws -> [CacheEntry] {
+        try file.keys().filter { $0.starts(with: Self.cachePrefix) }.map { key in
+            guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
+            return try RecordCodec.decodeCacheEntry(bytes)
         }
     }
 

@@ -17,6 +17,10 @@ public enum GRDBBackend {
                             summary: "records: insert(db) per record, mark-read fetches records, sets read, saves each; batch: cached INSERT statement and filter(keys:).updateAll"),
                 VariantAxis("writer", choices: ["queue", "pool"], default: "queue",
                             summary: "queue: DatabaseQueue (rollback journal); pool: DatabasePool (WAL, GRDB sets synchronous=NORMAL)"),
+                VariantAxis("index", choices: ["on", "off"], default: "on",
+                            summary: "on: an index on article(feedID, read, published, uid) for the query workload; off: none"),
+                VariantAxis("search", choices: ["like", "fts5"], default: "like",
+                            summary: "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"),
             ],
             libraryVersions: { ["grdb": version] },
             open: { location in try GRDBStore(location: location) }
@@ -33,9 +37,12 @@ struct GRDBStoreError: Error, CustomStringConvertible {
 }
 
 final class GRDBStore: Store {
-    private let path: String
-    private let writer: any DatabaseWriter
+    let path: String
+    let writer: any DatabaseWriter
     private let batchStyle: Bool
+    let fullTextSearch: Bool
+    /// False for a second thread's view: the database is closed by the store that opened it.
+    private let ownsWriter: Bool
     /// The database of the running unit of work.
     private var current: Database?
     let effectiveSettings: String
@@ -54,7 +61,9 @@ final class GRDBStore: Store {
             throw GRDBStoreError(underlying: error, path: path)
         }
         do {
-            try GRDBSchema.migrator.migrate(writer)
+            fullTextSearch = location.variant["search"] == "fts5"
+            ownsWriter = true
+            try GRDBSchema.migrator(index: location.variant["index"] == "on", fullText: fullTextSearch).migrate(writer)
             let (journal, sync) = try writer.read { db in
                 (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
                  try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
@@ -66,6 +75,7 @@ final class GRDBStore: Store {
             let syncName = ["off", "normal", "full", "extra"].indices.contains(sync) ? ["off", "normal", "full", "extra"][sync] : "\(sync)"
             batchStyle = location.variant["style"] == "batch"
             effectiveSettings = "style=\(location.variant["style"]) writer=\(location.variant["writer"]) journal=\(journal) sync=\(syncName)"
+                + " index=\(location.variant["index"]) search=\(location.variant["search"])"
         } catch let error as DatabaseError {
             try? writer.close()
             throw GRDBStoreError(underlying: error, path: path)
@@ -75,8 +85,24 @@ final class GRDBStore: Store {
         }
     }
 
+    /// A view for a second thread over the same `DatabaseWriter` (GRDB's queues and pools are thread-safe).
+    private init(sharing other: GRDBStore) {
+        path = other.path
+        writer = other.writer
+        batchStyle = other.batchStyle
+        fullTextSearch = other.fullTextSearch
+        ownsWriter = false
+        effectiveSettings = other.effectiveSettings
+    }
+
+    func shareWithSecondThread() throws -> SharedStore {
+        SharedStore(first: self, second: GRDBStore(sharing: self),
+                    concurrency: writer is DatabasePool ? "one DatabasePool: WAL, reads run while the writer writes"
+                        : "one DatabaseQueue: GRDB serializes every read behind the running write")
+    }
+
     /// Runs `body`, adding the database path to GRDB's errors.
-    private func located<T>(_ body: () throws -> T) throws -> T {
+    func located<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
@@ -85,7 +111,7 @@ final class GRDBStore: Store {
     }
 
     /// Runs `body` in the unit of work's transaction, or in a write transaction of its own.
-    private func inDatabase(_ body: (Database) throws -> Void) throws {
+    func inDatabase(_ body: (Database) throws -> Void) throws {
         if let current {
             try body(current)
         } else {
@@ -187,5 +213,7 @@ final class GRDBStore: Store {
         try located { try writer.read { db in try ArticleRecord.fetchAll(db).map(\.article) } }
     }
 
-    func close() throws { try located { try writer.close() } }
+    func close() throws {
+        if ownsWriter { try located { try writer.close() } }
+    }
 }

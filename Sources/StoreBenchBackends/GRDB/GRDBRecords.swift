@@ -15,6 +15,10 @@ struct ArticleRecord: Codable, FetchableRecord, PersistableRecord {
 
     enum Columns {
         static let uid = Column(CodingKeys.uid)
+        static let feedID = Column(CodingKeys.feedID)
+        static let title = Column(CodingKeys.title)
+        static let summary = Column(CodingKeys.summary)
+        static let published = Column(CodingKeys.published)
         static let read = Column(CodingKeys.read)
     }
 
@@ -76,9 +80,33 @@ struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
+/// An app setting: its ``SettingValue/encoded`` text under its key.
+struct SettingRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "setting"
+    var key: String
+    var value: String
+}
+
+/// A cache entry.
+struct CacheRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "cache"
+    var key: String
+    var value: Data
+    var expires: Int64
+
+    init(_ entry: CacheEntry) {
+        key = entry.key
+        value = Data(entry.value)
+        expires = entry.expires
+    }
+
+    var entry: CacheEntry { CacheEntry(key: key, value: Array(value), expires: expires) }
+}
+
 enum GRDBSchema {
-    /// The schema as a GRDB migration.
-    static var migrator: DatabaseMigrator {
+    /// The schema as GRDB migrations; `index` adds the query workload's index, `fullText` an FTS5 table
+    /// synchronized with the article table (GRDB creates the triggers).
+    static func migrator(index: Bool, fullText: Bool) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "article") { t in
@@ -102,6 +130,29 @@ enum GRDBSchema {
                 t.column("created", .datetime).notNull()
             }
             try db.create(index: "message_created", on: "message", columns: ["created", "id"])
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "cache") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .blob).notNull()
+                t.column("expires", .integer).notNull()
+            }
+        }
+        if index {
+            migrator.registerMigration("query-index") { db in
+                try db.create(index: "article_feed_unread", on: "article", columns: ["feedID", "read", "published", "uid"])
+            }
+        }
+        if fullText {
+            migrator.registerMigration("fts5") { db in
+                try db.create(virtualTable: "article_fts", using: FTS5()) { t in
+                    t.synchronize(withTable: "article")
+                    t.column("title")
+                    t.column("summary")
+                }
+            }
         }
         return migrator
     }

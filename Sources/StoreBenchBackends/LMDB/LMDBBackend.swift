@@ -32,7 +32,11 @@ final class LMDBStore: Store {
     private let articles: LMDBDatabase
     private let users: LMDBDatabase
     private let timeline: LMDBDatabase
+    private let settings: LMDBDatabase
+    private let cache: LMDBDatabase
     private let transactionPerRecord: Bool
+    /// False for a second thread's view: the environment is closed by the store that opened it.
+    private let ownsEnvironment: Bool
     /// The write transaction of the running unit of work (txn=single).
     private var current: LMDBTransaction?
     let effectiveSettings: String
@@ -41,11 +45,14 @@ final class LMDBStore: Store {
         let variant = location.variant
         let requested = LMDBBackend.durabilities[variant["sync"]]!
         environment = try LMDBEnvironment(path: location.directory.path, mapSize: variant.integer("mapsize_mb") << 20,
-                                          maxDatabases: 4, durability: requested)
+                                          maxDatabases: 8, durability: requested)
         do {
             articles = try environment.openDatabase(named: "articles")
             users = try environment.openDatabase(named: "users")
             timeline = try environment.openDatabase(named: "timeline")
+            settings = try environment.openDatabase(named: "settings")
+            cache = try environment.openDatabase(named: "cache")
+            ownsEnvironment = true
             let durability = try environment.durability()
             guard durability == requested else {
                 throw StoreError.settingMismatch(setting: "sync", requested: variant["sync"], effective: "\(durability)")
@@ -56,6 +63,25 @@ final class LMDBStore: Store {
             environment.close()
             throw error
         }
+    }
+
+    /// A view for a second thread over the same environment (LMDB environments are thread-safe; every call
+    /// runs its own transaction, and write transactions are serialized by LMDB itself).
+    private init(sharing other: LMDBStore) {
+        environment = other.environment
+        articles = other.articles
+        users = other.users
+        timeline = other.timeline
+        settings = other.settings
+        cache = other.cache
+        transactionPerRecord = other.transactionPerRecord
+        ownsEnvironment = false
+        effectiveSettings = other.effectiveSettings
+    }
+
+    func shareWithSecondThread() throws -> SharedStore {
+        SharedStore(first: self, second: LMDBStore(sharing: self),
+                    concurrency: "one environment: MVCC readers never wait for the single writer")
     }
 
     /// Runs `body` in the unit of work's transaction, or in a transaction of its own.
@@ -160,5 +186,49 @@ final class LMDBStore: Store {
         }
     }
 
-    func close() throws { environment.close() }
+    func forEachArticle(_ body: (Article) throws -> Void) throws {
+        try environment.read { txn in
+            try txn.forEach(in: articles) { _, value in
+                try body(try RecordCodec.decodeArticle(value))
+                return true
+            }
+        }
+    }
+
+    func setSetting(_ value: SettingValue, forKey key: String) throws {
+        try writing { txn in try txn.put(Array(value.encoded.utf8), for: Array(key.utf8), in: settings) }
+    }
+
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
+        try environment.read { txn in try txn.get(Array(key.utf8), in: settings).map { try RecordCodec.decodeSetting($0, kind: kind) } }
+    }
+
+    func cachePut(_ entry: CacheEntry) throws {
+        try writing { txn in try txn.put(RecordCodec.encode(entry), for: Array(entry.key.utf8), in: cache) }
+    }
+
+    func cacheEntry(forKey key: String) throws -> CacheEntry? {
+        try environment.read { txn in try txn.get(Array(key.utf8), in: cache).map(RecordCodec.decodeCacheEntry) }
+    }
+
+    func cacheRemove(forKey key: String) throws {
+        try writing { txn in
+            guard try txn.delete(Array(key.utf8), in: cache) else { throw StoreError.inconsistent("no cache entry \(key)") }
+        }
+    }
+
+    func cacheEntries() throws -> [CacheEntry] {
+        try environment.read { txn in
+            var entries: [CacheEntry] = []
+            try txn.forEach(in: cache) { _, value in
+                entries.append(try RecordCodec.decodeCacheEntry(value))
+                return true
+            }
+            return entries
+        }
+    }
+
+    func close() throws {
+        if ownsEnvironment { environment.close() }
+    }
 }

@@ -24,6 +24,8 @@ final class MemoryContents {
     var users: [Int64: User] = [:]
     /// Newest first, kept sorted.
     var timeline: [Message] = []
+    var settings: [String: SettingValue] = [:]
+    var cache: [String: CacheEntry] = [:]
 }
 
 /// The memory stores of one registry, by directory.
@@ -84,6 +86,23 @@ final class MemoryStore: Store {
     }
 
     func allArticles() throws -> [Article] { Array(contents.articles.values) }
+
+    func forEachArticle(_ body: (Article) throws -> Void) throws {
+        for article in contents.articles.values { try body(article) }
+    }
+
+    func setSetting(_ value: SettingValue, forKey key: String) throws { contents.settings[key] = value }
+
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
+        guard let value = contents.settings[key] else { return nil }
+        guard value.kind == kind else { throw StoreError.inconsistent("setting \(key) is a \(value.kind.rawValue), not a \(kind.rawValue)") }
+        return value
+    }
+
+    func cachePut(_ entry: CacheEntry) throws { contents.cache[entry.key] = entry }
+    func cacheEntry(forKey key: String) throws -> CacheEntry? { contents.cache[key] }
+    func cacheRemove(forKey key: String) throws { contents.cache[key] = nil }
+    func cacheEntries() throws -> [CacheEntry] { Array(contents.cache.values) }
 
     func close() throws {}
 }

@@ -25,9 +25,17 @@ public enum PlistBackend {
 final class PlistStore: Store {
     private let articlesURL: URL
     private let timelineURL: URL
+    let settingsURL: URL
+    let cacheURL: URL
+    let format: PropertyListSerialization.PropertyListFormat
     private let codec: any PlistCodec
     private let atomic: Bool
     private let flushEach: Bool
+    /// The settings and cache collections (see `PlistStore+SettingsCache.swift`), decoded on first use.
+    var settings: [String: Any]?
+    var cache: [String: CacheEntry]?
+    var settingsDirty = false
+    var cacheDirty = false
     /// The decoded articles collection (nil until first needed) and a uid → position index.
     private var articles: [Article]?
     private var positions: [String: Int] = [:]
@@ -38,14 +46,16 @@ final class PlistStore: Store {
         let variant = location.variant
         articlesURL = location.directory.appendingPathComponent("articles.plist")
         timelineURL = location.directory.appendingPathComponent("timeline.plist")
-        let format: PropertyListSerialization.PropertyListFormat = variant["format"] == "xml" ? .xml : .binary
+        settingsURL = location.directory.appendingPathComponent("settings.plist")
+        cacheURL = location.directory.appendingPathComponent("cache.plist")
+        format = variant["format"] == "xml" ? .xml : .binary
         codec = variant["codec"] == "archiver" ? ArchiverPlistCodec(format: format) : CodablePlistCodec(format: format)
         atomic = variant["write"] == "atomic"
         flushEach = variant["flush"] == "each"
         effectiveSettings = "format=\(variant["format"]) codec=\(variant["codec"]) write=\(variant["write"]) flush=\(variant["flush"])"
     }
 
-    private func write(_ data: Data, to url: URL) throws {
+    func write(_ data: Data, to url: URL) throws {
         do {
             try data.write(to: url, options: atomic ? .atomic : [])
         } catch {
@@ -53,7 +63,7 @@ final class PlistStore: Store {
         }
     }
 
-    private func decoded<T>(_ url: URL, _ decode: (Data) throws -> T) throws -> T {
+    func decoded<T>(_ url: URL, _ decode: (Data) throws -> T) throws -> T {
         do {
             return try decode(try FileWriter.read(url))
         } catch let error as FileStoreError {
@@ -78,10 +88,18 @@ final class PlistStore: Store {
         if flushEach { try flush() }
     }
 
+    /// Marks the settings or cache collection changed, rewriting it now with flush=each.
+    func changed(settings: Bool) throws {
+        if settings { settingsDirty = true } else { cacheDirty = true }
+        if flushEach { try flush() }
+    }
+
     private func flush() throws {
-        guard dirty, let articles else { return }
-        try write(try codec.encode(articles), to: articlesURL)
-        dirty = false
+        if dirty, let articles {
+            try write(try codec.encode(articles), to: articlesURL)
+            dirty = false
+        }
+        try flushSettingsAndCache()
     }
 
     func unitOfWork(_ body: () throws -> Void) throws {
@@ -147,6 +165,11 @@ final class PlistStore: Store {
         try write(try codec.encode(cache), to: timelineURL)
     }
 
+    /// The in-memory collection, as a plist app filters it.
+    func forEachArticle(_ body: (Article) throws -> Void) throws {
+        for article in try loadedArticles() { try body(article) }
+    }
+
     func allArticles() throws -> [Article] {
         FileManager.default.fileExists(atPath: articlesURL.path) ? try decoded(articlesURL, codec.decodeArticles) : []
     }
@@ -154,5 +177,7 @@ final class PlistStore: Store {
     func close() throws {
         try flush()
         articles = nil
+        settings = nil
+        cache = nil
     }
 }

@@ -20,6 +20,10 @@ public enum SQLiteBackend {
                     summary: "txn=batch: commit after this many writes").only(when: "txn", is: "batch"),
         VariantAxis("batch_ms", range: 1...600_000, default: 100,
                     summary: "txn=batch: commit at the first write this many ms after the batch began").only(when: "txn", is: "batch"),
+        VariantAxis("index", choices: ["on", "off"], default: "on",
+                    summary: "on: an index on article(feed_id, read, published DESC, uid) for the query workload; off: none"),
+        VariantAxis("search", choices: ["like", "fts5"], default: "like",
+                    summary: "like: LIKE '%word%' scans titles and summaries; fts5: an FTS5 index kept by triggers"),
     ]
 
     public static var descriptor: BackendDescriptor {

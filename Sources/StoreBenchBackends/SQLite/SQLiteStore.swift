@@ -6,7 +6,10 @@ import StoreBenchCore
 final class SQLiteStore: Store {
     static let fileName = "store.sqlite"
 
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
+    let location: StoreLocation
+    /// The `search` variant: `fts5` keeps an FTS5 index of titles and summaries.
+    let fullTextSearch: Bool
     private let policy: TransactionPolicy
     private var batch = BatchState()
     private var statements: [Query: SQLiteStatement] = [:]
@@ -29,6 +32,19 @@ final class SQLiteStore: Store {
         case articleByUID = "SELECT uid, feed_id, title, summary, published, read FROM article WHERE uid = ?1"
         case allUIDs = "SELECT uid FROM article"
         case deleteArticles = "DELETE FROM article WHERE uid IN (SELECT value FROM json_each(?1))"
+        case unreadCounts = "SELECT feed_id, count(*) FROM article WHERE read = 0 GROUP BY feed_id"
+        case newestUnread = """
+            SELECT uid, feed_id, title, summary, published, read FROM article WHERE feed_id = ?1 AND read = 0 \
+            ORDER BY published DESC, uid LIMIT ?2
+            """
+        case searchLike = "SELECT uid FROM article WHERE title LIKE ?1 OR summary LIKE ?1"
+        case searchFTS = "SELECT uid FROM article WHERE rowid IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?1)"
+        case setSetting = "INSERT INTO setting(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        case setting = "SELECT value FROM setting WHERE key = ?1"
+        case cachePut = "INSERT OR REPLACE INTO cache(key, value, expires) VALUES (?1, ?2, ?3)"
+        case cacheEntry = "SELECT key, value, expires FROM cache WHERE key = ?1"
+        case cacheRemove = "DELETE FROM cache WHERE key = ?1"
+        case cacheEntries = "SELECT key, value, expires FROM cache"
     }
 
     static let schema = """
@@ -41,12 +57,33 @@ final class SQLiteStore: Store {
         CREATE TABLE IF NOT EXISTS message(
             id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, text TEXT NOT NULL, created INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS message_created ON message(created DESC, id DESC);
+        CREATE TABLE IF NOT EXISTS setting(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS cache(key TEXT PRIMARY KEY, value BLOB NOT NULL, expires INTEGER NOT NULL);
+        """
+
+    /// `index=on`: the index the query workload's queries use (feed, unread, newest first).
+    static let queryIndex = "CREATE INDEX IF NOT EXISTS article_feed_unread ON article(feed_id, read, published DESC, uid);"
+
+    /// `search=fts5`: an external-content FTS5 table over titles and summaries, kept in step by triggers.
+    static let fullTextSchema = """
+        CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(title, summary, content='article', content_rowid='rowid');
+        CREATE TRIGGER IF NOT EXISTS article_fts_insert AFTER INSERT ON article BEGIN
+            INSERT INTO article_fts(rowid, title, summary) VALUES (new.rowid, new.title, new.summary); END;
+        CREATE TRIGGER IF NOT EXISTS article_fts_delete AFTER DELETE ON article BEGIN
+            INSERT INTO article_fts(article_fts, rowid, title, summary) VALUES ('delete', old.rowid, old.title, old.summary); END;
+        CREATE TRIGGER IF NOT EXISTS article_fts_update AFTER UPDATE OF title, summary ON article BEGIN
+            INSERT INTO article_fts(article_fts, rowid, title, summary) VALUES ('delete', old.rowid, old.title, old.summary);
+            INSERT INTO article_fts(rowid, title, summary) VALUES (new.rowid, new.title, new.summary); END;
         """
 
     init(location: StoreLocation) throws {
         let variant = location.variant
+        self.location = location
+        fullTextSearch = variant["search"] == "fts5"
         connection = try SQLiteConnection(path: location.path(Self.fileName))
         do {
+            // Another connection's lock (sync-while-reading) is waited for, as apps configure it.
+            try connection.setBusyTimeout(milliseconds: 10_000)
             let journal = try Self.apply("journal_mode", SQLiteBackend.journalModes[variant["journal"]]!,
                                          requested: variant["journal"], on: connection) { $0.lowercased() }
             let sync = try Self.apply("synchronous", SQLiteBackend.syncModes[variant["sync"]]!,
@@ -54,9 +91,12 @@ final class SQLiteStore: Store {
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute(Self.schema)
+            if variant["index"] == "on" { try connection.execute(Self.queryIndex) }
+            if fullTextSearch { try connection.execute(Self.fullTextSchema) }
             policy = TransactionPolicy(variant)
             effectiveSettings = "txn=\(variant["txn"]) journal=\(journal) sync=\(sync) temp_store=memory"
                 + (variant["txn"] == "batch" ? " batch_ops=\(variant["batch_ops"]) batch_ms=\(variant["batch_ms"])" : "")
+                + " index=\(variant["index"]) search=\(variant["search"])"
         } catch {
             try? connection.close()
             throw error
@@ -74,7 +114,7 @@ final class SQLiteStore: Store {
         return effective
     }
 
-    private func statement(_ query: Query) throws -> SQLiteStatement {
+    func statement(_ query: Query) throws -> SQLiteStatement {
         if let cached = statements[query] { return cached }
         let prepared = try connection.prepare(query.rawValue)
         statements[query] = prepared
@@ -91,7 +131,7 @@ final class SQLiteStore: Store {
 
     /// txn=batch: opens the batch transaction before a write if none is open.
     @inline(__always)
-    private func beginWrite() throws {
+    func beginWrite() throws {
         guard case .batch = policy, !batch.open else { return }
         try connection.execute("BEGIN IMMEDIATE")
         batch = BatchState(open: true, writes: 0, started: monotonicNanoseconds())
@@ -99,7 +139,7 @@ final class SQLiteStore: Store {
 
     /// txn=batch: counts the write and commits when the batch is full or old enough.
     @inline(__always)
-    private func endWrite() throws {
+    func endWrite() throws {
         guard case .batch(let operations, let nanoseconds) = policy else { return }
         batch.writes += 1
         if batch.writes >= operations || monotonicNanoseconds() - batch.started >= nanoseconds {
@@ -210,7 +250,7 @@ final class SQLiteStore: Store {
     }
 
     /// The article in the current row of a statement selecting ``Query/allArticles``'s columns.
-    private static func article(from row: SQLiteStatement) -> Article {
+    static func article(from row: SQLiteStatement) -> Article {
         Article(uid: row.text(at: 0), feedID: row.int64(at: 1), title: row.text(at: 2), summary: row.text(at: 3),
                 published: Date(millisecondsSince1970: row.int64(at: 4)), read: row.int64(at: 5) != 0)
     }

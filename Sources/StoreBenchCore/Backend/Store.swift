@@ -55,6 +55,57 @@ public protocol Store: AnyObject {
     /// Untimed verification: every stored article, in any order.
     func allArticles() throws -> [Article]
 
+    // MARK: Queries (`query`, `search`). Defaults in `StoreDefaults.swift` scan ``forEachArticle(_:)``.
+
+    /// Calls `body` with every stored article: the scan a key-value app runs when it has no index. The default
+    /// reads ``allArticles()``; a backend overrides it when its users would scan differently (e.g. in memory).
+    func forEachArticle(_ body: (Article) throws -> Void) throws
+
+    /// Unread articles per feed; feeds without an unread article are absent.
+    func unreadCounts() throws -> [Int64: Int]
+
+    /// The newest `limit` unread articles of one feed: `published` descending, then `uid` ascending (by UTF-8).
+    func newestUnread(feedID: Int64, limit: Int) throws -> [Article]
+
+    /// How this store answers ``unreadCounts()`` and ``newestUnread(feedID:limit:)``, for the report: SQL
+    /// backends return `EXPLAIN QUERY PLAN` of each query; others name their strategy (e.g. a scan).
+    func queryPlans() throws -> [String]
+
+    /// The uids (any order) of the articles whose title or summary contains `keyword` — ASCII letters and
+    /// digits only — ignoring ASCII case (SQL `LIKE '%keyword%'` semantics).
+    func search(keyword: String) throws -> [String]
+
+    // MARK: Two threads (`sync-while-reading`)
+
+    /// Shares the store between this thread and one other, in the backend's natural idiom: a second connection
+    /// (SQLite WAL readers), the same thread-safe database object (GRDB), one environment with a read
+    /// transaction per call (LMDB), a second handle on atomically replaced files — or, for a strategy with no
+    /// concurrency of its own, one lock around the store, as an app would add (the default). Called once, with no
+    /// unit of work running; the store stays open until both views are done.
+    func shareWithSecondThread() throws -> SharedStore
+
+    // MARK: Settings (`settings`)
+
+    /// Writes one small setting (called inside a unit of work; one setting per app operation).
+    func setSetting(_ value: SettingValue, forKey key: String) throws
+
+    /// The setting under `key`, read as `kind` (nil when there is none).
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue?
+
+    // MARK: Expiring cache (`cache`): storage only; the policy lives in ``ExpiringCache``.
+
+    /// Stores `entry`, replacing any entry under its key.
+    func cachePut(_ entry: CacheEntry) throws
+
+    /// The entry under `key`, expired or not, or nil.
+    func cacheEntry(forKey key: String) throws -> CacheEntry?
+
+    /// Removes the entry under `key` (which exists).
+    func cacheRemove(forKey key: String) throws
+
+    /// Every cache entry, in any order (read when a cache opens, and for verification).
+    func cacheEntries() throws -> [CacheEntry]
+
     /// Closes the store, releasing every handle. Called exactly once; the store is not used afterwards.
     func close() throws
 }

@@ -11,7 +11,7 @@ public struct DatasetGenerator: Sendable {
     static let epochMilliseconds: Int64 = 1_767_225_600_000
     private static let yearMilliseconds: Int64 = 365 * 24 * 3600 * 1000
 
-    private enum Stream: UInt64 { case article = 1, user = 2, message = 3, selection = 4 }
+    private enum Stream: UInt64 { case article = 1, user = 2, message = 3, selection = 4, setting = 5, cache = 6 }
 
     public init(seed: UInt64) { self.seed = seed }
 
@@ -56,6 +56,26 @@ public struct DatasetGenerator: Sendable {
 
     public func messages(count: Int, userCount: Int) -> [Message] {
         (0..<count).map { message(at: $0, userCount: userCount) }
+    }
+
+    /// App setting number `index`: a key like `pref.12.sync` and a small value of one of the four kinds.
+    public func setting(at index: Int) -> (key: String, value: SettingValue) {
+        var rng = SplitMix64.forItem(seed: seed, stream: Stream.setting.rawValue, index: index)
+        let word = AwkwardText.words[Int(rng.next() % UInt64(AwkwardText.words.count))]
+        let value: SettingValue = switch rng.next() % 4 {
+        case 0: .bool(rng.next() % 2 == 0)
+        case 1: .int(Int64(bitPattern: rng.next()) >> 40)
+        case 2: .double(Double(Int64(bitPattern: rng.next()) >> 12) / 1024)
+        default: .string(AwkwardText.sentence(words: 1 + Int(rng.next() % 3), awkward: rng.next() % 4 == 0, using: &rng))
+        }
+        return ("pref.\(index).\(word)", value)
+    }
+
+    public func settings(count: Int) -> [(key: String, value: SettingValue)] { (0..<count).map(setting(at:)) }
+
+    /// A random stream for workload `salt` (e.g. the cache workload's operation mix).
+    public func stream(salt: UInt64) -> SplitMix64 {
+        SplitMix64.forItem(seed: seed ^ salt, stream: Stream.cache.rawValue, index: 0)
     }
 
     /// `count` distinct indices out of `0..<total`, in a seeded random order (partial Fisher–Yates).

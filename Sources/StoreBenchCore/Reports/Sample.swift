@@ -52,7 +52,10 @@ public struct Sample: Sendable {
 
     /// Workload-specific columns: pages of the store still resident after a cold launch's eviction, the launched
     /// child's own open → ready seconds and disk reads, and a free-text note.
-    public static let noteColumns = ["resident_pages", "child_ready_s", "child_read_bytes", "note"]
+    /// `hit_ratio` of the cache workload, `reads` (screens loaded by the main thread in sync-while-reading) and
+    /// `query_plan` (the query workload's plans).
+    public static let noteColumns = ["resident_pages", "child_ready_s", "child_read_bytes", "note", "hit_ratio", "reads",
+                                     "query_plan"]
 
     public init(key: RowKey, repetition: Int, status: RowStatus, wallSeconds: Double, cpuUserSeconds: Double,
                 cpuSystemSeconds: Double, maxRSSKiB: Int64, readBytes: Int64?, writeBytes: Int64?, storeBytes: Int64,

@@ -12,6 +12,14 @@ public struct LaunchTarget: Sendable {
     public let directory: URL
     /// Whether the backend's data survives its process (the memory backend's does not).
     public let persistent: Bool
+
+    public init(executable: URL?, backend: String, variant: Variant, directory: URL, persistent: Bool) {
+        self.executable = executable
+        self.backend = backend
+        self.variant = variant
+        self.directory = directory
+        self.persistent = persistent
+    }
 }
 
 /// The JSON line a `storebench launch` child prints when its first screen is in memory.

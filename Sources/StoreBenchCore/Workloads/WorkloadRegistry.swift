@@ -19,7 +19,8 @@ public struct WorkloadRegistry: Sendable {
     /// Every shipped workload.
     public static var standard: WorkloadRegistry {
         WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
-                          DeleteWorkload(),
+                          DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(),
+                          SettingsWorkload(), CacheWorkload(),
                           LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload()])
     }
 }

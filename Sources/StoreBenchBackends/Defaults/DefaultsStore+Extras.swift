@@ -1,0 +1,55 @@
+import Foundation
+import StoreBenchCore
+
+/// Settings (what defaults are for: native property-list values under `setting.<key>`), cache entries (a
+/// dictionary `{value, expires}` under `cache.<key>`) and the in-memory scan a defaults app filters with.
+extension DefaultsStore {
+    static func settingKey(_ key: String) -> String { "setting." + key }
+    static func cacheKey(_ key: String) -> String { "cache." + key }
+
+    /// The suite's values in memory (`dictionaryRepresentation()`), filtered to the articles.
+    func forEachArticle(_ body: (Article) throws -> Void) throws {
+        for (key, value) in defaults.dictionaryRepresentation() where key.hasPrefix("article.") {
+            guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
+            try body(try PlistRecords.article(record))
+        }
+    }
+
+    func setSetting(_ value: SettingValue, forKey key: String) throws {
+        try set(PlistSettings.native(value), forKey: Self.settingKey(key))
+    }
+
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
+        try defaults.object(forKey: Self.settingKey(key)).map { try PlistSettings.value($0, kind: kind, key: key) }
+    }
+
+    func cachePut(_ entry: CacheEntry) throws {
+        try set(["value": Data(entry.value), "expires": NSNumber(value: entry.expires)] as [String: Any],
+                forKey: Self.cacheKey(entry.key))
+    }
+
+    func cacheEntry(forKey key: String) throws -> CacheEntry? {
+        try defaults.dictionary(forKey: Self.cacheKey(key)).map { try Self.entry(key: key, $0) }
+    }
+
+    func cacheRemove(forKey key: String) throws {
+        defaults.removeObject(forKey: Self.cacheKey(key))
+        if syncEach { try synchronize() }
+    }
+
+    /// Read from the suite's file (as ``allArticles()`` is), so a reopened store shows what was persisted.
+    func cacheEntries() throws -> [CacheEntry] {
+        try storedValues().compactMap { key, value in
+            guard key.hasPrefix("cache.") else { return nil }
+            guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
+            return try Self.entry(key: String(key.dropFirst(6)), record)
+        }
+    }
+
+    private static func entry(key: String, _ record: [String: Any]) throws -> CacheEntry {
+        guard let value = record["value"] as? Data, let expires = record["expires"] as? NSNumber else {
+            throw StoreError.inconsistent("cache entry \(key) is not {value, expires}")
+        }
+        return CacheEntry(key: key, value: Array(value), expires: expires.int64Value)
+    }
+}

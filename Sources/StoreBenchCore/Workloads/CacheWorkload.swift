@@ -1,0 +1,162 @@
+/// `cache`: the Kache use case — `count` operations on an ``ExpiringCache`` of `capacity` entries over `keys`
+/// URL-like keys (80% of the operations on the hottest 20% of keys), `get_percent` of them gets and the rest puts
+/// of `value_bytes`-byte values with a time-to-live of 1…`ttl` ticks. Time is logical (the operation number), so
+/// every run has the same hits, evictions and final content; the row's `hit_ratio` and latency columns report it.
+public struct CacheWorkload: Workload {
+    public init() {}
+    public let name = "cache"
+    public let summary = "expiring cache with a capacity (evict earliest-expiring): N puts/gets, hit ratio and latency"
+    public let sizeParameter = "count"
+    public let parameters = [
+        WorkloadParameter("count", default: 20_000, range: 1...10_000_000, summary: "cache operations"),
+        WorkloadParameter("capacity", default: 1_000, range: 1...1_000_000, summary: "entries kept at most"),
+        WorkloadParameter("keys", default: 4_000, range: 1...10_000_000, summary: "distinct keys used"),
+        WorkloadParameter("get_percent", default: 80, range: 0...100, summary: "share of operations that are gets"),
+        WorkloadParameter("value_bytes", default: 512, range: 0...10_000_000, summary: "bytes per cached value"),
+        WorkloadParameter("ttl", default: 5_000, range: 1...1_000_000_000, summary: "longest time-to-live, in operations"),
+    ]
+
+    enum Operation {
+        case get(key: Int)
+        case put(key: Int, value: Int, expires: Int64)
+    }
+
+    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+        var rng = generator.stream(salt: 0x6361_6368)
+        let keyCount = parameters["keys"], hot = max(1, keyCount / 5)
+        let keys = (0..<keyCount).map { "https://cdn.example.com/img/\($0 * 7919 % 100_003).jpg?size=2x&v=\($0 % 7)" }
+        var values: [[UInt8]] = []
+        var operations: [Operation] = []
+        operations.reserveCapacity(parameters["count"])
+        for tick in 0..<parameters["count"] {
+            let key = rng.next() % 10 < 8 ? Int(rng.next() % UInt64(hot)) : Int(rng.next() % UInt64(keyCount))
+            if Int(rng.next() % 100) < parameters["get_percent"] {
+                operations.append(.get(key: key))
+            } else {
+                var value = [UInt8](repeating: 0, count: parameters["value_bytes"])
+                for index in value.indices { value[index] = UInt8(truncatingIfNeeded: rng.next()) }
+                values.append(value)
+                let ttl = 1 + Int64(rng.next() % UInt64(parameters["ttl"]))
+                operations.append(.put(key: key, value: values.count - 1, expires: Int64(tick) + ttl))
+            }
+        }
+        return Dataset(keys: keys, values: values, operations: operations, capacity: parameters["capacity"])
+    }
+
+    /// The checksum of cache entries, sorted by key.
+    static func checksum(_ entries: [CacheEntry]) -> String {
+        var hash = FNV1a()
+        for entry in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            hash.combine(entry.key)
+            hash.combine(entry.expires)
+            hash.combine(bytes: entry.value)
+        }
+        return hash.hex
+    }
+
+    final class Dataset: WorkloadData {
+        let keys: [String]
+        let values: [[UInt8]]
+        let operations: [Operation]
+        let capacity: Int
+        let expectedHits: Int
+        let expectedGets: String
+        let expectedFinal: (count: Int, hex: String)
+        let fingerprint: String
+
+        init(keys: [String], values: [[UInt8]], operations: [Operation], capacity: Int) {
+            self.keys = keys
+            self.values = values
+            self.operations = operations
+            self.capacity = capacity
+            // The expected outcome: the same policy over a plain dictionary (which cannot fail).
+            let reference = DictionaryCacheStorage()
+            let cache = try! ExpiringCache(storage: reference, capacity: capacity)
+            let results = try! Self.run(operations, on: cache, keys: keys, values: values, recorder: nil)
+            expectedHits = results.compactMap { $0 }.count
+            expectedGets = Self.digest(results)
+            expectedFinal = (reference.entries.count, CacheWorkload.checksum(Array(reference.entries.values)))
+            var hash = FNV1a()
+            hash.combine(expectedGets)
+            hash.combine(expectedFinal.hex)
+            hash.combine(Int64(operations.count))
+            fingerprint = hash.hex
+        }
+
+        /// Runs the operations; returns each get's value (nil for a miss), in order.
+        static func run(_ operations: [Operation], on cache: ExpiringCache, keys: [String], values: [[UInt8]],
+                        recorder: LatencyRecorder?) throws -> [[UInt8]?] {
+            var results: [[UInt8]?] = []
+            results.reserveCapacity(operations.count)
+            var previous = monotonicNanoseconds()
+            for (tick, operation) in operations.enumerated() {
+                switch operation {
+                case .get(let key): results.append(try cache.get(key: keys[key], now: Int64(tick)))
+                case let .put(key, value, expires): try cache.put(key: keys[key], value: values[value], expires: expires)
+                }
+                if let recorder {
+                    let now = monotonicNanoseconds()
+                    recorder.record(nanoseconds: now &- previous)
+                    previous = now
+                }
+            }
+            return results
+        }
+
+        static func digest(_ results: [[UInt8]?]) -> String {
+            var hash = FNV1a()
+            for result in results {
+                if let result { hash.combine(bytes: result) } else { hash.combine("miss") }
+            }
+            return hash.hex
+        }
+
+        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
+    }
+
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
+        let data: Dataset
+        let latencies: LatencyRecorder? = LatencyRecorder()
+        var notes: [String: String] = [:]
+        private var cache: ExpiringCache?
+        private var results: [[UInt8]?] = []
+
+        init(data: Dataset, opener: StoreOpener) {
+            self.data = data
+            super.init(opener: opener)
+        }
+
+        func prepare() throws {
+            let store = try opener.open()
+            self.store = store
+            cache = try ExpiringCache(storage: StoreCacheStorage(store), capacity: data.capacity)
+        }
+
+        func measure() throws -> Int {
+            results = try Dataset.run(data.operations, on: cache!, keys: data.keys, values: data.values, recorder: latencies!)
+            return data.operations.count
+        }
+
+        func verify() throws -> String {
+            let hits = results.compactMap { $0 }.count
+            let gets = results.count
+            notes["hit_ratio"] = gets == 0 ? "" : CSVFormat.decimal(Double(hits) / Double(gets))
+            guard hits == data.expectedHits, Dataset.digest(results) == data.expectedGets else {
+                throw VerificationError("\(hits) hits of \(gets) gets (expected \(data.expectedHits)), or different values returned")
+            }
+            cache = nil
+            try store?.close()
+            store = nil
+            let reopened = try opener.open()
+            defer { closeQuietly(reopened) }
+            let entries = try reopened.cacheEntries()
+            let checksum = CacheWorkload.checksum(entries)
+            guard entries.count == data.expectedFinal.count, checksum == data.expectedFinal.hex else {
+                throw VerificationError("after reopening, the cache holds \(entries.count) entries (checksum \(checksum)), "
+                                        + "expected \(data.expectedFinal.count) (\(data.expectedFinal.hex))")
+            }
+            try reopened.close()
+            return checksum
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// `search`: keyword search over the titles and summaries of `stored` articles, `count` keywords one after the
+/// other. Semantics are SQL `LIKE '%keyword%'` (ASCII case ignored); the keywords are chosen so that a
+/// word-token index (FTS5) must return exactly the same sets — the tests check that on the generated data.
+public struct SearchWorkload: Workload {
+    public init() {}
+    public let name = "search"
+    public let summary = "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
+    public let sizeParameter = "stored"
+    public let parameters = [
+        WorkloadParameter("stored", default: 10_000, range: 1...10_000_000, summary: "articles in the store"),
+        WorkloadParameter("count", default: 20, range: 1...100_000, summary: "searches, one keyword each"),
+    ]
+
+    /// Common words of the generated text and rare ones from its awkward pieces, some capitalized (case must
+    /// not matter). Each occurs only as a whole word, so substring and token matching agree.
+    public static let keywords = AwkwardText.words.enumerated().map { $0.offset % 3 == 0 ? $0.element.prefix(1).uppercased() + $0.element.dropFirst() : $0.element }
+        + ["Reilly", "Tables", "NULL", "slash", "break", "xml", "attr"]
+
+    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+        let articles = generator.articles(count: parameters["stored"])
+        let order = generator.sample(Self.keywords.count, of: Self.keywords.count, salt: 0x7365_6172)
+        let keywords = (0..<parameters["count"]).map { Self.keywords[order[$0 % order.count]] }
+        return Dataset(articles: articles, keywords: keywords)
+    }
+
+    /// The uids of `articles` matching `keyword` under the workload's semantics.
+    public static func expectedMatches(_ articles: [Article], keyword: String) -> Set<String> {
+        let matcher = KeywordMatcher(keyword)
+        return Set(articles.lazy.filter { matcher.matches($0.title) || matcher.matches($0.summary) }.map(\.uid))
+    }
+
+    final class Dataset: WorkloadData {
+        let articles: [Article]
+        let keywords: [String]
+        let expected: [String: Set<String>]
+        let fingerprint: String
+
+        init(articles: [Article], keywords: [String]) {
+            self.articles = articles
+            self.keywords = keywords
+            expected = Dictionary(uniqueKeysWithValues: Set(keywords).map { ($0, SearchWorkload.expectedMatches(articles, keyword: $0)) })
+            var hash = FNV1a()
+            hash.combine(Checksum.articles(articles).hex)
+            for keyword in keywords { hash.combine(keyword) }
+            fingerprint = hash.hex
+        }
+
+        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
+    }
+
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
+        let data: Dataset
+        let latencies: LatencyRecorder? = LatencyRecorder()
+        var notes: [String: String] = [:]
+        var results: [[String]] = []
+
+        init(data: Dataset, opener: StoreOpener) {
+            self.data = data
+            super.init(opener: opener)
+        }
+
+        func prepare() throws {
+            try openAndLoad(data.articles)
+            results.reserveCapacity(data.keywords.count)
+        }
+
+        func measure() throws -> Int {
+            let store = store!, recorder = latencies!
+            var previous = monotonicNanoseconds()
+            for keyword in data.keywords {
+                results.append(try store.search(keyword: keyword))
+                let now = monotonicNanoseconds()
+                recorder.record(nanoseconds: now &- previous)
+                previous = now
+            }
+            return data.keywords.count
+        }
+
+        func verify() throws -> String {
+            var hash = FNV1a()
+            var matches = 0
+            for (keyword, found) in zip(data.keywords, results) {
+                let expected = data.expected[keyword]!
+                let foundSet = Set(found)
+                guard found.count == foundSet.count, foundSet == expected else {
+                    throw VerificationError("search '\(keyword)' returned \(found.count) uids (\(foundSet.subtracting(expected).count) unexpected), "
+                                            + "expected \(expected.count) (\(expected.subtracting(foundSet).count) missing)")
+                }
+                matches += found.count
+                hash.combine(keyword)
+                for uid in found.sorted() { hash.combine(uid) }
+            }
+            notes["note"] = "\(matches) matches over \(data.keywords.count) searches"
+            return hash.hex
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Synchronization
+
+/// `sync-while-reading`: a second thread applies a sync — `count` article changes in batches of `batch`, each
+/// batch one unit of work of new articles and articles marked read — while the main thread loads the timeline
+/// screen again and again, as a UI would. The row's latency columns are the main thread's screen loads (the
+/// jank); `ops_per_s` is the sync's throughput; `reads` counts the screens loaded; the note says how the two
+/// threads share the store (``Store/shareWithSecondThread()``).
+public struct SyncWhileReadingWorkload: Workload {
+    public init() {}
+    public let name = "sync-while-reading"
+    public let summary = "a second thread syncs N article changes in batches while the main thread reloads the first screen"
+    public let sizeParameter = "count"
+    public let parameters = [
+        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "article changes synced"),
+        WorkloadParameter("batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
+        WorkloadParameter("update_percent", default: 50, range: 0...100, summary: "share of changes that mark a stored article read (the rest insert)"),
+        WorkloadParameter("stored", default: 10_000, range: 0...10_000_000, summary: "articles stored before the sync"),
+        WorkloadParameter("messages", default: 20_000, range: 1...10_000_000, summary: "timeline messages stored"),
+        WorkloadParameter("users", default: 1_000, range: 1...1_000_000, summary: "timeline users stored"),
+        WorkloadParameter("screen", default: 200, range: 1...10_000, summary: "messages on the screen the main thread loads"),
+    ]
+
+    public func validate(_ parameters: WorkloadParameters) throws {
+        let updates = parameters["count"] * parameters["update_percent"] / 100
+        guard updates <= parameters["stored"] else {
+            throw ParameterError("the sync marks \(updates) stored articles read but only \(parameters["stored"]) are stored")
+        }
+    }
+
+    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+        let stored = parameters["stored"], count = parameters["count"]
+        let updates = count * parameters["update_percent"] / 100
+        let articles = generator.articles(count: stored + count - updates)
+        let timeline = TimelineWorkload().makeData(WorkloadParameters([
+            "messages": parameters["messages"], "users": parameters["users"], "screen": parameters["screen"],
+        ]), generator: generator) as! TimelineWorkload.Dataset
+        let updated = generator.sample(updates, of: stored, salt: 0x7379_6E63).map { articles[$0].uid }
+        return Dataset(initial: Array(articles[..<stored]), inserted: Array(articles[stored...]), updated: updated,
+                       batch: parameters["batch"], timeline: timeline)
+    }
+
+    /// One sync batch: new articles and uids to mark read.
+    struct Batch {
+        var inserts: [Article] = []
+        var reads: [String] = []
+    }
+
+    final class Dataset: WorkloadData {
+        let initial: [Article]
+        let batches: [Batch]
+        let timeline: TimelineWorkload.Dataset
+        let changes: Int
+        let expected: (count: Int, hex: String)
+        let expectedScreen: String
+        let fingerprint: String
+
+        init(initial: [Article], inserted: [Article], updated: [String], batch: Int, timeline: TimelineWorkload.Dataset) {
+            self.initial = initial
+            self.timeline = timeline
+            changes = inserted.count + updated.count
+            // Interleave the changes so every batch mixes inserts and updates in the requested proportion.
+            var batches: [Batch] = []
+            var current = Batch()
+            var insertIndex = 0, updateIndex = 0
+            for change in 0..<changes {
+                let wantUpdate = updateIndex < updated.count
+                    && (insertIndex >= inserted.count || updateIndex * changes <= change * updated.count)
+                if wantUpdate {
+                    current.reads.append(updated[updateIndex])
+                    updateIndex += 1
+                } else {
+                    current.inserts.append(inserted[insertIndex])
+                    insertIndex += 1
+                }
+                if current.inserts.count + current.reads.count == batch {
+                    batches.append(current)
+                    current = Batch()
+                }
+            }
+            if current.inserts.count + current.reads.count > 0 { batches.append(current) }
+            self.batches = batches
+            var after = initial + inserted
+            let read = Set(updated)
+            for index in after.indices where read.contains(after[index].uid) { after[index].read = true }
+            expected = Checksum.articles(after)
+            expectedScreen = Checksum.timeline(timeline.expected)
+            var hash = FNV1a()
+            hash.combine(Checksum.articles(initial).hex)
+            for batch in batches {
+                hash.combine(Checksum.articlesInOrder(batch.inserts))
+                for uid in batch.reads { hash.combine(uid) }
+            }
+            hash.combine(timeline.fingerprint)
+            fingerprint = hash.hex
+        }
+
+        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
+    }
+
+    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
+        let data: Dataset
+        let latencies: LatencyRecorder? = LatencyRecorder()
+        var notes: [String: String] = [:]
+        private var shared: SharedStore?
+        private var reads = 0
+        private var shortScreens = 0
+        private var lastScreen: TimelineScreen?
+        private let syncDone = Atomic<Bool>(false)
+
+        init(data: Dataset, opener: StoreOpener) {
+            self.data = data
+            super.init(opener: opener)
+        }
+
+        func prepare() throws {
+            let store = try opener.open()
+            self.store = store
+            try store.load(users: data.timeline.users, messages: data.timeline.messages)
+            try store.load(articles: data.initial)
+            shared = try store.shareWithSecondThread()
+            notes["note"] = "concurrency: " + shared!.concurrency
+        }
+
+        func measure() throws -> Int {
+            let shared = shared!, recorder = latencies!, screen = data.timeline.screen
+            let writer = shared.first, batches = data.batches
+            // The sync thread is the only user of `writer` until it is joined.
+            let sync = SecondThread { [self] in
+                defer { syncDone.store(true, ordering: .releasing) }
+                for batch in batches {
+                    try writer.unitOfWork {
+                        for article in batch.inserts { try writer.insert(article) }
+                        if !batch.reads.isEmpty { try writer.markRead(uids: batch.reads) }
+                    }
+                }
+            }
+            let reader = shared.second
+            var previous = monotonicNanoseconds()
+            sync.start()
+            repeat {
+                let loaded = try reader.loadTimeline(limit: screen)
+                let now = monotonicNanoseconds()
+                recorder.record(nanoseconds: now &- previous)
+                previous = now
+                reads += 1
+                if loaded.messages.count != screen { shortScreens += 1 }
+                lastScreen = loaded
+            } while !syncDone.load(ordering: .acquiring)
+            try sync.join()
+            return data.changes
+        }
+
+        func verify() throws -> String {
+            notes["reads"] = String(reads)
+            guard shortScreens == 0 else { throw VerificationError("\(shortScreens) of \(reads) screens were incomplete") }
+            guard let lastScreen, Checksum.timeline(lastScreen) == data.expectedScreen else {
+                throw VerificationError("the main thread's last screen differs from the stored timeline")
+            }
+            try shared?.release()
+            shared = nil
+            let found = try closeAndReadBack()
+            try ArticleExpectation.match(found, count: data.expected.count, checksum: data.expected.hex)
+            return found.hex
+        }
+
+        override func finish() {
+            try? shared?.release()
+            shared = nil
+            super.finish()
+        }
+    }
+}

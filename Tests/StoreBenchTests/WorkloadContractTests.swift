@@ -1,0 +1,162 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+/// The query, search, sync-while-reading, settings and cache workloads, run through their own prepare → measure →
+/// verify on every backend variant at a small size: each must pass its verification and produce exactly the
+/// memory backend's result checksum.
+@Suite("Workload contract")
+struct WorkloadContractTests {
+    static let cases: [(workload: any Workload, parameters: [String: Int])] = [
+        (QueryWorkload(), ["stored": 600, "count": 12, "limit": 20]),
+        (SearchWorkload(), ["stored": 600, "count": 10]),
+        (SyncWhileReadingWorkload(), ["count": 200, "batch": 50, "stored": 150, "messages": 400, "users": 30, "screen": 50]),
+        (CacheWorkload(), ["count": 1_500, "capacity": 60, "keys": 200, "value_bytes": 64, "ttl": 300]),
+    ]
+
+    /// Runs one repetition of `workload` on a fresh store of `backend`; returns the verified checksum and notes.
+    static func run(_ workload: any Workload, _ overrides: [String: Int], on backend: BackendCase,
+                    registry: BackendRegistry = .standard()) throws -> (checksum: String, notes: [String: String]) {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let directory = try temp.child("store")
+        let descriptor = try #require(registry[backend.backend])
+        let variant = try descriptor.variant(backend.variant)
+        let location = StoreLocation(directory: directory, variant: variant)
+        let target = LaunchTarget(executable: try storebenchBinary(), backend: backend.backend, variant: variant,
+                                  directory: directory, persistent: descriptor.persistent)
+        var parameters = workload.defaultParameters
+        for (name, value) in overrides { parameters[name] = value }
+        try workload.validate(parameters)
+        let data = workload.makeData(parameters, generator: DatasetGenerator(seed: 11))
+        let repetition = data.makeRepetition(opener: StoreOpener(launch: target) { try descriptor.open(location) })
+        defer { repetition.finish() }
+        try repetition.prepare()
+        let operations = try repetition.measure()
+        #expect(operations > 0)
+        let checksum = try repetition.verify()
+        if let percentiles = repetition.latencies?.percentiles {
+            #expect(percentiles.p50 <= percentiles.p90 && percentiles.p90 <= percentiles.p99 && percentiles.p99 <= percentiles.max)
+        }
+        return (checksum, repetition.notes)
+    }
+
+    static let memory = BackendCase(backend: "memory", variant: [:], label: "default")
+
+    @Test("query, search, sync-while-reading and cache: verified, and the memory backend's result", arguments: BackendCase.all)
+    func sameAsMemory(_ backend: BackendCase) throws {
+        for (workload, parameters) in Self.cases {
+            let expected = try Self.run(workload, parameters, on: Self.memory).checksum
+            let found = try Self.run(workload, parameters, on: backend)
+            #expect(found.checksum == expected, "\(workload.name)")
+            if workload.name == "cache" { #expect(found.notes["hit_ratio"].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true) }
+            if workload.name == "sync-while-reading" {
+                #expect(Int(found.notes["reads"] ?? "") ?? 0 >= 1)
+                #expect(found.notes["note"]?.hasPrefix("concurrency: ") == true)
+            }
+            if workload.name == "query" { #expect(!(found.notes["query_plan"] ?? "").isEmpty) }
+        }
+    }
+
+    @Test("settings: written, then read back by a fresh process", arguments: BackendCase.all.filter { $0.backend != "memory" })
+    func settingsReadBack(_ backend: BackendCase) throws {
+        let checksum = try Self.run(SettingsWorkload(), ["count": 40], on: backend).checksum
+        let expected = SettingsWorkload.checksum(DatasetGenerator(seed: 11).settings(count: 40).map { ($0.key, $0.value) })
+        #expect(checksum == expected)
+    }
+
+    @Test("settings: the memory backend is unsupported (nothing survives its process)")
+    func settingsMemory() throws {
+        #expect(throws: StoreError.unsupported("the backend keeps nothing on disk for a new process to read back")) {
+            _ = try Self.run(SettingsWorkload(), ["count": 5], on: Self.memory)
+        }
+    }
+
+    @Test("a backend that drops results fails search, settings and cache verification")
+    func brokenBackendFails() throws {
+        var registry = BackendRegistry.standard()
+        registry.register(BrokenBackend.descriptor())
+        let broken = BackendCase(backend: "broken", variant: [:], label: "default")
+        #expect(throws: VerificationError.self) { _ = try Self.run(SearchWorkload(), ["stored": 300, "count": 3], on: broken, registry: registry) }
+        #expect(throws: (any Error).self) {
+            _ = try Self.run(CacheWorkload(), ["count": 1_000, "capacity": 30, "keys": 100, "value_bytes": 8], on: broken, registry: registry)
+        }
+    }
+
+    @Test("EXPLAIN QUERY PLAN shows the index with index=on and a scan with index=off")
+    func queryPlans() throws {
+        for backend in ["sqlite", "grdb"] {
+            let on = try Self.run(QueryWorkload(), ["stored": 200, "count": 2], on: BackendCase(backend: backend, variant: ["index": "on"], label: "on"))
+            let off = try Self.run(QueryWorkload(), ["stored": 200, "count": 2], on: BackendCase(backend: backend, variant: ["index": "off"], label: "off"))
+            let planOn = on.notes["query_plan"] ?? "", planOff = off.notes["query_plan"] ?? ""
+            #expect(planOn.contains("article_feed_unread"), "\(backend): \(planOn)")
+            #expect(!planOff.contains("article_feed_unread") && planOff.contains("SCAN article"), "\(backend): \(planOff)")
+        }
+        let scan = try Self.run(QueryWorkload(), ["stored": 100, "count": 1], on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
+        #expect(scan.notes["query_plan"]?.hasPrefix("scan:") == true)
+    }
+}
+
+@Suite("Search and cache semantics")
+struct SemanticsTests {
+    @Test("KeywordMatcher: LIKE semantics (ASCII case ignored, substrings, non-ASCII untouched)")
+    func matcher() {
+        #expect(KeywordMatcher("swift").matches("I like Swift."))
+        #expect(KeywordMatcher("SWIFT").matches("swiftly"))
+        #expect(!KeywordMatcher("swift").matches("sw ift"))
+        #expect(KeywordMatcher("cafe").matches("CAFE") && !KeywordMatcher("cafe").matches("café"))
+        #expect(!KeywordMatcher("abc").matches("ab"))
+        #expect(KeywordMatcher("xml").matches("<xml attr=\"1\">"))
+    }
+
+    /// Word tokens as FTS5's unicode61 tokenizer sees ASCII words: runs of letters and digits, case folded.
+    static func tokens(_ text: String) -> Set<String> {
+        var result = Set<String>(), current = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                result.insert(current.lowercased())
+                current = ""
+            }
+        }
+        if !current.isEmpty { result.insert(current.lowercased()) }
+        return result
+    }
+
+    @Test("every search keyword matches the same articles as a substring and as a word token")
+    func keywordsAreWords() {
+        let articles = DatasetGenerator(seed: 7).articles(count: 3_000)
+        for keyword in SearchWorkload.keywords {
+            let bySubstring = SearchWorkload.expectedMatches(articles, keyword: keyword)
+            let byToken = Set(articles.filter { Self.tokens($0.title + " " + $0.summary).contains(keyword.lowercased()) }.map(\.uid))
+            #expect(bySubstring == byToken, "\(keyword): \(bySubstring.count) vs \(byToken.count)")
+            #expect(!bySubstring.isEmpty, "\(keyword) never occurs")
+        }
+    }
+
+    @Test("ExpiringCache: expired entries miss and go; beyond capacity the earliest-expiring entry is evicted")
+    func expiringCache() throws {
+        let memory = try MemoryBackend.descriptor().open(StoreLocation(directory: URL(fileURLWithPath: "/nonexistent-\(UInt64.random(in: 0...UInt64.max))"),
+                                                                       variant: try MemoryBackend.descriptor().variant([:])))
+        let cache = try ExpiringCache(storage: StoreCacheStorage(memory), capacity: 2)
+        try cache.put(key: "a", value: [1], expires: 10)
+        try cache.put(key: "b", value: [2], expires: 5)
+        try cache.put(key: "c", value: [3], expires: 7)  // evicts b, the earliest to expire
+        #expect(cache.count == 2)
+        #expect(try cache.get(key: "b", now: 0) == nil)
+        #expect(try cache.get(key: "c", now: 6) == [3])
+        #expect(try cache.get(key: "c", now: 7) == nil)  // expired at 7: removed
+        #expect(try memory.cacheEntries().map(\.key) == ["a"])
+        try cache.put(key: "a", value: [4], expires: 20)  // replacing keeps one entry
+        #expect(try cache.get(key: "a", now: 19) == [4] && cache.count == 1)
+    }
+
+    @Test("setting values round-trip through their canonical text")
+    func settingText() throws {
+        for value: SettingValue in [.bool(true), .bool(false), .int(-42), .double(0.1), .double(-1e300), .string(""), .string("a:b\nc")] {
+            #expect(try SettingValue(encoded: value.encoded, kind: value.kind) == value)
+        }
+        #expect(throws: StoreError.self) { try SettingValue(encoded: "i:12", kind: .bool) }
+    }
+}
