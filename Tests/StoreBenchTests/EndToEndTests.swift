@@ -14,7 +14,7 @@ struct EndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json"])
 
-        let combinations = 8 * 17 + 1  // 8 store workloads × 17 backend variants + process-spawn in smoke.yaml
+        let combinations = 13 * 19 + 1  // 13 store workloads × 19 backend variants + process-spawn in smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         #expect(samples.header == Sample.header)
         #expect(samples.rows.count == combinations * 2)
@@ -25,16 +25,18 @@ struct EndToEndTests {
         let summaryWorkload = summary.header.firstIndex(of: "workload")!
         for row in summary.rows {
             // Only the in-memory floor cannot be launched in a fresh process.
-            let launch = row[summaryWorkload].hasPrefix("timeline-") && row[backend] == "memory"
+            let launch = (row[summaryWorkload].hasPrefix("timeline-") || row[summaryWorkload] == "settings") && row[backend] == "memory"
             #expect(row[status] == (launch ? "unsupported" : "ok"), "\(row[summaryWorkload]) \(row[backend]): \(row[status])")
         }
 
-        // Per-operation percentiles: present for insert (many operations), ordered, empty for one-operation rows.
+        // Per-operation percentiles: present for workloads of many operations, ordered, empty for one-operation rows.
+        let sampleStatus = samples.header.firstIndex(of: "status")!
         let workload = samples.header.firstIndex(of: "workload")!
         let percentiles = LatencyPercentiles.columns.map { samples.header.firstIndex(of: $0)! }
         for row in samples.rows {
             let values = percentiles.map { Double(row[$0]) }
-            if ["insert", "lookup"].contains(row[workload]) {
+            if ["insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache"].contains(row[workload]),
+               row[sampleStatus] == "ok" {
                 let p = values.compactMap { $0 }
                 #expect(p.count == 5 && p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3] && p[3] <= p[4] && p[0] > 0, "\(p)")
             } else {
@@ -52,7 +54,7 @@ struct EndToEndTests {
             #expect(manifest[field] != nil, "environment.json lacks \(field)")
         }
         #expect((manifest["libraries"] as? [String: String])?["sqlite"] != nil)
-        #expect((manifest["datasets"] as? [Any])?.count == 8)  // one per workload that stores data
+        #expect((manifest["datasets"] as? [Any])?.count == 13)  // one per workload that stores data
         #expect(result.stdout.contains("| workload | backend | variant |"))
         #expect(result.stderr.contains("[repetition 2/2]"))
     }

@@ -74,8 +74,8 @@ struct SQLiteAPITests {
     }
 
     @Test("the backend reads its settings back and records them", arguments: [
-        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal temp_store=memory"),
-        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off temp_store=memory"),
+        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal temp_store=memory index=on search=like"),
+        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off temp_store=memory index=on search=like"),
     ])
     func effectiveSettings(_ variant: [String: String], _ expected: String) throws {
         let temp = try TemporaryDirectory()
