@@ -29,12 +29,7 @@ struct LaunchCommand: ParsableCommand {
             guard let backend, let directory, let descriptor = BackendRegistry.standard()[backend] else {
                 throw ValidationError("launch needs --backend (a known backend) and --directory")
             }
-            var requested: [String: String] = [:]
-            for pair in settings.split(separator: " ") where pair != "default" {
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw ValidationError("bad setting '\(pair)'") }
-                requested[parts[0]] = parts[1]
-            }
+            let requested = try VariantText.parse(settings)
             let variant = try descriptor.variant(requested), url = URL(fileURLWithPath: directory)
             switch task {
             case "timeline":

@@ -13,7 +13,9 @@ struct StoreBench: ParsableCommand {
             report could not be written; 64 bad input (nothing is written).
             """,
         version: StoreBenchVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, LaunchCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self,
+                      VerifyStoreCommand.self,
+                      LaunchCommand.self, CrashWriterCommand.self, CrashCheckCommand.self],
         defaultSubcommand: nil
     )
 }

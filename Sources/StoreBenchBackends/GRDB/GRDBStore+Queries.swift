@@ -12,6 +12,14 @@ extension GRDBStore {
             .limit(limit)
     }
 
+    /// `PRAGMA integrity_check`: "ok", or the problems it lists.
+    func checkIntegrity() throws {
+        let problems = try located { try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } }
+        guard problems == ["ok"] else {
+            throw StoreError.inconsistent("integrity_check of \(path): " + problems.prefix(5).joined(separator: "; "))
+        }
+    }
+
     func unreadCounts() throws -> [Int64: Int] {
         try located {
             try writer.read { db in

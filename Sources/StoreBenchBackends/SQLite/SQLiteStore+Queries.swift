@@ -4,6 +4,14 @@ import StoreBenchCore
 
 /// The query, search, settings, cache and two-thread parts of ``SQLiteStore``: hand-written SQL, prepared once.
 extension SQLiteStore {
+    /// `PRAGMA integrity_check`: "ok", or the problems it lists.
+    func checkIntegrity() throws {
+        let problems = try connection.columnTexts("PRAGMA integrity_check")
+        guard problems == ["ok"] else {
+            throw StoreError.inconsistent("integrity_check of \(connection.path): " + problems.prefix(5).joined(separator: "; "))
+        }
+    }
+
     func unreadCounts() throws -> [Int64: Int] {
         let select = try statement(.unreadCounts)
         defer { select.reset() }

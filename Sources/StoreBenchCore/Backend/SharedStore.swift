@@ -56,6 +56,7 @@ final class LockedStore: Store {
     func load(users: [User], messages: [Message]) throws { try locked { try base.load(users: users, messages: messages) } }
     func allArticles() throws -> [Article] { try locked { try base.allArticles() } }
     func forEachArticle(_ body: (Article) throws -> Void) throws { try locked { try base.forEachArticle(body) } }
+    func checkIntegrity() throws { try locked { try base.checkIntegrity() } }
     func unreadCounts() throws -> [Int64: Int] { try locked { try base.unreadCounts() } }
     func newestUnread(feedID: Int64, limit: Int) throws -> [Article] {
         try locked { try base.newestUnread(feedID: feedID, limit: limit) }

@@ -55,6 +55,10 @@ public protocol Store: AnyObject {
     /// Untimed verification: every stored article, in any order.
     func allArticles() throws -> [Article]
 
+    /// Checks the store's own integrity after a crash (SQLite: `PRAGMA integrity_check`); throws what it found.
+    /// The default reads and decodes every article.
+    func checkIntegrity() throws
+
     // MARK: Queries (`query`, `search`). Defaults in `StoreDefaults.swift` scan ``forEachArticle(_:)``.
 
     /// Calls `body` with every stored article: the scan a key-value app runs when it has no index. The default

@@ -2,6 +2,8 @@
 /// that has no query language or index — decode every article and filter in memory — and a lock for a store
 /// with no concurrency of its own. Backends with a better natural idiom override them (SQL, LMDB, files).
 extension Store {
+    public func checkIntegrity() throws { _ = try allArticles() }
+
     public func forEachArticle(_ body: (Article) throws -> Void) throws {
         for article in try allArticles() { try body(article) }
     }

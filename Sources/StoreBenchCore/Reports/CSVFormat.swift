@@ -3,6 +3,11 @@ import Foundation
 
 /// CSV encoding shared by every report: RFC 4180 (CRLF line ends, fields quoted when they contain a quote,
 /// comma or line break), via CSV.swift. Numbers are formatted here so that numeric columns stay plain numbers.
+///
+/// Spreadsheet safety: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (which a
+/// spreadsheet would run as a formula) is written with a leading `'`, and so is a text cell that begins with `'`
+/// itself; ``decode(_:)`` removes exactly that one `'`, so every cell reads back as it was. Cells that are numbers
+/// (`-0.5`, `+3`) are written as they are.
 public enum CSVFormat {
     /// Encodes `rows` (header first) as one CSV document.
     public static func encode(_ rows: [[String]]) throws -> Data {
@@ -10,7 +15,7 @@ public enum CSVFormat {
         stream.open()
         defer { stream.close() }
         let writer = try CSVWriter(stream: stream, newline: .crlf)
-        for row in rows { try writer.write(row: row) }
+        for row in rows { try writer.write(row: row.map(neutralised)) }
         writer.stream.close()
         guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
             throw ReportError(message: "CSV encoder produced no data")
@@ -22,8 +27,23 @@ public enum CSVFormat {
     public static func decode(_ text: String) throws -> (header: [String], rows: [[String]]) {
         let reader = try CSVReader(string: text, hasHeaderRow: true)
         var rows: [[String]] = []
-        while let row = reader.next() { rows.append(row) }
-        return (reader.headerRow ?? [], rows)
+        while let row = reader.next() { rows.append(row.map(restored)) }
+        return ((reader.headerRow ?? []).map(restored), rows)
+    }
+
+    private static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r", "\r\n", "'"]
+
+    /// The cell as written: a leading `'` added to text a spreadsheet would treat as a formula (or that starts
+    /// with `'`); numbers unchanged.
+    public static func neutralised(_ cell: String) -> String {
+        guard let first = cell.first, formulaStarts.contains(first) else { return cell }
+        if "=+-@".contains(first), Double(cell) != nil { return cell }
+        return "'" + cell
+    }
+
+    /// The cell as it was before ``neutralised(_:)``.
+    public static func restored(_ cell: String) -> String {
+        cell.first == "'" ? String(cell.dropFirst()) : cell
     }
 
     /// A duration in seconds with nanosecond resolution (`0.012345678`).

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The two child sides of `storebench crash`: the writer that commits batches of articles and acknowledges each
+/// on standard output, and the checker that reopens the store afterwards and reports what survived.
+///
+/// Batch `b` holds the articles `b × size ..< (b + 1) × size` of the seed's generator, so the checker can tell
+/// complete, partial and lost batches from the store's content alone.
+public enum CrashBatches {
+    /// The articles of batch `index`.
+    public static func batch(_ index: Int, size: Int, generator: DatasetGenerator) -> [Article] {
+        (index * size..<(index + 1) * size).map(generator.article(at:))
+    }
+
+    /// Runs in the writer child: commits batch after batch, one app operation each, and after each commit
+    /// returned writes the batch number and a newline to standard output. Stops after `limit` batches.
+    public static func write(descriptor: BackendDescriptor, directory: URL, variant: Variant, size: Int, seed: UInt64,
+                             limit: Int) throws {
+        let generator = DatasetGenerator(seed: seed)
+        let store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
+        for index in 0..<limit {
+            let articles = batch(index, size: size, generator: generator)
+            try store.unitOfWork {
+                for article in articles { try store.insert(article) }
+            }
+            let line = Array("\(index)\n".utf8)
+            guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
+                throw StoreError.inconsistent("cannot acknowledge batch \(index): \(String(cString: strerror(errno)))")
+            }
+        }
+        try store.close()
+    }
+
+    /// What the checker found in a store after the writer was killed.
+    public struct Report: Codable, Sendable {
+        /// False when the store could not be opened (or read) at all.
+        public var opened: Bool
+        /// "ok", or the integrity check's or the open's error.
+        public var integrity: String
+        public var completeBatches: [Int]
+        public var partialBatches: [Int]
+        /// Articles that are not the generator's (changed content or unknown uids).
+        public var foreignArticles: Int
+    }
+
+    /// Runs in the checker child: opens the store, runs the backend's integrity check, reads every article and
+    /// sorts them into batches `0..<batches`.
+    public static func check(descriptor: BackendDescriptor, directory: URL, variant: Variant, size: Int, seed: UInt64,
+                             batches: Int) -> Report {
+        let generator = DatasetGenerator(seed: seed)
+        var expected: [String: (batch: Int, article: Article)] = [:]
+        for index in 0..<batches {
+            for article in batch(index, size: size, generator: generator) { expected[article.uid] = (index, article) }
+        }
+        let store: any Store
+        do {
+            store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
+        } catch {
+            return Report(opened: false, integrity: "open failed: \(error)", completeBatches: [], partialBatches: [],
+                          foreignArticles: 0)
+        }
+        defer { try? store.close() }
+        var integrity = "ok"
+        do { try store.checkIntegrity() } catch { integrity = "\(error)" }
+        let articles: [Article]
+        do {
+            articles = try store.allArticles()
+        } catch {
+            return Report(opened: false, integrity: "reading failed: \(error)", completeBatches: [], partialBatches: [],
+                          foreignArticles: 0)
+        }
+        var present = [Int](repeating: 0, count: batches)
+        var foreign = 0
+        for article in articles {
+            guard let known = expected[article.uid], known.article == article else {
+                foreign += 1
+                continue
+            }
+            present[known.batch] += 1
+        }
+        return Report(opened: true, integrity: integrity,
+                      completeBatches: present.indices.filter { present[$0] == size },
+                      partialBatches: present.indices.filter { present[$0] > 0 && present[$0] < size },
+                      foreignArticles: foreign)
+    }
+}

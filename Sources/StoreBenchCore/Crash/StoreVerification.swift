@@ -1,0 +1,61 @@
+import Foundation
+
+/// `storebench verify-store`: what a store's own check and a full read say about it.
+public struct StoreVerification: Codable, Sendable, Equatable {
+    /// `ok` (opened, integrity check passed, every article read), `corrupt` (the library or the decoder refused),
+    /// or `lost` (it reads fine but its content is not the expected checksum: a silent loss).
+    public var status: String
+    public var articles: Int
+    public var checksum: String
+    /// The library's or decoder's error, for `corrupt`.
+    public var detail: String
+
+    public init(status: String, articles: Int, checksum: String, detail: String) {
+        self.status = status
+        self.articles = articles
+        self.checksum = checksum
+        self.detail = detail
+    }
+
+    /// Runs in the checking child: opens the store, runs its integrity check and reads every article.
+    public static func inspect(descriptor: BackendDescriptor, directory: URL, variant: Variant,
+                               expectedChecksum: String?) -> StoreVerification {
+        let store: any Store
+        do {
+            store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
+        } catch {
+            return StoreVerification(status: "corrupt", articles: 0, checksum: "", detail: "open: \(error)")
+        }
+        defer { try? store.close() }
+        do {
+            try store.checkIntegrity()
+            let checksum = Checksum.articles(try store.allArticles())
+            if let expectedChecksum, checksum.hex != expectedChecksum {
+                return StoreVerification(status: "lost", articles: checksum.count, checksum: checksum.hex,
+                                         detail: "content checksum \(checksum.hex), expected \(expectedChecksum)")
+            }
+            return StoreVerification(status: "ok", articles: checksum.count, checksum: checksum.hex, detail: "")
+        } catch {
+            return StoreVerification(status: "corrupt", articles: 0, checksum: "", detail: "\(error)")
+        }
+    }
+
+    /// Runs the check in a child process (`storebench verify-store --in-process …`), so a crash inside a C library
+    /// (SIGSEGV, SIGBUS on a damaged memory map) becomes a `corrupt` status instead of killing the caller.
+    public static func inChild(executable: URL, arguments: [String]) throws -> StoreVerification {
+        let child = try StreamingChild(executable: executable, arguments: arguments + ["--in-process"])
+        var lines: [String] = []
+        while !child.ended { lines += child.readLines(waitingMilliseconds: 1_000) }
+        let outcome = child.wait()
+        lines += outcome.remainingLines
+        if outcome.killedBySignal {
+            return StoreVerification(status: "corrupt", articles: 0, checksum: "",
+                                     detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
+        }
+        guard outcome.exitCode == 0, let line = lines.first,
+              let report = try? JSONDecoder().decode(StoreVerification.self, from: Data(line.utf8)) else {
+            throw StoreError.inconsistent("verify-store child failed (exit \(outcome.exitCode)): \(outcome.errors)")
+        }
+        return report
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+
+/// `storebench crash`: what each storage strategy loses when the app is killed.
+struct CrashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crash",
+        abstract: "Kill a writing child at random moments; report what each backend variant lost (durability.csv).",
+        discussion: """
+            For every backend variant of the scenario, a child process commits batches of articles and acknowledges \
+            each one after its commit returned; it is killed with SIGKILL at a seeded random moment, and a fresh \
+            process reopens the store, runs the backend's integrity check and sorts the articles into complete, \
+            partial and lost batches. A kill test cannot show power loss: the page cache survives a killed process.
+            """
+    )
+
+    @Option(help: "The scenario whose backend variants are tested.") var scenario = "scenarios/default.yaml"
+    @Option(name: .customLong("backend"), help: "Only this backend (repeatable).") var backends: [String] = []
+    @Option(help: "Counted kills per backend variant.") var kills = 50
+    @Option(help: "Articles per batch (one app operation).") var batch = 20
+    @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = 200
+    @Option(help: "Seed for the data and the kill moments (default: the scenario's).") var seed: UInt64?
+    @Option(help: "Output directory for durability.csv (default: results/<UTC timestamp>-<host>-crash/).") var out: String?
+    @Option(help: "Where private work directories are made (default: $TMPDIR or /var/tmp).") var workdir: String?
+
+    func validate() throws {
+        guard (1...100_000).contains(kills) else { throw ValidationError("--kills must be in 1...100000, got \(kills)") }
+        guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be in 1...100000, got \(batch)") }
+        guard (1...600_000).contains(maxDelay) else { throw ValidationError("--max-delay-ms must be in 1...600000, got \(maxDelay)") }
+    }
+
+    func run() throws {
+        let registry = BackendRegistry.standard()
+        let plan: Scenario
+        let output: URL, work: URL
+        do {
+            plan = try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenario)
+                .narrowed(backends: backends, workloads: [])
+            output = try OutputLocations.prepareOutput(out ?? OutputLocations.defaultOutput() + "-crash")
+            work = try OutputLocations.workdir(workdir)
+        } catch {
+            printError("storebench crash: \(error)")
+            throw ExitCode(64)
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var rows: [DurabilityRow] = []
+        for entry in plan.backends {
+            let descriptor = registry[entry.backend]!
+            let trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work,
+                                     batchSize: batch, maxDelayMilliseconds: maxDelay, seed: seed ?? plan.seed)
+            do {
+                let row = try trials.run(kills: kills)
+                printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
+                rows.append(row)
+            } catch {
+                printError("storebench crash: \(entry.backend) [\(entry.variant)]: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        let file = output.appendingPathComponent("durability.csv")
+        do {
+            try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file)
+        } catch {
+            printError("storebench crash: \(error)")
+            throw ExitCode(1)
+        }
+        for line in [DurabilityRow.header, DurabilityRow.header.map { _ in "---" }] + rows.map(\.fields) {
+            print("| " + line.joined(separator: " | ") + " |")
+        }
+        print("wrote \(file.path)")
+    }
+}
+
+/// The crash writer child (hidden): commits batches and acknowledges each on standard output until killed.
+struct CrashWriterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "crash-writer", abstract: "Internal: the crash writer.",
+                                                    shouldDisplay: false)
+    @OptionGroup var child: CrashChildOptions
+
+    func run() throws {
+        let (descriptor, variant) = try child.resolve()
+        try CrashBatches.write(descriptor: descriptor, directory: URL(fileURLWithPath: child.directory), variant: variant,
+                               size: child.batch, seed: child.seed, limit: CrashTrials.batchLimit)
+    }
+}
+
+/// The crash checker child (hidden): reopens the store and prints what survived as one JSON line.
+struct CrashCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "crash-check", abstract: "Internal: the crash checker.",
+                                                    shouldDisplay: false)
+    @OptionGroup var child: CrashChildOptions
+    @Option var batches: Int
+
+    func run() throws {
+        let (descriptor, variant) = try child.resolve()
+        let report = CrashBatches.check(descriptor: descriptor, directory: URL(fileURLWithPath: child.directory),
+                                        variant: variant, size: child.batch, seed: child.seed, batches: batches)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
+    }
+}
+
+/// What both crash children are told.
+struct CrashChildOptions: ParsableArguments {
+    @Option var backend: String
+    @Option var settings = "default"
+    @Option var directory: String
+    @Option var batch: Int
+    @Option var seed: UInt64
+
+    func resolve() throws -> (BackendDescriptor, Variant) {
+        guard let descriptor = BackendRegistry.standard()[backend] else { throw ValidationError("unknown backend '\(backend)'") }
+        return (descriptor, try descriptor.variant(try VariantText.parse(settings)))
+    }
+}
+
+/// A variant's canonical text (`txn=single journal=wal`, or `default`) back into requested settings.
+enum VariantText {
+    static func parse(_ text: String) throws -> [String: String] {
+        var requested: [String: String] = [:]
+        for pair in text.split(separator: " ") where pair != "default" {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw ValidationError("bad setting '\(pair)'") }
+            requested[parts[0]] = parts[1]
+        }
+        return requested
+    }
+}
