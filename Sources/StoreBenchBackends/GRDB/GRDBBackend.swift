@@ -64,7 +64,8 @@ final class GRDBStore: Store {
             fullTextSearch = location.variant["search"] == "fts5"
             ownsWriter = true
             try GRDBSchema.migrator(index: location.variant["index"] == "on", fullText: fullTextSearch).migrate(writer)
-            let (journal, sync) = try writer.read { db in
+            // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
+            let (journal, sync) = try writer.writeWithoutTransaction { db in
                 (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
                  try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
             }
