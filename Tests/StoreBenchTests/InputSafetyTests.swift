@@ -70,6 +70,20 @@ struct InputSafetyTests {
         return try database.columnTexts("SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name")
     }
 
+    @Test("requested vs effective settings: a store the library will not switch fails with both values named")
+    func settingMismatch() throws {
+        let temp = try TemporaryDirectory()
+        let descriptor = GRDBBackend.descriptor
+        // A DatabasePool leaves the file in WAL mode; a DatabaseQueue (rollback journal requested) does not change it.
+        let pool = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(["writer": "pool"])))
+        try pool.close()
+        let error = #expect(throws: StoreError.self) {
+            _ = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(["writer": "queue"])))
+        }
+        #expect(error == .settingMismatch(setting: "journal_mode", requested: "delete", effective: "wal"))
+        #expect(error?.description == "setting journal_mode: requested delete but the library reports wal")
+    }
+
     @Test("settings values come from allowlists: anything else is refused before it reaches SQL")
     func pragmaAllowlists() throws {
         for (name, value) in [("journal", "wal; DROP TABLE article"), ("sync", "full--"), ("txn", "none'"), ("index", "1 OR 1")] {

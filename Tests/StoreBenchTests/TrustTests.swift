@@ -188,3 +188,47 @@ struct TrustTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
     }
 }
+
+/// Work directories: private, never reusing a planted path, removed with every sidecar file.
+@Suite("Paths")
+struct PathTests {
+    @Test("a work directory is 0700, refuses a planted symlink, and goes away with its sidecar files")
+    func workDirectories() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let work = try WorkDirectory(in: temp.url, prefix: "case")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: work.url.path)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o700)
+        let elsewhere = try temp.child("elsewhere")
+        try FileManager.default.createSymbolicLink(at: work.url.appendingPathComponent("store"), withDestinationURL: elsewhere)
+        #expect(throws: WorkDirectoryError.self) { _ = try work.subdirectory("store") }
+        let store = try work.subdirectory("real")
+        for name in ["store.sqlite", "store.sqlite-wal", "store.sqlite-shm", "store.sqlite-journal", "lock.mdb"] {
+            try Data("x".utf8).write(to: store.appendingPathComponent(name))
+        }
+        work.remove()
+        #expect(!FileManager.default.fileExists(atPath: work.url.path))
+        #expect(FileManager.default.fileExists(atPath: elsewhere.path), "removal followed the symlink")
+    }
+
+    @Test("a run leaves nothing in --workdir: WAL, journal and lock files are removed with each store")
+    func runCleansUp() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let work = try temp.child("work")
+        let scenario = try temp.file("wal.yaml", """
+            name: wal
+            warmup: 0
+            repetitions: 2
+            backends:
+              - backend: sqlite
+                variants: [{journal: wal, sync: normal}, {journal: delete}]
+              - backend: lmdb
+              - backend: grdb
+                variants: [{writer: pool}]
+            workloads: [{workload: insert, parameters: {count: 50}}, {workload: sync-while-reading, parameters: {count: 50, batch: 10, stored: 50, messages: 100, users: 10, screen: 20}}]
+            """)
+        let result = try runStorebench(["run", "--scenario", scenario, "--out", temp.url.appendingPathComponent("out").path,
+                                        "--workdir", work.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+    }
+}
