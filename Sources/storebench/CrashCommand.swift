@@ -97,7 +97,7 @@ struct CrashCheckCommand: ParsableCommand {
         let (descriptor, variant) = try child.resolve()
         let report = CrashBatches.check(descriptor: descriptor, directory: URL(fileURLWithPath: child.directory),
                                         variant: variant, size: child.batch, seed: child.seed, batches: batches)
-        FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
+        try StoreChoice.answer(report)
     }
 }
 
@@ -109,21 +109,5 @@ struct CrashChildOptions: ParsableArguments {
     @Option var batch: Int
     @Option var seed: UInt64
 
-    func resolve() throws -> (BackendDescriptor, Variant) {
-        guard let descriptor = BackendRegistry.standard()[backend] else { throw ValidationError("unknown backend '\(backend)'") }
-        return (descriptor, try descriptor.variant(try VariantText.parse(settings)))
-    }
-}
-
-/// A variant's canonical text (`txn=single journal=wal`, or `default`) back into requested settings.
-enum VariantText {
-    static func parse(_ text: String) throws -> [String: String] {
-        var requested: [String: String] = [:]
-        for pair in text.split(separator: " ") where pair != "default" {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw ValidationError("bad setting '\(pair)'") }
-            requested[parts[0]] = parts[1]
-        }
-        return requested
-    }
+    func resolve() throws -> (BackendDescriptor, Variant) { try StoreChoice.resolve(backend: backend, settings: settings) }
 }

@@ -26,11 +26,9 @@ struct LaunchCommand: ParsableCommand {
         if empty {
             report = LaunchReport(readyNanoseconds: 0, readBytes: nil, checksum: "empty", settings: "")
         } else {
-            guard let backend, let directory, let descriptor = BackendRegistry.standard()[backend] else {
-                throw ValidationError("launch needs --backend (a known backend) and --directory")
-            }
-            let requested = try VariantText.parse(settings)
-            let variant = try descriptor.variant(requested), url = URL(fileURLWithPath: directory)
+            guard let backend, let directory else { throw ValidationError("launch needs --backend and --directory") }
+            let (descriptor, variant) = try StoreChoice.resolve(backend: backend, settings: settings)
+            let url = URL(fileURLWithPath: directory)
             switch task {
             case "timeline":
                 report = try LaunchReport.loadFirstScreen(descriptor: descriptor, directory: url, variant: variant, screen: screen)
@@ -41,7 +39,6 @@ struct LaunchCommand: ParsableCommand {
                 throw ValidationError("unknown launch task '\(task)' (timeline, settings)")
             }
         }
-        let line = try JSONEncoder().encode(report) + Data("\n".utf8)
-        FileHandle.standardOutput.write(line)
+        try StoreChoice.answer(report)
     }
 }

@@ -23,8 +23,11 @@ struct VerifyStoreCommand: ParsableCommand {
     @Argument(help: "The store's directory.") var directory: String
 
     func run() throws {
-        guard let descriptor = BackendRegistry.standard()[backend] else {
-            printError("storebench verify-store: unknown backend '\(backend)'; known: \(BackendRegistry.standard().names.joined(separator: ", "))")
+        let descriptor: BackendDescriptor, variant: Variant
+        do {
+            (descriptor, variant) = try StoreChoice.resolve(backend: backend, settings: settings)
+        } catch {
+            printError("storebench verify-store: \(error)")
             throw ExitCode(64)
         }
         var isDirectory: ObjCBool = false
@@ -32,17 +35,10 @@ struct VerifyStoreCommand: ParsableCommand {
             printError("storebench verify-store: \(directory) is not a directory")
             throw ExitCode(64)
         }
-        let variant: Variant
-        do {
-            variant = try descriptor.variant(try VariantText.parse(settings))
-        } catch {
-            printError("storebench verify-store: \(error)")
-            throw ExitCode(64)
-        }
         if inProcess {
             let report = StoreVerification.inspect(descriptor: descriptor, directory: URL(fileURLWithPath: directory),
                                                    variant: variant, expectedChecksum: expectedChecksum)
-            FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
+            try StoreChoice.answer(report)
             return
         }
         var arguments = ["verify-store", "--backend", backend, "--settings", variant.description, directory]

@@ -136,10 +136,16 @@ final class DefaultsStore: Store {
     /// Reads the suite's file from disk: Foundation caches a suite per process, so a "fresh" `UserDefaults`
     /// here would be served from memory; the file is what the next launch of the app will read.
     func allArticles() throws -> [Article] {
-        try storedValues().compactMap { key, value in
-            guard key.hasPrefix("article.") else { return nil }
+        try Self.records(in: storedValues(), prefix: "article.") { _, record in try PlistRecords.article(record) }
+    }
+
+    /// The dictionary records of `values` whose keys start with `prefix`, decoded (given the key without it).
+    static func records<T>(in values: [String: Any], prefix: String,
+                           _ decode: (String, [String: Any]) throws -> T) throws -> [T] {
+        try values.compactMap { key, value in
+            guard key.hasPrefix(prefix) else { return nil }
             guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
-            return try PlistRecords.article(record)
+            return try decode(String(key.dropFirst(prefix.count)), record)
         }
     }
 

@@ -9,10 +9,10 @@ extension DefaultsStore {
 
     /// The suite's values in memory (`dictionaryRepresentation()`), filtered to the articles.
     func forEachArticle(_ body: (Article) throws -> Void) throws {
-        for (key, value) in defaults.dictionaryRepresentation() where key.hasPrefix("article.") {
-            guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
-            try body(try PlistRecords.article(record))
+        let articles = try Self.records(in: defaults.dictionaryRepresentation(), prefix: "article.") { _, record in
+            try PlistRecords.article(record)
         }
+        for article in articles { try body(article) }
     }
 
     func setSetting(_ value: SettingValue, forKey key: String) throws {
@@ -39,11 +39,7 @@ extension DefaultsStore {
 
     /// Read from the suite's file (as ``allArticles()`` is), so a reopened store shows what was persisted.
     func cacheEntries() throws -> [CacheEntry] {
-        try storedValues().compactMap { key, value in
-            guard key.hasPrefix("cache.") else { return nil }
-            guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
-            return try Self.entry(key: String(key.dropFirst(6)), record)
-        }
+        try Self.records(in: storedValues(), prefix: "cache.", Self.entry)
     }
 
     private static func entry(key: String, _ record: [String: Any]) throws -> CacheEntry {

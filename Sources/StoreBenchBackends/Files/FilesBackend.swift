@@ -61,6 +61,20 @@ final class FilesStore: Store {
         try decoder.decode(type, from: try FileWriter.read(try url(kind: kind, key: key)))
     }
 
+    /// The record under `key`, or nil when it has no file.
+    private func fetchIfPresent<T: Decodable>(_ type: T.Type, kind: String, key: String) throws -> T? {
+        let url = try url(kind: kind, key: key)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try decoder.decode(type, from: try FileWriter.read(url))
+    }
+
+    /// Unlinks the record's file (and fsyncs its directory with fsync=each).
+    private func remove(kind: String, key: String) throws {
+        let url = try url(kind: kind, key: key)
+        guard unlink(url.path) == 0 else { throw FileWriter.error("unlink", url) }
+        if durable { try FileWriter.syncDirectory(url.deletingLastPathComponent()) }
+    }
+
     func unitOfWork(_ body: () throws -> Void) throws { try body() }
 
     func insert(_ article: Article) throws {
@@ -75,11 +89,7 @@ final class FilesStore: Store {
         }
     }
 
-    func article(uid: String) throws -> Article? {
-        let url = try url(kind: "articles", key: uid)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try decoder.decode(Article.self, from: try FileWriter.read(url))
-    }
+    func article(uid: String) throws -> Article? { try fetchIfPresent(Article.self, kind: "articles", key: uid) }
 
     /// The uids, from the file names alone (hex of the uid's bytes): no record is read.
     func allUIDs() throws -> [String] {
@@ -98,11 +108,7 @@ final class FilesStore: Store {
     }
 
     func delete(uids: [String]) throws {
-        for uid in uids {
-            let url = try url(kind: "articles", key: uid)
-            guard unlink(url.path) == 0 else { throw FileWriter.error("unlink", url) }
-            if durable { try FileWriter.syncDirectory(url.deletingLastPathComponent()) }
-        }
+        for uid in uids { try remove(kind: "articles", key: uid) }
     }
 
     /// Every article file (temporary files excluded).
@@ -160,41 +166,21 @@ final class FilesStore: Store {
     }
 
     func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
-        let url = try url(kind: "settings", key: key)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try SettingValue(encoded: try decoder.decode(String.self, from: try FileWriter.read(url)), kind: kind)
-    }
-
-    /// A cache entry file's content.
-    private struct StoredEntry: Codable {
-        var key: String
-        var expires: Int64
-        var value: Data
+        try fetchIfPresent(String.self, kind: "settings", key: key).map { try SettingValue(encoded: $0, kind: kind) }
     }
 
     func cachePut(_ entry: CacheEntry) throws {
-        try save(StoredEntry(key: entry.key, expires: entry.expires, value: Data(entry.value)), kind: "cache", key: entry.key,
-                 durable: durable)
+        try save(StoredCacheEntry(entry), kind: "cache", key: entry.key, durable: durable)
     }
 
     func cacheEntry(forKey key: String) throws -> CacheEntry? {
-        let url = try url(kind: "cache", key: key)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let stored = try decoder.decode(StoredEntry.self, from: try FileWriter.read(url))
-        return CacheEntry(key: stored.key, value: Array(stored.value), expires: stored.expires)
+        try fetchIfPresent(StoredCacheEntry.self, kind: "cache", key: key)?.entry
     }
 
-    func cacheRemove(forKey key: String) throws {
-        let url = try url(kind: "cache", key: key)
-        guard unlink(url.path) == 0 else { throw FileWriter.error("unlink", url) }
-        if durable { try FileWriter.syncDirectory(url.deletingLastPathComponent()) }
-    }
+    func cacheRemove(forKey key: String) throws { try remove(kind: "cache", key: key) }
 
     func cacheEntries() throws -> [CacheEntry] {
-        try files(kind: "cache").map { url in
-            let stored = try decoder.decode(StoredEntry.self, from: try FileWriter.read(url))
-            return CacheEntry(key: stored.key, value: Array(stored.value), expires: stored.expires)
-        }
+        try files(kind: "cache").map { try decoder.decode(StoredCacheEntry.self, from: try FileWriter.read($0)).entry }
     }
 
     func close() throws {}

@@ -38,7 +38,8 @@ final class GDBMStore: Store {
         effectiveSettings = "sync=\(sync)"
     }
 
-    static func articleKey(_ uid: String) -> [UInt8] { Array("a:".utf8) + Array(uid.utf8) }
+    static let articlePrefix = Array("a:".utf8)
+    static func articleKey(_ uid: String) -> [UInt8] { articlePrefix + Array(uid.utf8) }
     static func userKey(_ id: Int64) -> [UInt8] { Array("u:".utf8) + RecordCodec.idKey(id) }
     static func messageKey(_ id: Int64) -> [UInt8] { Array("m:".utf8) + RecordCodec.idKey(id) }
     static func settingKey(_ key: String) -> [UInt8] { Array("s:".utf8) + Array(key.utf8) }
@@ -74,8 +75,9 @@ final class GDBMStore: Store {
     }
 
     func allUIDs() throws -> [String] {
-        let prefix = Array("a:".utf8)
-        return try file.keys().filter { $0.starts(with: prefix) }.map { String(decoding: $0.dropFirst(2), as: UTF8.self) }
+        try file.keys().filter { $0.starts(with: Self.articlePrefix) }.map {
+            String(decoding: $0.dropFirst(Self.articlePrefix.count), as: UTF8.self)
+        }
     }
 
     func delete(uids: [String]) throws {
@@ -115,11 +117,13 @@ final class GDBMStore: Store {
         try file.sync()
     }
 
-    func allArticles() throws -> [Article] {
-        let prefix = Array("a:".utf8)
-        return try file.keys().filter { $0.starts(with: prefix) }.map { key in
+    func allArticles() throws -> [Article] { try records(under: Self.articlePrefix, RecordCodec.decodeArticle) }
+
+    /// A full key walk (GDBM keeps no order), decoding every record whose key starts with `prefix`.
+    private func records<T>(under prefix: [UInt8], _ decode: ([UInt8]) throws -> T) throws -> [T] {
+        try file.keys().filter { $0.starts(with: prefix) }.map { key in
             guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
-            return try RecordCodec.decodeArticle(bytes)
+            return try decode(bytes)
         }
     }
 
@@ -142,13 +146,7 @@ final class GDBMStore: Store {
         if syncEach { try file.sync() }
     }
 
-    /// A full key walk (GDBM keeps no order), reading the entries under the cache prefix.
-    func cacheEntries() throws -> [CacheEntry] {
-        try file.keys().filter { $0.starts(with: Self.cachePrefix) }.map { key in
-            guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
-            return try RecordCodec.decodeCacheEntry(bytes)
-        }
-    }
+    func cacheEntries() throws -> [CacheEntry] { try records(under: Self.cachePrefix, RecordCodec.decodeCacheEntry) }
 
     func close() throws {
         if syncAtEnd { try file.sync() }

@@ -87,20 +87,9 @@ struct SettingRecord: Codable, FetchableRecord, PersistableRecord {
     var value: String
 }
 
-/// A cache entry.
-struct CacheRecord: Codable, FetchableRecord, PersistableRecord {
+/// A cache entry: the shared `Codable` form, as a GRDB record of table `cache`.
+extension StoredCacheEntry: FetchableRecord, PersistableRecord {
     static let databaseTableName = "cache"
-    var key: String
-    var value: Data
-    var expires: Int64
-
-    init(_ entry: CacheEntry) {
-        key = entry.key
-        value = Data(entry.value)
-        expires = entry.expires
-    }
-
-    var entry: CacheEntry { CacheEntry(key: key, value: Array(value), expires: expires) }
 }
 
 enum GRDBSchema {

@@ -6,6 +6,11 @@ import StoreBenchCore
 extension GRDBStore {
     private typealias Columns = ArticleRecord.Columns
 
+    private static var unreadCountsRequest: QueryInterfaceRequest<Row> {
+        ArticleRecord.filter(Columns.read == false).group(Columns.feedID).select(Columns.feedID, count(Columns.uid))
+            .asRequest(of: Row.self)
+    }
+
     private static func newestUnreadRequest(feedID: Int64, limit: Int) -> QueryInterfaceRequest<ArticleRecord> {
         ArticleRecord.filter(Columns.feedID == feedID && Columns.read == false)
             .order(Columns.published.desc, Columns.uid)
@@ -24,8 +29,7 @@ extension GRDBStore {
         try located {
             try writer.read { db in
                 var counts: [Int64: Int] = [:]
-                for row in try Row.fetchAll(db, ArticleRecord.filter(Columns.read == false).group(Columns.feedID)
-                    .select(Columns.feedID, count(Columns.uid)).asRequest(of: Row.self)) {
+                for row in try Self.unreadCountsRequest.fetchAll(db) {
                     counts[row[0]] = row[1]
                 }
                 return counts
@@ -43,9 +47,7 @@ extension GRDBStore {
     func queryPlans() throws -> [String] {
         try located {
             try writer.read { db in
-                let counts = try ArticleRecord.filter(Columns.read == false).group(Columns.feedID)
-                    .select(Columns.feedID, count(Columns.uid)).asRequest(of: Row.self)
-                    .makePreparedRequest(db, forSingleResult: false).statement
+                let counts = try Self.unreadCountsRequest.makePreparedRequest(db, forSingleResult: false).statement
                 let newest = try Self.newestUnreadRequest(feedID: 1, limit: 50).makePreparedRequest(db, forSingleResult: false).statement
                 return try [("unread-counts", counts), ("newest-unread", newest)].map { name, statement in
                     let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
@@ -83,22 +85,22 @@ extension GRDBStore {
     }
 
     func cachePut(_ entry: CacheEntry) throws {
-        try located { try inDatabase { db in try CacheRecord(entry).upsert(db) } }
+        try located { try inDatabase { db in try StoredCacheEntry(entry).upsert(db) } }
     }
 
     func cacheEntry(forKey key: String) throws -> CacheEntry? {
-        try located { try writer.read { db in try CacheRecord.fetchOne(db, key: key)?.entry } }
+        try located { try writer.read { db in try StoredCacheEntry.fetchOne(db, key: key)?.entry } }
     }
 
     func cacheRemove(forKey key: String) throws {
         try located {
             try inDatabase { db in
-                guard try CacheRecord.deleteOne(db, key: key) else { throw StoreError.inconsistent("no cache entry \(key)") }
+                guard try StoredCacheEntry.deleteOne(db, key: key) else { throw StoreError.inconsistent("no cache entry \(key)") }
             }
         }
     }
 
     func cacheEntries() throws -> [CacheEntry] {
-        try located { try writer.read { db in try CacheRecord.fetchAll(db).map(\.entry) } }
+        try located { try writer.read { db in try StoredCacheEntry.fetchAll(db).map(\.entry) } }
     }
 }

@@ -175,16 +175,7 @@ final class LMDBStore: Store {
         }
     }
 
-    func allArticles() throws -> [Article] {
-        try environment.read { txn in
-            var found: [Article] = []
-            try txn.forEach(in: articles) { _, value in
-                found.append(try RecordCodec.decodeArticle(value))
-                return true
-            }
-            return found
-        }
-    }
+    func allArticles() throws -> [Article] { try records(in: articles, RecordCodec.decodeArticle) }
 
     func forEachArticle(_ body: (Article) throws -> Void) throws {
         try environment.read { txn in
@@ -192,6 +183,18 @@ final class LMDBStore: Store {
                 try body(try RecordCodec.decodeArticle(value))
                 return true
             }
+        }
+    }
+
+    /// Every record of `database`, decoded, in key order (one read transaction).
+    private func records<T>(in database: LMDBDatabase, _ decode: ([UInt8]) throws -> T) throws -> [T] {
+        try environment.read { txn in
+            var found: [T] = []
+            try txn.forEach(in: database) { _, value in
+                found.append(try decode(value))
+                return true
+            }
+            return found
         }
     }
 
@@ -217,16 +220,7 @@ final class LMDBStore: Store {
         }
     }
 
-    func cacheEntries() throws -> [CacheEntry] {
-        try environment.read { txn in
-            var entries: [CacheEntry] = []
-            try txn.forEach(in: cache) { _, value in
-                entries.append(try RecordCodec.decodeCacheEntry(value))
-                return true
-            }
-            return entries
-        }
-    }
+    func cacheEntries() throws -> [CacheEntry] { try records(in: cache, RecordCodec.decodeCacheEntry) }
 
     func close() throws {
         if ownsEnvironment { environment.close() }

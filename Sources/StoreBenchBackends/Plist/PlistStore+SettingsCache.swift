@@ -6,12 +6,6 @@ import StoreBenchCore
 /// `{key, expires, value}` records through `PropertyListEncoder`). Each is decoded on first use and rewritten whole
 /// under the variant's `flush` and `write` policy.
 extension PlistStore {
-    private struct StoredEntry: Codable {
-        var key: String
-        var expires: Int64
-        var value: Data
-    }
-
     private func loadedSettings() throws -> [String: Any] {
         if let settings { return settings }
         var loaded: [String: Any] = [:]
@@ -31,8 +25,8 @@ extension PlistStore {
         if let cache { return cache }
         var loaded: [String: CacheEntry] = [:]
         if FileManager.default.fileExists(atPath: cacheURL.path) {
-            let stored = try decoded(cacheURL) { try PropertyListDecoder().decode([StoredEntry].self, from: $0) }
-            for entry in stored { loaded[entry.key] = CacheEntry(key: entry.key, value: Array(entry.value), expires: entry.expires) }
+            let stored = try decoded(cacheURL) { try PropertyListDecoder().decode([StoredCacheEntry].self, from: $0) }
+            for entry in stored { loaded[entry.key] = entry.entry }
         }
         cache = loaded
         return loaded
@@ -46,8 +40,7 @@ extension PlistStore {
         if cacheDirty, let cache {
             let encoder = PropertyListEncoder()
             encoder.outputFormat = format
-            let stored = cache.values.map { StoredEntry(key: $0.key, expires: $0.expires, value: Data($0.value)) }
-            try write(try encoder.encode(stored), to: cacheURL)
+            try write(try encoder.encode(cache.values.map(StoredCacheEntry.init)), to: cacheURL)
             cacheDirty = false
         }
     }

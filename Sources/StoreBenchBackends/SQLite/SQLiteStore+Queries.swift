@@ -61,7 +61,7 @@ extension SQLiteStore {
     /// A second connection to the same file, as an app opens one for its UI thread.
     func shareWithSecondThread() throws -> SharedStore {
         let reader = try SQLiteStore(location: location)
-        let wal = effectiveSettings.contains("journal=wal")
+        let wal = location.variant["journal"] == "wal"
         return SharedStore(first: self, second: reader,
                            concurrency: wal ? "second connection: WAL readers do not wait for the writer"
                                : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)",

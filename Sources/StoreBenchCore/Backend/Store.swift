@@ -56,7 +56,8 @@ public protocol Store: AnyObject {
     func allArticles() throws -> [Article]
 
     /// Checks the store's own integrity after a crash (SQLite: `PRAGMA integrity_check`); throws what it found.
-    /// The default reads and decodes every article.
+    /// Callers read and decode every article right after it, so a store with no check of its own does nothing
+    /// here (the default).
     func checkIntegrity() throws
 
     // MARK: Queries (`query`, `search`). Defaults in `StoreDefaults.swift` scan ``forEachArticle(_:)``.

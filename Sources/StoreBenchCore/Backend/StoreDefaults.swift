@@ -2,7 +2,7 @@
 /// that has no query language or index — decode every article and filter in memory — and a lock for a store
 /// with no concurrency of its own. Backends with a better natural idiom override them (SQL, LMDB, files).
 extension Store {
-    public func checkIntegrity() throws { _ = try allArticles() }
+    public func checkIntegrity() throws {}
 
     public func forEachArticle(_ body: (Article) throws -> Void) throws {
         for article in try allArticles() { try body(article) }
@@ -32,7 +32,7 @@ extension Store {
         let matcher = KeywordMatcher(keyword)
         var uids: [String] = []
         try forEachArticle { article in
-            if matcher.matches(article.title) || matcher.matches(article.summary) { uids.append(article.uid) }
+            if matcher.matches(article) { uids.append(article.uid) }
         }
         return uids
     }

@@ -39,6 +39,8 @@ public enum CrashBatches {
         public var opened: Bool
         /// "ok", or the integrity check's or the open's error.
         public var integrity: String
+        /// The settings the reopened store reports in force ("" when it did not open).
+        public var settings: String
         public var completeBatches: [Int]
         public var partialBatches: [Int]
         /// Articles that are not the generator's (changed content or unknown uids).
@@ -58,8 +60,8 @@ public enum CrashBatches {
         do {
             store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
         } catch {
-            return Report(opened: false, integrity: "open failed: \(error)", completeBatches: [], partialBatches: [],
-                          foreignArticles: 0)
+            return Report(opened: false, integrity: "open failed: \(error)", settings: "", completeBatches: [],
+                          partialBatches: [], foreignArticles: 0)
         }
         defer { try? store.close() }
         var integrity = "ok"
@@ -68,8 +70,8 @@ public enum CrashBatches {
         do {
             articles = try store.allArticles()
         } catch {
-            return Report(opened: false, integrity: "reading failed: \(error)", completeBatches: [], partialBatches: [],
-                          foreignArticles: 0)
+            return Report(opened: false, integrity: "reading failed: \(error)", settings: store.effectiveSettings,
+                          completeBatches: [], partialBatches: [], foreignArticles: 0)
         }
         var present = [Int](repeating: 0, count: batches)
         var foreign = 0
@@ -80,7 +82,7 @@ public enum CrashBatches {
             }
             present[known.batch] += 1
         }
-        return Report(opened: true, integrity: integrity,
+        return Report(opened: true, integrity: integrity, settings: store.effectiveSettings,
                       completeBatches: present.indices.filter { present[$0] == size },
                       partialBatches: present.indices.filter { present[$0] > 0 && present[$0] < size },
                       foreignArticles: foreign)

@@ -77,9 +77,9 @@ public struct CrashTrials {
             row.lostBatches += acked.filter { !complete.contains($0) }.count
             row.partialBatches += report.partialBatches.count
             if !report.opened { row.unrecoverable += 1 }
+            if row.settings.isEmpty { row.settings = report.settings }
             if !report.opened || report.integrity != "ok" || report.foreignArticles > 0 { row.corruptOpens += 1 }
         }
-        row.settings = try settingsInForce()
         return row
     }
 
@@ -90,8 +90,9 @@ public struct CrashTrials {
     /// Starts a writer, kills it `delay` ms after its first acknowledgement, and returns the acknowledged batches;
     /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running).
     private func killWriter(in store: URL, afterMilliseconds delay: Int) throws -> [Int]? {
-        let child = try StreamingChild(executable: executable,
-                                       arguments: ["crash-writer", "--directory", store.path] + childArguments)
+        let child = try ChildProcess(executable: executable,
+                                     arguments: ["crash-writer", "--directory", store.path] + childArguments)
+        try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
         while acked.isEmpty, monotonicNanoseconds() < firstDeadline, !child.ended {
@@ -111,7 +112,7 @@ public struct CrashTrials {
         acked += outcome.remainingLines.compactMap { Int($0) }
         if outcome.killedBySignal { return acked }
         if outcome.exitCode != 0 {
-            throw StoreError.inconsistent("crash writer \(backend.name) [\(variant)] failed (exit \(outcome.exitCode)): \(outcome.errors)")
+            throw StoreError.inconsistent("crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return nil
     }
@@ -119,30 +120,16 @@ public struct CrashTrials {
     /// Reopens the store in a fresh checker process; a checker killed by a signal (a crash inside a C library)
     /// counts as an unrecoverable store.
     private func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
-        let child = try StreamingChild(executable: executable,
-                                       arguments: ["crash-check", "--directory", store.path, "--batches", String(batches)]
-                                           + childArguments)
-        var lines: [String] = []
-        while !child.ended { lines += child.readLines(waitingMilliseconds: 1_000) }
-        let outcome = child.wait()
-        lines += outcome.remainingLines
+        let outcome = try ChildProcess.run(executable: executable,
+                                           arguments: ["crash-check", "--directory", store.path, "--batches", String(batches)]
+                                               + childArguments)
         if outcome.killedBySignal {
-            return CrashBatches.Report(opened: false, integrity: "checker killed by signal \(outcome.signal)",
+            return CrashBatches.Report(opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
                                        completeBatches: [], partialBatches: [], foreignArticles: 0)
         }
-        guard outcome.exitCode == 0, let line = lines.first,
-              let report = try? JSONDecoder().decode(CrashBatches.Report.self, from: Data(line.utf8)) else {
-            throw StoreError.inconsistent("crash checker \(backend.name) [\(variant)] failed (exit \(outcome.exitCode)): \(outcome.errors)")
+        guard let report = outcome.report(CrashBatches.Report.self) else {
+            throw StoreError.inconsistent("crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return report
-    }
-
-    /// The settings the backend reports in force, from a store opened for the purpose.
-    private func settingsInForce() throws -> String {
-        let directory = try WorkDirectory(in: workRoot, prefix: "crash-settings")
-        defer { directory.remove() }
-        let store = try backend.open(StoreLocation(directory: try directory.subdirectory("store"), variant: variant))
-        defer { try? store.close() }
-        return store.effectiveSettings
     }
 }

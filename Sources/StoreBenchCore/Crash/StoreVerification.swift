@@ -10,13 +10,6 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     /// The library's or decoder's error, for `corrupt`.
     public var detail: String
 
-    public init(status: String, articles: Int, checksum: String, detail: String) {
-        self.status = status
-        self.articles = articles
-        self.checksum = checksum
-        self.detail = detail
-    }
-
     /// Runs in the checking child: opens the store, runs its integrity check and reads every article.
     public static func inspect(descriptor: BackendDescriptor, directory: URL, variant: Variant,
                                expectedChecksum: String?) -> StoreVerification {
@@ -43,18 +36,13 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     /// Runs the check in a child process (`storebench verify-store --in-process …`), so a crash inside a C library
     /// (SIGSEGV, SIGBUS on a damaged memory map) becomes a `corrupt` status instead of killing the caller.
     public static func inChild(executable: URL, arguments: [String]) throws -> StoreVerification {
-        let child = try StreamingChild(executable: executable, arguments: arguments + ["--in-process"])
-        var lines: [String] = []
-        while !child.ended { lines += child.readLines(waitingMilliseconds: 1_000) }
-        let outcome = child.wait()
-        lines += outcome.remainingLines
+        let outcome = try ChildProcess.run(executable: executable, arguments: arguments + ["--in-process"])
         if outcome.killedBySignal {
             return StoreVerification(status: "corrupt", articles: 0, checksum: "",
                                      detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
         }
-        guard outcome.exitCode == 0, let line = lines.first,
-              let report = try? JSONDecoder().decode(StoreVerification.self, from: Data(line.utf8)) else {
-            throw StoreError.inconsistent("verify-store child failed (exit \(outcome.exitCode)): \(outcome.errors)")
+        guard let report = outcome.report(StoreVerification.self) else {
+            throw StoreError.inconsistent("verify-store child \(outcome.how): \(outcome.errors)")
         }
         return report
     }

@@ -13,6 +13,9 @@ public struct KeywordMatcher: Sendable {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
+    /// Whether the article's title or summary contains the keyword (the `search` workload's question).
+    public func matches(_ article: Article) -> Bool { matches(article.title) || matches(article.summary) }
+
     public func matches(_ text: String) -> Bool {
         guard !needle.isEmpty else { return true }
         var text = text

@@ -16,11 +16,11 @@ enum ArticleSelection {
         }
     }
 
-    /// FNV-1a of the stored collection's checksum and the chosen uids, in order.
-    static func fingerprint(articles: [Article], uids: [String]) -> String {
+    /// FNV-1a of the stored collection's checksum and what the workload chose (uids, keywords, …), in order.
+    static func fingerprint(articles: [Article], choices: [String]) -> String {
         var hash = FNV1a()
         hash.combine(Checksum.articles(articles).hex)
-        for uid in uids { hash.combine(uid) }
+        for choice in choices { hash.combine(choice) }
         return hash.hex
     }
 }

@@ -88,17 +88,16 @@ public struct CacheWorkload: Workload {
                         recorder: LatencyRecorder?) throws -> [[UInt8]?] {
             var results: [[UInt8]?] = []
             results.reserveCapacity(operations.count)
-            var previous = monotonicNanoseconds()
-            for (tick, operation) in operations.enumerated() {
+            func apply(_ tick: Int, _ operation: Operation) throws {
                 switch operation {
                 case .get(let key): results.append(try cache.get(key: keys[key], now: Int64(tick)))
                 case let .put(key, value, expires): try cache.put(key: keys[key], value: values[value], expires: expires)
                 }
-                if let recorder {
-                    let now = monotonicNanoseconds()
-                    recorder.record(nanoseconds: now &- previous)
-                    previous = now
-                }
+            }
+            if let recorder {
+                try recorder.timeEach(operations.enumerated()) { try apply($0.offset, $0.element) }
+            } else {
+                for (tick, operation) in operations.enumerated() { try apply(tick, operation) }
             }
             return results
         }

@@ -25,7 +25,7 @@ public struct DeleteWorkload: Workload {
             self.articles = articles
             uids = chosen.sorted().map { articles[$0].uid }
             expected = Checksum.articles(articles.enumerated().filter { !chosen.contains($0.offset) }.map(\.element))
-            fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
+            fingerprint = ArticleSelection.fingerprint(articles: articles, choices: uids)
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }

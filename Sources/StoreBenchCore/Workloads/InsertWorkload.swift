@@ -40,13 +40,7 @@ public struct InsertWorkload: Workload {
         func measure() throws -> Int {
             let store = store!, articles = data.articles, recorder = latencies!
             try store.unitOfWork {
-                var previous = monotonicNanoseconds()
-                for article in articles {
-                    try store.insert(article)
-                    let now = monotonicNanoseconds()
-                    recorder.record(nanoseconds: now &- previous)
-                    previous = now
-                }
+                try recorder.timeEach(articles) { try store.insert($0) }
             }
             return articles.count
         }

@@ -46,10 +46,7 @@ public struct LaunchTimelineWorkload: Workload {
         }
 
         func prepare() throws {
-            guard opener.launch?.persistent ?? false else {
-                throw StoreError.unsupported("the backend keeps nothing on disk for a new process to launch from")
-            }
-            let (target, _) = try launchTarget()
+            let target = try persistentLaunchTarget(unsupported: "the backend keeps nothing on disk for a new process to launch from")
             let store = try opener.open()
             do {
                 try store.load(users: data.timeline.users, messages: data.timeline.messages)
@@ -63,10 +60,7 @@ public struct LaunchTimelineWorkload: Workload {
             if data.cold && residency.resident > 0 {
                 notes["note"] = "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction"
             }
-            try prepareChild([
-                "launch", "--backend", target.backend, "--settings", target.variant.description,
-                "--directory", target.directory.path, "--screen", String(data.timeline.screen),
-            ])
+            try prepareLaunch(of: target, ["--screen", String(data.timeline.screen)])
         }
 
         func verify() throws -> String {

@@ -25,7 +25,7 @@ public struct LookupWorkload: Workload {
             self.articles = articles
             uids = wanted.map(\.uid)
             expected = Checksum.articlesInOrder(wanted)  // the i-th lookup must return the i-th article
-            fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
+            fingerprint = ArticleSelection.fingerprint(articles: articles, choices: uids)
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
@@ -48,13 +48,7 @@ public struct LookupWorkload: Workload {
 
         func measure() throws -> Int {
             let store = store!, recorder = latencies!
-            var previous = monotonicNanoseconds()
-            for uid in data.uids {
-                found.append(try store.article(uid: uid))
-                let now = monotonicNanoseconds()
-                recorder.record(nanoseconds: now &- previous)
-                previous = now
-            }
+            try recorder.timeEach(data.uids) { found.append(try store.article(uid: $0)) }
             return data.uids.count
         }
 

@@ -27,7 +27,7 @@ public struct MarkReadWorkload: Workload {
             var after = articles
             for index in chosen { after[index].read = true }
             expected = Checksum.articles(after)
-            fingerprint = ArticleSelection.fingerprint(articles: articles, uids: uids)
+            fingerprint = ArticleSelection.fingerprint(articles: articles, choices: uids)
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }

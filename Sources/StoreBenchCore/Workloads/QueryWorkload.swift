@@ -73,13 +73,9 @@ public struct QueryWorkload: Workload {
 
         func measure() throws -> Int {
             let store = store!, recorder = latencies!, limit = data.limit
-            var previous = monotonicNanoseconds()
-            for feed in data.feeds {
+            try recorder.timeEach(data.feeds) { feed in
                 counts.append(try store.unreadCounts())
                 newest.append(try store.newestUnread(feedID: feed, limit: limit))
-                let now = monotonicNanoseconds()
-                recorder.record(nanoseconds: now &- previous)
-                previous = now
             }
             return data.feeds.count
         }

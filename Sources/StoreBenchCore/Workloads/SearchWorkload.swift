@@ -26,7 +26,7 @@ public struct SearchWorkload: Workload {
     /// The uids of `articles` matching `keyword` under the workload's semantics.
     public static func expectedMatches(_ articles: [Article], keyword: String) -> Set<String> {
         let matcher = KeywordMatcher(keyword)
-        return Set(articles.lazy.filter { matcher.matches($0.title) || matcher.matches($0.summary) }.map(\.uid))
+        return Set(articles.lazy.filter(matcher.matches).map(\.uid))
     }
 
     final class Dataset: WorkloadData {
@@ -39,10 +39,7 @@ public struct SearchWorkload: Workload {
             self.articles = articles
             self.keywords = keywords
             expected = Dictionary(uniqueKeysWithValues: Set(keywords).map { ($0, SearchWorkload.expectedMatches(articles, keyword: $0)) })
-            var hash = FNV1a()
-            hash.combine(Checksum.articles(articles).hex)
-            for keyword in keywords { hash.combine(keyword) }
-            fingerprint = hash.hex
+            fingerprint = ArticleSelection.fingerprint(articles: articles, choices: keywords)
         }
 
         func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
@@ -66,13 +63,7 @@ public struct SearchWorkload: Workload {
 
         func measure() throws -> Int {
             let store = store!, recorder = latencies!
-            var previous = monotonicNanoseconds()
-            for keyword in data.keywords {
-                results.append(try store.search(keyword: keyword))
-                let now = monotonicNanoseconds()
-                recorder.record(nanoseconds: now &- previous)
-                previous = now
-            }
+            try recorder.timeEach(data.keywords) { results.append(try store.search(keyword: $0)) }
             return data.keywords.count
         }
 

@@ -51,25 +51,15 @@ public struct SettingsWorkload: Workload {
         }
 
         func prepare() throws {
-            guard opener.launch?.persistent ?? false else {
-                throw StoreError.unsupported("the backend keeps nothing on disk for a new process to read back")
-            }
-            let (target, _) = try launchTarget()
+            let target = try persistentLaunchTarget(unsupported: "the backend keeps nothing on disk for a new process to read back")
             store = try opener.open()
-            try prepareChild([
-                "launch", "--task", "settings", "--backend", target.backend, "--settings", target.variant.description,
-                "--directory", target.directory.path, "--seed", String(data.seed), "--count", String(data.settings.count),
-            ])
+            try prepareLaunch(of: target, ["--task", "settings", "--seed", String(data.seed), "--count", String(data.settings.count)])
         }
 
         override func measure() throws -> Int {
             let store = store!, recorder = latencies!
-            var previous = monotonicNanoseconds()
-            for (key, value) in data.settings {
+            try recorder.timeEach(data.settings) { key, value in
                 try store.unitOfWork { try store.setSetting(value, forKey: key) }
-                let now = monotonicNanoseconds()
-                recorder.record(nanoseconds: now &- previous)
-                previous = now
             }
             self.store = nil
             try store.close()
@@ -98,16 +88,8 @@ extension LaunchReport {
     public static func readSettings(descriptor: BackendDescriptor, directory: URL, variant: Variant, seed: UInt64,
                                     count: Int) throws -> LaunchReport {
         let wanted = DatasetGenerator(seed: seed).settings(count: count)
-        let ioBefore = ProcessIO.now()
-        let start = monotonicNanoseconds()
-        let store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
-        defer { try? store.close() }
-        var read: [(key: String, value: SettingValue?)] = []
-        read.reserveCapacity(count)
-        for (key, value) in wanted { read.append((key, try store.setting(forKey: key, kind: value.kind))) }
-        let ready = monotonicNanoseconds()
-        let io = ProcessIO.delta(ioBefore, ProcessIO.now())
-        return LaunchReport(readyNanoseconds: ready - start, readBytes: io.readBytes,
-                            checksum: SettingsWorkload.checksum(read), settings: store.effectiveSettings)
+        return try measure(descriptor: descriptor, directory: directory, variant: variant, { store in
+            try wanted.map { (key: $0.key, value: try store.setting(forKey: $0.key, kind: $0.value.kind)) }
+        }, checksum: SettingsWorkload.checksum)
     }
 }

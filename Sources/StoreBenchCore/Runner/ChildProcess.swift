@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A `storebench` child process with its standard output and error on pipes. Everything is prepared in
+/// ``init(executable:arguments:)`` (pipes, arguments, environment), so that ``spawn()`` and ``firstLine()`` can be
+/// timed alone (a launch is spawn → the child's first line). Output can also be read line by line while the
+/// child runs (the crash writer's acknowledgements), and the child can be killed at any moment.
+///
+/// Started with `posix_spawn`, not Foundation's `Process`: on this platform that added ≈50 ms to some launches
+/// (bimodal 13 / 63 ms for the same child), which would be measured as the store's launch cost.
+final class ChildProcess {
+    private let path: String
+    private let argv: [UnsafeMutablePointer<CChar>?]
+    private let environment: [UnsafeMutablePointer<CChar>?]
+    private let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
+    private var output: [Int32] = [-1, -1]
+    private var errors: [Int32] = [-1, -1]
+    private var pid: pid_t = 0
+    private var pending: [UInt8] = []
+    /// Whether the child's standard output has reached its end.
+    private(set) var ended = false
+
+    /// How the child ended.
+    struct Outcome {
+        var killedBySignal: Bool
+        var signal: Int32
+        var exitCode: Int32
+        /// Output lines not read before (all of them for ``run(executable:arguments:)``).
+        var remainingLines: [String]
+        var errors: String
+
+        /// The first remaining line decoded as JSON, when the child exited 0; otherwise nil.
+        func report<T: Decodable>(_ type: T.Type) -> T? {
+            guard !killedBySignal, exitCode == 0, let line = remainingLines.first else { return nil }
+            return try? JSONDecoder().decode(type, from: Data(line.utf8))
+        }
+
+        /// "exited N" or "was killed by signal N".
+        var how: String { killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)" }
+    }
+
+    init(executable: URL, arguments: [String]) throws {
+        path = executable.path
+        argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        posix_spawn_file_actions_init(actions)
+        guard pipe(&output) == 0, pipe(&errors) == 0 else {
+            throw StoreError.inconsistent("pipe failed: \(String(cString: strerror(errno)))")
+        }
+        posix_spawn_file_actions_adddup2(actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(actions, errors[1], 2)
+        for fd in output + errors { posix_spawn_file_actions_addclose(actions, fd) }
+    }
+
+    deinit {
+        for fd in output + errors where fd >= 0 { close(fd) }
+        if pid > 0 {
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+        }
+        posix_spawn_file_actions_destroy(actions)
+        actions.deallocate()
+        (argv + environment).forEach { free($0) }
+    }
+
+    /// Starts the child.
+    func spawn() throws {
+        let rc = posix_spawn(&pid, path, actions, nil, argv, environment)
+        close(output[1])
+        close(errors[1])
+        output[1] = -1
+        errors[1] = -1
+        guard rc == 0 else {
+            pid = 0
+            throw StoreError.inconsistent("posix_spawn \(path) failed: \(String(cString: strerror(rc)))")
+        }
+    }
+
+    /// Blocks until the child's first line (without its newline) or the end of its output.
+    func firstLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(output[0], &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+        ended = true
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Waits up to `milliseconds` (-1: until something arrives) for output; returns the complete lines read.
+    func readLines(waitingMilliseconds milliseconds: Int32) -> [String] {
+        guard !ended else { return [] }
+        var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, milliseconds) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(output[0], &buffer, buffer.count)
+        if count <= 0 {
+            ended = true
+        } else {
+            pending += buffer[0..<count]
+        }
+        var lines: [String] = []
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+            pending.removeSubrange(...newline)
+        }
+        return lines
+    }
+
+    /// Kills the child with SIGKILL (if it still runs) and collects how it ended.
+    func killAndWait() -> Outcome {
+        if pid > 0 { kill(pid, SIGKILL) }
+        return wait()
+    }
+
+    /// Waits for the child's end: the rest of its output, its standard error, and its status.
+    func wait() -> Outcome {
+        var lines: [String] = []
+        while !ended { lines += readLines(waitingMilliseconds: -1) }
+        if !pending.isEmpty {
+            lines.append(String(decoding: pending, as: UTF8.self))
+            pending = []
+        }
+        let errorText = Self.readAll(errors[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        pid = 0
+        let signal = status & 0x7F
+        return Outcome(killedBySignal: signal != 0, signal: signal, exitCode: (status >> 8) & 0xFF, remainingLines: lines,
+                       errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Runs a child to its end and returns everything it said.
+    static func run(executable: URL, arguments: [String]) throws -> Outcome {
+        let child = try ChildProcess(executable: executable, arguments: arguments)
+        try child.spawn()
+        return child.wait()
+    }
+
+    /// Reads everything until end of file.
+    private static func readAll(_ fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
