@@ -44,7 +44,10 @@ struct CrashCommand: ParsableCommand {
             printError("storebench crash: \(error)")
             throw ExitCode(64)
         }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        guard let executable = RunningExecutable.url else {
+            printError("storebench crash: cannot find the storebench executable to start writer children")
+            throw ExitCode(1)
+        }
         var rows: [DurabilityRow] = []
         for entry in plan.backends {
             let descriptor = registry[entry.backend]!
@@ -71,43 +74,4 @@ struct CrashCommand: ParsableCommand {
         }
         print("wrote \(file.path)")
     }
-}
-
-/// The crash writer child (hidden): commits batches and acknowledges each on standard output until killed.
-struct CrashWriterCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "crash-writer", abstract: "Internal: the crash writer.",
-                                                    shouldDisplay: false)
-    @OptionGroup var child: CrashChildOptions
-
-    func run() throws {
-        let (descriptor, variant) = try child.resolve()
-        try CrashBatches.write(descriptor: descriptor, directory: URL(fileURLWithPath: child.directory), variant: variant,
-                               size: child.batch, seed: child.seed, limit: CrashTrials.batchLimit)
-    }
-}
-
-/// The crash checker child (hidden): reopens the store and prints what survived as one JSON line.
-struct CrashCheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "crash-check", abstract: "Internal: the crash checker.",
-                                                    shouldDisplay: false)
-    @OptionGroup var child: CrashChildOptions
-    @Option var batches: Int
-
-    func run() throws {
-        let (descriptor, variant) = try child.resolve()
-        let report = CrashBatches.check(descriptor: descriptor, directory: URL(fileURLWithPath: child.directory),
-                                        variant: variant, size: child.batch, seed: child.seed, batches: batches)
-        try StoreChoice.answer(report)
-    }
-}
-
-/// What both crash children are told.
-struct CrashChildOptions: ParsableArguments {
-    @Option var backend: String
-    @Option var settings = "default"
-    @Option var directory: String
-    @Option var batch: Int
-    @Option var seed: UInt64
-
-    func resolve() throws -> (BackendDescriptor, Variant) { try StoreChoice.resolve(backend: backend, settings: settings) }
 }

@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
         invocation.seed = seed
         invocation.output = out
         invocation.workdir = workdir
-        invocation.childExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        invocation.childExecutable = RunningExecutable.url
         let exit = invocation.execute(
             backendRegistry: BackendRegistry.standard(), workloadRegistry: WorkloadRegistry.standard,
             stdout: { print($0, terminator: "") }, stderr: printError)

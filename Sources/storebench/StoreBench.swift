@@ -15,7 +15,7 @@ struct StoreBench: ParsableCommand {
         version: StoreBenchVersion.current,
         subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self,
                       VerifyStoreCommand.self,
-                      LaunchCommand.self, CrashWriterCommand.self, CrashCheckCommand.self],
+                      ChildCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -19,13 +19,13 @@ struct VerifyStoreCommand: ParsableCommand {
     @Option(help: "The variant's settings, e.g. \"journal=wal\" (default: the backend's defaults).") var settings = "default"
     @Option(name: .customLong("expect-checksum"), help: "The FNV-1a checksum of the articles the store should hold.")
     var expectedChecksum: String?
-    @Flag(help: .hidden) var inProcess = false
     @Argument(help: "The store's directory.") var directory: String
 
     func run() throws {
-        let descriptor: BackendDescriptor, variant: Variant
+        let registry = BackendRegistry.standard()
+        let variant: Variant
         do {
-            (descriptor, variant) = try StoreChoice.resolve(backend: backend, settings: settings)
+            (_, variant) = try registry.resolve(backend: backend, settings: settings)
         } catch {
             printError("storebench verify-store: \(error)")
             throw ExitCode(64)
@@ -35,16 +35,12 @@ struct VerifyStoreCommand: ParsableCommand {
             printError("storebench verify-store: \(directory) is not a directory")
             throw ExitCode(64)
         }
-        if inProcess {
-            let report = StoreVerification.inspect(descriptor: descriptor, directory: URL(fileURLWithPath: directory),
-                                                   variant: variant, expectedChecksum: expectedChecksum)
-            try StoreChoice.answer(report)
-            return
+        guard let executable = RunningExecutable.url else {
+            printError("storebench verify-store: cannot find the storebench executable to start the checking child")
+            throw ExitCode(1)
         }
-        var arguments = ["verify-store", "--backend", backend, "--settings", variant.description, directory]
-        if let expectedChecksum { arguments += ["--expect-checksum", expectedChecksum] }
-        let report = try StoreVerification.inChild(
-            executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), arguments: arguments)
+        let store = ChildStore(backend: backend, settings: variant.description, directory: directory)
+        let report = try StoreVerification.inChild(executable: executable, store: store, expectedChecksum: expectedChecksum)
         print("\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"
               + (report.checksum.isEmpty ? "" : ", checksum \(report.checksum)") + (report.detail.isEmpty ? "" : "; \(report.detail)"))
         if report.status != "ok" { throw ExitCode(3) }

@@ -9,15 +9,15 @@ enum BrokenBackend {
     static func descriptor() -> BackendDescriptor {
         let memory = MemoryBackend.descriptor()
         return BackendDescriptor(name: "broken", summary: "drops 1 write in 1,000 (test double)") { location in
-            DroppingStore(wrapped: try memory.open(location))
+            DroppingStore(wrapped: try memory.open(location, as: (any AppStore).self))
         }
     }
 
-    final class DroppingStore: Store {
-        let wrapped: any Store
+    final class DroppingStore: AppStore {
+        let wrapped: any AppStore
         var inserts = 0
 
-        init(wrapped: any Store) { self.wrapped = wrapped }
+        init(wrapped: any AppStore) { self.wrapped = wrapped }
 
         var effectiveSettings: String { "drops=1/1000" }
         func unitOfWork(_ body: () throws -> Void) throws { try wrapped.unitOfWork(body) }

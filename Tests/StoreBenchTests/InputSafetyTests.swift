@@ -42,7 +42,7 @@ struct InputSafetyTests {
         let location = StoreLocation(directory: temp.url, variant: try descriptor.variant(["search": "fts5"]))
         let schemaBefore = try Self.schema(temp.url, descriptor, location)
         let hostile = ["'); DROP TABLE article;--", "\"; DELETE FROM user; --", "x' OR '1'='1", "%", "_", "\\", "\u{0}?"]
-        let store = try descriptor.open(location)
+        let store = try descriptor.open(app: location)
         let articles = hostile.enumerated().map { index, text in
             Article(uid: text + "#\(index)", feedID: 1, title: text, summary: text, published: Date(millisecondsSince1970: 1), read: false)
         }
@@ -56,14 +56,14 @@ struct InputSafetyTests {
         #expect(try store.setting(forKey: hostile[0], kind: .string) == .string(hostile[1]))
         try store.close()
         #expect(try Self.schema(temp.url, descriptor, location) == schemaBefore)
-        let reopened = try descriptor.open(location)
+        let reopened = try descriptor.open(app: location)
         defer { try? reopened.close() }
         #expect(Set(try reopened.allArticles().map(\.uid)) == Set(articles.map(\.uid)))
     }
 
     /// The store's schema as SQLite lists it.
     static func schema(_ directory: URL, _ descriptor: BackendDescriptor, _ location: StoreLocation) throws -> [String] {
-        let store = try descriptor.open(location)
+        let store = try descriptor.open(app: location)
         try store.close()
         let database = try SQLiteConnection(path: directory.appendingPathComponent("store.sqlite").path)
         defer { try? database.close() }
@@ -75,10 +75,10 @@ struct InputSafetyTests {
         let temp = try TemporaryDirectory()
         let descriptor = GRDBBackend.descriptor
         // A DatabasePool leaves the file in WAL mode; a DatabaseQueue (rollback journal requested) does not change it.
-        let pool = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(["writer": "pool"])))
+        let pool = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["writer": "pool"])))
         try pool.close()
         let error = #expect(throws: StoreError.self) {
-            _ = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(["writer": "queue"])))
+            _ = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["writer": "queue"])))
         }
         #expect(error == .settingMismatch(setting: "journal_mode", requested: "delete", effective: "wal"))
         #expect(error?.description == "setting journal_mode: requested delete but the library reports wal")

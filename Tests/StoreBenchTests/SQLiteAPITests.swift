@@ -80,7 +80,7 @@ struct SQLiteAPITests {
     func effectiveSettings(_ variant: [String: String], _ expected: String) throws {
         let temp = try TemporaryDirectory()
         let descriptor = SQLiteBackend.descriptor
-        let store = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(variant)))
+        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(variant)))
         defer { try? store.close() }
         #expect(store.effectiveSettings == expected)
     }
@@ -91,7 +91,7 @@ struct SQLiteAPITests {
         let temp = try TemporaryDirectory()
         let descriptor = SQLiteBackend.descriptor
         let location = StoreLocation(directory: temp.url, variant: try descriptor.variant(["txn": "single"]))
-        let store = try descriptor.open(location)
+        let store = try descriptor.open(app: location)
         defer { try? store.close() }
         let articles = DatasetGenerator(seed: 1).articles(count: 10)
         #expect(throws: Abort.self) {

@@ -31,12 +31,22 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// A fresh registry and an opener for a store in `directory`.
-    func opener(in directory: URL, registry: BackendRegistry = .standard()) throws -> StoreOpener {
+    /// A fresh registry and an opener for a store in `directory`, playing every role.
+    func opener(in directory: URL, registry: BackendRegistry = .standard()) throws -> AppStoreOpener {
         let descriptor = try #require(registry[backend])
         let location = StoreLocation(directory: directory, variant: try descriptor.variant(variant))
-        return StoreOpener { try descriptor.open(location) }
+        return AppStoreOpener { try descriptor.open(location, as: (any AppStore).self) }
     }
+}
+
+/// Opens a fresh store of one backend variant, each call, as every role.
+struct AppStoreOpener {
+    let open: () throws -> any AppStore
+}
+
+extension BackendDescriptor {
+    /// Opens a store as every role (the shipped backends play them all).
+    func open(app location: StoreLocation) throws -> any AppStore { try open(location, as: (any AppStore).self) }
 }
 
 /// A temporary directory removed at the end of the test.

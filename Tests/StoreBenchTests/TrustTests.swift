@@ -68,7 +68,7 @@ struct TrustTests {
         let descriptor = try #require(BackendRegistry.standard()[backend])
         for damage in Damage.allCases {
             let directory = try temp.child(damage.rawValue)
-            let store = try descriptor.open(StoreLocation(directory: directory, variant: try descriptor.variant()))
+            let store = try descriptor.open(app: StoreLocation(directory: directory, variant: try descriptor.variant()))
             try store.load(articles: articles)
             try store.close()
             let intact = try runStorebench(["verify-store", "--backend", backend, "--expect-checksum", checksum, directory.path])
@@ -126,15 +126,17 @@ struct TrustTests {
         let directory = try temp.child("store")
         let binary = try storebenchBinary().path
         // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
-        let result = try Self.shell("trap '' XFSZ; ulimit -f 600; exec '\(binary)' crash-writer --backend \(backend) "
-                                    + "--directory '\(directory.path)' --batch 20 --seed 3")
+        let request = ChildRequest.crashWriter(ChildStore(backend: backend, settings: "default", directory: directory.path),
+                                               batch: 20, seed: 3)
+        let result = try Self.shell("trap '' XFSZ; ulimit -f 600; exec '\(binary)' child '\(request.argument)'")
         #expect(result.status != 0, "\(backend) wrote past the file size limit")
         #expect(!result.stderr.isEmpty, "\(backend): no error message")
         let acked = result.stdout.split(separator: "\n").compactMap { Int($0) }
         #expect(!acked.isEmpty, "\(backend): nothing committed before the limit: \(result.stderr)")
         let descriptor = try #require(BackendRegistry.standard()[backend])
-        let report = CrashBatches.check(descriptor: descriptor, directory: directory, variant: try descriptor.variant(), size: 20,
-                                        seed: 3, batches: (acked.max() ?? 0) + 2)
+        let location = StoreLocation(directory: directory, variant: try descriptor.variant())
+        let report = CrashBatches.check(descriptor: descriptor, location: location, size: 20, seed: 3,
+                                        batches: (acked.max() ?? 0) + 2)
         let complete = Set(report.completeBatches)
         let intact = report.opened && report.integrity == "ok" && acked.allSatisfy(complete.contains)
         if Self.atomicWriters.contains(backend) {

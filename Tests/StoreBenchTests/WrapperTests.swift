@@ -62,7 +62,7 @@ struct LMDBWrapperTests {
     func backendMapFull() throws {
         let temp = try TemporaryDirectory()
         let descriptor = LMDBBackend.descriptor
-        let store = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(["mapsize_mb": "1"])))
+        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["mapsize_mb": "1"])))
         defer { try? store.close() }
         #expect(store.effectiveSettings == "txn=single sync=full mapsize_mb=1")
         let error = #expect(throws: LMDBError.self) {
@@ -155,7 +155,7 @@ struct ErrorMessageTests {
     func grdbErrorNamesTheFile() throws {
         let temp = try TemporaryDirectory()
         let descriptor = GRDBBackend.descriptor
-        let store = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant(["style": "batch"])))
+        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["style": "batch"])))
         defer { try? store.close() }
         let article = DatasetGenerator(seed: 1).article(at: 0)
         try store.unitOfWork { try store.insert(article) }
@@ -171,7 +171,7 @@ struct ErrorMessageTests {
         let temp = try TemporaryDirectory()
         _ = try temp.file("articles.plist", "this is not a property list")
         let descriptor = PlistBackend.descriptor
-        let store = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant()))
+        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant()))
         let error = #expect(throws: (any Error).self) { try store.allArticles() }
         let text = "\(error.map { "\($0)" } ?? "")"
         #expect(text.contains("decode (codable)") && text.contains(temp.url.appendingPathComponent("articles.plist").path))

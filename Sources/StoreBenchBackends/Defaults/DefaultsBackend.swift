@@ -34,7 +34,7 @@ public enum DefaultsBackend {
     }
 }
 
-final class DefaultsStore: Store {
+final class DefaultsStore: AppStore {
     let defaults: UserDefaults
     private let fileURL: URL
     let syncEach: Bool

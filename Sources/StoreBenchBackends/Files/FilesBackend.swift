@@ -22,7 +22,7 @@ public enum FilesBackend {
     }
 }
 
-final class FilesStore: Store {
+final class FilesStore: AppStore {
     private let location: StoreLocation
     private let root: URL
     private let durable: Bool
@@ -157,7 +157,7 @@ final class FilesStore: Store {
     /// A second handle on the same directory: every file is replaced by an atomic rename, so a reader sees
     /// the old or the new record and needs no lock.
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(first: self, second: try FilesStore(location: location),
+        SharedStore(writer: self, reader: try FilesStore(location: location),
                     concurrency: "second handle: files are replaced by atomic rename, readers take no lock")
     }
 

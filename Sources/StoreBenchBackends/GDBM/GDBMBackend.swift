@@ -21,7 +21,7 @@ public enum GDBMBackend {
     }
 }
 
-final class GDBMStore: Store {
+final class GDBMStore: AppStore {
     static let fileName = "store.gdbm"
     static let timelineIndexKey = Array("i:timeline".utf8)
 

@@ -36,7 +36,7 @@ struct GRDBStoreError: Error, CustomStringConvertible {
     var description: String { "\(underlying) [file: \(path)]" }
 }
 
-final class GRDBStore: Store {
+final class GRDBStore: AppStore {
     let path: String
     let writer: any DatabaseWriter
     private let batchStyle: Bool
@@ -97,7 +97,7 @@ final class GRDBStore: Store {
     }
 
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(first: self, second: GRDBStore(sharing: self),
+        SharedStore(writer: self, reader: GRDBStore(sharing: self),
                     concurrency: writer is DatabasePool ? "one DatabasePool: WAL, reads run while the writer writes"
                         : "one DatabaseQueue: GRDB serializes every read behind the running write")
     }

@@ -27,7 +27,7 @@ public enum LMDBBackend {
     }
 }
 
-final class LMDBStore: Store {
+final class LMDBStore: AppStore {
     private let environment: LMDBEnvironment
     private let articles: LMDBDatabase
     private let users: LMDBDatabase
@@ -80,7 +80,7 @@ final class LMDBStore: Store {
     }
 
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(first: self, second: LMDBStore(sharing: self),
+        SharedStore(writer: self, reader: LMDBStore(sharing: self),
                     concurrency: "one environment: MVCC readers never wait for the single writer")
     }
 

@@ -45,7 +45,7 @@ final class MemoryVolumes: @unchecked Sendable {
     }
 }
 
-final class MemoryStore: Store {
+final class MemoryStore: AppStore {
     private let contents: MemoryContents
     let effectiveSettings = "durability=none"
 

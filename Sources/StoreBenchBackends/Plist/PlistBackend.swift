@@ -22,7 +22,7 @@ public enum PlistBackend {
     }
 }
 
-final class PlistStore: Store {
+final class PlistStore: AppStore {
     private let articlesURL: URL
     private let timelineURL: URL
     let settingsURL: URL

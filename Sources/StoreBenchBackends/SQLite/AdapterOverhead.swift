@@ -28,14 +28,14 @@ public enum AdapterOverhead {
         for repetition in 0..<(repetitions + 1) {  // the first round warms up
             let cSeconds = try measureC(articles, path: try work.subdirectory("c\(repetition)").appendingPathComponent(SQLiteStore.fileName).path)
             let location = StoreLocation(directory: try work.subdirectory("swift\(repetition)"), variant: variant)
-            let store = try descriptor.open(location)
+            let store = try descriptor.open(location, as: (any ArticleStore).self)
             let start = monotonicNanoseconds()
             try store.unitOfWork {
                 for article in articles { try store.insert(article) }
             }
             let end = monotonicNanoseconds()
             try store.close()
-            guard try descriptor.open(location).allArticles().count == count else {
+            guard try descriptor.open(location, as: (any ArticleStore).self).allArticles().count == count else {
                 throw StoreError.inconsistent("the Swift side did not store \(count) articles")
             }
             if repetition > 0 {

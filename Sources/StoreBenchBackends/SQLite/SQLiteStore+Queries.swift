@@ -62,7 +62,7 @@ extension SQLiteStore {
     func shareWithSecondThread() throws -> SharedStore {
         let reader = try SQLiteStore(location: location)
         let wal = location.variant["journal"] == "wal"
-        return SharedStore(first: self, second: reader,
+        return SharedStore(writer: self, reader: reader,
                            concurrency: wal ? "second connection: WAL readers do not wait for the writer"
                                : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)",
                            release: { try reader.close() })

@@ -3,7 +3,7 @@ import SQLiteAPI
 import StoreBenchCore
 
 /// A store in one SQLite file, `store.sqlite`, written with hand-written SQL and reused prepared statements.
-final class SQLiteStore: Store {
+final class SQLiteStore: AppStore {
     static let fileName = "store.sqlite"
 
     let connection: SQLiteConnection

@@ -29,21 +29,36 @@ public struct BackendDescriptor: Sendable {
     public let open: @Sendable (StoreLocation) throws -> any Store
     /// Whether a store survives its process (false for the in-memory floor): launch workloads need it.
     public let persistent: Bool
+    /// The roles the backend's store type plays (plus ``StoreRoles/persistence`` when ``persistent``).
+    public let roles: StoreRoles
 
-    public init(
+    /// `open` returns the backend's own store type; its role conformances decide which workloads can run.
+    public init<S: Store>(
         name: String,
         summary: String,
         axes: [VariantAxis] = [],
         persistent: Bool = true,
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
-        open: @escaping @Sendable (StoreLocation) throws -> any Store
+        open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
         self.name = name
         self.summary = summary
         self.axes = axes
         self.libraryVersions = libraryVersions
-        self.open = open
+        self.open = { try open($0) }
         self.persistent = persistent
+        self.roles = StoreRoles.of(S.self).union(persistent ? .persistence : [])
+    }
+
+    /// Opens a store and casts it to the role a caller needs (`(any ArticleStore).self`); a store that does not
+    /// play it is closed and the call throws ``StoreError/unsupported(_:)``.
+    public func open<Role>(_ location: StoreLocation, as role: Role.Type) throws -> Role {
+        let store = try open(location)
+        guard let typed = store as? Role else {
+            try? store.close()
+            throw StoreError.unsupported("backend '\(name)' does not play the role \(role)")
+        }
+        return typed
     }
 
     /// The variant with `requested` values and defaults for the rest.

@@ -17,3 +17,20 @@ public struct BackendRegistry: Sendable {
 
     public var names: [String] { descriptors.map(\.name) }
 }
+
+extension BackendRegistry {
+    /// The backend named `backend` and its variant from `settings`: a variant's canonical text
+    /// (`txn=single journal=wal`) or `default`. Throws a message naming what is wrong and what is known.
+    public func resolve(backend: String, settings: String) throws -> (BackendDescriptor, Variant) {
+        guard let descriptor = self[backend] else {
+            throw VariantError(message: "unknown backend '\(backend)'; known: \(names.joined(separator: ", "))")
+        }
+        var requested: [String: String] = [:]
+        for pair in settings.split(separator: " ") where pair != "default" {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw VariantError(message: "bad setting '\(pair)' (expected name=value)") }
+            requested[parts[0]] = parts[1]
+        }
+        return (descriptor, try descriptor.variant(requested))
+    }
+}

@@ -1,13 +1,13 @@
-/// Default implementations of the query, search and sharing parts of ``Store``: what an app does with a store
-/// that has no query language or index — decode every article and filter in memory — and a lock for a store
-/// with no concurrency of its own. Backends with a better natural idiom override them (SQL, LMDB, files).
-extension Store {
-    public func checkIntegrity() throws {}
-
+/// Default implementations of the query, search and sharing roles: what an app does with a store that has no
+/// query language or index — decode every article and filter in memory — and a lock for a store with no
+/// concurrency of its own. Backends with a better natural idiom override them (SQL, LMDB, files).
+extension ArticleStore {
     public func forEachArticle(_ body: (Article) throws -> Void) throws {
         for article in try allArticles() { try body(article) }
     }
+}
 
+extension QueryStore {
     public func unreadCounts() throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
         try forEachArticle { article in
@@ -37,6 +37,9 @@ extension Store {
         return uids
     }
 
+}
+
+extension SharableStore {
     public func shareWithSecondThread() throws -> SharedStore { SharedStore.locked(self) }
 }
 

@@ -1,22 +1,16 @@
-/// Where an ``ExpiringCache`` keeps its entries: a store (through ``StoreCacheStorage``) or, for the expected
+/// Where an ``ExpiringCache`` keeps its entries: a store playing the ``CacheStore`` role or, for the expected
 /// result, a dictionary.
 public protocol CacheStorage: AnyObject {
+    /// Runs `body` as one app operation (see ``Store/unitOfWork(_:)``).
     func unitOfWork(_ body: () throws -> Void) throws
+    /// Stores `entry`, replacing any entry under its key.
     func cachePut(_ entry: CacheEntry) throws
+    /// The entry under `key`, expired or not, or nil.
     func cacheEntry(forKey key: String) throws -> CacheEntry?
+    /// Removes the entry under `key` (which exists).
     func cacheRemove(forKey key: String) throws
+    /// Every cache entry, in any order (read when a cache opens, and for verification).
     func cacheEntries() throws -> [CacheEntry]
-}
-
-/// A store's cache entries as ``CacheStorage``.
-public final class StoreCacheStorage: CacheStorage {
-    let store: any Store
-    public init(_ store: any Store) { self.store = store }
-    public func unitOfWork(_ body: () throws -> Void) throws { try store.unitOfWork(body) }
-    public func cachePut(_ entry: CacheEntry) throws { try store.cachePut(entry) }
-    public func cacheEntry(forKey key: String) throws -> CacheEntry? { try store.cacheEntry(forKey: key) }
-    public func cacheRemove(forKey key: String) throws { try store.cacheRemove(forKey: key) }
-    public func cacheEntries() throws -> [CacheEntry] { try store.cacheEntries() }
 }
 
 /// Plain dictionary storage: the reference the cache workload computes its expected result with.

@@ -16,10 +16,10 @@ public enum CrashBatches {
 
     /// Runs in the writer child: commits batch after batch, one app operation each, and after each commit
     /// returned writes the batch number and a newline to standard output. Stops after `limit` batches.
-    public static func write(descriptor: BackendDescriptor, directory: URL, variant: Variant, size: Int, seed: UInt64,
+    public static func write(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
                              limit: Int) throws {
         let generator = DatasetGenerator(seed: seed)
-        let store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
+        let store = try descriptor.open(location, as: (any ArticleStore).self)
         for index in 0..<limit {
             let articles = batch(index, size: size, generator: generator)
             try store.unitOfWork {
@@ -49,16 +49,16 @@ public enum CrashBatches {
 
     /// Runs in the checker child: opens the store, runs the backend's integrity check, reads every article and
     /// sorts them into batches `0..<batches`.
-    public static func check(descriptor: BackendDescriptor, directory: URL, variant: Variant, size: Int, seed: UInt64,
+    public static func check(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
                              batches: Int) -> Report {
         let generator = DatasetGenerator(seed: seed)
         var expected: [String: (batch: Int, article: Article)] = [:]
         for index in 0..<batches {
             for article in batch(index, size: size, generator: generator) { expected[article.uid] = (index, article) }
         }
-        let store: any Store
+        let store: any ArticleStore
         do {
-            store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
+            store = try descriptor.open(location, as: (any ArticleStore).self)
         } catch {
             return Report(opened: false, integrity: "open failed: \(error)", settings: "", completeBatches: [],
                           partialBatches: [], foreignArticles: 0)

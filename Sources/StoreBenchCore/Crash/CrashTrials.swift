@@ -83,15 +83,11 @@ public struct CrashTrials {
         return row
     }
 
-    private var childArguments: [String] {
-        ["--backend", backend.name, "--settings", variant.description, "--batch", String(batchSize), "--seed", String(seed)]
-    }
-
     /// Starts a writer, kills it `delay` ms after its first acknowledgement, and returns the acknowledged batches;
     /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running).
     private func killWriter(in store: URL, afterMilliseconds delay: Int) throws -> [Int]? {
-        let child = try ChildProcess(executable: executable,
-                                     arguments: ["crash-writer", "--directory", store.path] + childArguments)
+        let child = try ChildProcess(executable: executable, request: .crashWriter(
+            ChildStore(backend: backend, variant: variant, directory: store), batch: batchSize, seed: seed))
         try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
@@ -120,14 +116,13 @@ public struct CrashTrials {
     /// Reopens the store in a fresh checker process; a checker killed by a signal (a crash inside a C library)
     /// counts as an unrecoverable store.
     private func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
-        let outcome = try ChildProcess.run(executable: executable,
-                                           arguments: ["crash-check", "--directory", store.path, "--batches", String(batches)]
-                                               + childArguments)
+        let outcome = try ChildProcess.run(executable: executable, request: .crashCheck(
+            ChildStore(backend: backend, variant: variant, directory: store), batch: batchSize, seed: seed, batches: batches))
         if outcome.killedBySignal {
             return CrashBatches.Report(opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
                                        completeBatches: [], partialBatches: [], foreignArticles: 0)
         }
-        guard let report = outcome.report(CrashBatches.Report.self) else {
+        guard let report = outcome.answer?.crashReport else {
             throw StoreError.inconsistent("crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return report

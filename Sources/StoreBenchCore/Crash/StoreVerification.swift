@@ -11,11 +11,11 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     public var detail: String
 
     /// Runs in the checking child: opens the store, runs its integrity check and reads every article.
-    public static func inspect(descriptor: BackendDescriptor, directory: URL, variant: Variant,
+    public static func inspect(descriptor: BackendDescriptor, location: StoreLocation,
                                expectedChecksum: String?) -> StoreVerification {
-        let store: any Store
+        let store: any ArticleStore
         do {
-            store = try descriptor.open(StoreLocation(directory: directory, variant: variant))
+            store = try descriptor.open(location, as: (any ArticleStore).self)
         } catch {
             return StoreVerification(status: "corrupt", articles: 0, checksum: "", detail: "open: \(error)")
         }
@@ -33,15 +33,15 @@ public struct StoreVerification: Codable, Sendable, Equatable {
         }
     }
 
-    /// Runs the check in a child process (`storebench verify-store --in-process …`), so a crash inside a C library
-    /// (SIGSEGV, SIGBUS on a damaged memory map) becomes a `corrupt` status instead of killing the caller.
-    public static func inChild(executable: URL, arguments: [String]) throws -> StoreVerification {
-        let outcome = try ChildProcess.run(executable: executable, arguments: arguments + ["--in-process"])
+    /// Runs the check in a child process, so a crash inside a C library (SIGSEGV, SIGBUS on a damaged memory map)
+    /// becomes a `corrupt` status instead of killing the caller.
+    public static func inChild(executable: URL, store: ChildStore, expectedChecksum: String?) throws -> StoreVerification {
+        let outcome = try ChildProcess.run(executable: executable, request: .verify(store, expectedChecksum: expectedChecksum))
         if outcome.killedBySignal {
             return StoreVerification(status: "corrupt", articles: 0, checksum: "",
                                      detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
         }
-        guard let report = outcome.report(StoreVerification.self) else {
+        guard let report = outcome.answer?.verification else {
             throw StoreError.inconsistent("verify-store child \(outcome.how): \(outcome.errors)")
         }
         return report

@@ -78,6 +78,13 @@ public struct Sample: Sendable {
         self.error = error
     }
 
+    /// A failed row with nothing measured yet: the runner fills it in as the phases pass.
+    public init(key: RowKey, repetition: Int, dataset: String) {
+        self.init(key: key, repetition: repetition, status: .failed, wallSeconds: 0, cpuUserSeconds: 0, cpuSystemSeconds: 0,
+                  maxRSSKiB: 0, readBytes: nil, writeBytes: nil, storeBytes: 0, storeAllocatedBytes: 0, ops: 0, settings: "",
+                  checksum: "", dataset: dataset, error: "")
+    }
+
     public var opsPerSecond: Double { wallSeconds > 0 ? Double(ops) / wallSeconds : 0 }
 
     /// The `samples.csv` header: stable; new columns are only ever appended.

@@ -1,72 +1,51 @@
 import Foundation
 
-/// Runs one repetition of one case: prepare (untimed), measure (timed, nothing else in the region),
-/// verify (untimed), then removes the store directory with every sidecar file.
+/// Runs one repetition of one case: the store-role check, prepare (untimed), measure (timed, nothing else in the
+/// region), verify (untimed), then removes the store directory with every sidecar file.
 struct RepetitionRunner {
     let plan: RunPlan
     let workDirectory: WorkDirectory
     /// The storebench executable for launch workloads (nil: they are unsupported).
     let childExecutable: URL?
 
-    /// Remembers the settings a store reports when opened.
-    final class SettingsProbe {
-        var settings = ""
-    }
-
     func run(caseIndex: Int, round: Int) -> Sample {
         let planned = plan.cases[caseIndex]
-        var sample = Sample(
-            key: planned.key, repetition: round, status: .failed, wallSeconds: 0, cpuUserSeconds: 0,
-            cpuSystemSeconds: 0, maxRSSKiB: 0, readBytes: nil, writeBytes: nil, storeBytes: 0,
-            storeAllocatedBytes: 0, ops: 0, settings: "", checksum: "", dataset: planned.data.fingerprint, error: "")
         let directory: URL
         do {
             directory = try workDirectory.subdirectory("round\(round)-case\(caseIndex)")
         } catch {
-            sample.error = describe(planned, phase: "prepare", error)
+            var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
+            sample.error = Self.describe(planned, phase: "prepare", error)
             return sample
         }
         defer { WorkDirectory.removeTree(directory) }
-        let probe = SettingsProbe()
-        let location = StoreLocation(directory: directory, variant: planned.variant)
+        return Self.run(planned, round: round, in: directory, childExecutable: childExecutable)
+    }
+
+    /// One repetition of `planned` with its store in `directory` (which the caller removes).
+    static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, childExecutable: URL?) -> Sample {
+        var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
+        let missing = planned.workload.requires.subtracting(planned.backend.roles)
+        guard missing.isEmpty else {
+            sample.status = .unsupported
+            sample.error = describe(planned, phase: "plan", StoreError.unsupported(
+                "the \(planned.backend.name) store does not play the role \(missing) that \(planned.workload.name) needs"))
+            return sample
+        }
+        var settings = ""
         let backend = planned.backend
         let target = LaunchTarget(executable: childExecutable, backend: backend.name, variant: planned.variant,
                                   directory: directory, persistent: backend.persistent)
-        let opener = StoreOpener(launch: target) {
+        let location = StoreLocation(directory: directory, variant: planned.variant)
+        let repetition = Repetition(launch: target) {
             let store = try backend.open(location)
-            probe.settings = store.effectiveSettings
+            settings = store.effectiveSettings
             return store
         }
-        let repetition = planned.data.makeRepetition(opener: opener)
-        defer { repetition.finish() }
-
         var phase = "prepare"
         do {
-            try repetition.prepare()
-            phase = "measure"
-            PeakMemory.reset()
-            let ioBefore = ProcessIO.now()
-            let cpuBefore = CPUTime.now()
-            let start = monotonicNanoseconds()
-            let ops = try repetition.measure()
-            let end = monotonicNanoseconds()
-            let cpuAfter = CPUTime.now()
-            let ioAfter = ProcessIO.now()
-            sample.maxRSSKiB = PeakMemory.highWaterKiB()
-            blackHole(ops)
-            sample.latency = repetition.latencies?.percentiles
-            let io = ProcessIO.delta(ioBefore, ioAfter)
-            let usage = DiskUsage.of(directory)
-            sample.wallSeconds = Double(end - start) / 1_000_000_000
-            sample.cpuUserSeconds = cpuAfter.user - cpuBefore.user
-            sample.cpuSystemSeconds = cpuAfter.system - cpuBefore.system
-            sample.readBytes = io.readBytes
-            sample.writeBytes = io.writeBytes
-            sample.storeBytes = usage.apparentBytes
-            sample.storeAllocatedBytes = usage.allocatedBytes
-            sample.ops = ops
-            phase = "verify"
-            sample.checksum = try repetition.verify()
+            try measure(planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
+                        phase: &phase, directory: directory)
             sample.status = .ok
         } catch let error as StoreError {
             if case .unsupported = error { sample.status = .unsupported }
@@ -74,13 +53,59 @@ struct RepetitionRunner {
         } catch {
             sample.error = describe(planned, phase: phase, error)
         }
-        sample.settings = probe.settings
+        repetition.finish()
+        sample.settings = settings
         sample.notes = repetition.notes
         return sample
     }
 
+    /// The three phases of one case, with the timed region around measure alone.
+    private static func measure<Case: WorkloadCase>(_ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
+                                             into sample: inout Sample, phase: inout String, directory: URL) throws {
+        if requiresStore { try run.openInitialStore() }
+        let prepared = try workloadCase.prepare(run)
+        phase = "measure"
+        PeakMemory.reset()
+        let ioBefore = ProcessIO.now()
+        let cpuBefore = CPUTime.now()
+        let start = monotonicNanoseconds()
+        let measured = try workloadCase.measure(prepared, run)
+        let end = monotonicNanoseconds()
+        let cpuAfter = CPUTime.now()
+        let ioAfter = ProcessIO.now()
+        sample.maxRSSKiB = PeakMemory.highWaterKiB()
+        blackHole(measured.ops)
+        sample.latency = run.latencies.percentiles
+        let io = ProcessIO.delta(ioBefore, ioAfter)
+        let usage = DiskUsage.of(directory)
+        sample.wallSeconds = Double(end - start) / 1_000_000_000
+        sample.cpuUserSeconds = cpuAfter.user - cpuBefore.user
+        sample.cpuSystemSeconds = cpuAfter.system - cpuBefore.system
+        sample.readBytes = io.readBytes
+        sample.writeBytes = io.writeBytes
+        sample.storeBytes = usage.apparentBytes
+        sample.storeAllocatedBytes = usage.allocatedBytes
+        sample.ops = measured.ops
+        phase = "verify"
+        sample.checksum = try workloadCase.verify(measured.outcome, prepared, run)
+    }
+
     /// An error message naming backend, variant, workload and phase, followed by the library's own text.
-    private func describe(_ planned: RunPlan.Case, phase: String, _ error: any Error) -> String {
+    private static func describe(_ planned: RunPlan.Case, phase: String, _ error: any Error) -> String {
         "\(planned.backend.name) [\(planned.variant)] \(planned.workload.name) \(phase): \(error)"
+    }
+}
+
+extension Runner {
+    /// Runs one repetition of `workload` with `parameters` (data from `seed`) on a backend variant, with the store in
+    /// `directory`, exactly as a run does: role check, prepare, the timed measure, verify. The contract suites use it.
+    public static func runOnce(_ workload: any Workload, parameters: WorkloadParameters, seed: UInt64,
+                               backend: BackendDescriptor, variant: Variant, in directory: URL,
+                               childExecutable: URL?) -> Sample {
+        let key = RowKey(scenario: "once", workload: workload.name, backend: backend.name, variant: variant.description,
+                         size: parameters[workload.sizeParameter], parameters: parameters.description)
+        let planned = RunPlan.Case(key: key, workload: workload, parameters: parameters, backend: backend, variant: variant,
+                                   data: workload.makeCase(parameters, generator: DatasetGenerator(seed: seed)))
+        return RepetitionRunner.run(planned, round: 1, in: directory, childExecutable: childExecutable)
     }
 }

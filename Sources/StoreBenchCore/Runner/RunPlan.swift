@@ -7,7 +7,7 @@ public struct RunPlan {
         public let parameters: WorkloadParameters
         public let backend: BackendDescriptor
         public let variant: Variant
-        let data: any WorkloadData
+        let data: any WorkloadCase
     }
 
     public let scenario: Scenario
@@ -18,7 +18,7 @@ public struct RunPlan {
     public init(scenario: Scenario, backends: BackendRegistry, workloads: WorkloadRegistry) throws {
         self.scenario = scenario
         let generator = DatasetGenerator(seed: scenario.seed)
-        var cache: [String: any WorkloadData] = [:]
+        var cache: [String: any WorkloadCase] = [:]
         var records: [EnvironmentManifest.DatasetRecord] = []
         var cases: [Case] = []
         for entry in scenario.workloads {
@@ -27,7 +27,7 @@ public struct RunPlan {
             }
             for requested in entry.cases {
                 if !workload.requiresStore {
-                    let data = workload.makeData(requested, generator: generator)
+                    let data = workload.makeCase(requested, generator: generator)
                     let key = RowKey(scenario: scenario.name, workload: workload.name, backend: "process",
                                      variant: "default", size: requested[workload.sizeParameter], parameters: requested.description)
                     cases.append(Case(key: key, workload: workload, parameters: requested, backend: Self.noStore,
@@ -49,11 +49,11 @@ public struct RunPlan {
                                             message: "the limited parameters do not fit together: \(error)")
                     }
                     let cacheKey = "\(workload.name) \(parameters)"
-                    let data: any WorkloadData
+                    let data: any WorkloadCase
                     if let cached = cache[cacheKey] {
                         data = cached
                     } else {
-                        data = workload.makeData(parameters, generator: generator)
+                        data = workload.makeCase(parameters, generator: generator)
                         cache[cacheKey] = data
                         records.append(.init(workload: workload.name, parameters: parameters.description, fingerprint: data.fingerprint))
                     }
@@ -70,8 +70,15 @@ public struct RunPlan {
     }
 
     /// The stand-in backend of workloads that use no store.
-    static let noStore = BackendDescriptor(name: "process", summary: "no store", persistent: false) { _ in
+    static let noStore = BackendDescriptor(name: "process", summary: "no store", persistent: false) { _ -> NoStore in
         throw StoreError.unsupported("this workload uses no store")
+    }
+
+    /// The type of the stand-in backend's stores (none is ever opened).
+    final class NoStore: Store {
+        var effectiveSettings: String { "" }
+        func unitOfWork(_ body: () throws -> Void) throws { try body() }
+        func close() throws {}
     }
 
     /// The order of cases in round `round`: a seeded shuffle, different each round, the same for every run

@@ -1,6 +1,21 @@
-/// What the workloads that act on a chosen part of a stored article collection share (mark-read, lookup,
-/// delete): the `count` of `stored` parameters, their check, and the dataset fingerprint.
-enum ArticleSelection {
+/// A stored article collection and a seeded choice of some of its articles: what mark-read, lookup and delete
+/// act on.
+struct ArticleSelection {
+    let articles: [Article]
+    /// Indices into ``articles``, in the order the workload uses them.
+    let chosen: [Int]
+    let uids: [String]
+    let fingerprint: String
+
+    /// `stored` articles and `count` of them chosen with `salt` (in index order when `sorted`).
+    init(_ parameters: WorkloadParameters, generator: DatasetGenerator, salt: UInt64, sorted: Bool = false) {
+        articles = generator.articles(count: parameters["stored"])
+        let sample = generator.sample(parameters["count"], of: articles.count, salt: salt)
+        chosen = sorted ? sample.sorted() : sample
+        uids = chosen.map { [articles] in articles[$0].uid }
+        fingerprint = Self.fingerprint(articles: articles, choices: uids)
+    }
+
     /// `count` (the row's size) and `stored`, with the given defaults.
     static func parameters(count: Int, countSummary: String, stored: Int = 20_000) -> [WorkloadParameter] {
         [
@@ -25,11 +40,21 @@ enum ArticleSelection {
     }
 }
 
-extension StoreHoldingRepetition {
-    /// Opens the store, keeps it open for the measurement, and fills it with `articles` (untimed).
-    func openAndLoad(_ articles: [Article]) throws {
-        let store = try opener.open()
-        self.store = store
-        try store.load(articles: articles)
+/// The case of a workload over an ``ArticleSelection``: prepare fills the store with the articles; verify
+/// compares what it read back with the expected collection.
+class ArticleSelectionCase {
+    let selection: ArticleSelection
+    let expected: ArticleSnapshot
+
+    init(_ selection: ArticleSelection, expected: ArticleSnapshot) {
+        self.selection = selection
+        self.expected = expected
+    }
+
+    var fingerprint: String { selection.fingerprint }
+
+    func prepare(_ run: Repetition) throws -> any ArticleStore {
+        try run.articles.load(articles: selection.articles)
+        return try run.articles
     }
 }

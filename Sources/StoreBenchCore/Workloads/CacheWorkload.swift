@@ -7,6 +7,7 @@ public struct CacheWorkload: Workload {
     public let name = "cache"
     public let summary = "expiring cache with a capacity (evict earliest-expiring): N puts/gets, hit ratio and latency"
     public let sizeParameter = "count"
+    public let requires: StoreRoles = .cache
     public let parameters = [
         WorkloadParameter("count", default: 20_000, range: 1...10_000_000, summary: "cache operations"),
         WorkloadParameter("capacity", default: 1_000, range: 1...1_000_000, summary: "entries kept at most"),
@@ -21,7 +22,7 @@ public struct CacheWorkload: Workload {
         case put(key: Int, value: Int, expires: Int64)
     }
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var rng = generator.stream(salt: 0x6361_6368)
         let keyCount = parameters["keys"], hot = max(1, keyCount / 5)
         let keys = (0..<keyCount).map { "https://cdn.example.com/img/\($0 * 7919 % 100_003).jpg?size=2x&v=\($0 % 7)" }
@@ -40,7 +41,7 @@ public struct CacheWorkload: Workload {
                 operations.append(.put(key: key, value: values.count - 1, expires: Int64(tick) + ttl))
             }
         }
-        return Dataset(keys: keys, values: values, operations: operations, capacity: parameters["capacity"])
+        return Case(keys: keys, values: values, operations: operations, capacity: parameters["capacity"])
     }
 
     /// The checksum of cache entries, sorted by key.
@@ -54,7 +55,7 @@ public struct CacheWorkload: Workload {
         return hash.hex
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let keys: [String]
         let values: [[UInt8]]
         let operations: [Operation]
@@ -110,51 +111,28 @@ public struct CacheWorkload: Workload {
             return hash.hex
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
-
-    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
-        let data: Dataset
-        let latencies: LatencyRecorder? = LatencyRecorder()
-        var notes: [String: String] = [:]
-        private var cache: ExpiringCache?
-        private var results: [[UInt8]?] = []
-
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
+        func prepare(_ run: Repetition) throws -> ExpiringCache {
+            try ExpiringCache(storage: try run.cache, capacity: capacity)
         }
 
-        func prepare() throws {
-            let store = try opener.open()
-            self.store = store
-            cache = try ExpiringCache(storage: StoreCacheStorage(store), capacity: data.capacity)
+        func measure(_ cache: ExpiringCache, _ run: Repetition) throws -> Measured<[[UInt8]?]> {
+            Measured(ops: operations.count, try Self.run(operations, on: cache, keys: keys, values: values, recorder: run.latencies))
         }
 
-        func measure() throws -> Int {
-            results = try Dataset.run(data.operations, on: cache!, keys: data.keys, values: data.values, recorder: latencies!)
-            return data.operations.count
-        }
-
-        func verify() throws -> String {
+        func verify(_ results: [[UInt8]?], _: ExpiringCache, _ run: Repetition) throws -> String {
             let hits = results.compactMap { $0 }.count
             let gets = results.count
-            notes["hit_ratio"] = gets == 0 ? "" : CSVFormat.decimal(Double(hits) / Double(gets))
-            guard hits == data.expectedHits, Dataset.digest(results) == data.expectedGets else {
-                throw VerificationError("\(hits) hits of \(gets) gets (expected \(data.expectedHits)), or different values returned")
+            run.note("hit_ratio", gets == 0 ? "" : CSVFormat.decimal(Double(hits) / Double(gets)))
+            guard hits == expectedHits, Self.digest(results) == expectedGets else {
+                throw VerificationError("\(hits) hits of \(gets) gets (expected \(expectedHits)), or different values returned")
             }
-            cache = nil
-            try store?.close()
-            store = nil
-            let reopened = try opener.open()
-            defer { closeQuietly(reopened) }
-            let entries = try reopened.cacheEntries()
+            let entries = try run.reopen(as: (any CacheStore).self).cacheEntries()
+            try run.closeStore()
             let checksum = CacheWorkload.checksum(entries)
-            guard entries.count == data.expectedFinal.count, checksum == data.expectedFinal.hex else {
+            guard entries.count == expectedFinal.count, checksum == expectedFinal.hex else {
                 throw VerificationError("after reopening, the cache holds \(entries.count) entries (checksum \(checksum)), "
-                                        + "expected \(data.expectedFinal.count) (\(data.expectedFinal.hex))")
+                                        + "expected \(expectedFinal.count) (\(expectedFinal.hex))")
             }
-            try reopened.close()
             return checksum
         }
     }

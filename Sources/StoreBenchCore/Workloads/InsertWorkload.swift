@@ -5,90 +5,38 @@ public struct InsertWorkload: Workload {
     public let name = "insert"
     public let summary = "insert N articles one call at a time into an empty store (the transaction policy shows)"
     public let sizeParameter = "count"
+    public let requires: StoreRoles = .articles
     public let parameters = [
         WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "articles inserted"),
     ]
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
-        Dataset(articles: generator.articles(count: parameters["count"]))
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
+        Case(articles: generator.articles(count: parameters["count"]))
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let articles: [Article]
-        let expected: (count: Int, hex: String)
-        var fingerprint: String { expected.hex }
+        let expected: ArticleSnapshot
 
         init(articles: [Article]) {
             self.articles = articles
-            self.expected = Checksum.articles(articles)
+            expected = ArticleSnapshot(articles)
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
+        var fingerprint: String { expected.hex }
 
-    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
-        let data: Dataset
-        let latencies: LatencyRecorder? = LatencyRecorder()
+        func prepare(_ run: Repetition) throws -> any ArticleStore { try run.articles }
 
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
-        }
-
-        func prepare() throws { store = try opener.open() }
-
-        func measure() throws -> Int {
-            let store = store!, articles = data.articles, recorder = latencies!
+        func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Void> {
+            let articles = articles, recorder = run.latencies
             try store.unitOfWork {
                 try recorder.timeEach(articles) { try store.insert($0) }
             }
-            return articles.count
+            return Measured(ops: articles.count)
         }
 
-        func verify() throws -> String {
-            let found = try closeAndReadBack()
-            try ArticleExpectation.match(found, count: data.expected.count, checksum: data.expected.hex)
-            return found.hex
-        }
-    }
-}
-
-/// Plumbing shared by repetitions that keep one store open between phases.
-class StoreHoldingRepetition {
-    let opener: StoreOpener
-    var store: (any Store)?
-
-    init(opener: StoreOpener) { self.opener = opener }
-
-    /// Closes the store, then reads every article back through a freshly opened one.
-    func closeAndReadBack() throws -> (articles: [Article], count: Int, hex: String) {
-        try store?.close()
-        store = nil
-        return try ReopenedStore.articles(opener)
-    }
-
-    func finish() {
-        closeQuietly(store)
-        store = nil
-    }
-}
-
-/// Reads every article through a freshly opened store (proving the data reached the files), then closes it.
-enum ReopenedStore {
-    static func articles(_ opener: StoreOpener) throws -> (articles: [Article], count: Int, hex: String) {
-        let store = try opener.open()
-        defer { closeQuietly(store) }
-        let articles = try store.allArticles()
-        let checksum = Checksum.articles(articles)
-        return (articles, checksum.count, checksum.hex)
-    }
-}
-
-enum ArticleExpectation {
-    static func match(_ found: (articles: [Article], count: Int, hex: String), count: Int, checksum: String) throws {
-        guard found.count == count, found.hex == checksum else {
-            throw VerificationError(
-                "expected \(count) articles with checksum \(checksum), found \(found.count) with checksum \(found.hex)")
+        func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
+            try run.expectArticles(expected)
         }
     }
 }

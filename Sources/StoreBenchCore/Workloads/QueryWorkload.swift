@@ -6,6 +6,7 @@ public struct QueryWorkload: Workload {
     public let name = "query"
     public let summary = "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"
     public let sizeParameter = "stored"
+    public let requires: StoreRoles = .queries
     public let parameters = [
         WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
         WorkloadParameter("count", default: 200, range: 1...1_000_000, summary: "queries (each: counts + one feed's newest unread)"),
@@ -13,16 +14,16 @@ public struct QueryWorkload: Workload {
         WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
     ]
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var articles = generator.articles(count: parameters["stored"])
         let readCount = articles.count * parameters["read_percent"] / 100
         for index in generator.sample(readCount, of: articles.count, salt: 0x7175_6572) { articles[index].read = true }
         let feeds = Array(Set(articles.map(\.feedID))).sorted()
         let feedOrder = (0..<parameters["count"]).map { feeds[$0 % feeds.count] }
-        return Dataset(articles: articles, feeds: feedOrder, limit: parameters["limit"])
+        return Case(articles: articles, feeds: feedOrder, limit: parameters["limit"])
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let articles: [Article]
         let feeds: [Int64]
         let limit: Int
@@ -49,49 +50,35 @@ public struct QueryWorkload: Workload {
             fingerprint = hash.hex
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
-
-    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
-        let data: Dataset
-        let latencies: LatencyRecorder? = LatencyRecorder()
-        var notes: [String: String] = [:]
-        var counts: [[Int64: Int]] = []
-        var newest: [[Article]] = []
-
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
+        func prepare(_ run: Repetition) throws -> any QueryStore {
+            let store = try run.queries
+            try store.load(articles: articles)
+            run.note("query_plan", try store.queryPlans().joined(separator: " | "))
+            return store
         }
 
-        func prepare() throws {
-            try openAndLoad(data.articles)
-            notes["query_plan"] = try store!.queryPlans().joined(separator: " | ")
-            counts.reserveCapacity(data.feeds.count)
-            newest.reserveCapacity(data.feeds.count)
-        }
-
-        func measure() throws -> Int {
-            let store = store!, recorder = latencies!, limit = data.limit
-            try recorder.timeEach(data.feeds) { feed in
-                counts.append(try store.unreadCounts())
-                newest.append(try store.newestUnread(feedID: feed, limit: limit))
+        func measure(_ store: any QueryStore, _ run: Repetition) throws -> Measured<[(counts: [Int64: Int], newest: [Article])]> {
+            let limit = limit
+            var answers: [(counts: [Int64: Int], newest: [Article])] = []
+            answers.reserveCapacity(feeds.count)
+            try run.latencies.timeEach(feeds) { feed in
+                answers.append((try store.unreadCounts(), try store.newestUnread(feedID: feed, limit: limit)))
             }
-            return data.feeds.count
+            return Measured(ops: feeds.count, answers)
         }
 
-        func verify() throws -> String {
+        func verify(_ answers: [(counts: [Int64: Int], newest: [Article])], _: any QueryStore, _ run: Repetition) throws -> String {
             var hash = FNV1a()
-            for (index, feed) in data.feeds.enumerated() {
-                guard counts[index] == data.expectedCounts else {
+            for (index, feed) in feeds.enumerated() {
+                guard answers[index].counts == expectedCounts else {
                     throw VerificationError("query \(index): unread counts per feed differ from the stored data's")
                 }
-                let expected = data.expectedNewest[feed] ?? []
-                guard newest[index] == expected else {
-                    throw VerificationError("query \(index): newest unread of feed \(feed) returned \(newest[index].count) articles, "
-                                            + "expected \(expected.count) (or a different order or content)")
+                let expected = expectedNewest[feed] ?? []
+                guard answers[index].newest == expected else {
+                    throw VerificationError("query \(index): newest unread of feed \(feed) returned \(answers[index].newest.count) "
+                                            + "articles, expected \(expected.count) (or a different order or content)")
                 }
-                hash.combine(Checksum.articlesInOrder(newest[index]))
+                hash.combine(Checksum.articlesInOrder(answers[index].newest))
             }
             return hash.hex
         }

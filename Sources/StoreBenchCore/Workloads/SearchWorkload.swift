@@ -6,6 +6,7 @@ public struct SearchWorkload: Workload {
     public let name = "search"
     public let summary = "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
     public let sizeParameter = "stored"
+    public let requires: StoreRoles = .queries
     public let parameters = [
         WorkloadParameter("stored", default: 10_000, range: 1...10_000_000, summary: "articles in the store"),
         WorkloadParameter("count", default: 20, range: 1...100_000, summary: "searches, one keyword each"),
@@ -16,11 +17,11 @@ public struct SearchWorkload: Workload {
     public static let keywords = AwkwardText.words.enumerated().map { $0.offset % 3 == 0 ? $0.element.prefix(1).uppercased() + $0.element.dropFirst() : $0.element }
         + ["Reilly", "Tables", "NULL", "slash", "break", "xml", "attr"]
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         let articles = generator.articles(count: parameters["stored"])
         let order = generator.sample(Self.keywords.count, of: Self.keywords.count, salt: 0x7365_6172)
         let keywords = (0..<parameters["count"]).map { Self.keywords[order[$0 % order.count]] }
-        return Dataset(articles: articles, keywords: keywords)
+        return Case(articles: articles, keywords: keywords)
     }
 
     /// The uids of `articles` matching `keyword` under the workload's semantics.
@@ -29,7 +30,7 @@ public struct SearchWorkload: Workload {
         return Set(articles.lazy.filter(matcher.matches).map(\.uid))
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let articles: [Article]
         let keywords: [String]
         let expected: [String: Set<String>]
@@ -42,36 +43,24 @@ public struct SearchWorkload: Workload {
             fingerprint = ArticleSelection.fingerprint(articles: articles, choices: keywords)
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
-
-    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
-        let data: Dataset
-        let latencies: LatencyRecorder? = LatencyRecorder()
-        var notes: [String: String] = [:]
-        var results: [[String]] = []
-
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
+        func prepare(_ run: Repetition) throws -> any QueryStore {
+            let store = try run.queries
+            try store.load(articles: articles)
+            return store
         }
 
-        func prepare() throws {
-            try openAndLoad(data.articles)
-            results.reserveCapacity(data.keywords.count)
+        func measure(_ store: any QueryStore, _ run: Repetition) throws -> Measured<[[String]]> {
+            var results: [[String]] = []
+            results.reserveCapacity(keywords.count)
+            try run.latencies.timeEach(keywords) { results.append(try store.search(keyword: $0)) }
+            return Measured(ops: keywords.count, results)
         }
 
-        func measure() throws -> Int {
-            let store = store!, recorder = latencies!
-            try recorder.timeEach(data.keywords) { results.append(try store.search(keyword: $0)) }
-            return data.keywords.count
-        }
-
-        func verify() throws -> String {
+        func verify(_ results: [[String]], _: any QueryStore, _ run: Repetition) throws -> String {
             var hash = FNV1a()
             var matches = 0
-            for (keyword, found) in zip(data.keywords, results) {
-                let expected = data.expected[keyword]!
+            for (keyword, found) in zip(keywords, results) {
+                let expected = expected[keyword]!
                 let foundSet = Set(found)
                 guard found.count == foundSet.count, foundSet == expected else {
                     throw VerificationError("search '\(keyword)' returned \(found.count) uids (\(foundSet.subtracting(expected).count) unexpected), "
@@ -81,7 +70,7 @@ public struct SearchWorkload: Workload {
                 hash.combine(keyword)
                 for uid in found.sorted() { hash.combine(uid) }
             }
-            notes["note"] = "\(matches) matches over \(data.keywords.count) searches"
+            run.note("note", "\(matches) matches over \(keywords.count) searches")
             return hash.hex
         }
     }

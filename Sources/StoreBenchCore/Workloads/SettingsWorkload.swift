@@ -1,7 +1,7 @@
 import Foundation
 
 /// `settings`: the defaults use case — `count` small app settings (bool, int, double, string) written one app
-/// operation each, persisted (the store is closed), then read back by key in a fresh `storebench launch` process
+/// operation each, persisted (the store is closed), then read back by key in a fresh `storebench child` process
 /// (the next launch of the app). `wall_s` covers all three; the latency columns are the individual writes;
 /// `child_ready_s` is the child's own open → every setting read.
 public struct SettingsWorkload: Workload {
@@ -9,10 +9,11 @@ public struct SettingsWorkload: Workload {
     public let name = "settings"
     public let summary = "write N small settings one by one, persist, read them back in a fresh process"
     public let sizeParameter = "count"
+    public let requires: StoreRoles = [.settings, .persistence]
     public let parameters = [WorkloadParameter("count", default: 100, range: 1...100_000, summary: "settings written")]
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
-        Dataset(seed: generator.seed, settings: generator.settings(count: parameters["count"]))
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
+        Case(seed: generator.seed, settings: generator.settings(count: parameters["count"]))
     }
 
     /// The checksum of settings read back, in order (a missing one hashes as such).
@@ -25,7 +26,7 @@ public struct SettingsWorkload: Workload {
         return hash.hex
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let seed: UInt64
         let settings: [(key: String, value: SettingValue)]
         let expected: String
@@ -37,58 +38,37 @@ public struct SettingsWorkload: Workload {
             expected = SettingsWorkload.checksum(settings.map { ($0.key, $0.value) })
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
-
-    final class Repetition: LaunchingRepetition, WorkloadRepetition {
-        let data: Dataset
-        let latencies: LatencyRecorder? = LatencyRecorder()
-        private var store: (any Store)?
-
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
+        func prepare(_ run: Repetition) throws -> (store: any SettingsStore, child: LaunchChild) {
+            let child = try LaunchChild(.readSettings(run.launch.store, seed: seed, count: settings.count), of: run.launch)
+            return (try run.settings, child)
         }
 
-        func prepare() throws {
-            let target = try persistentLaunchTarget(unsupported: "the backend keeps nothing on disk for a new process to read back")
-            store = try opener.open()
-            try prepareLaunch(of: target, ["--task", "settings", "--seed", String(data.seed), "--count", String(data.settings.count)])
-        }
-
-        override func measure() throws -> Int {
-            let store = store!, recorder = latencies!
-            try recorder.timeEach(data.settings) { key, value in
+        func measure(_ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws -> Measured<Void> {
+            let store = prepared.store
+            try run.latencies.timeEach(settings) { key, value in
                 try store.unitOfWork { try store.setSetting(value, forKey: key) }
             }
-            self.store = nil
-            try store.close()
-            _ = try super.measure()
-            return data.settings.count
+            try run.closeStore()
+            _ = try prepared.child.spawn()
+            return Measured(ops: settings.count)
         }
 
-        func verify() throws -> String {
-            let report = try collectReport()
-            guard report.checksum == data.expected else {
-                throw VerificationError("the fresh process read settings with checksum \(report.checksum), expected \(data.expected)")
+        func verify(_: Void, _ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws -> String {
+            let report = try prepared.child.report(run)
+            guard report.checksum == expected else {
+                throw VerificationError("the fresh process read settings with checksum \(report.checksum), expected \(expected)")
             }
-            return data.expected
-        }
-
-        override func finish() {
-            try? store?.close()
-            store = nil
-            super.finish()
+            return expected
         }
     }
 }
 
 extension LaunchReport {
     /// Runs in the child: opens the store and reads the `count` settings of `seed` back, by key and kind.
-    public static func readSettings(descriptor: BackendDescriptor, directory: URL, variant: Variant, seed: UInt64,
-                                    count: Int) throws -> LaunchReport {
+    static func readSettings(descriptor: BackendDescriptor, location: StoreLocation, seed: UInt64,
+                             count: Int) throws -> LaunchReport {
         let wanted = DatasetGenerator(seed: seed).settings(count: count)
-        return try measure(descriptor: descriptor, directory: directory, variant: variant, { store in
+        return try measure(descriptor: descriptor, location: location, as: (any SettingsStore).self, { store in
             try wanted.map { (key: $0.key, value: try store.setting(forKey: $0.key, kind: $0.value.kind)) }
         }, checksum: SettingsWorkload.checksum)
     }

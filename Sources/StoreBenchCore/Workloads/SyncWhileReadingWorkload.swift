@@ -1,5 +1,3 @@
-import Synchronization
-
 /// `sync-while-reading`: a second thread applies a sync — `count` article changes in batches of `batch`, each
 /// batch one unit of work of new articles and articles marked read — while the main thread loads the timeline
 /// screen again and again, as a UI would. The row's latency columns are the main thread's screen loads (the
@@ -10,6 +8,7 @@ public struct SyncWhileReadingWorkload: Workload {
     public let name = "sync-while-reading"
     public let summary = "a second thread syncs N article changes in batches while the main thread reloads the first screen"
     public let sizeParameter = "count"
+    public let requires: StoreRoles = .sharing
     public let parameters = [
         WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "article changes synced"),
         WorkloadParameter("batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
@@ -27,15 +26,13 @@ public struct SyncWhileReadingWorkload: Workload {
         }
     }
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         let stored = parameters["stored"], count = parameters["count"]
         let updates = count * parameters["update_percent"] / 100
         let articles = generator.articles(count: stored + count - updates)
-        let timeline = TimelineWorkload().makeData(WorkloadParameters([
-            "messages": parameters["messages"], "users": parameters["users"], "screen": parameters["screen"],
-        ]), generator: generator) as! TimelineWorkload.Dataset
+        let timeline = TimelineData(parameters, generator: generator)
         let updated = generator.sample(updates, of: stored, salt: 0x7379_6E63).map { articles[$0].uid }
-        return Dataset(initial: Array(articles[..<stored]), inserted: Array(articles[stored...]), updated: updated,
+        return Case(initial: Array(articles[..<stored]), inserted: Array(articles[stored...]), updated: updated,
                        batch: parameters["batch"], timeline: timeline)
     }
 
@@ -45,16 +42,16 @@ public struct SyncWhileReadingWorkload: Workload {
         var reads: [String] = []
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let initial: [Article]
         let batches: [Batch]
-        let timeline: TimelineWorkload.Dataset
+        let timeline: TimelineData
         let changes: Int
-        let expected: (count: Int, hex: String)
+        let expected: ArticleSnapshot
         let expectedScreen: String
         let fingerprint: String
 
-        init(initial: [Article], inserted: [Article], updated: [String], batch: Int, timeline: TimelineWorkload.Dataset) {
+        init(initial: [Article], inserted: [Article], updated: [String], batch: Int, timeline: TimelineData) {
             self.initial = initial
             self.timeline = timeline
             changes = inserted.count + updated.count
@@ -82,7 +79,7 @@ public struct SyncWhileReadingWorkload: Workload {
             var after = initial + inserted
             let read = Set(updated)
             for index in after.indices where read.contains(after[index].uid) { after[index].read = true }
-            expected = Checksum.articles(after)
+            expected = ArticleSnapshot(after)
             expectedScreen = Checksum.timeline(timeline.expected)
             var hash = FNV1a()
             hash.combine(Checksum.articles(initial).hex)
@@ -94,39 +91,32 @@ public struct SyncWhileReadingWorkload: Workload {
             fingerprint = hash.hex
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
-
-    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
-        let data: Dataset
-        let latencies: LatencyRecorder? = LatencyRecorder()
-        var notes: [String: String] = [:]
-        private var shared: SharedStore?
-        private var reads = 0
-        private var shortScreens = 0
-        private var lastScreen: TimelineScreen?
-        private let syncDone = Atomic<Bool>(false)
-
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
+        func prepare(_ run: Repetition) throws -> SharedStore {
+            let store = try run.sharable
+            try store.load(users: timeline.users, messages: timeline.messages)
+            try store.load(articles: initial)
+            let sharing = try store.shareWithSecondThread()
+            let release = Once(sharing.release)
+            run.onFinish { try? release.run() }
+            run.note("note", "concurrency: " + sharing.concurrency)
+            return SharedStore(writer: sharing.writer, reader: sharing.reader, concurrency: sharing.concurrency,
+                               release: release.run)
         }
 
-        func prepare() throws {
-            let store = try opener.open()
-            self.store = store
-            try store.load(users: data.timeline.users, messages: data.timeline.messages)
-            try store.load(articles: data.initial)
-            shared = try store.shareWithSecondThread()
-            notes["note"] = "concurrency: " + shared!.concurrency
+        /// The main thread's screen loads while the sync runs.
+        struct Reads {
+            var count = 0
+            var short = 0
+            var last: TimelineScreen?
         }
 
-        func measure() throws -> Int {
-            let shared = shared!, recorder = latencies!, screen = data.timeline.screen
-            let writer = shared.first, batches = data.batches
+        func measure(_ shared: SharedStore, _ run: Repetition) throws -> Measured<Reads> {
+            let recorder = run.latencies, screen = timeline.screen
+            let writer = shared.writer, batches = batches
+            let syncDone = DoneFlag()
             // The sync thread is the only user of `writer` until it is joined.
-            let sync = SecondThread { [self] in
-                defer { syncDone.store(true, ordering: .releasing) }
+            let sync = SecondThread {
+                defer { syncDone.raise() }
                 for batch in batches {
                     try writer.unitOfWork {
                         for article in batch.inserts { try writer.insert(article) }
@@ -134,7 +124,8 @@ public struct SyncWhileReadingWorkload: Workload {
                     }
                 }
             }
-            let reader = shared.second
+            let reader = shared.reader
+            var reads = Reads()
             var previous = monotonicNanoseconds()
             sync.start()
             repeat {
@@ -142,31 +133,22 @@ public struct SyncWhileReadingWorkload: Workload {
                 let now = monotonicNanoseconds()
                 recorder.record(nanoseconds: now &- previous)
                 previous = now
-                reads += 1
-                if loaded.messages.count != screen { shortScreens += 1 }
-                lastScreen = loaded
-            } while !syncDone.load(ordering: .acquiring)
+                reads.count += 1
+                if loaded.messages.count != screen { reads.short += 1 }
+                reads.last = loaded
+            } while !syncDone.isRaised
             try sync.join()
-            return data.changes
+            return Measured(ops: changes, reads)
         }
 
-        func verify() throws -> String {
-            notes["reads"] = String(reads)
-            guard shortScreens == 0 else { throw VerificationError("\(shortScreens) of \(reads) screens were incomplete") }
-            guard let lastScreen, Checksum.timeline(lastScreen) == data.expectedScreen else {
+        func verify(_ reads: Reads, _ shared: SharedStore, _ run: Repetition) throws -> String {
+            run.note("reads", String(reads.count))
+            guard reads.short == 0 else { throw VerificationError("\(reads.short) of \(reads.count) screens were incomplete") }
+            guard let last = reads.last, Checksum.timeline(last) == expectedScreen else {
                 throw VerificationError("the main thread's last screen differs from the stored timeline")
             }
-            try shared?.release()
-            shared = nil
-            let found = try closeAndReadBack()
-            try ArticleExpectation.match(found, count: data.expected.count, checksum: data.expected.hex)
-            return found.hex
-        }
-
-        override func finish() {
-            try? shared?.release()
-            shared = nil
-            super.finish()
+            try shared.release()
+            return try run.expectArticles(expected)
         }
     }
 }

@@ -5,15 +5,16 @@ public struct UIDSetWorkload: Workload {
     public let name = "uid-set"
     public let summary = "with M articles stored, load all uids into a Set (keep the ids in memory)"
     public let sizeParameter = "stored"
+    public let requires: StoreRoles = .articles
     public let parameters = [
         WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
     ]
 
-    public func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData {
-        Dataset(articles: generator.articles(count: parameters["stored"]))
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
+        Case(articles: generator.articles(count: parameters["stored"]))
     }
 
-    final class Dataset: WorkloadData {
+    final class Case: WorkloadCase {
         let articles: [Article]
         let expected: Set<String>
         let fingerprint: String
@@ -24,29 +25,21 @@ public struct UIDSetWorkload: Workload {
             fingerprint = Checksum.articles(articles).hex
         }
 
-        func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition { Repetition(data: self, opener: opener) }
-    }
-
-    final class Repetition: StoreHoldingRepetition, WorkloadRepetition {
-        let data: Dataset
-        var loaded: Set<String> = []
-
-        init(data: Dataset, opener: StoreOpener) {
-            self.data = data
-            super.init(opener: opener)
+        func prepare(_ run: Repetition) throws -> any ArticleStore {
+            let store = try run.articles
+            try store.load(articles: articles)
+            return store
         }
 
-        func prepare() throws { try openAndLoad(data.articles) }
-
-        func measure() throws -> Int {
-            loaded = Set(try store!.allUIDs())
-            return loaded.count
+        func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Set<String>> {
+            let loaded = Set(try store.allUIDs())
+            return Measured(ops: loaded.count, loaded)
         }
 
-        func verify() throws -> String {
-            guard loaded == data.expected else {
-                throw VerificationError("loaded \(loaded.count) uids, expected \(data.expected.count) "
-                                        + "(\(data.expected.subtracting(loaded).count) missing)")
+        func verify(_ loaded: Set<String>, _: any ArticleStore, _ run: Repetition) throws -> String {
+            guard loaded == expected else {
+                throw VerificationError("loaded \(loaded.count) uids, expected \(expected.count) "
+                                        + "(\(expected.subtracting(loaded).count) missing)")
             }
             var hash = FNV1a()
             for uid in loaded.sorted() { hash.combine(uid) }

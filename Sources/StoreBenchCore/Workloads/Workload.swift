@@ -33,23 +33,15 @@ public struct WorkloadParameters: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// How a repetition opens the store under test (a fresh `Store` each call, same directory and variant), and
-/// how a launch workload starts a fresh process on it.
-public struct StoreOpener {
-    public let open: () throws -> any Store
-    public let launch: LaunchTarget?
-    public init(launch: LaunchTarget? = nil, open: @escaping () throws -> any Store) {
-        self.open = open
-        self.launch = launch
-    }
-}
-
 /// A job an app does with its store, in three phases per repetition:
-/// **prepare** (untimed: fill a fresh store), **measure** (timed: only the operation),
+/// **prepare** (untimed: fill the store), **measure** (timed: only the operation),
 /// **verify** (untimed: prove the work happened, by counts and checksums).
 ///
-/// Workloads generate their data once per parameter set (``makeData(_:generator:)``); every backend and
-/// repetition then works on that same data.
+/// A workload declares its parameters and the store roles it needs, and generates its data once per parameter
+/// set (``makeCase(_:generator:)``); every backend and repetition then works on that same ``WorkloadCase``. The
+/// runner owns everything else: opening and closing the store, the timed region, the latency recorder, the
+/// notes, the read-back after the operation, and clean-up after failures. Adding a workload is one file with a
+/// `Workload` and its `WorkloadCase`, plus one line in ``WorkloadRegistry/standard``.
 public protocol Workload: Sendable {
     /// The name used in scenarios and reports (`insert`, `mark-read`, …).
     var name: String { get }
@@ -58,16 +50,18 @@ public protocol Workload: Sendable {
     var parameters: [WorkloadParameter] { get }
     /// The parameter reported as a row's `size`.
     var sizeParameter: String { get }
+    /// The roles the store must play. A backend whose store type lacks one gets an `unsupported` row without
+    /// running; an empty set means the workload uses no store (it runs once, not once per backend).
+    var requires: StoreRoles { get }
     /// Checks relations between parameters (each is already within its range); throws a message.
     func validate(_ parameters: WorkloadParameters) throws
     /// Generates the workload's data for one parameter set.
-    func makeData(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadData
-    /// False for workloads that use no store (e.g. `process-spawn`): they run once, not once per backend.
-    var requiresStore: Bool { get }
+    func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase
 }
 
 extension Workload {
-    public var requiresStore: Bool { true }
+    /// Whether the workload uses a store at all (`process-spawn` does not: it runs once, not once per backend).
+    public var requiresStore: Bool { !requires.isEmpty }
 
     public func validate(_ parameters: WorkloadParameters) throws {}
 
@@ -77,35 +71,39 @@ extension Workload {
     }
 }
 
-/// A workload's generated data, shared by all repetitions of all backends for one parameter set.
-public protocol WorkloadData: AnyObject {
+/// One parameter set of a workload: its generated data (shared by all repetitions of all backends) and the three
+/// phases. Each repetition gets a fresh ``Repetition`` from the runner, with the store already open when the
+/// workload ``Workload/requires`` one.
+///
+/// `Prepared` is what prepare hands to measure and verify (a child process, a shared store); `Outcome` is what
+/// the timed operation returned, checked by verify. Both default to `Void`.
+public protocol WorkloadCase: AnyObject {
+    associatedtype Prepared = Void
+    associatedtype Outcome = Void
     /// FNV-1a fingerprint of the generated data (recorded in the report).
     var fingerprint: String { get }
-    /// A fresh repetition working on a fresh store.
-    func makeRepetition(opener: StoreOpener) -> any WorkloadRepetition
-}
-
-/// One repetition of a workload on one store.
-public protocol WorkloadRepetition: AnyObject {
-    /// Untimed: open and fill the store.
-    func prepare() throws
-    /// Timed: the operation alone. Returns the number of app operations done (for ops/s).
+    /// Untimed: fill the store, make what measure needs.
+    func prepare(_ run: Repetition) throws -> Prepared
+    /// Timed: the operation alone, and the number of app operations done (for ops/s).
     /// No logging, formatting or harness allocation here.
-    func measure() throws -> Int
-    /// Untimed: check the store holds exactly what the operation should have produced.
-    /// Returns the checksum of what was verified; throws ``VerificationError`` on a mismatch.
-    func verify() throws -> String
-    /// Closes whatever store is still open. Called once at the end, also after failures.
-    func finish()
-    /// Per-operation latencies of the last ``measure()``, for workloads made of many operations.
-    var latencies: LatencyRecorder? { get }
-    /// Extra report cells by column (``Sample/noteColumns``), e.g. `resident_pages`.
-    var notes: [String: String] { get }
+    func measure(_ prepared: Prepared, _ run: Repetition) throws -> Measured<Outcome>
+    /// Untimed: check the store holds exactly what the operation should have produced. Returns the checksum of
+    /// what was verified; throws ``VerificationError`` on a mismatch.
+    func verify(_ outcome: Outcome, _ prepared: Prepared, _ run: Repetition) throws -> String
 }
 
-extension WorkloadRepetition {
-    public var latencies: LatencyRecorder? { nil }
-    public var notes: [String: String] { [:] }
+/// What a timed operation did: the app operations done and what they returned.
+public struct Measured<Outcome> {
+    public let ops: Int
+    public let outcome: Outcome
+    public init(ops: Int, _ outcome: Outcome) {
+        self.ops = ops
+        self.outcome = outcome
+    }
+}
+
+extension Measured where Outcome == Void {
+    public init(ops: Int) { self.init(ops: ops, ()) }
 }
 
 /// The store's content after the operation is not what it should be.
@@ -113,11 +111,6 @@ public struct VerificationError: Error, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { "verification failed: \(message)" }
-}
-
-/// Closes a store, ignoring errors, for clean-up paths.
-func closeQuietly(_ store: (any Store)?) {
-    try? store?.close()
 }
 
 /// Workload parameters that are each in range but do not fit together.

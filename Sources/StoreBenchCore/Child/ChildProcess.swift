@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 
 /// A `storebench` child process with its standard output and error on pipes. Everything is prepared in
-/// ``init(executable:arguments:)`` (pipes, arguments, environment), so that ``spawn()`` and ``firstLine()`` can be
+/// ``init(executable:request:)`` (pipes, arguments, environment), so that ``spawn()`` and ``firstLine()`` can be
 /// timed alone (a launch is spawn → the child's first line). Output can also be read line by line while the
 /// child runs (the crash writer's acknowledgements), and the child can be killed at any moment.
 ///
@@ -27,18 +27,23 @@ final class ChildProcess {
         var killedBySignal: Bool
         var signal: Int32
         var exitCode: Int32
-        /// Output lines not read before (all of them for ``run(executable:arguments:)``).
+        /// Output lines not read before (all of them for ``run(executable:request:)``).
         var remainingLines: [String]
         var errors: String
 
-        /// The first remaining line decoded as JSON, when the child exited 0; otherwise nil.
-        func report<T: Decodable>(_ type: T.Type) -> T? {
-            guard !killedBySignal, exitCode == 0, let line = remainingLines.first else { return nil }
-            return try? JSONDecoder().decode(type, from: Data(line.utf8))
+        /// The last remaining line decoded as the child's answer, when the child exited 0; otherwise nil.
+        var answer: ChildAnswer? {
+            guard !killedBySignal, exitCode == 0, let line = remainingLines.last else { return nil }
+            return ChildAnswer(line: line)
         }
 
         /// "exited N" or "was killed by signal N".
         var how: String { killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)" }
+    }
+
+    /// A `storebench child` process that will do `request`.
+    convenience init(executable: URL, request: ChildRequest) throws {
+        try self.init(executable: executable, arguments: ["child", request.argument])
     }
 
     init(executable: URL, arguments: [String]) throws {
@@ -134,8 +139,8 @@ final class ChildProcess {
     }
 
     /// Runs a child to its end and returns everything it said.
-    static func run(executable: URL, arguments: [String]) throws -> Outcome {
-        let child = try ChildProcess(executable: executable, arguments: arguments)
+    static func run(executable: URL, request: ChildRequest) throws -> Outcome {
+        let child = try ChildProcess(executable: executable, request: request)
         try child.spawn()
         return child.wait()
     }

@@ -1,0 +1,117 @@
+/// The writes a sync makes: new articles and articles marked read, in units of work. The part of
+/// ``ArticleStore`` a second thread uses in `sync-while-reading` (see ``SharedStore``).
+public protocol ArticleWriter: AnyObject {
+    /// Runs `body` as one app operation under the backend's transaction / flush policy (see ``Store``).
+    func unitOfWork(_ body: () throws -> Void) throws
+    /// Stores one new article (called once per article, inside a unit of work).
+    func insert(_ article: Article) throws
+    /// Sets `read = true` on the articles with these uids (all exist) and on no others.
+    func markRead(uids: [String]) throws
+}
+
+/// What a UI thread reads: the first screen of the timeline.
+public protocol TimelineReader: AnyObject {
+    /// Loads the first screen: the newest `limit` messages (`created` descending, then `id` descending) and each
+    /// of their authors exactly once, as model values.
+    func loadTimeline(limit: Int) throws -> TimelineScreen
+}
+
+/// Role: the app's articles (`insert`, `mark-read`, `lookup`, `uid-set`, `delete`; crash and verify-store).
+public protocol ArticleStore: Store, ArticleWriter {
+    /// The article with this uid as a model value, or nil when there is none (one call per lookup).
+    func article(uid: String) throws -> Article?
+    /// Every stored uid, in any order (the "keep the ids in memory" trick: the caller makes a `Set`).
+    func allUIDs() throws -> [String]
+    /// Deletes the articles with these uids (all exist) and no others.
+    func delete(uids: [String]) throws
+    /// Untimed preparation: stores these articles as fast as the backend can, committed on return.
+    func load(articles: [Article]) throws
+    /// Untimed verification: every stored article, in any order.
+    func allArticles() throws -> [Article]
+    /// Calls `body` with every stored article: the scan a key-value app runs when it has no index. The default
+    /// reads ``allArticles()``; a backend overrides it when its users would scan differently (e.g. in memory).
+    func forEachArticle(_ body: (Article) throws -> Void) throws
+}
+
+/// Role: a social timeline of users and messages (`timeline`, `timeline-cold`, `timeline-warm`).
+public protocol TimelineStore: Store, TimelineReader {
+    /// Untimed preparation: stores the timeline data as fast as the backend can, committed on return.
+    func load(users: [User], messages: [Message]) throws
+}
+
+/// Role: the queries an app runs over its articles (`query`, `search`). Every ``ArticleStore`` can play it by
+/// scanning (the defaults in `StoreDefaults.swift`); SQL backends answer with SQL and indexes.
+public protocol QueryStore: ArticleStore {
+    /// Unread articles per feed; feeds without an unread article are absent.
+    func unreadCounts() throws -> [Int64: Int]
+    /// The newest `limit` unread articles of one feed: `published` descending, then `uid` ascending (by UTF-8).
+    func newestUnread(feedID: Int64, limit: Int) throws -> [Article]
+    /// How this store answers ``unreadCounts()`` and ``newestUnread(feedID:limit:)``, for the report: SQL
+    /// backends return `EXPLAIN QUERY PLAN` of each query; others name their strategy (e.g. a scan).
+    func queryPlans() throws -> [String]
+    /// The uids (any order) of the articles whose title or summary contains `keyword` — ASCII letters and
+    /// digits only — ignoring ASCII case (SQL `LIKE '%keyword%'` semantics).
+    func search(keyword: String) throws -> [String]
+}
+
+/// Role: small typed app settings (`settings`), the defaults use case.
+public protocol SettingsStore: Store {
+    /// Writes one small setting (called inside a unit of work; one setting per app operation).
+    func setSetting(_ value: SettingValue, forKey key: String) throws
+    /// The setting under `key`, read as `kind` (nil when there is none).
+    func setting(forKey key: String, kind: SettingKind) throws -> SettingValue?
+}
+
+/// Role: storage for an expiring cache (`cache`): the requirements of ``CacheStorage``, each in the backend's
+/// idiom; the policy lives in ``ExpiringCache``.
+public protocol CacheStore: Store, CacheStorage {}
+
+/// Role: articles and a timeline shared by two threads (`sync-while-reading`).
+public protocol SharableStore: ArticleStore, TimelineStore {
+    /// Shares the store between this thread and one other, in the backend's natural idiom: a second connection
+    /// (SQLite WAL readers), the same thread-safe database object (GRDB), one environment with a read
+    /// transaction per call (LMDB), a second handle on atomically replaced files — or, for a strategy with no
+    /// concurrency of its own, one lock around the store, as an app would add (the default). Called once, with no
+    /// unit of work running; the store stays open until both views are done.
+    func shareWithSecondThread() throws -> SharedStore
+}
+
+/// Every role: what the shipped backends' stores play.
+public typealias AppStore = QueryStore & TimelineStore & SettingsStore & CacheStore & SharableStore
+
+/// The roles a store type plays, checked from the type before a row runs.
+public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let articles = StoreRoles(rawValue: 1 << 0)
+    public static let timeline = StoreRoles(rawValue: 1 << 1)
+    public static let queries = StoreRoles(rawValue: 1 << 2)
+    public static let settings = StoreRoles(rawValue: 1 << 3)
+    public static let cache = StoreRoles(rawValue: 1 << 4)
+    public static let sharing = StoreRoles(rawValue: 1 << 5)
+    /// The data survives its process (a fresh process can read it back): not a protocol, the backend says so.
+    public static let persistence = StoreRoles(rawValue: 1 << 6)
+
+    static let names: [(StoreRoles, String)] = [
+        (.articles, "articles"), (.timeline, "timeline"), (.queries, "queries"), (.settings, "settings"),
+        (.cache, "cache"), (.sharing, "sharing"), (.persistence, "persistence"),
+    ]
+
+    /// `articles, timeline`.
+    public var description: String {
+        Self.names.filter { contains($0.0) }.map(\.1).joined(separator: ", ")
+    }
+
+    /// The protocol roles `type` conforms to.
+    public static func of(_ type: any Store.Type) -> StoreRoles {
+        var roles: StoreRoles = []
+        if type is any ArticleStore.Type { roles.insert(.articles) }
+        if type is any TimelineStore.Type { roles.insert(.timeline) }
+        if type is any QueryStore.Type { roles.insert(.queries) }
+        if type is any SettingsStore.Type { roles.insert(.settings) }
+        if type is any CacheStore.Type { roles.insert(.cache) }
+        if type is any SharableStore.Type { roles.insert(.sharing) }
+        return roles
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The store a child process works on: a backend by name, its variant's canonical settings text
+/// (`txn=single journal=wal`, or `default`) and the store's directory.
+public struct ChildStore: Codable, Sendable, Equatable {
+    public var backend: String
+    public var settings: String
+    public var directory: String
+
+    public init(backend: String, settings: String, directory: String) {
+        self.backend = backend
+        self.settings = settings
+        self.directory = directory
+    }
+
+    public init(backend: BackendDescriptor, variant: Variant, directory: URL) {
+        self.init(backend: backend.name, settings: variant.description, directory: directory.path)
+    }
+
+    /// The backend and the store's location, resolved in `registry`.
+    public func resolve(in registry: BackendRegistry) throws -> (BackendDescriptor, StoreLocation) {
+        let (descriptor, variant) = try registry.resolve(backend: backend, settings: settings)
+        return (descriptor, StoreLocation(directory: URL(fileURLWithPath: directory), variant: variant))
+    }
+}
+
+/// What a parent asks a `storebench child` process to do, as one JSON argument. The child answers with one JSON
+/// line of ``ChildAnswer`` on standard output (the crash writer first acknowledges batches, one number a line).
+public enum ChildRequest: Codable, Sendable, Equatable {
+    /// Answer at once (`process-spawn`: process start-up alone).
+    case empty
+    /// Open the store and load the first screen of `screen` messages (the launch workloads).
+    case launchTimeline(ChildStore, screen: Int)
+    /// Open the store and read back the `count` settings of `seed` (the `settings` workload).
+    case readSettings(ChildStore, seed: UInt64, count: Int)
+    /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`).
+    case crashWriter(ChildStore, batch: Int, seed: UInt64)
+    /// Reopen the store after a crash and sort its articles into `batches` batches (`crash`).
+    case crashCheck(ChildStore, batch: Int, seed: UInt64, batches: Int)
+    /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
+    case verify(ChildStore, expectedChecksum: String?)
+
+    /// The request as the child's command-line argument.
+    public var argument: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
+
+    public init(argument: String) throws {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(argument.utf8))
+        } catch {
+            throw StoreError.inconsistent("not a child request: \(error)")
+        }
+    }
+
+    /// Runs in the child: does the work with the backends of `registry` and returns the answer.
+    public func perform(registry: BackendRegistry) throws -> ChildAnswer {
+        switch self {
+        case .empty:
+            return .launch(LaunchReport(readyNanoseconds: 0, readBytes: nil, checksum: "empty", settings: ""))
+        case let .launchTimeline(store, screen):
+            let (descriptor, location) = try store.resolve(in: registry)
+            return .launch(try LaunchReport.loadFirstScreen(descriptor: descriptor, location: location, screen: screen))
+        case let .readSettings(store, seed, count):
+            let (descriptor, location) = try store.resolve(in: registry)
+            return .launch(try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
+        case let .crashWriter(store, batch, seed):
+            let (descriptor, location) = try store.resolve(in: registry)
+            try CrashBatches.write(descriptor: descriptor, location: location, size: batch, seed: seed,
+                                   limit: CrashTrials.batchLimit)
+            return .done
+        case let .crashCheck(store, batch, seed, batches):
+            let (descriptor, location) = try store.resolve(in: registry)
+            return .crashCheck(CrashBatches.check(descriptor: descriptor, location: location, size: batch, seed: seed,
+                                                  batches: batches))
+        case let .verify(store, expectedChecksum):
+            let (descriptor, location) = try store.resolve(in: registry)
+            return .verify(StoreVerification.inspect(descriptor: descriptor, location: location,
+                                                     expectedChecksum: expectedChecksum))
+        }
+    }
+}
+
+/// A child's answer: one JSON line on standard output.
+public enum ChildAnswer: Codable, Sendable {
+    case launch(LaunchReport)
+    case crashCheck(CrashBatches.Report)
+    case verify(StoreVerification)
+    case done
+
+    /// The answer as one line (no newline).
+    public var line: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
+
+    /// Decodes a child's line; nil when it is not an answer.
+    public init?(line: String) {
+        guard let answer = try? JSONDecoder().decode(Self.self, from: Data(line.utf8)) else { return nil }
+        self = answer
+    }
+
+    public var launchReport: LaunchReport? { if case .launch(let report) = self { report } else { nil } }
+    public var crashReport: CrashBatches.Report? { if case .crashCheck(let report) = self { report } else { nil } }
+    public var verification: StoreVerification? { if case .verify(let report) = self { report } else { nil } }
+}

@@ -1,0 +1,103 @@
+/// One repetition of one case on one backend variant, as a workload sees it. Made by the runner, which opens the
+/// store before ``WorkloadCase/prepare(_:)`` (when the workload requires one) and closes whatever is still open
+/// after verify, also after failures.
+///
+/// The store is reached through the role the workload needs (``articles``, ``timeline``, …). A workload that
+/// measures an open (a launch) closes the store in prepare and opens it again in measure (``reopen(as:)``).
+public final class Repetition {
+    private let openStore: () throws -> any Store
+    /// Where a launch workload starts a fresh process on the same store.
+    public let launch: LaunchTarget
+    /// Per-operation latencies of the timed operation (workloads made of many operations record them here).
+    public let latencies = LatencyRecorder()
+    /// Extra report cells by column name (``ReportColumns/notes``), e.g. `resident_pages`.
+    public private(set) var notes: [String: String] = [:]
+    private var current: (any Store)?
+    private var cleanups: [() -> Void] = []
+
+    init(launch: LaunchTarget, open: @escaping () throws -> any Store) {
+        self.launch = launch
+        self.openStore = open
+    }
+
+    /// The open store as `role`; throws ``StoreError/unsupported(_:)`` when it does not play it.
+    public func store<Role>(as role: Role.Type) throws -> Role {
+        guard let current else { throw VerificationError("no store is open") }
+        guard let typed = current as? Role else { throw StoreError.unsupported("the store does not play the role \(role)") }
+        return typed
+    }
+
+    public var articles: any ArticleStore { get throws { try store(as: (any ArticleStore).self) } }
+    public var timeline: any TimelineStore { get throws { try store(as: (any TimelineStore).self) } }
+    public var queries: any QueryStore { get throws { try store(as: (any QueryStore).self) } }
+    public var settings: any SettingsStore { get throws { try store(as: (any SettingsStore).self) } }
+    public var cache: any CacheStore { get throws { try store(as: (any CacheStore).self) } }
+    public var sharable: any SharableStore { get throws { try store(as: (any SharableStore).self) } }
+
+    /// Opens the store (the runner does this before prepare).
+    func openInitialStore() throws { current = try openStore() }
+
+    /// Closes the open store, if any (its data is then on disk as the variant promises).
+    public func closeStore() throws {
+        guard let store = current else { return }
+        current = nil
+        try store.close()
+    }
+
+    /// Closes the open store, if any, and opens a fresh one on the same directory; the runner closes it.
+    public func reopen<Role>(as role: Role.Type) throws -> Role {
+        try closeStore()
+        current = try openStore()
+        return try store(as: role)
+    }
+
+    /// Verification: closes the store and reads every article back through a freshly opened one, proving the
+    /// data reached the files.
+    public func readBackArticles() throws -> ArticleSnapshot {
+        let store = try reopen(as: (any ArticleStore).self)
+        let snapshot = ArticleSnapshot(try store.allArticles())
+        try closeStore()
+        return snapshot
+    }
+
+    /// Verification: reads the articles back (``readBackArticles()``) and checks them against `expected`; returns
+    /// the checksum.
+    public func expectArticles(_ expected: ArticleSnapshot) throws -> String {
+        try readBackArticles().check(against: expected)
+    }
+
+    /// Sets a report cell of this repetition's row (a column of ``ReportColumns/notes``).
+    public func note(_ column: String, _ value: String) { notes[column] = value }
+
+    /// Runs `body` when the repetition ends, after verify or a failure (release what prepare made).
+    public func onFinish(_ body: @escaping () -> Void) { cleanups.append(body) }
+
+    /// Runs the clean-ups, newest first, and closes the store quietly.
+    func finish() {
+        for cleanup in cleanups.reversed() { cleanup() }
+        cleanups = []
+        try? current?.close()
+        current = nil
+    }
+}
+
+/// Every article of a store, with the order-independent checksum the reports use.
+public struct ArticleSnapshot {
+    public let articles: [Article]
+    public let count: Int
+    public let hex: String
+
+    public init(_ articles: [Article]) {
+        self.articles = articles
+        (count, hex) = Checksum.articles(articles)
+    }
+
+    /// Throws ``VerificationError`` unless count and checksum equal `expected`'s; returns the checksum.
+    public func check(against expected: ArticleSnapshot) throws -> String {
+        guard count == expected.count, hex == expected.hex else {
+            throw VerificationError(
+                "expected \(expected.count) articles with checksum \(expected.hex), found \(count) with checksum \(hex)")
+        }
+        return hex
+    }
+}
