@@ -7,6 +7,7 @@ does not have is skipped with a message.
 """
 import argparse
 import csv
+import json
 import os
 import random
 import sys
@@ -20,13 +21,41 @@ import matplotlib.pyplot as plt  # noqa: E402
 WIDTH_IN, DPI = 12, 100  # 1200 px wide
 
 
+class Columns:
+    """The samples.csv columns the charts use, found in `storebench columns --json` by group, unit and aggregation
+    (no column name is spelled here)."""
+
+    def __init__(self, path):
+        with open(path, encoding="utf-8") as handle:
+            samples = json.load(handle)["samples"]
+
+        def first(**wanted):
+            for column in samples:
+                if all(column[k] == v for k, v in wanted.items()):
+                    return column["name"]
+            sys.exit(f"error: {path} has no sample column with {wanted}")
+
+        keys = [c["name"] for c in samples if c["aggregation"] == "key"]
+        # scenario, workload, backend, variant, size (parameters follow)
+        self.workload, self.backend, self.variant, self.size = keys[1:5]
+        self.key = (self.workload, self.backend, self.variant, self.size)
+        self.status = first(group="outcome", unit="text", aggregation="first")
+        self.time = first(group="timing", unit="s")
+        self.ops = first(group="timing", unit="count")
+        self.store = first(group="store", unit="B")
+        self.latency = [c["name"] for c in samples if c["group"] == "latency"]
+
+
+C = None
+
+
 def read_samples(run_dir):
     path = os.path.join(run_dir, "samples.csv")
     with open(path, newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    if not rows or "wall_s" not in rows[0]:
+    if not rows or C.time not in rows[0]:
         sys.exit(f"error: {path} is not a storebench samples.csv")
-    return [row for row in rows if row["status"] == "ok"]
+    return [row for row in rows if row[C.status] == "ok"]
 
 
 def median(values):
@@ -44,7 +73,8 @@ def median_ci(values, seed=42, resamples=2000):
     return medians[int(0.025 * (resamples - 1))], medians[int(0.975 * (resamples - 1))]
 
 
-def group(rows, column, by=("workload", "backend", "variant", "size")):
+def group(rows, column, by=None):
+    by = by or C.key
     groups = defaultdict(list)
     for row in rows:
         if row.get(column, "") != "":
@@ -69,9 +99,9 @@ def per_operation(rows):
     """Seconds per app operation (wall_s / ops): rows of one workload may have different sizes (limits)."""
     groups = defaultdict(list)
     for row in rows:
-        if row.get("wall_s") and row.get("ops") and float(row["ops"]) > 0:
-            key = (row["workload"], row["backend"], row["variant"], row["size"])
-            groups[key].append(float(row["wall_s"]) / float(row["ops"]))
+        if row.get(C.time) and row.get(C.ops) and float(row[C.ops]) > 0:
+            key = tuple(row[name] for name in C.key)
+            groups[key].append(float(row[C.time]) / float(row[C.ops]))
     return groups
 
 
@@ -104,7 +134,7 @@ def workload_charts(rows, out_dir, written):
 
 
 def cold_warm_chart(rows, out_dir, written):
-    times = group(rows, "wall_s", by=("workload", "backend", "variant"))
+    times = group(rows, C.time, by=C.key[:3])
     # Warm: the same fresh-process launch without eviction when the run has it, else the in-process timeline.
     warm_name = "timeline-warm" if any(k[0] == "timeline-warm" for k in times) else "timeline"
     warm = {k[1:]: median(v) for k, v in times.items() if k[0] == warm_name}
@@ -127,16 +157,19 @@ def cold_warm_chart(rows, out_dir, written):
 
 
 def latency_charts(rows, out_dir, written):
-    if not rows or "p50_us" not in rows[0]:
-        print("skipped latency chart: the run has no per-operation percentiles (p50_us, p99_us, max_us)")
+    first = C.latency[0]
+    if not rows or first not in rows[0]:
+        print(f"skipped latency chart: the run has no per-operation percentiles ({', '.join(C.latency)})")
         return
-    for workload in sorted({row["workload"] for row in rows if row.get("p50_us")}):
-        columns = {c: group([r for r in rows if r["workload"] == workload], c) for c in ("p50_us", "p99_us", "max_us")}
-        keys = sorted(columns["p50_us"])
-        fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.45 * len(keys) + 1.5))
-        for offset, column in zip((-0.27, 0, 0.27), columns):
+    height = 0.8 / len(C.latency)
+    for workload in sorted({row[C.workload] for row in rows if row.get(first)}):
+        columns = {c: group([r for r in rows if r[C.workload] == workload], c) for c in C.latency}
+        keys = sorted(columns[first])
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.6 * len(keys) + 1.5))
+        for index, column in enumerate(columns):
+            offset = (index - (len(columns) - 1) / 2) * height
             ax.barh([i + offset for i in range(len(keys))], [median(columns[column].get(k, [0])) for k in keys],
-                    height=0.27, label=column.replace("_us", ""))
+                    height=height, label=column.replace("_us", ""))
         ax.set_yticks(range(len(keys)), [label(k[1], k[2], k[3]) for k in keys], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
@@ -147,7 +180,7 @@ def latency_charts(rows, out_dir, written):
 
 
 def scaling_charts(rows, out_dir, written):
-    times = group(rows, "wall_s")
+    times = group(rows, C.time)
     series = defaultdict(list)
     for (workload, backend, variant, size), values in times.items():
         series[(workload, backend, variant)].append((int(size), median(values) / max(int(size), 1)))
@@ -171,7 +204,7 @@ def scaling_charts(rows, out_dir, written):
 
 
 def size_chart(rows, out_dir, written):
-    sizes = group(rows, "store_bytes")
+    sizes = group(rows, C.store)
     workloads = sorted({k[0] for k in sizes})
     if not workloads:
         print("skipped store-size chart: no store_bytes values")
@@ -194,7 +227,10 @@ def size_chart(rows, out_dir, written):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", help="a storebench run directory (with samples.csv)")
+    parser.add_argument("--columns", required=True, help="the output of `storebench columns --json`")
     args = parser.parse_args()
+    global C
+    C = Columns(args.columns)
     rows = read_samples(args.run_dir)
     out_dir = os.path.join(args.run_dir, "charts")
     os.makedirs(out_dir, exist_ok=True)

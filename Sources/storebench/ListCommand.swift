@@ -11,14 +11,14 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         print("Backends:")
         for backend in BackendRegistry.standard().descriptors {
-            print("  \(backend.name) — \(backend.summary)")
+            print("  \(backend.name) — \(backend.summary) [roles: \(backend.roles)]")
             for axis in backend.axes {
                 print("      \(axis.name): \(axis.allowedDescription) (default \(axis.defaultValue)) — \(axis.summary)")
             }
         }
         print("Workloads:")
         for workload in WorkloadRegistry.standard.workloads {
-            print("  \(workload.name) — \(workload.summary)")
+            print("  \(workload.name) — \(workload.summary)" + (workload.requiresStore ? " [needs: \(workload.requires)]" : ""))
             for parameter in workload.parameters {
                 let size = parameter.name == workload.sizeParameter ? ", the row's size" : ""
                 print("      \(parameter.name): \(parameter.range.lowerBound)...\(parameter.range.upperBound) "

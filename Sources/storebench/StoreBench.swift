@@ -13,7 +13,7 @@ struct StoreBench: ParsableCommand {
             report could not be written; 64 bad input (nothing is written).
             """,
         version: StoreBenchVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self,
+        subcommands: [RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self,
                       VerifyStoreCommand.self,
                       ChildCommand.self],
         defaultSubcommand: nil

@@ -32,9 +32,9 @@ struct EndToEndTests {
         // Per-operation percentiles: present for workloads of many operations, ordered, empty for one-operation rows.
         let sampleStatus = samples.header.firstIndex(of: "status")!
         let workload = samples.header.firstIndex(of: "workload")!
-        let percentiles = LatencyPercentiles.columns.map { samples.header.firstIndex(of: $0)! }
+        let percentiles = ReportColumns.latency.map { samples.header.firstIndex(of: $0.name)! }
         for row in samples.rows {
-            let values = percentiles.map { Double(row[$0]) }
+            let values: [Double?] = percentiles.map { Double(row[$0]) }
             if ["insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache"].contains(row[workload]),
                row[sampleStatus] == "ok" {
                 let p = values.compactMap { $0 }

@@ -2,29 +2,18 @@ import Foundation
 
 /// Compares two sets of samples row by row and metric by metric, noise-aware.
 public struct Comparison {
-    /// A metric `compare` can judge, with what "worse" means for it.
-    public struct Metric: Sendable, Equatable {
-        public enum Polarity: Sendable { case smallerIsBetter, largerIsBetter }
-        public let name: String
-        public let polarity: Polarity
+    /// A metric `compare` can judge: a numeric sample column with a polarity (``ReportColumns``).
+    public struct Metric: Sendable {
+        public let column: ReportColumn
+        public var name: String { column.name }
         /// Deterministic metrics are compared by median with their own threshold, without statistics:
         /// they catch regressions that timing noise hides.
-        public let deterministic: Bool
+        public var deterministic: Bool { column.deterministic }
 
-        public static let all: [Metric] = [
-            Metric(name: "wall_s", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "cpu_user_s", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "cpu_sys_s", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "max_rss_kib", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "read_bytes", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "ops_per_s", polarity: .largerIsBetter, deterministic: false),
-            Metric(name: "p50_us", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "p99_us", polarity: .smallerIsBetter, deterministic: false),
-            Metric(name: "write_bytes", polarity: .smallerIsBetter, deterministic: true),
-            Metric(name: "store_bytes", polarity: .smallerIsBetter, deterministic: true),
-            Metric(name: "store_alloc_bytes", polarity: .smallerIsBetter, deterministic: true),
-            Metric(name: "ops", polarity: .largerIsBetter, deterministic: true),
-        ]
+        /// Every sample column that is a number and has a better direction.
+        public static let all: [Metric] = ReportColumns.samples
+            .filter { $0.isNumeric && $0.polarity != .neither && $0.aggregation != .key }
+            .map { Metric(column: $0) }
 
         public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
     }
@@ -88,7 +77,7 @@ public struct Comparison {
                       options: Options) -> Finding {
         let b = Statistics.median(baseline)!, c = Statistics.median(current)!
         let ratio = b == 0 ? (c == 0 ? 1 : .infinity) : c / b
-        let worseWhenLarger = metric.polarity == .smallerIsBetter
+        let worseWhenLarger = metric.column.polarity == .lowerIsBetter
         func classify(low: Double, high: Double, significant: Bool, threshold: Double) -> Verdict {
             let (worse, better) = worseWhenLarger ? (low > 1 + threshold, high < 1 - threshold)
                 : (high < 1 - threshold, low > 1 + threshold)

@@ -59,7 +59,7 @@ public struct SampleTable {
                   let status = RowStatus(rawValue: cell("status"))
             else { throw CompareError("\(source): line \(index + 2): bad size, repetition or status") }
             var values: [String: Double] = [:]
-            for name in Comparison.Metric.all.map(\.name) {
+            for name in ReportColumns.samples.filter(\.isNumeric).map(\.name) where name != "size" && name != "repetition" {
                 let text = cell(name)
                 guard !text.isEmpty else { continue }
                 guard let value = Double(text), value.isFinite else {
@@ -89,14 +89,12 @@ public struct SampleTable {
     /// Rebuilds the samples as ``Sample`` values (for the Markdown summary of `report`).
     public func samples() -> [Sample] {
         rows.map { row in
-            func number(_ name: String) -> Double { row.values[name] ?? 0 }
-            func integer(_ name: String) -> Int64? { row.values[name].map { Int64($0) } }
-            return Sample(key: row.key, repetition: row.repetition, status: row.status, wallSeconds: number("wall_s"),
-                          cpuUserSeconds: number("cpu_user_s"), cpuSystemSeconds: number("cpu_sys_s"),
-                          maxRSSKiB: integer("max_rss_kib") ?? 0, readBytes: integer("read_bytes"),
-                          writeBytes: integer("write_bytes"), storeBytes: integer("store_bytes") ?? 0,
-                          storeAllocatedBytes: integer("store_alloc_bytes") ?? 0, ops: Int(number("ops")),
-                          settings: row.settings, checksum: "", dataset: "", error: row.error)
+            var sample = Sample(key: row.key, repetition: row.repetition, dataset: "")
+            sample.status = row.status
+            sample.settings = row.settings
+            sample.error = row.error
+            for (name, value) in row.values { sample.set(name, value) }
+            return sample
         }
     }
 }

@@ -54,6 +54,16 @@ public enum CSVFormat {
 
     /// An optional integer; empty when unknown.
     public static func integer(_ value: Int64?) -> String { value.map(String.init) ?? "" }
+
+    /// A number as its column's unit writes it: seconds with 9 decimals, byte and count columns as whole numbers,
+    /// the rest with 3 decimals.
+    public static func number(_ value: Double, unit: ReportColumn.Unit) -> String {
+        switch unit {
+        case .seconds: seconds(value)
+        case .bytes, .kibibytes, .count: String(Int64(value.rounded()))
+        case .microseconds, .perSecond, .ratio, .text: decimal(value)
+        }
+    }
 }
 
 /// A report could not be produced or written.

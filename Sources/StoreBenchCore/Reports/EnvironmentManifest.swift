@@ -66,12 +66,6 @@ public enum MachineFacts {
 
     public static var hostName: String { ProcessInfo.processInfo.hostName }
 
-    public static var cpuModel: String {
-        let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let line = text.split(separator: "\n").first { $0.hasPrefix("model name") }
-        return line?.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
-    }
-
     public static var kernel: String {
         var info = utsname()
         uname(&info)

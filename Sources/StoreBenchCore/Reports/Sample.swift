@@ -47,15 +47,8 @@ public struct Sample: Sendable {
     public var error: String
     /// Per-operation latency percentiles, for workloads made of many operations.
     public var latency: LatencyPercentiles?
-    /// Workload-specific cells by column name (``noteColumns``).
+    /// Workload-specific cells by column name (``ReportColumns/notes``).
     public var notes: [String: String] = [:]
-
-    /// Workload-specific columns: pages of the store still resident after a cold launch's eviction, the launched
-    /// child's own open → ready seconds and disk reads, and a free-text note.
-    /// `hit_ratio` of the cache workload, `reads` (screens loaded by the main thread in sync-while-reading) and
-    /// `query_plan` (the query workload's plans).
-    public static let noteColumns = ["resident_pages", "child_ready_s", "child_read_bytes", "note", "hit_ratio", "reads",
-                                     "query_plan"]
 
     public init(key: RowKey, repetition: Int, status: RowStatus, wallSeconds: Double, cpuUserSeconds: Double,
                 cpuSystemSeconds: Double, maxRSSKiB: Int64, readBytes: Int64?, writeBytes: Int64?, storeBytes: Int64,
@@ -87,30 +80,77 @@ public struct Sample: Sendable {
 
     public var opsPerSecond: Double { wallSeconds > 0 ? Double(ops) / wallSeconds : 0 }
 
-    /// The `samples.csv` header: stable; new columns are only ever appended.
-    public static let header = [
-        "scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s", "cpu_user_s",
-        "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes", "store_alloc_bytes", "ops",
-        "ops_per_s", "settings", "checksum", "error", "parameters", "dataset",
-    ] + LatencyPercentiles.columns + noteColumns
+    /// The `samples.csv` header: ``ReportColumns/samples``.
+    public static var header: [String] { ReportColumns.samples.map(\.name) }
 
     /// The row's cells in ``header`` order. Measurements of failed rows are left empty.
-    public var fields: [String] {
-        let measured = status == .ok
-        func value(_ text: @autoclosure () -> String) -> String { measured ? text() : "" }
-        return [
-            key.scenario, key.workload, key.backend, key.variant, String(key.size), String(repetition),
-            status.rawValue, value(CSVFormat.seconds(wallSeconds)), value(CSVFormat.seconds(cpuUserSeconds)),
-            value(CSVFormat.seconds(cpuSystemSeconds)), value(String(maxRSSKiB)), value(CSVFormat.integer(readBytes)),
-            value(CSVFormat.integer(writeBytes)), value(String(storeBytes)), value(String(storeAllocatedBytes)),
-            value(String(ops)), value(CSVFormat.decimal(opsPerSecond)), settings, checksum, error,
-            key.parameters, dataset,
-        ] + latencyCells + Self.noteColumns.map { notes[$0] ?? "" }
+    public var fields: [String] { ReportColumns.samples.map(cell) }
+
+    /// The cell of `column`: text as is, numbers formatted by unit; measurements empty unless the row is ok.
+    func cell(_ column: ReportColumn) -> String {
+        switch column.name {
+        case "scenario": return key.scenario
+        case "workload": return key.workload
+        case "backend": return key.backend
+        case "variant": return key.variant
+        case "size": return String(key.size)
+        case "repetition": return String(repetition)
+        case "status": return status.rawValue
+        case "settings": return settings
+        case "checksum": return checksum
+        case "error": return error
+        case "parameters": return key.parameters
+        case "dataset": return dataset
+        default:
+            if let note = notes[column.name] { return note }
+            return number(column.name).map { CSVFormat.number($0, unit: column.unit) } ?? ""
+        }
     }
 
-    /// The latency columns' cells: empty for failed rows and workloads without per-operation latencies.
-    private var latencyCells: [String] {
-        guard status == .ok, let latency else { return Array(repeating: "", count: LatencyPercentiles.columns.count) }
-        return latency.values.map(CSVFormat.decimal)
+    /// The measured value of a numeric column; nil when the row is not ok or has no such value.
+    func number(_ name: String) -> Double? {
+        guard status == .ok else { return nil }
+        switch name {
+        case "wall_s": return wallSeconds
+        case "cpu_user_s": return cpuUserSeconds
+        case "cpu_sys_s": return cpuSystemSeconds
+        case "max_rss_kib": return Double(maxRSSKiB)
+        case "read_bytes": return readBytes.map(Double.init)
+        case "write_bytes": return writeBytes.map(Double.init)
+        case "store_bytes": return Double(storeBytes)
+        case "store_alloc_bytes": return Double(storeAllocatedBytes)
+        case "ops": return Double(ops)
+        case "ops_per_s": return opsPerSecond
+        case "p50_us": return latency?.p50
+        case "p90_us": return latency?.p90
+        case "p99_us": return latency?.p99
+        case "p999_us": return latency?.p999
+        case "max_us": return latency?.max
+        default: return notes[name].flatMap(Double.init)
+        }
+    }
+
+    /// Sets the measured value of a numeric column (the inverse of ``number(_:)``, for samples read back).
+    mutating func set(_ name: String, _ value: Double) {
+        var percentiles = latency ?? LatencyPercentiles(p50: 0, p90: 0, p99: 0, p999: 0, max: 0)
+        switch name {
+        case "wall_s": wallSeconds = value
+        case "cpu_user_s": cpuUserSeconds = value
+        case "cpu_sys_s": cpuSystemSeconds = value
+        case "max_rss_kib": maxRSSKiB = Int64(value)
+        case "read_bytes": readBytes = Int64(value)
+        case "write_bytes": writeBytes = Int64(value)
+        case "store_bytes": storeBytes = Int64(value)
+        case "store_alloc_bytes": storeAllocatedBytes = Int64(value)
+        case "ops": ops = Int(value)
+        case "p50_us": percentiles.p50 = value
+        case "p90_us": percentiles.p90 = value
+        case "p99_us": percentiles.p99 = value
+        case "p999_us": percentiles.p999 = value
+        case "max_us": percentiles.max = value
+        case "ops_per_s": return  // derived from ops and wall_s
+        default: notes[name] = CSVFormat.number(value, unit: ReportColumns.sample(name).unit)
+        }
+        if name.hasSuffix("_us") { latency = percentiles }
     }
 }

@@ -1,21 +1,18 @@
-/// Accumulates the repetitions of each row and produces `summary.csv` rows. Keeps only the numbers it needs.
+/// Accumulates the repetitions of each row and produces `summary.csv` rows (``ReportColumns/summary``). Keeps
+/// only the numbers it needs.
 public struct SummaryBuilder {
     struct Accumulator {
         var wall: [Double] = []
-        var opsPerSecond: [Double] = []
-        var cpuUser: [Double] = []
-        var cpuSystem: [Double] = []
-        var rss: [Double] = []
-        var readBytes: [Double] = []
-        var writeBytes: [Double] = []
-        var storeBytes: [Double] = []
-        var storeAllocated: [Double] = []
-        var latency: [[Double]] = Array(repeating: [], count: LatencyPercentiles.columns.count)
+        /// Ok repetitions' values of every sample column summarized by its median.
+        var values: [String: [Double]] = [:]
         var failed = 0
         var unsupported = 0
         var settings = ""
         var firstError = ""
     }
+
+    /// The sample columns whose medians the summary reports.
+    static let medianColumns = ReportColumns.samples.filter { $0.aggregation == .median }
 
     private var order: [RowKey] = []
     private var rows: [RowKey: Accumulator] = [:]
@@ -34,15 +31,9 @@ public struct SummaryBuilder {
         switch sample.status {
         case .ok:
             row.wall.append(sample.wallSeconds)
-            row.opsPerSecond.append(sample.opsPerSecond)
-            row.cpuUser.append(sample.cpuUserSeconds)
-            row.cpuSystem.append(sample.cpuSystemSeconds)
-            row.rss.append(Double(sample.maxRSSKiB))
-            if let bytes = sample.readBytes { row.readBytes.append(Double(bytes)) }
-            if let bytes = sample.writeBytes { row.writeBytes.append(Double(bytes)) }
-            row.storeBytes.append(Double(sample.storeBytes))
-            row.storeAllocated.append(Double(sample.storeAllocatedBytes))
-            for (index, value) in (sample.latency?.values ?? []).enumerated() { row.latency[index].append(value) }
+            for column in Self.medianColumns {
+                if let value = sample.number(column.name) { row.values[column.name, default: []].append(value) }
+            }
         case .failed:
             row.failed += 1
             if row.firstError.isEmpty { row.firstError = sample.error }
@@ -53,13 +44,8 @@ public struct SummaryBuilder {
         rows[sample.key] = row
     }
 
-    /// The `summary.csv` header: stable; new columns are only ever appended.
-    public static let header = [
-        "scenario", "workload", "backend", "variant", "size", "status", "n", "failed", "median_s", "mean_s",
-        "stddev_s", "min_s", "max_s", "ci95_low_s", "ci95_high_s", "median_ops_per_s", "median_cpu_user_s",
-        "median_cpu_sys_s", "median_max_rss_kib", "median_read_bytes", "median_write_bytes", "median_store_bytes",
-        "median_store_alloc_bytes", "settings", "error", "parameters", "median_s_per_item",
-    ] + LatencyPercentiles.columns.map { "median_" + $0 }
+    /// The `summary.csv` header: ``ReportColumns/summary``.
+    public static var header: [String] { ReportColumns.summary.map(\.name) }
 
     /// One summarized row.
     public struct Row: Sendable {
@@ -67,12 +53,42 @@ public struct SummaryBuilder {
         public let status: RowStatus
         public let statistics: Statistics?
         public let failed: Int
-        public let medianOpsPerSecond: Double?
         public let settings: String
         public let error: String
-        let medians: [Double?]
-        /// Medians over repetitions of p50, p90, p99, p99.9 and max (µs).
-        public let latencyMedians: [Double?]
+        /// Medians over ok repetitions, by sample column name (`ops_per_s`, `p99_us`, …).
+        public let medians: [String: Double]
+
+        public var medianOpsPerSecond: Double? { medians["ops_per_s"] }
+
+        /// The cell of a ``ReportColumns/summary`` column.
+        func cell(_ column: ReportColumn) -> String {
+            let s = statistics
+            func number(_ value: Double?) -> String { value.map { CSVFormat.number($0, unit: column.unit) } ?? "" }
+            switch column.name {
+            case "scenario": return key.scenario
+            case "workload": return key.workload
+            case "backend": return key.backend
+            case "variant": return key.variant
+            case "size": return String(key.size)
+            case "parameters": return key.parameters
+            case "status": return status.rawValue
+            case "settings": return settings
+            case "error": return error
+            case "n": return String(s?.n ?? 0)
+            case "failed": return String(failed)
+            case "median_s": return number(s?.median)
+            case "mean_s": return number(s?.mean)
+            case "stddev_s": return number(s?.standardDeviation)
+            case "min_s": return number(s?.minimum)
+            case "max_s": return number(s?.maximum)
+            case "ci95_low_s": return number(s?.confidence95?.lowerBound)
+            case "ci95_high_s": return number(s?.confidence95?.upperBound)
+            case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
+            default:
+                precondition(column.aggregation == .median, "summary column \(column.name) has no value")
+                return number(medians[String(column.name.dropFirst("median_".count))])
+            }
+        }
     }
 
     /// Rows in first-seen order. A row is `failed` if any repetition failed, `unsupported` if the backend
@@ -81,12 +97,9 @@ public struct SummaryBuilder {
         order.compactMap { key in
             guard let row = rows[key], row.wall.count + row.failed + row.unsupported > 0 else { return nil }
             let status: RowStatus = row.failed > 0 ? .failed : (row.unsupported > 0 && row.wall.isEmpty ? .unsupported : .ok)
-            return Row(
-                key: key, status: status, statistics: Statistics(row.wall), failed: row.failed,
-                medianOpsPerSecond: Statistics.median(row.opsPerSecond), settings: row.settings, error: row.firstError,
-                medians: [row.cpuUser, row.cpuSystem, row.rss, row.readBytes, row.writeBytes, row.storeBytes,
-                          row.storeAllocated].map(Statistics.median),
-                latencyMedians: row.latency.map(Statistics.median))
+            return Row(key: key, status: status, statistics: Statistics(row.wall), failed: row.failed,
+                       settings: row.settings, error: row.firstError,
+                       medians: row.values.compactMapValues(Statistics.median))
         }
     }
 
@@ -95,20 +108,6 @@ public struct SummaryBuilder {
 
     /// `summary.csv` as rows of cells, header first.
     public var csvRows: [[String]] {
-        [Self.header] + summary.map { row in
-            let s = row.statistics
-            func seconds(_ value: Double?) -> String { value.map(CSVFormat.seconds) ?? "" }
-            let secondsMedians = row.medians.prefix(2).map(seconds)
-            let countMedians = row.medians.dropFirst(2).map { $0.map { String(Int64($0.rounded())) } ?? "" }
-            return [
-                row.key.scenario, row.key.workload, row.key.backend, row.key.variant, String(row.key.size),
-                row.status.rawValue, String(s?.n ?? 0), String(row.failed), seconds(s?.median), seconds(s?.mean),
-                seconds(s?.standardDeviation), seconds(s?.minimum), seconds(s?.maximum),
-                seconds(s?.confidence95?.lowerBound), seconds(s?.confidence95?.upperBound),
-                row.medianOpsPerSecond.map(CSVFormat.decimal) ?? "",
-            ] + secondsMedians + countMedians + [row.settings, row.error, row.key.parameters,
-                 s.map { CSVFormat.seconds($0.median / Double(max(row.key.size, 1))) } ?? ""]
-                + row.latencyMedians.map { $0.map(CSVFormat.decimal) ?? "" }
-        }
+        [Self.header] + summary.map { row in ReportColumns.summary.map(row.cell) }
     }
 }

@@ -47,5 +47,4 @@ public struct LatencyPercentiles: Sendable, Equatable {
     public var max: Double
 
     public var values: [Double] { [p50, p90, p99, p999, max] }
-    public static let columns = ["p50_us", "p90_us", "p99_us", "p999_us", "max_us"]
 }

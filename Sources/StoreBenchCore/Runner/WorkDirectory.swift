@@ -42,24 +42,6 @@ public final class WorkDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// The file-system type of `path` ("ext4", "tmpfs", …): the type of the longest mount point in
-    /// `/proc/self/mounts` that contains the path's real location; "unknown" where that file is missing.
-    public static func fileSystemType(of path: String) -> String {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return "unknown" }
-        var best: (mountPoint: String, type: String)?
-        for line in mounts.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 3 else { continue }
-            let mountPoint = fields[1].replacingOccurrences(of: "\\040", with: " ")
-            let contains = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
-            if contains, mountPoint.count >= (best?.mountPoint.count ?? -1) {
-                best = (mountPoint, String(fields[2]))
-            }
-        }
-        return best?.type ?? "unknown"
-    }
-
     /// Whether `path` lies on a memory-backed file system (results there say nothing about a disk).
     public static func isMemoryBacked(_ path: String) -> Bool {
         ["tmpfs", "ramfs"].contains(fileSystemType(of: path))

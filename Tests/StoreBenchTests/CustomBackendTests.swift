@@ -1,0 +1,82 @@
+import Foundation
+import StoreBenchCore
+import Testing
+
+/// A backend defined outside the package's backends, as docs/ARCHITECTURE.md describes: a store type that plays
+/// one role (articles), a descriptor, and a registry line. Its articles live in one JSON file, rewritten at the end
+/// of every unit of work (so a reopened store sees every committed change).
+enum JSONFileBackend {
+    static let descriptor = BackendDescriptor(name: "jsonfile", summary: "articles in one JSON file (test backend)") {
+        location in try JSONFileStore(file: URL(fileURLWithPath: location.path("articles.json")))
+    }
+
+    final class JSONFileStore: ArticleStore {
+        let file: URL
+        private var articles: [String: Article]
+        let effectiveSettings = "file=json"
+
+        init(file: URL) throws {
+            self.file = file
+            let data = FileManager.default.contents(atPath: file.path)
+            articles = try data.map { try JSONDecoder().decode([String: Article].self, from: $0) } ?? [:]
+        }
+
+        private func save() throws { try JSONEncoder().encode(articles).write(to: file, options: .atomic) }
+
+        func unitOfWork(_ body: () throws -> Void) throws {
+            try body()
+            try save()
+        }
+        func insert(_ article: Article) throws { articles[article.uid] = article }
+        func markRead(uids: [String]) throws { for uid in uids { articles[uid]?.read = true } }
+        func article(uid: String) throws -> Article? { articles[uid] }
+        func allUIDs() throws -> [String] { Array(articles.keys) }
+        func delete(uids: [String]) throws { for uid in uids { articles[uid] = nil } }
+        func load(articles: [Article]) throws {
+            for article in articles { self.articles[article.uid] = article }
+            try save()
+        }
+        func allArticles() throws -> [Article] { Array(articles.values) }
+        func close() throws {}
+    }
+}
+
+@Suite("A backend added from outside")
+struct CustomBackendTests {
+    static let articleWorkloads: [(any Workload, [String: Int])] = [
+        (InsertWorkload(), ["count": 300]), (MarkReadWorkload(), ["stored": 400, "count": 150]),
+        (DeleteWorkload(), ["stored": 400, "count": 100]), (LookupWorkload(), ["stored": 400, "count": 100]),
+        (UIDSetWorkload(), ["stored": 400]),
+    ]
+
+    @Test("its roles come from its type: articles only")
+    func roles() {
+        #expect(JSONFileBackend.descriptor.roles == [.articles, .persistence])
+    }
+
+    @Test("every article workload runs and verifies, with the memory backend's checksum")
+    func articleWorkloads() throws {
+        var registry = BackendRegistry.standard()
+        registry.register(JSONFileBackend.descriptor)
+        let custom = BackendCase(backend: "jsonfile", variant: [:], label: "default")
+        for (workload, parameters) in Self.articleWorkloads {
+            let expected = try WorkloadContractTests.run(workload, parameters, on: WorkloadContractTests.memory).checksum
+            let found = try WorkloadContractTests.run(workload, parameters, on: custom, registry: registry)
+            #expect(found.checksum == expected, "\(workload.name)")
+        }
+    }
+
+    @Test("workloads that need other roles are unsupported before anything runs")
+    func otherRolesUnsupported() throws {
+        var registry = BackendRegistry.standard()
+        registry.register(JSONFileBackend.descriptor)
+        let custom = BackendCase(backend: "jsonfile", variant: [:], label: "default")
+        let needingMore = WorkloadContractTests.cases + [(TimelineWorkload(), ["messages": 50, "users": 5, "screen": 10]),
+                                                         (SettingsWorkload(), ["count": 5])]
+        for (workload, parameters) in needingMore {
+            let sample = try WorkloadContractTests.sample(workload, parameters, on: custom, registry: registry)
+            #expect(sample.status == .unsupported, "\(workload.name): \(sample.status)")
+            #expect(sample.error.contains("plan: unsupported: the jsonfile store does not play the role"), "\(sample.error)")
+        }
+    }
+}
