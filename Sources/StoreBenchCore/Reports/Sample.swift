@@ -17,6 +17,19 @@ public struct RowKey: Hashable, Sendable {
     public let size: Int
     public let parameters: String
 
+    /// The cell of an identity column (``ReportColumn/Aggregation/key``), nil for any other column.
+    func cell(_ name: String) -> String? {
+        switch name {
+        case "scenario": scenario
+        case "workload": workload
+        case "backend": backend
+        case "variant": variant
+        case "size": String(size)
+        case "parameters": parameters
+        default: nil
+        }
+    }
+
     public init(scenario: String, workload: String, backend: String, variant: String, size: Int, parameters: String) {
         self.scenario = scenario
         self.workload = workload
@@ -88,18 +101,13 @@ public struct Sample: Sendable {
 
     /// The cell of `column`: text as is, numbers formatted by unit; measurements empty unless the row is ok.
     func cell(_ column: ReportColumn) -> String {
+        if let identity = key.cell(column.name) { return identity }
         switch column.name {
-        case "scenario": return key.scenario
-        case "workload": return key.workload
-        case "backend": return key.backend
-        case "variant": return key.variant
-        case "size": return String(key.size)
         case "repetition": return String(repetition)
         case "status": return status.rawValue
         case "settings": return settings
         case "checksum": return checksum
         case "error": return error
-        case "parameters": return key.parameters
         case "dataset": return dataset
         default:
             if let note = notes[column.name] { return note }

@@ -64,13 +64,8 @@ public struct SummaryBuilder {
         func cell(_ column: ReportColumn) -> String {
             let s = statistics
             func number(_ value: Double?) -> String { value.map { CSVFormat.number($0, unit: column.unit) } ?? "" }
+            if let identity = key.cell(column.name) { return identity }
             switch column.name {
-            case "scenario": return key.scenario
-            case "workload": return key.workload
-            case "backend": return key.backend
-            case "variant": return key.variant
-            case "size": return String(key.size)
-            case "parameters": return key.parameters
             case "status": return status.rawValue
             case "settings": return settings
             case "error": return error
