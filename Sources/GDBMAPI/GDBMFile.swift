@@ -10,24 +10,34 @@ public final class GDBMFile {
     public init(path: String) throws {
         self.path = path
         cgdbm_clear_errno()
-        guard let file = gdbm_open(path, 0, GDBM_WRCREAT | GDBM_CLOEXEC, 0o600, nil) else {
-            throw GDBMError(code: cgdbm_errno(), systemError: errno, operation: "gdbm_open", path: path)
-        }
+        let file = gdbm_open(path, 0, GDBM_WRCREAT | GDBM_CLOEXEC, 0o600, nil)
+        try check(file != nil, "gdbm_open")
         handle = file
     }
 
     deinit { if let handle { gdbm_close(handle) } }
 
-    /// The one error helper: throws ``GDBMError`` with GDBM's last error when `rc` is non-zero.
+    /// The one error funnel: throws ``GDBMError`` with GDBM's last error (the file's, or the global one when no
+    /// file is open) unless the call `succeeded`.
     @inline(__always)
-    private func check(_ rc: Int32, _ operation: String) throws {
-        if rc != 0 { throw lastError(operation) }
+    private func check(_ succeeded: Bool, _ operation: String) throws {
+        guard !succeeded else { return }
+        let code = handle.map { gdbm_last_errno($0) } ?? cgdbm_errno()
+        throw GDBMError(code: code, systemError: handle.map { gdbm_last_syserr($0) } ?? errno, operation: operation, path: path)
     }
 
-    private func lastError(_ operation: String) -> GDBMError {
-        let code = handle.map { gdbm_last_errno($0) } ?? cgdbm_errno()
-        return GDBMError(code: code, systemError: handle.map { gdbm_last_syserr($0) } ?? errno,
-                         operation: operation, path: path)
+    /// The one pointer conversion: `bytes` as a `datum` for the duration of `body` (GDBM only reads it).
+    private static func withDatum<T>(_ bytes: [UInt8], _ body: (datum) throws -> T) rethrows -> T {
+        try bytes.withUnsafeBufferPointer { buffer in
+            let pointer = buffer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: CChar.self) }
+            return try body(datum(dptr: pointer, dsize: Int32(buffer.count)))
+        }
+    }
+
+    /// The bytes GDBM returned in `value`, copied; the caller frees `value.dptr`.
+    private static func bytes(of value: datum) -> [UInt8] {
+        guard let pointer = value.dptr else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: Int(value.dsize)))
     }
 
     private func requireOpen() throws -> GDBM_FILE {
@@ -40,44 +50,31 @@ public final class GDBMFile {
     /// Stores `value` under `key`, replacing any old value.
     public func store(_ value: [UInt8], for key: [UInt8]) throws {
         let file = try requireOpen()
-        try key.withUnsafeBufferPointer { keyBytes in
-            try value.withUnsafeBufferPointer { valueBytes in
-                let k = datum(dptr: UnsafeMutablePointer(mutating: keyBytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }),
-                              dsize: Int32(keyBytes.count))
-                let v = datum(dptr: UnsafeMutablePointer(mutating: valueBytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }),
-                              dsize: Int32(valueBytes.count))
-                try check(gdbm_store(file, k, v, GDBM_REPLACE), "gdbm_store")
-            }
-        }
+        let rc = Self.withDatum(key) { k in Self.withDatum(value) { v in gdbm_store(file, k, v, GDBM_REPLACE) } }
+        try check(rc == 0, "gdbm_store")
     }
 
     /// The value under `key`, or nil when there is none.
     public func fetch(_ key: [UInt8]) throws -> [UInt8]? {
         let file = try requireOpen()
-        let found = key.withUnsafeBufferPointer { keyBytes in
-            gdbm_fetch(file, datum(dptr: UnsafeMutablePointer(mutating: keyBytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }),
-                                   dsize: Int32(keyBytes.count)))
-        }
+        let found = Self.withDatum(key) { gdbm_fetch(file, $0) }
         guard let pointer = found.dptr else {
             let code = gdbm_last_errno(file)
-            if code == GDBMError.Code.itemNotFound.rawValue || code == 0 { return nil }
-            throw lastError("gdbm_fetch")
+            try check(code == GDBMError.Code.itemNotFound.rawValue || code == 0, "gdbm_fetch")
+            return nil
         }
         defer { free(pointer) }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: Int(found.dsize)))
+        return Self.bytes(of: found)
     }
 
     /// Deletes the record under `key`; false when there was none.
     @discardableResult
     public func delete(_ key: [UInt8]) throws -> Bool {
         let file = try requireOpen()
-        let rc = key.withUnsafeBufferPointer { keyBytes in
-            gdbm_delete(file, datum(dptr: UnsafeMutablePointer(mutating: keyBytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }),
-                                    dsize: Int32(keyBytes.count)))
-        }
+        let rc = Self.withDatum(key) { gdbm_delete(file, $0) }
         if rc == 0 { return true }
-        if gdbm_last_errno(file) == GDBMError.Code.itemNotFound.rawValue { return false }
-        throw lastError("gdbm_delete")
+        try check(gdbm_last_errno(file) == GDBMError.Code.itemNotFound.rawValue, "gdbm_delete")
+        return false
     }
 
     /// Every key in the file (GDBM's hash order).
@@ -86,28 +83,26 @@ public final class GDBMFile {
         var keys: [[UInt8]] = []
         var key = gdbm_firstkey(file)
         while let pointer = key.dptr {
-            keys.append(Array(UnsafeRawBufferPointer(start: pointer, count: Int(key.dsize))))
+            keys.append(Self.bytes(of: key))
             let next = gdbm_nextkey(file, key)
             free(pointer)
             key = next
         }
         let code = gdbm_last_errno(file)
-        if code != 0 && code != GDBMError.Code.itemNotFound.rawValue { throw lastError("gdbm_nextkey") }
+        try check(code == 0 || code == GDBMError.Code.itemNotFound.rawValue, "gdbm_nextkey")
         return keys
     }
 
     /// Flushes GDBM's buffers and fsyncs the file (`gdbm_sync`).
     public func sync() throws {
-        try check(gdbm_sync(try requireOpen()), "gdbm_sync")
+        try check(gdbm_sync(try requireOpen()) == 0, "gdbm_sync")
     }
 
     /// Closes the file (GDBM flushes it as it closes). Safe to call more than once.
     public func close() throws {
         guard let file = handle else { return }
         handle = nil
-        if gdbm_close(file) != 0 {
-            throw GDBMError(code: cgdbm_errno(), systemError: errno, operation: "gdbm_close", path: path)
-        }
+        try check(gdbm_close(file) == 0, "gdbm_close")
     }
 
     /// The GDBM library version text.

@@ -25,38 +25,27 @@ public final class LMDBTransaction {
 
     /// Stores `value` under `key` (replacing); `noOverwrite` makes an existing key an error (`.keyExist`).
     public func put(_ value: [UInt8], for key: [UInt8], in database: LMDBDatabase, noOverwrite: Bool = false) throws {
-        try key.withUnsafeBufferPointer { keyBytes in
-            try value.withUnsafeBufferPointer { valueBytes in
-                var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-                var v = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
-                try check(mdb_put(handle, database.handle, &k, &v, noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0),
-                          "mdb_put(\(database.name))", path)
-            }
-        }
+        let flags = noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0
+        let rc = Self.withVal(key) { k in Self.withVal(value) { v in mdb_put(handle, database.handle, &k, &v, flags) } }
+        try check(rc, "mdb_put(\(database.name))", path)
     }
 
     /// The value stored under `key`, copied out, or nil.
     public func get(_ key: [UInt8], in database: LMDBDatabase) throws -> [UInt8]? {
-        try key.withUnsafeBufferPointer { keyBytes in
-            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            var v = MDB_val()
-            let rc = mdb_get(handle, database.handle, &k, &v)
-            if rc == MDB_NOTFOUND { return nil }
-            try check(rc, "mdb_get(\(database.name))", path)
-            return Self.bytes(v)
-        }
+        var v = MDB_val()
+        let rc = Self.withVal(key) { k in mdb_get(handle, database.handle, &k, &v) }
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_get(\(database.name))", path)
+        return Self.bytes(v)
     }
 
     /// Deletes the entry under `key`; false when there was none.
     @discardableResult
     public func delete(_ key: [UInt8], in database: LMDBDatabase) throws -> Bool {
-        try key.withUnsafeBufferPointer { keyBytes in
-            var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-            let rc = mdb_del(handle, database.handle, &k, nil)
-            if rc == MDB_NOTFOUND { return false }
-            try check(rc, "mdb_del(\(database.name))", path)
-            return true
-        }
+        let rc = Self.withVal(key) { k in mdb_del(handle, database.handle, &k, nil) }
+        if rc == MDB_NOTFOUND { return false }
+        try check(rc, "mdb_del(\(database.name))", path)
+        return true
     }
 
     /// Number of entries in `database`.
@@ -82,6 +71,16 @@ public final class LMDBTransaction {
         }
     }
 
+    /// The one pointer conversion into LMDB: `bytes` as an `MDB_val` for the duration of `body` (LMDB only reads
+    /// a key or value it is given).
+    static func withVal<T>(_ bytes: [UInt8], _ body: (inout MDB_val) throws -> T) rethrows -> T {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var value = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+            return try body(&value)
+        }
+    }
+
+    /// The one pointer conversion out of LMDB: the bytes `value` points to, copied (valid only inside the transaction).
     static func bytes(_ value: MDB_val) -> [UInt8] {
         guard let data = value.mv_data, value.mv_size > 0 else { return [] }
         return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))

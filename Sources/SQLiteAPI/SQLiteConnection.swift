@@ -14,11 +14,11 @@ public final class SQLiteConnection {
         self.path = path
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        do {
+            try SQLiteError.check(sqlite3_open_v2(path, &db, flags, nil), db: db, path: path)
+        } catch {
             sqlite3_close_v2(db)
-            throw SQLiteError(code: SQLiteResultCode(rawValue: rc), message: message, path: path)
+            throw error
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
@@ -27,13 +27,6 @@ public final class SQLiteConnection {
     deinit {
         // Only reached when the owner forgot `close()`; release the handle anyway.
         if let handle { sqlite3_close_v2(handle) }
-    }
-
-    /// The one error helper: runs a C call and throws ``SQLiteError`` unless it returned `SQLITE_OK`.
-    @inline(__always)
-    func check(_ sql: String? = nil, _ call: () -> Int32) throws {
-        let rc = call()
-        if rc != SQLITE_OK { throw SQLiteError(rc, db: handle, sql: sql, path: path) }
     }
 
     private func requireOpen() throws -> OpaquePointer {
@@ -48,18 +41,16 @@ public final class SQLiteConnection {
         let db = try requireOpen()
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &errorMessage)
-        if rc != SQLITE_OK {
-            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
-            sqlite3_free(errorMessage)
-            throw SQLiteError(code: SQLiteResultCode(rawValue: rc), message: message, sql: sql, path: path)
-        }
+        defer { sqlite3_free(errorMessage) }
+        try SQLiteError.check(rc, db: db, sql: sql, path: path, message: errorMessage.map { String(cString: $0) })
     }
 
     /// Prepares a statement for repeated use (bind, step, reset).
     public func prepare(_ sql: String) throws -> SQLiteStatement {
         let db = try requireOpen()
         var statement: OpaquePointer?
-        try check(sql) { sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) }
+        try SQLiteError.check(sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil),
+                              db: db, sql: sql, path: path)
         guard let statement else {
             throw SQLiteError(code: .misuse, message: "empty statement", sql: sql, path: path)
         }
@@ -99,7 +90,7 @@ public final class SQLiteConnection {
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public func setBusyTimeout(milliseconds: Int32) throws {
         let db = try requireOpen()
-        try check { sqlite3_busy_timeout(db, milliseconds) }
+        try SQLiteError.check(sqlite3_busy_timeout(db, milliseconds), db: db, path: path)
     }
 
     /// Whether the connection is outside any explicit transaction (autocommit mode).
@@ -111,7 +102,7 @@ public final class SQLiteConnection {
     /// Closes the connection. Throws (and stays open) if statements are still unfinalized.
     public func close() throws {
         guard let db = handle else { return }
-        try check { sqlite3_close(db) }
+        try SQLiteError.check(sqlite3_close(db), db: db, path: path)
         handle = nil
     }
 

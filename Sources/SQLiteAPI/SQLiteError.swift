@@ -50,10 +50,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         self.path = path
     }
 
-    /// The error for result code `rc`, with the connection's current message when there is a connection.
-    init(_ rc: Int32, db: OpaquePointer?, sql: String?, path: String) {
-        let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-        self.init(code: SQLiteResultCode(rawValue: rc), message: message, sql: sql, path: path)
+    /// The one error funnel of the wrapper: throws unless `rc` is `SQLITE_OK`. The message is `message` when
+    /// given (e.g. `sqlite3_exec`'s), else the connection's current `sqlite3_errmsg`, else the code's generic text.
+    @inline(__always)
+    static func check(_ rc: Int32, db: OpaquePointer?, sql: String? = nil, path: String, message: String? = nil) throws {
+        guard rc != SQLITE_OK else { return }
+        let text = message ?? db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        throw SQLiteError(code: SQLiteResultCode(rawValue: rc), message: text, sql: sql, path: path)
     }
 
     public var description: String {

@@ -14,11 +14,11 @@ public final class SQLiteStatement {
         self.path = path
     }
 
-    /// The error helper for statement calls: throws ``SQLiteError`` unless the call returned `SQLITE_OK`.
+    /// Throws through the wrapper's one funnel (``SQLiteError/check(_:db:sql:path:message:)``) with this
+    /// statement's SQL.
     @inline(__always)
-    private func check(_ call: () -> Int32) throws {
-        let rc = call()
-        if rc != SQLITE_OK { throw SQLiteError(rc, db: sqlite3_db_handle(handle), sql: sql, path: path) }
+    private func check(_ rc: Int32) throws {
+        try SQLiteError.check(rc, db: sqlite3_db_handle(handle), sql: sql, path: path)
     }
 
     deinit { if let handle { sqlite3_finalize(handle) } }
@@ -27,14 +27,10 @@ public final class SQLiteStatement {
 
     /// Binds text to the 1-based parameter `index` (SQLite copies the bytes; "" binds as empty text, not NULL).
     public func bind(_ value: String, at index: Int32) throws {
-        try check {
-            let direct = value.utf8.withContiguousStorageIfAvailable { bytes in
-                Self.bindText(handle, index, bytes)
-            }
-            if let direct { return direct }
-            var copy = value  // not native UTF-8 (e.g. bridged): make it contiguous first
-            return copy.withUTF8 { Self.bindText(handle, index, $0) }
-        }
+        let direct = value.utf8.withContiguousStorageIfAvailable { bytes in Self.bindText(handle, index, bytes) }
+        if let direct { return try check(direct) }
+        var copy = value  // not native UTF-8 (e.g. bridged): make it contiguous first
+        try check(copy.withUTF8 { Self.bindText(handle, index, $0) })
     }
 
     @inline(__always)
@@ -49,17 +45,15 @@ public final class SQLiteStatement {
 
     /// Binds bytes as a BLOB to the 1-based parameter `index` (SQLite copies them; empty binds a zero-length blob).
     public func bind(_ bytes: [UInt8], at index: Int32) throws {
-        try check {
-            bytes.withUnsafeBytes { buffer in
-                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
-                                  Self.transient)
-            }
-        }
+        try check(bytes.withUnsafeBytes { buffer in
+            sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                              Self.transient)
+        })
     }
 
     /// Binds a 64-bit integer to the 1-based parameter `index`.
     public func bind(_ value: Int64, at index: Int32) throws {
-        try check { sqlite3_bind_int64(handle, index, value) }
+        try check(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds an integer to the 1-based parameter `index`.
@@ -73,7 +67,8 @@ public final class SQLiteStatement {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        throw SQLiteError(rc, db: sqlite3_db_handle(handle), sql: sql, path: path)
+        try check(rc)
+        return false
     }
 
     /// Runs a statement that returns no rows, then resets it (bindings are kept).

@@ -31,7 +31,7 @@ struct ABCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = try judging.comparisonOptions()
+        let options = judging.comparisonOptions
         let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("storebench-ab-\(UUID().uuidString)").path)
         let sides = [("baseline", baselineBinary), ("current", currentBinary)]
@@ -45,24 +45,13 @@ struct ABCommand: ParsableCommand {
                 if let workdir { arguments += ["--workdir", workdir] }
                 let status = try Self.execute(binary, arguments)
                 guard status == 0 || status == 1 else {
-                    printError("error: \(binary) exited \(status) in round \(round); stopping")
-                    throw ExitCode(1)
+                    throw CommandFailure(exit: .failure, message: "storebench ab: \(binary) exited \(status) in round \(round); stopping")
                 }
-                do {
-                    try merged[name, default: ABMerge()].add(runDirectory, round: round)
-                } catch {
-                    printError("error: \(error)")
-                    throw ExitCode(1)
-                }
+                try failing(.failure) { try merged[name, default: ABMerge()].add(runDirectory, round: round) }
             }
         }
         for (name, merge) in merged {
-            do {
-                try merge.write(to: output.appendingPathComponent(name))
-            } catch {
-                printError("error: \(error)")
-                throw ExitCode(1)
-            }
+            try failing(.failure) { try merge.write(to: output.appendingPathComponent(name)) }
         }
         printError("merged samples: \(output.path)/baseline and \(output.path)/current")
         throw ExitCode(CompareCommand.compare(

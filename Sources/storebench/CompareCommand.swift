@@ -22,27 +22,27 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var judging: CompareOptions
 
     func run() throws {
-        throw ExitCode(Self.compare(baseline: baseline, current: current, options: try judging.comparisonOptions(),
+        throw ExitCode(Self.compare(baseline: baseline, current: current, options: judging.comparisonOptions,
                                     csv: judging.csv, failOnImprovement: judging.failOnImprovement))
     }
 
     /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
     static func compare(baseline: String, current: String, options: Comparison.Options, csv: String?,
-                        failOnImprovement: Bool) -> Int32 {
+                        failOnImprovement: Bool) -> Exit {
         let comparison: Comparison
         do {
             comparison = Comparison(baseline: try SampleTable(path: baseline), current: try SampleTable(path: current),
                                     options: options)
             if let csv { try AtomicFile.write(CompareReport.csv(comparison), to: URL(fileURLWithPath: csv)) }
         } catch {
-            printError("error: \(error)")
-            return 1
+            printError("storebench compare: \(error)")
+            return .failure
         }
         print(CompareReport.markdown(comparison, options: options), terminator: "")
         for warning in comparison.warnings { printError("warning: \(warning)") }
-        if comparison.hasRegression { return 2 }
-        if failOnImprovement && comparison.hasImprovement { return 4 }
-        return 0
+        if comparison.hasRegression { return .regression }
+        if failOnImprovement && comparison.hasImprovement { return .improvement }
+        return .ok
     }
 }
 
@@ -50,9 +50,9 @@ struct CompareCommand: ParsableCommand {
 struct CompareOptions: ParsableArguments {
     @Option(name: .customLong("metric"), help: "Metric to judge (repeatable; default: wall_s, store_bytes, ops).")
     var metrics: [String] = []
-    @Option(help: "Relative change that matters, e.g. 5% or 0.05.") var threshold = "5%"
+    @Option(help: "Relative change that matters, e.g. 5% or 0.05.") var threshold = Fraction(0.05)
     @Option(help: "Significance level of the Mann-Whitney test.") var alpha = 0.01
-    @Option(help: "Threshold of the deterministic metrics, e.g. 1% (0 = exact).") var deterministicThreshold = "1%"
+    @Option(help: "Threshold of the deterministic metrics, e.g. 1% (0 = exact).") var deterministicThreshold = Fraction(0.01)
     @Option(help: "Bootstrap resamples (at least 2000).") var resamples = 2000
     @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
     @Option(help: "Also write the findings as CSV to this file.") var csv: String?
@@ -64,23 +64,13 @@ struct CompareOptions: ParsableArguments {
         }
         guard alpha > 0, alpha <= 1 else { throw ValidationError("--alpha must be in (0, 1]") }
         guard resamples >= 2000 else { throw ValidationError("--resamples must be at least 2000") }
-        _ = try comparisonOptions()
     }
 
-    /// "5%" → 0.05, "0.05" → 0.05.
-    static func fraction(_ text: String, _ option: String) throws -> Double {
-        let isPercent = text.hasSuffix("%")
-        guard let value = Double(isPercent ? String(text.dropLast()) : text), value.isFinite, value >= 0 else {
-            throw ValidationError("\(option) must be a non-negative number or percentage, got '\(text)'")
-        }
-        return isPercent ? value / 100 : value
-    }
-
-    func comparisonOptions() throws -> Comparison.Options {
+    var comparisonOptions: Comparison.Options {
         var options = Comparison.Options()
         if !metrics.isEmpty { options.metrics = metrics.compactMap(Comparison.Metric.named) }
-        options.threshold = try Self.fraction(threshold, "--threshold")
-        options.deterministicThreshold = try Self.fraction(deterministicThreshold, "--deterministic-threshold")
+        options.threshold = threshold.value
+        options.deterministicThreshold = deterministicThreshold.value
         options.alpha = alpha
         options.resamples = resamples
         options.seed = bootstrapSeed

@@ -33,42 +33,26 @@ struct CrashCommand: ParsableCommand {
 
     func run() throws {
         let registry = BackendRegistry.standard()
-        let plan: Scenario
-        let output: URL, work: URL
-        do {
-            plan = try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenario)
-                .narrowed(backends: backends, workloads: [])
-            output = try OutputLocations.prepareOutput(out ?? OutputLocations.defaultOutput() + "-crash")
-            work = try OutputLocations.workdir(workdir)
-        } catch {
-            printError("storebench crash: \(error)")
-            throw ExitCode(64)
+        let (plan, output, work) = try failing(.badInput) {
+            (try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenario)
+                .narrowed(backends: backends, workloads: []),
+             try OutputLocations.prepareOutput(out ?? OutputLocations.defaultOutput() + "-crash"),
+             try OutputLocations.workdir(workdir))
         }
         guard let executable = RunningExecutable.url else {
-            printError("storebench crash: cannot find the storebench executable to start writer children")
-            throw ExitCode(1)
+            throw CommandFailure(exit: .failure, message: "storebench crash: cannot find the storebench executable to start writer children")
         }
         var rows: [DurabilityRow] = []
         for entry in plan.backends {
             let descriptor = registry[entry.backend]!
             let trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work,
                                      batchSize: batch, maxDelayMilliseconds: maxDelay, seed: seed ?? plan.seed)
-            do {
-                let row = try trials.run(kills: kills)
-                printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
-                rows.append(row)
-            } catch {
-                printError("storebench crash: \(entry.backend) [\(entry.variant)]: \(error)")
-                throw ExitCode(1)
-            }
+            let row = try failing(.failure) { try trials.run(kills: kills) }
+            printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
+            rows.append(row)
         }
         let file = output.appendingPathComponent("durability.csv")
-        do {
-            try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file)
-        } catch {
-            printError("storebench crash: \(error)")
-            throw ExitCode(1)
-        }
+        try failing(.failure) { try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file) }
         for line in [DurabilityRow.header, DurabilityRow.header.map { _ in "---" }] + rows.map(\.fields) {
             print("| " + line.joined(separator: " | ") + " |")
         }

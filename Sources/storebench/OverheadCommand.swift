@@ -26,13 +26,7 @@ struct OverheadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let workURL: URL
-        do {
-            workURL = try OutputLocations.workdir(workdir)
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode(64)
-        }
+        let workURL = try failing(.badInput) { try OutputLocations.workdir(workdir) }
         if MachineFacts.buildConfiguration == "debug" {
             printError("WARNING: DEBUG BUILD: the Swift side is not optimized; build with -c release")
         }
@@ -45,6 +39,6 @@ struct OverheadCommand: ParsableCommand {
                   + "\(MarkdownTable.duration(times.min() ?? 0)) | \(MarkdownTable.duration(times.max() ?? 0)) |")
         }
         print(String(format: "adapter overhead on %d inserts: %+.1f%% (limit %.0f%%)", count, percent, maxOverhead))
-        if percent > maxOverhead { throw ExitCode(2) }
+        if percent > maxOverhead { throw ExitCode(.regression) }
     }
 }

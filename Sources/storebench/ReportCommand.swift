@@ -12,25 +12,14 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let directory = URL(fileURLWithPath: runDirectory)
-        let table: SampleTable
-        do {
-            table = try SampleTable(path: directory.path)
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        }
+        let table = try failing(.failure) { try SampleTable(path: directory.path) }
         var builder = SummaryBuilder()
         for sample in table.samples() { builder.add(sample) }
         let summary = MarkdownTable.render(builder.summary)
         print(summary, terminator: "")
         let document = RunReport.markdown(summary: summary, environment: table.environment,
                                           charts: RunReport.charts(in: directory.appendingPathComponent("charts")))
-        do {
-            try AtomicFile.write(Data(document.utf8), to: directory.appendingPathComponent("report.md"))
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode(1)
-        }
+        try failing(.failure) { try AtomicFile.write(Data(document.utf8), to: directory.appendingPathComponent("report.md")) }
         printError("wrote \(directory.appendingPathComponent("report.md").path)")
     }
 }

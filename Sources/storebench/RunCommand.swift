@@ -52,6 +52,6 @@ struct RunCommand: ParsableCommand {
         let exit = invocation.execute(
             backendRegistry: BackendRegistry.standard(), workloadRegistry: WorkloadRegistry.standard,
             stdout: { print($0, terminator: "") }, stderr: printError)
-        if exit != .ok { throw ExitCode(exit.rawValue) }
+        if exit != .ok { throw ExitCode(exit) }
     }
 }

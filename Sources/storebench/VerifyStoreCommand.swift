@@ -23,26 +23,18 @@ struct VerifyStoreCommand: ParsableCommand {
 
     func run() throws {
         let registry = BackendRegistry.standard()
-        let variant: Variant
-        do {
-            (_, variant) = try registry.resolve(backend: backend, settings: settings)
-        } catch {
-            printError("storebench verify-store: \(error)")
-            throw ExitCode(64)
-        }
+        let (_, variant) = try failing(.badInput) { try registry.resolve(backend: backend, settings: settings) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            printError("storebench verify-store: \(directory) is not a directory")
-            throw ExitCode(64)
+            throw CommandFailure(exit: .badInput, message: "storebench verify-store: \(directory) is not a directory")
         }
         guard let executable = RunningExecutable.url else {
-            printError("storebench verify-store: cannot find the storebench executable to start the checking child")
-            throw ExitCode(1)
+            throw CommandFailure(exit: .failure, message: "storebench verify-store: cannot find the storebench executable to start the checking child")
         }
         let store = ChildStore(backend: backend, settings: variant.description, directory: directory)
         let report = try StoreVerification.inChild(executable: executable, store: store, expectedChecksum: expectedChecksum)
         print("\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"
               + (report.checksum.isEmpty ? "" : ", checksum \(report.checksum)") + (report.detail.isEmpty ? "" : "; \(report.detail)"))
-        if report.status != "ok" { throw ExitCode(3) }
+        if report.status != "ok" { throw ExitCode(.damaged) }
     }
 }

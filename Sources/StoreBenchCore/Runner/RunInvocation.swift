@@ -4,14 +4,8 @@ import Foundation
 /// it with test doubles: parse and check all input first (exit 64, nothing written), run, write the reports,
 /// print the Markdown summary, and return the exit code.
 public struct RunInvocation {
-    /// Exit codes of `run`.
-    public enum Exit: Int32 {
-        case ok = 0
-        /// Some row failed (the report is complete, failures marked), or the reports could not be written.
-        case failure = 1
-        /// Bad input: scenario, filters, paths. Nothing was written.
-        case badInput = 64
-    }
+    /// Exit codes of `run`: ok, failure (a row failed or the reports could not be written), badInput.
+    public typealias Exit = StoreBenchExit
 
     public var scenarioFile: String
     public var backends: [String] = []
