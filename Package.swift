@@ -29,32 +29,42 @@ let package = Package(
         // libgdbm-dev ships no pkg-config file; the module map links libgdbm.
         .systemLibrary(name: "CGDBM", providers: [.apt(["libgdbm-dev"])]),
         .target(name: "GDBMAPI", dependencies: ["CGDBM"]),
-        // The same inserts written in C: the reference for the Swift adapter's overhead (`storebench overhead`).
-        .target(name: "CSQLiteBaseline", dependencies: ["CSQLite"]),
-        // Runner, backend contract, workloads, data generator, reports, scenarios.
+        // The contract backends implement: the model, the store roles, backend descriptors and variants.
+        .target(name: "StoreBenchContract"),
+        // Measuring: the clock, probes of the process and the machine, page-cache eviction, child processes, work
+        // directories. Every Linux-only call lives in its Platform/ folder.
+        .target(name: "StoreBenchMeasure", dependencies: [
+            "StoreBenchContract", .product(name: "Histogram", package: "hdrhistogram-swift"),
+        ]),
+        // Reading numbers: the report columns, samples and summaries, statistics, CSV, compare.
+        .target(name: "StoreBenchAnalysis", dependencies: [
+            "StoreBenchContract", "StoreBenchMeasure", .product(name: "CSV", package: "CSV.swift"),
+        ]),
+        // Runner, workloads, scenarios, the child protocol, crash trials; re-exports the three modules above.
         .target(
             name: "StoreBenchCore",
-            dependencies: [
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "CSV", package: "CSV.swift"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            dependencies: ["StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis",
+                           .product(name: "Yams", package: "Yams")]
         ),
-        // The storage strategies under test.
+        // The storage strategies under test: they see the contract and the measuring primitives only.
         .target(name: "StoreBenchBackends", dependencies: [
-            "StoreBenchCore", "SQLiteAPI", "CSQLiteBaseline", "LMDBAPI", "GDBMAPI",
+            "StoreBenchContract", "StoreBenchMeasure", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The same inserts written in C, and `storebench overhead` comparing them with the sqlite backend.
+        .target(name: "CSQLiteBaseline", dependencies: ["CSQLite"]),
+        .target(name: "StoreBenchOverhead", dependencies: ["StoreBenchCore", "StoreBenchBackends", "CSQLiteBaseline"]),
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreBenchCore", "StoreBenchBackends",
+                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "StoreBenchTests",
-            dependencies: ["StoreBenchCore", "StoreBenchBackends", "SQLiteAPI", "LMDBAPI", "GDBMAPI", "storebench",
+            dependencies: ["StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+                           "storebench",
                            .product(name: "CSV", package: "CSV.swift")]
         ),
     ],

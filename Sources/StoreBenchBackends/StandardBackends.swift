@@ -1,4 +1,4 @@
-import StoreBenchCore
+import StoreBenchContract
 
 extension BackendRegistry {
     /// Every shipped backend, freshly constructed (memory stores are owned by the returned registry).

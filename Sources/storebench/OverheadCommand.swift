@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchOverhead
 
 struct OverheadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

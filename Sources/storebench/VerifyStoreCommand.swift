@@ -31,7 +31,7 @@ struct VerifyStoreCommand: ParsableCommand {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench verify-store: cannot find the storebench executable to start the checking child")
         }
-        let store = ChildStore(backend: backend, settings: variant.description, directory: directory)
+        let store = ChildStore.named(backend, settings: variant.description, directory: directory)
         let report = try StoreVerification.inChild(executable: executable, store: store, expectedChecksum: expectedChecksum)
         print("\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"
               + (report.checksum.isEmpty ? "" : ", checksum \(report.checksum)") + (report.detail.isEmpty ? "" : "; \(report.detail)"))

@@ -15,9 +15,8 @@ func syntheticSamples(mean: Double, spread: Double = 0.02, repetitions: Int, see
             let key = RowKey(scenario: "s", workload: "insert", backend: backend, variant: "default", size: 100,
                              parameters: "count=100")
             let wall = mean * (1 + spread * normal())
-            return Sample(key: key, repetition: repetition, status: .ok, wallSeconds: wall, cpuUserSeconds: wall,
-                          cpuSystemSeconds: 0, maxRSSKiB: 1000, readBytes: 0, writeBytes: 100, storeBytes: storeBytes,
-                          storeAllocatedBytes: storeBytes, ops: 100, settings: "", checksum: "c", dataset: "d", error: "")
+            return Sample.measured(key, repetition: repetition, wall: wall, cpuUser: wall, maxRSSKiB: 1000, readBytes: 0,
+                                   writeBytes: 100, storeBytes: storeBytes, storeAllocatedBytes: storeBytes, ops: 100)
         }
     }
 }

@@ -24,10 +24,9 @@ struct InputSafetyTests {
     @Test("a report's text cells that look like formulas are written neutralised and read back exactly by compare")
     func sampleRowsRoundTrip() throws {
         var sample = Sample(key: RowKey(scenario: "=evil", workload: "insert", backend: "memory", variant: "default", size: 1,
-                                        parameters: "count=1"),
-                            repetition: 1, status: .failed, wallSeconds: 0, cpuUserSeconds: 0, cpuSystemSeconds: 0, maxRSSKiB: 0,
-                            readBytes: nil, writeBytes: nil, storeBytes: 0, storeAllocatedBytes: 0, ops: 0,
-                            settings: "+x", checksum: "", dataset: "", error: "@SUM(1)")
+                                        parameters: "count=1"), repetition: 1, dataset: "")
+        sample.settings = "+x"
+        sample.error = "@SUM(1)"
         sample.notes["note"] = "-1+1"
         let encoded = try CSVFormat.encode([Sample.header, sample.fields])
         let text = String(decoding: encoded, as: UTF8.self)

@@ -60,10 +60,8 @@ struct ReportTests {
         }
         var builder = SummaryBuilder(order: [key("b"), key("a")])
         func sample(_ backend: String, _ wall: Double, _ status: RowStatus) -> Sample {
-            Sample(key: key(backend), repetition: 1, status: status, wallSeconds: wall, cpuUserSeconds: 0,
-                   cpuSystemSeconds: 0, maxRSSKiB: 100, readBytes: nil, writeBytes: 5, storeBytes: 10,
-                   storeAllocatedBytes: 4096, ops: 10, settings: "x=1", checksum: "c", dataset: "d",
-                   error: status == .ok ? "" : "boom")
+            .measured(key(backend), status: status, wall: wall, maxRSSKiB: 100, writeBytes: 5, storeBytes: 10,
+                      storeAllocatedBytes: 4096, ops: 10, settings: "x=1", error: status == .ok ? "" : "boom")
         }
         builder.add(sample("a", 1, .ok))
         builder.add(sample("a", 3, .ok))

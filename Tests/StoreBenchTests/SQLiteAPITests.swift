@@ -2,6 +2,7 @@ import Foundation
 import SQLiteAPI
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchOverhead
 import Testing
 
 @Suite("SQLite wrapper and backend")

@@ -135,3 +135,25 @@ func awkwardArticles() -> [Article] {
 
 /// Byte-for-byte equality (Swift's `==` on strings ignores Unicode normalization differences).
 func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8) }
+
+extension Sample {
+    /// A sample with the given measurements (tests build report rows without running anything).
+    static func measured(_ key: RowKey, repetition: Int = 1, status: RowStatus = .ok, wall: Double, cpuUser: Double = 0,
+                         maxRSSKiB: Int64 = 0, readBytes: Int64? = nil, writeBytes: Int64? = nil, storeBytes: Int64 = 0,
+                         storeAllocatedBytes: Int64 = 0, ops: Int = 0, settings: String = "", error: String = "") -> Sample {
+        var sample = Sample(key: key, repetition: repetition, dataset: "d")
+        sample.status = status
+        sample.wallSeconds = wall
+        sample.cpuUserSeconds = cpuUser
+        sample.maxRSSKiB = maxRSSKiB
+        sample.readBytes = readBytes
+        sample.writeBytes = writeBytes
+        sample.storeBytes = storeBytes
+        sample.storeAllocatedBytes = storeAllocatedBytes
+        sample.ops = ops
+        sample.settings = settings
+        sample.checksum = "c"
+        sample.error = error
+        return sample
+    }
+}

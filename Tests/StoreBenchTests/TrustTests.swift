@@ -126,7 +126,7 @@ struct TrustTests {
         let directory = try temp.child("store")
         let binary = try storebenchBinary().path
         // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
-        let request = ChildRequest.crashWriter(ChildStore(backend: backend, settings: "default", directory: directory.path),
+        let request = ChildRequest.crashWriter(.named(backend, directory: directory.path),
                                                batch: 20, seed: 3)
         let result = try Self.shell("trap '' XFSZ; ulimit -f 600; exec '\(binary)' child '\(request.argument)'")
         #expect(result.status != 0, "\(backend) wrote past the file size limit")

@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// The compact binary encoding the key-value backends (LMDB, GDBM) store records in.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// A cache entry as `Codable` stores write it (the files backend's JSON, the plist backend's `cache.plist`, GRDB's
 /// `cache` table):

@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// `defaults`: Foundation's `UserDefaults(suiteName:)` as a key store, one key per record (a property-list
 /// dictionary), as apps that keep small data in defaults do.

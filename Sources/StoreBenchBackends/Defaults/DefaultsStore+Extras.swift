@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// Settings (what defaults are for: native property-list values under `setting.<key>`), cache entries (a
 /// dictionary `{value, expires}` under `cache.<key>`) and the in-memory scan a defaults app filters with.

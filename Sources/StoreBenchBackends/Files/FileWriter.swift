@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// Whole-file writes for the file-based backends, with the durability spelled out.
 enum FileWriter {
@@ -25,7 +26,7 @@ enum FileWriter {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw error("open", url) }
         defer { close(fd) }
-        guard AtomicFile.writeAll(data, to: fd) else { throw error("write", url) }
+        guard FileBytes.writeAll(data, to: fd) else { throw error("write", url) }
         if durable && fsync(fd) != 0 { throw error("fsync", url) }
     }
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// `files`: a file-per-object cache (the Kache idea). Each record is one JSON file (`Codable`), named by the
 /// hex of its key under a two-hex-digit fan-out directory (`articles/3f/<hex uid>.json`), replaced

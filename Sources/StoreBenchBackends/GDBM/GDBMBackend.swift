@@ -1,6 +1,6 @@
 import Foundation
 import GDBMAPI
-import StoreBenchCore
+import StoreBenchContract
 
 /// `gdbm`: a GDBM hash file through the typed `GDBMAPI` wrapper. Records in ``RecordCodec``'s encoding under
 /// prefixed keys (`a:<uid>`, `u:<id>`, `m:<id>`). GDBM has no key order, so the timeline keeps an

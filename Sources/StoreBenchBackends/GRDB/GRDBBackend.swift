@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StoreBenchCore
+import StoreBenchContract
 
 /// `grdb`: the ORM layer. GRDB.swift records used the way Core Data users use objects (`style=records`),
 /// or with what a good ORM adds (`style=batch`: query-interface batch updates and cached statements).
@@ -34,6 +34,15 @@ struct GRDBStoreError: Error, CustomStringConvertible {
     let underlying: any Error
     let path: String
     var description: String { "\(underlying) [file: \(path)]" }
+
+    /// Runs `body`, adding the database path to GRDB's errors.
+    static func located<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw GRDBStoreError(underlying: error, path: path)
+        }
+    }
 }
 
 final class GRDBStore: AppStore {
@@ -41,8 +50,7 @@ final class GRDBStore: AppStore {
     let writer: any DatabaseWriter
     private let batchStyle: Bool
     let fullTextSearch: Bool
-    /// False for a second thread's view: the database is closed by the store that opened it.
-    private let ownsWriter: Bool
+    private let screen: GRDBScreenReader
     /// The database of the running unit of work.
     private var current: Database?
     let effectiveSettings: String
@@ -60,9 +68,9 @@ final class GRDBStore: AppStore {
         } catch let error as DatabaseError {
             throw GRDBStoreError(underlying: error, path: path)
         }
+        screen = GRDBScreenReader(writer: writer, path: path)
         do {
             fullTextSearch = location.variant["search"] == "fts5"
-            ownsWriter = true
             try GRDBSchema.migrator(index: location.variant["index"] == "on", fullText: fullTextSearch).migrate(writer)
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in
@@ -86,30 +94,14 @@ final class GRDBStore: AppStore {
         }
     }
 
-    /// A view for a second thread over the same `DatabaseWriter` (GRDB's queues and pools are thread-safe).
-    private init(sharing other: GRDBStore) {
-        path = other.path
-        writer = other.writer
-        batchStyle = other.batchStyle
-        fullTextSearch = other.fullTextSearch
-        ownsWriter = false
-        effectiveSettings = other.effectiveSettings
-    }
-
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(writer: self, reader: GRDBStore(sharing: self),
+        SharedStore(writer: self, reader: screen,
                     concurrency: writer is DatabasePool ? "one DatabasePool: WAL, reads run while the writer writes"
                         : "one DatabaseQueue: GRDB serializes every read behind the running write")
     }
 
     /// Runs `body`, adding the database path to GRDB's errors.
-    func located<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError {
-            throw GRDBStoreError(underlying: error, path: path)
-        }
-    }
+    func located<T>(_ body: () throws -> T) throws -> T { try GRDBStoreError.located(path, body) }
 
     /// Runs `body` in the unit of work's transaction, or in a write transaction of its own.
     func inDatabase(_ body: (Database) throws -> Void) throws {
@@ -159,19 +151,7 @@ final class GRDBStore: AppStore {
         }
     }
 
-    func loadTimeline(limit: Int) throws -> TimelineScreen {
-        try located {
-            try writer.read { db in
-                let messages = try MessageRecord
-                    .order(MessageRecord.Columns.created.desc, MessageRecord.Columns.id.desc)
-                    .limit(limit)
-                    .fetchAll(db)
-                    .map(\.message)
-                let users = try UserRecord.fetchAll(db, keys: Set(messages.map(\.userID))).map(\.user)
-                return TimelineScreen(messages: messages, users: users)
-            }
-        }
-    }
+    func loadTimeline(limit: Int) throws -> TimelineScreen { try screen.loadTimeline(limit: limit) }
 
     func load(articles: [Article]) throws {
         try located {
@@ -215,6 +195,28 @@ final class GRDBStore: AppStore {
     }
 
     func close() throws {
-        if ownsWriter { try located { try writer.close() } }
+        try located { try writer.close() }
+    }
+}
+
+/// The first screen, read the way a GRDB app's UI reads it: records through the query interface, on any thread
+/// (GRDB's queues and pools are thread-safe). The UI thread's view in `sync-while-reading`.
+struct GRDBScreenReader: TimelineReader {
+    let writer: any DatabaseWriter
+    let path: String
+
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        try GRDBStoreError.located(path) {
+            try writer.read { db in
+                let messages = try MessageRecord
+                    .order(MessageRecord.Columns.created.desc, MessageRecord.Columns.id.desc)
+                    .limit(limit)
+                    .fetchAll(db)
+                    .map(\.message)
+                let users = try UserRecord.fetchAll(db, keys: Set(messages.map(\.userID))).map(\.user)
+                return TimelineScreen(messages: messages, users: users)
+            }
+        }
     }
 }

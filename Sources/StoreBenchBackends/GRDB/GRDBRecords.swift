@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StoreBenchCore
+import StoreBenchContract
 
 /// The ORM's record types, as a GRDB app declares them (`Codable` + `FetchableRecord` + `PersistableRecord`).
 /// Dates are `Date` properties, stored by GRDB in its own text format (millisecond precision).

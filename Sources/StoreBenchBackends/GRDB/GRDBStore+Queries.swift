@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import StoreBenchCore
+import StoreBenchContract
 
 /// The query, search, settings and cache parts of ``GRDBStore``, through GRDB's query interface and records.
 extension GRDBStore {

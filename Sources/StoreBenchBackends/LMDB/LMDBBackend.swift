@@ -1,6 +1,6 @@
 import Foundation
 import LMDBAPI
-import StoreBenchCore
+import StoreBenchContract
 
 /// `lmdb`: Lightning Memory-Mapped Database through the typed `LMDBAPI` wrapper. Records in the compact
 /// binary encoding of ``RecordCodec``; messages keyed newest-first so the first screen is a cursor walk.
@@ -35,8 +35,7 @@ final class LMDBStore: AppStore {
     private let settings: LMDBDatabase
     private let cache: LMDBDatabase
     private let transactionPerRecord: Bool
-    /// False for a second thread's view: the environment is closed by the store that opened it.
-    private let ownsEnvironment: Bool
+    private let screen: LMDBScreenReader
     /// The write transaction of the running unit of work (txn=single).
     private var current: LMDBTransaction?
     let effectiveSettings: String
@@ -52,7 +51,7 @@ final class LMDBStore: AppStore {
             timeline = try environment.openDatabase(named: "timeline")
             settings = try environment.openDatabase(named: "settings")
             cache = try environment.openDatabase(named: "cache")
-            ownsEnvironment = true
+            screen = LMDBScreenReader(environment: environment, users: users, timeline: timeline)
             let durability = try environment.durability()
             guard durability == requested else {
                 throw StoreError.settingMismatch(setting: "sync", requested: variant["sync"], effective: "\(durability)")
@@ -65,22 +64,8 @@ final class LMDBStore: AppStore {
         }
     }
 
-    /// A view for a second thread over the same environment (LMDB environments are thread-safe; every call
-    /// runs its own transaction, and write transactions are serialized by LMDB itself).
-    private init(sharing other: LMDBStore) {
-        environment = other.environment
-        articles = other.articles
-        users = other.users
-        timeline = other.timeline
-        settings = other.settings
-        cache = other.cache
-        transactionPerRecord = other.transactionPerRecord
-        ownsEnvironment = false
-        effectiveSettings = other.effectiveSettings
-    }
-
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(writer: self, reader: LMDBStore(sharing: self),
+        SharedStore(writer: self, reader: screen,
                     concurrency: "one environment: MVCC readers never wait for the single writer")
     }
 
@@ -148,19 +133,7 @@ final class LMDBStore: AppStore {
         }
     }
 
-    func loadTimeline(limit: Int) throws -> TimelineScreen {
-        try environment.read { txn in
-            var messages: [Message] = []
-            messages.reserveCapacity(limit)
-            try txn.forEach(in: timeline) { _, value in
-                messages.append(try RecordCodec.decodeMessage(value))
-                return messages.count < limit
-            }
-            return try TimelineScreen(messages: messages) { id in
-                try txn.get(RecordCodec.idKey(id), in: users).map(RecordCodec.decodeUser)
-            }
-        }
-    }
+    func loadTimeline(limit: Int) throws -> TimelineScreen { try screen.loadTimeline(limit: limit) }
 
     func load(articles batch: [Article]) throws {
         try environment.write { txn in
@@ -223,6 +196,29 @@ final class LMDBStore: AppStore {
     func cacheEntries() throws -> [CacheEntry] { try records(in: cache, RecordCodec.decodeCacheEntry) }
 
     func close() throws {
-        if ownsEnvironment { environment.close() }
+        environment.close()
+    }
+}
+
+/// The first screen as a cursor walk in a read transaction of its own: usable from any thread (LMDB environments
+/// are thread-safe and readers never wait for the writer). The UI thread's view in `sync-while-reading`.
+struct LMDBScreenReader: TimelineReader {
+    let environment: LMDBEnvironment
+    let users: LMDBDatabase
+    let timeline: LMDBDatabase
+
+
+    func loadTimeline(limit: Int) throws -> TimelineScreen {
+        try environment.read { txn in
+            var messages: [Message] = []
+            messages.reserveCapacity(limit)
+            try txn.forEach(in: timeline) { _, value in
+                messages.append(try RecordCodec.decodeMessage(value))
+                return messages.count < limit
+            }
+            return try TimelineScreen(messages: messages) { id in
+                try txn.get(RecordCodec.idKey(id), in: users).map(RecordCodec.decodeUser)
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// `memory`: the floor — plain Swift collections, nothing on disk. It shows what the work itself costs.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// `NSSecureCoding` wrappers of the model, as an app that archives objects would write them.
 final class ArticleBox: NSObject, NSSecureCoding {

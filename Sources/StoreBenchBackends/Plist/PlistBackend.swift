@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// `plist`: property-list files, the "timeline cache" of the seeds. Each collection is one file
 /// (`articles.plist`, `timeline.plist`) that is decoded whole when first needed and rewritten whole.

@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// The timeline cache file's content: every user, and every message newest first.
 struct TimelineCache: Codable {

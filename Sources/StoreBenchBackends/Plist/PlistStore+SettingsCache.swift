@@ -1,5 +1,5 @@
 import Foundation
-import StoreBenchCore
+import StoreBenchContract
 
 /// Settings and the expiring cache as two more whole-file collections: `settings.plist` (a dictionary of native
 /// property-list values, written with `PropertyListSerialization` whatever the codec) and `cache.plist` (an array of

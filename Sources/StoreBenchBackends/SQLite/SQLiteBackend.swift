@@ -1,5 +1,5 @@
 import SQLiteAPI
-import StoreBenchCore
+import StoreBenchContract
 
 /// `sqlite`: the raw SQLite C API, the way an app that writes its own SQL uses it.
 public enum SQLiteBackend {
@@ -38,4 +38,13 @@ public enum SQLiteBackend {
             open: { location in try SQLiteStore(location: location) }
         )
     }
+}
+
+extension SQLiteBackend {
+    /// The store's file name inside its directory (for `storebench overhead`'s C baseline, which does the same work).
+    public static var fileName: String { SQLiteStore.fileName }
+    /// The schema the store creates.
+    public static var schema: String { SQLiteStore.schema }
+    /// The statement that inserts one article.
+    public static var insertArticleSQL: String { SQLiteStore.Query.insertArticle.rawValue }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import SQLiteAPI
-import StoreBenchCore
+import StoreBenchContract
 
 /// The query, search, settings, cache and two-thread parts of ``SQLiteStore``: hand-written SQL, prepared once.
 extension SQLiteStore {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteAPI
-import StoreBenchCore
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// A store in one SQLite file, `store.sqlite`, written with hand-written SQL and reused prepared statements.
 final class SQLiteStore: AppStore {

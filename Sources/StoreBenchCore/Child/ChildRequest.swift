@@ -7,14 +7,9 @@ public struct ChildStore: Codable, Sendable, Equatable {
     public var settings: String
     public var directory: String
 
-    public init(backend: String, settings: String, directory: String) {
-        self.backend = backend
-        self.settings = settings
-        self.directory = directory
-    }
-
-    public init(backend: BackendDescriptor, variant: Variant, directory: URL) {
-        self.init(backend: backend.name, settings: variant.description, directory: directory.path)
+    /// The store of `backend` in `directory`, with the variant's canonical settings text (`default` for none).
+    public static func named(_ backend: String, settings: String = "default", directory: String) -> ChildStore {
+        ChildStore(backend: backend, settings: settings, directory: directory)
     }
 
     /// The backend and the store's location, resolved in `registry`.
@@ -98,4 +93,21 @@ public enum ChildAnswer: Codable, Sendable {
     public var launchReport: LaunchReport? { if case .launch(let report) = self { report } else { nil } }
     public var crashReport: CrashBatches.Report? { if case .crashCheck(let report) = self { report } else { nil } }
     public var verification: StoreVerification? { if case .verify(let report) = self { report } else { nil } }
+}
+
+extension ChildProcess {
+    /// A `storebench child` process that will do `request`.
+    convenience init(executable: URL, request: ChildRequest) throws {
+        try self.init(executable: executable, arguments: ["child", request.argument])
+    }
+
+    /// Runs a `storebench child` doing `request` to its end and returns everything it said.
+    static func run(executable: URL, request: ChildRequest) throws -> Outcome {
+        try run(executable: executable, arguments: ["child", request.argument])
+    }
+}
+
+extension ChildProcess.Outcome {
+    /// The child's answer, when it exited 0 and its last line decodes as one; otherwise nil.
+    var answer: ChildAnswer? { answerLine.flatMap(ChildAnswer.init(line:)) }
 }

@@ -87,7 +87,7 @@ public struct CrashTrials {
     /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running).
     private func killWriter(in store: URL, afterMilliseconds delay: Int) throws -> [Int]? {
         let child = try ChildProcess(executable: executable, request: .crashWriter(
-            ChildStore(backend: backend, variant: variant, directory: store), batch: batchSize, seed: seed))
+            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed))
         try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
@@ -117,7 +117,7 @@ public struct CrashTrials {
     /// counts as an unrecoverable store.
     private func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
         let outcome = try ChildProcess.run(executable: executable, request: .crashCheck(
-            ChildStore(backend: backend, variant: variant, directory: store), batch: batchSize, seed: seed, batches: batches))
+            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed, batches: batches))
         if outcome.killedBySignal {
             return CrashBatches.Report(opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
                                        completeBatches: [], partialBatches: [], foreignArticles: 0)

@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// `report.md`: one file that tells a run's story — the summary table, the charts, the environment.
 public enum RunReport {

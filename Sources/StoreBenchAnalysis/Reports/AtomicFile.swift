@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import StoreBenchMeasure
+import StoreBenchContract
 
 /// Writes report files so that a reader sees the old file or the complete new one, never a truncated one:
 /// data goes to `<name>.partial` in the same directory, is fsynced, and is renamed over the target.
@@ -25,17 +27,7 @@ public enum AtomicFile {
     }
 
     /// Writes every byte of `data` to `fd` (retrying short writes); false on an error (see `errno`).
-    public static func writeAll(_ data: Data, to fd: Int32) -> Bool {
-        data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
-    }
+    public static func writeAll(_ data: Data, to fd: Int32) -> Bool { FileBytes.writeAll(data, to: fd) }
 
     /// Renames a finished `.partial` file over its target.
     public static func commit(_ partial: URL, to url: URL) throws {

@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// Descriptive statistics of one row's repetitions.
 public struct Statistics: Sendable, Equatable {

@@ -2,15 +2,16 @@
 import Glibc
 #endif
 import Foundation
+import StoreBenchContract
 
 /// A `storebench` child process with its standard output and error on pipes. Everything is prepared in
-/// ``init(executable:request:)`` (pipes, arguments, environment), so that ``spawn()`` and ``firstLine()`` can be
+/// ``init(executable:arguments:)`` (pipes, arguments, environment), so that ``spawn()`` and ``firstLine()`` can be
 /// timed alone (a launch is spawn → the child's first line). Output can also be read line by line while the
 /// child runs (the crash writer's acknowledgements), and the child can be killed at any moment.
 ///
 /// Started with `posix_spawn`, not Foundation's `Process`: on this platform that added ≈50 ms to some launches
 /// (bimodal 13 / 63 ms for the same child), which would be measured as the store's launch cost.
-final class ChildProcess {
+public final class ChildProcess {
     private let path: String
     private let argv: [UnsafeMutablePointer<CChar>?]
     private let environment: [UnsafeMutablePointer<CChar>?]
@@ -20,33 +21,28 @@ final class ChildProcess {
     private var pid: pid_t = 0
     private var pending: [UInt8] = []
     /// Whether the child's standard output has reached its end.
-    private(set) var ended = false
+    public private(set) var ended = false
 
     /// How the child ended.
-    struct Outcome {
-        var killedBySignal: Bool
-        var signal: Int32
-        var exitCode: Int32
-        /// Output lines not read before (all of them for ``run(executable:request:)``).
-        var remainingLines: [String]
-        var errors: String
+    public struct Outcome {
+        public var killedBySignal: Bool
+        public var signal: Int32
+        public var exitCode: Int32
+        /// Output lines not read before (all of them for ``run(executable:arguments:)``).
+        public var remainingLines: [String]
+        public var errors: String
 
-        /// The last remaining line decoded as the child's answer, when the child exited 0; otherwise nil.
-        var answer: ChildAnswer? {
-            guard !killedBySignal, exitCode == 0, let line = remainingLines.last else { return nil }
-            return ChildAnswer(line: line)
+        /// The last remaining line, when the child exited 0 (its answer); otherwise nil.
+        public var answerLine: String? {
+            guard !killedBySignal, exitCode == 0 else { return nil }
+            return remainingLines.last
         }
 
         /// "exited N" or "was killed by signal N".
-        var how: String { killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)" }
+        public var how: String { killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)" }
     }
 
-    /// A `storebench child` process that will do `request`.
-    convenience init(executable: URL, request: ChildRequest) throws {
-        try self.init(executable: executable, arguments: ["child", request.argument])
-    }
-
-    init(executable: URL, arguments: [String]) throws {
+    public init(executable: URL, arguments: [String]) throws {
         path = executable.path
         argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -71,7 +67,7 @@ final class ChildProcess {
     }
 
     /// Starts the child.
-    func spawn() throws {
+    public func spawn() throws {
         let rc = posix_spawn(&pid, path, actions, nil, argv, environment)
         close(output[1])
         close(errors[1])
@@ -84,7 +80,7 @@ final class ChildProcess {
     }
 
     /// Blocks until the child's first line (without its newline) or the end of its output.
-    func firstLine() -> String? {
+    public func firstLine() -> String? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while read(output[0], &byte, 1) == 1 {
@@ -96,7 +92,7 @@ final class ChildProcess {
     }
 
     /// Waits up to `milliseconds` (-1: until something arrives) for output; returns the complete lines read.
-    func readLines(waitingMilliseconds milliseconds: Int32) -> [String] {
+    public func readLines(waitingMilliseconds milliseconds: Int32) -> [String] {
         guard !ended else { return [] }
         var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, milliseconds) > 0 else { return [] }
@@ -116,13 +112,13 @@ final class ChildProcess {
     }
 
     /// Kills the child with SIGKILL (if it still runs) and collects how it ended.
-    func killAndWait() -> Outcome {
+    public func killAndWait() -> Outcome {
         if pid > 0 { kill(pid, SIGKILL) }
         return wait()
     }
 
     /// Waits for the child's end: the rest of its output, its standard error, and its status.
-    func wait() -> Outcome {
+    public func wait() -> Outcome {
         var lines: [String] = []
         while !ended { lines += readLines(waitingMilliseconds: -1) }
         if !pending.isEmpty {
@@ -139,8 +135,8 @@ final class ChildProcess {
     }
 
     /// Runs a child to its end and returns everything it said.
-    static func run(executable: URL, request: ChildRequest) throws -> Outcome {
-        let child = try ChildProcess(executable: executable, request: request)
+    public static func run(executable: URL, arguments: [String]) throws -> Outcome {
+        let child = try ChildProcess(executable: executable, arguments: arguments)
         try child.spawn()
         return child.wait()
     }

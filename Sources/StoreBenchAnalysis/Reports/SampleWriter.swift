@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// Streams `samples.csv` row by row into `samples.csv.partial` (so memory does not grow with repetitions)
 /// and renames it into place only when the run completes. ``discard()`` removes the partial file.

@@ -1,3 +1,5 @@
+import StoreBenchContract
+import StoreBenchMeasure
 /// The status of a result row.
 public enum RowStatus: String, Sendable {
     /// Measured and verified.
@@ -44,51 +46,30 @@ public struct RowKey: Hashable, Sendable {
 public struct Sample: Sendable {
     public var key: RowKey
     public var repetition: Int
-    public var status: RowStatus
-    public var wallSeconds: Double
-    public var cpuUserSeconds: Double
-    public var cpuSystemSeconds: Double
-    public var maxRSSKiB: Int64
+    public var status: RowStatus = .failed
+    public var wallSeconds: Double = 0
+    public var cpuUserSeconds: Double = 0
+    public var cpuSystemSeconds: Double = 0
+    public var maxRSSKiB: Int64 = 0
     public var readBytes: Int64?
     public var writeBytes: Int64?
-    public var storeBytes: Int64
-    public var storeAllocatedBytes: Int64
-    public var ops: Int
-    public var settings: String
-    public var checksum: String
+    public var storeBytes: Int64 = 0
+    public var storeAllocatedBytes: Int64 = 0
+    public var ops: Int = 0
+    public var settings = ""
+    public var checksum = ""
     public var dataset: String
-    public var error: String
+    public var error = ""
     /// Per-operation latency percentiles, for workloads made of many operations.
     public var latency: LatencyPercentiles?
     /// Workload-specific cells by column name (``ReportColumns/notes``).
     public var notes: [String: String] = [:]
 
-    public init(key: RowKey, repetition: Int, status: RowStatus, wallSeconds: Double, cpuUserSeconds: Double,
-                cpuSystemSeconds: Double, maxRSSKiB: Int64, readBytes: Int64?, writeBytes: Int64?, storeBytes: Int64,
-                storeAllocatedBytes: Int64, ops: Int, settings: String, checksum: String, dataset: String, error: String) {
-        self.key = key
-        self.repetition = repetition
-        self.status = status
-        self.wallSeconds = wallSeconds
-        self.cpuUserSeconds = cpuUserSeconds
-        self.cpuSystemSeconds = cpuSystemSeconds
-        self.maxRSSKiB = maxRSSKiB
-        self.readBytes = readBytes
-        self.writeBytes = writeBytes
-        self.storeBytes = storeBytes
-        self.storeAllocatedBytes = storeAllocatedBytes
-        self.ops = ops
-        self.settings = settings
-        self.checksum = checksum
-        self.dataset = dataset
-        self.error = error
-    }
-
     /// A failed row with nothing measured yet: the runner fills it in as the phases pass.
     public init(key: RowKey, repetition: Int, dataset: String) {
-        self.init(key: key, repetition: repetition, status: .failed, wallSeconds: 0, cpuUserSeconds: 0, cpuSystemSeconds: 0,
-                  maxRSSKiB: 0, readBytes: nil, writeBytes: nil, storeBytes: 0, storeAllocatedBytes: 0, ops: 0, settings: "",
-                  checksum: "", dataset: dataset, error: "")
+        self.key = key
+        self.repetition = repetition
+        self.dataset = dataset
     }
 
     public var opsPerSecond: Double { wallSeconds > 0 ? Double(ops) / wallSeconds : 0 }

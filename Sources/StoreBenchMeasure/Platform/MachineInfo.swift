@@ -1,58 +1,7 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-
-/// `environment.json`: everything needed to explain the numbers next to them — machine, software, settings,
-/// data and scenario.
-public struct EnvironmentManifest: Codable, Sendable {
-    public struct DatasetRecord: Codable, Sendable {
-        public var workload: String
-        public var parameters: String
-        public var fingerprint: String
-    }
-
-    public var storebenchVersion: String
-    public var gitCommit: String
-    public var buildConfiguration: String
-    public var swiftVersion: String
-    public var host: String
-    public var cpuModel: String
-    public var cores: Int
-    public var memoryBytes: UInt64
-    public var kernel: String
-    public var workdir: String
-    public var workdirFileSystem: String
-    /// Library versions and build facts per backend library (e.g. `sqlite`, `sqlite_compile_options`).
-    public var libraries: [String: String]
-    public var seed: UInt64
-    public var datasets: [DatasetRecord]
-    public var scenarioName: String
-    public var scenarioFile: String
-    /// FNV-1a of the scenario file's bytes.
-    public var scenarioHash: String
-    public var commandLine: [String]
-    /// How `max_rss_kib` was measured.
-    public var peakMemoryMethod: String
-    public var warnings: [String]
-    public var startedAt: String
-    public var finishedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case storebenchVersion = "storebench_version", gitCommit = "git_commit",
-             buildConfiguration = "build_configuration", swiftVersion = "swift_version", host, cpuModel = "cpu_model",
-             cores, memoryBytes = "memory_bytes", kernel, workdir, workdirFileSystem = "workdir_filesystem",
-             libraries, seed, datasets, scenarioName = "scenario_name", scenarioFile = "scenario_file",
-             scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
-             warnings, startedAt = "started_at", finishedAt = "finished_at"
-    }
-
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self) + Data("\n".utf8)
-    }
-}
 
 /// Facts about this machine and build.
 public enum MachineFacts {
@@ -120,4 +69,38 @@ public enum MachineFacts {
     public static func timestamp(_ date: Date = Date()) -> String {
         ISO8601DateFormatter().string(from: date)
     }
+}
+
+// Facts about the machine that only the platform can tell. Linux reads /proc; elsewhere each says "unknown"
+// (never a made-up value), and the report shows that.
+
+extension WorkDirectory {
+    /// The file-system type of `path` ("ext4", "tmpfs", …): the type of the longest mount point in
+    /// `/proc/self/mounts` that contains the path's real location; "unknown" where that file is missing.
+    public static func fileSystemType(of path: String) -> String {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return "unknown" }
+        var best: (mountPoint: String, type: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            let mountPoint = fields[1].replacingOccurrences(of: "\\040", with: " ")
+            let contains = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
+            if contains, mountPoint.count >= (best?.mountPoint.count ?? -1) {
+                best = (mountPoint, String(fields[2]))
+            }
+        }
+        return best?.type ?? "unknown"
+    }
+
+}
+
+extension MachineFacts {
+    /// The CPU's model name from `/proc/cpuinfo`; "unknown" where that file is missing (every platform but Linux).
+    public static var cpuModel: String {
+        let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("model name") }
+        return line?.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
+    }
+
 }

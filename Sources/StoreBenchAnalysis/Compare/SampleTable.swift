@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// The rows of a `samples.csv`, read back for `compare` and `report`.
 public struct SampleTable {
@@ -99,23 +101,24 @@ public struct SampleTable {
     }
 }
 
-/// What `compare` matches rows by: (scenario, workload, backend, variant, size).
+/// What `compare` matches rows by: a row's key without its parameters (scenario, workload, backend, variant,
+/// size); its fields read as the key's (`key.workload`).
+@dynamicMemberLookup
 public struct ComparisonKey: Hashable, Sendable, Comparable {
-    public let scenario: String, workload: String, backend: String, variant: String, size: Int
+    private let row: RowKey
 
     init(_ key: RowKey) {
-        scenario = key.scenario
-        workload = key.workload
-        backend = key.backend
-        variant = key.variant
-        size = key.size
+        row = RowKey(scenario: key.scenario, workload: key.workload, backend: key.backend, variant: key.variant,
+                     size: key.size, parameters: "")
     }
+
+    public subscript<Value>(dynamicMember field: KeyPath<RowKey, Value>) -> Value { row[keyPath: field] }
 
     public static func < (a: Self, b: Self) -> Bool {
         (a.scenario, a.workload, a.backend, a.variant, a.size) < (b.scenario, b.workload, b.backend, b.variant, b.size)
     }
 
-    public var label: String { "\(workload) \(backend) [\(variant)] size=\(size)" }
+    public var label: String { "\(row.workload) \(row.backend) [\(row.variant)] size=\(row.size)" }
 }
 
 /// Unreadable or mismatched input to `compare` or `report` (exit 1).

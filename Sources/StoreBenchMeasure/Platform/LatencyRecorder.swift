@@ -46,5 +46,13 @@ public struct LatencyPercentiles: Sendable, Equatable {
     public var p999: Double
     public var max: Double
 
+    public init(p50: Double, p90: Double, p99: Double, p999: Double, max: Double) {
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.p999 = p999
+        self.max = max
+    }
+
     public var values: [Double] { [p50, p90, p99, p999, max] }
 }

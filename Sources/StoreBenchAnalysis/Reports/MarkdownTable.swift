@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// The human summary printed by `run`: one Markdown table row per result row.
 public enum MarkdownTable {

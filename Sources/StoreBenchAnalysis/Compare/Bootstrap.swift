@@ -1,3 +1,5 @@
+import StoreBenchContract
+import StoreBenchMeasure
 /// A seeded percentile bootstrap of the ratio of medians (current / baseline).
 public enum Bootstrap {
     /// The 95% percentile interval of median(current*) / median(baseline*) over `resamples` resamplings of

@@ -1,6 +1,6 @@
 /// The writes a sync makes: new articles and articles marked read, in units of work. The part of
 /// ``ArticleStore`` a second thread uses in `sync-while-reading` (see ``SharedStore``).
-public protocol ArticleWriter: AnyObject {
+public protocol ArticleWriter {
     /// Runs `body` as one app operation under the backend's transaction / flush policy (see ``Store``).
     func unitOfWork(_ body: () throws -> Void) throws
     /// Stores one new article (called once per article, inside a unit of work).
@@ -10,7 +10,7 @@ public protocol ArticleWriter: AnyObject {
 }
 
 /// What a UI thread reads: the first screen of the timeline.
-public protocol TimelineReader: AnyObject {
+public protocol TimelineReader {
     /// Loads the first screen: the newest `limit` messages (`created` descending, then `id` descending) and each
     /// of their authors exactly once, as model values.
     func loadTimeline(limit: Int) throws -> TimelineScreen

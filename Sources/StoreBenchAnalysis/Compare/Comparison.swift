@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// Compares two sets of samples row by row and metric by metric, noise-aware.
 public struct Comparison {

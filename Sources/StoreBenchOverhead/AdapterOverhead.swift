@@ -1,5 +1,6 @@
 import CSQLiteBaseline
 import Foundation
+import StoreBenchBackends
 import StoreBenchCore
 
 /// Measures what the Swift `sqlite` backend adds over the same work written in C: N article inserts in one
@@ -26,7 +27,7 @@ public enum AdapterOverhead {
         let variant = try descriptor.variant(["txn": "single", "journal": "wal", "sync": "off"])
         var cTimes: [Double] = [], swiftTimes: [Double] = []
         for repetition in 0..<(repetitions + 1) {  // the first round warms up
-            let cSeconds = try measureC(articles, path: try work.subdirectory("c\(repetition)").appendingPathComponent(SQLiteStore.fileName).path)
+            let cSeconds = try measureC(articles, path: try work.subdirectory("c\(repetition)").appendingPathComponent(SQLiteBackend.fileName).path)
             let location = StoreLocation(directory: try work.subdirectory("swift\(repetition)"), variant: variant)
             let store = try descriptor.open(location, as: (any ArticleStore).self)
             let start = monotonicNanoseconds()
@@ -68,7 +69,7 @@ public enum AdapterOverhead {
             }
             var elapsed: UInt64 = 0
             var message = [CChar](repeating: 0, count: 512)
-            let rc = sb_c_insert(path, pragmas, SQLiteStore.schema, SQLiteStore.Query.insertArticle.rawValue,
+            let rc = sb_c_insert(path, pragmas, SQLiteBackend.schema, SQLiteBackend.insertArticleSQL,
                                  &rows, Int32(rows.count), &elapsed, &message, Int32(message.count))
             guard rc == 0 else {
                 let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// The Mann–Whitney U test (Wilcoxon rank-sum), two-sided: do two samples come from the same distribution?
 ///

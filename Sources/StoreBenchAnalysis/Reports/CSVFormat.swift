@@ -1,5 +1,7 @@
 import CSV
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// CSV encoding shared by every report: RFC 4180 (CRLF line ends, fields quoted when they contain a quote,
 /// comma or line break), via CSV.swift. Numbers are formatted here so that numeric columns stay plain numbers.

@@ -1,3 +1,5 @@
+import StoreBenchContract
+import StoreBenchMeasure
 /// One column of a report: what it is called, what it measures and how it is read. Every column of samples.csv
 /// and summary.csv is defined once, in ``ReportColumns``; the CSV writers, `compare`, `report`, the Markdown
 /// table, `storebench columns` and `scripts/plot` are built from that table.

@@ -1,3 +1,5 @@
+import StoreBenchContract
+import StoreBenchMeasure
 /// Accumulates the repetitions of each row and produces `summary.csv` rows (``ReportColumns/summary``). Keeps
 /// only the numbers it needs.
 public struct SummaryBuilder {

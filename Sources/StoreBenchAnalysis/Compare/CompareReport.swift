@@ -1,4 +1,6 @@
 import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
 
 /// Renders a ``Comparison`` for people (Markdown, e.g. a pull-request comment) and for scripts (CSV).
 public enum CompareReport {

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import StoreBenchContract
+import StoreBenchMeasure
+
+/// `environment.json`: everything needed to explain the numbers next to them — machine, software, settings,
+/// data and scenario.
+public struct EnvironmentManifest: Codable, Sendable {
+    public struct DatasetRecord: Codable, Sendable {
+        public var workload: String
+        public var parameters: String
+        public var fingerprint: String
+    }
+
+    public var storebenchVersion: String
+    public var gitCommit: String
+    public var buildConfiguration: String
+    public var swiftVersion: String
+    public var host: String
+    public var cpuModel: String
+    public var cores: Int
+    public var memoryBytes: UInt64
+    public var kernel: String
+    public var workdir: String
+    public var workdirFileSystem: String
+    /// Library versions and build facts per backend library (e.g. `sqlite`, `sqlite_compile_options`).
+    public var libraries: [String: String]
+    public var seed: UInt64
+    public var datasets: [DatasetRecord]
+    public var scenarioName: String
+    public var scenarioFile: String
+    /// FNV-1a of the scenario file's bytes.
+    public var scenarioHash: String
+    public var commandLine: [String]
+    /// How `max_rss_kib` was measured.
+    public var peakMemoryMethod: String
+    public var warnings: [String]
+    public var startedAt: String
+    public var finishedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case storebenchVersion = "storebench_version", gitCommit = "git_commit",
+             buildConfiguration = "build_configuration", swiftVersion = "swift_version", host, cpuModel = "cpu_model",
+             cores, memoryBytes = "memory_bytes", kernel, workdir, workdirFileSystem = "workdir_filesystem",
+             libraries, seed, datasets, scenarioName = "scenario_name", scenarioFile = "scenario_file",
+             scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
+             warnings, startedAt = "started_at", finishedAt = "finished_at"
+    }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+}
+
+
