@@ -45,8 +45,10 @@ struct CrashCommand: ParsableCommand {
         var rows: [DurabilityRow] = []
         for entry in plan.backends {
             let descriptor = registry[entry.backend]!
-            let trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work,
-                                     batchSize: batch, maxDelayMilliseconds: maxDelay, seed: seed ?? plan.seed)
+            var trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work)
+            trials.batchSize = batch
+            trials.maxDelayMilliseconds = maxDelay
+            trials.seed = seed ?? plan.seed
             let row = try failing(.failure) { try trials.run(kills: kills) }
             printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
             rows.append(row)

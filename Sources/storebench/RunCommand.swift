@@ -41,11 +41,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var invocation = RunInvocation(scenarioFile: scenario)
-        invocation.backends = backends
-        invocation.workloads = workloads
-        invocation.repetitions = reps
-        invocation.warmup = warmup
-        invocation.seed = seed
+        invocation.narrow(backends: backends, workloads: workloads)
+        invocation.override(repetitions: reps, warmup: warmup, seed: seed)
         invocation.output = out
         invocation.workdir = workdir
         invocation.childExecutable = RunningExecutable.url

@@ -41,15 +41,11 @@ public struct ReportColumn: Sendable, Encodable {
     public let deterministic: Bool
     public let description: String
 
-    init(_ name: String, _ unit: Unit, _ polarity: Polarity, _ aggregation: Aggregation, _ group: Group,
-         deterministic: Bool = false, _ description: String) {
-        self.name = name
-        self.unit = unit
-        self.polarity = polarity
-        self.aggregation = aggregation
-        self.group = group
-        self.deterministic = deterministic
-        self.description = description
+    /// A column of the table (``ReportColumns``), in its compact positional form.
+    static func column(_ name: String, _ unit: Unit, _ polarity: Polarity, _ aggregation: Aggregation, _ group: Group,
+                       deterministic: Bool = false, _ description: String) -> ReportColumn {
+        ReportColumn(name: name, unit: unit, polarity: polarity, aggregation: aggregation, group: group,
+                     deterministic: deterministic, description: description)
     }
 
     /// Whether the column's cells are numbers.
@@ -60,58 +56,58 @@ public struct ReportColumn: Sendable, Encodable {
 public enum ReportColumns {
     /// samples.csv: one row per measured repetition.
     public static let samples: [ReportColumn] = [
-        .init("scenario", .text, .neither, .key, .identity, "the scenario's name"),
-        .init("workload", .text, .neither, .key, .identity, "the workload (storebench list)"),
-        .init("backend", .text, .neither, .key, .identity, "the backend (storebench list)"),
-        .init("variant", .text, .neither, .key, .identity, "the backend's settings as requested, canonical order"),
-        .init("size", .count, .neither, .key, .identity, "the workload's size parameter for this row"),
-        .init("repetition", .count, .neither, .none, .identity, "1-based measured repetition (warm-ups are not written)"),
-        .init("status", .text, .neither, .first, .outcome, "ok (measured and verified), failed or unsupported"),
-        .init("wall_s", .seconds, .lowerIsBetter, .statistic, .timing, "wall-clock time of the timed operation alone"),
-        .init("cpu_user_s", .seconds, .lowerIsBetter, .median, .resources, "user CPU time of the process during the timed region"),
-        .init("cpu_sys_s", .seconds, .lowerIsBetter, .median, .resources, "system CPU time of the process during the timed region"),
-        .init("max_rss_kib", .kibibytes, .lowerIsBetter, .median, .resources, "peak resident memory of the process during the timed region"),
-        .init("read_bytes", .bytes, .lowerIsBetter, .median, .resources, "bytes read from disk during the timed region (/proc/self/io; 0 on a cache hit)"),
-        .init("write_bytes", .bytes, .lowerIsBetter, .median, .resources, deterministic: true, "bytes written (dirtied) during the timed region (/proc/self/io)"),
-        .init("store_bytes", .bytes, .lowerIsBetter, .median, .store, deterministic: true, "apparent size of the store's files after the operation"),
-        .init("store_alloc_bytes", .bytes, .lowerIsBetter, .median, .store, deterministic: true, "disk blocks allocated to the store's files"),
-        .init("ops", .count, .higherIsBetter, .none, .timing, deterministic: true, "app operations done in the timed region"),
-        .init("ops_per_s", .perSecond, .higherIsBetter, .median, .timing, "ops / wall_s"),
-        .init("settings", .text, .neither, .first, .detail, "the settings in force, read back from the library"),
-        .init("checksum", .text, .neither, .none, .outcome, "FNV-1a checksum of what verification read back"),
-        .init("error", .text, .neither, .first, .outcome, "backend, variant, workload, phase and the library's own message"),
-        .init("parameters", .text, .neither, .key, .identity, "every workload parameter of the row"),
-        .init("dataset", .text, .neither, .none, .detail, "FNV-1a fingerprint of the generated data"),
-        .init("p50_us", .microseconds, .lowerIsBetter, .median, .latency, "median latency of one operation"),
-        .init("p90_us", .microseconds, .lowerIsBetter, .median, .latency, "90th percentile latency of one operation"),
-        .init("p99_us", .microseconds, .lowerIsBetter, .median, .latency, "99th percentile latency of one operation"),
-        .init("p999_us", .microseconds, .lowerIsBetter, .median, .latency, "99.9th percentile latency of one operation"),
-        .init("max_us", .microseconds, .lowerIsBetter, .median, .latency, "slowest single operation"),
-        .init("resident_pages", .count, .neither, .none, .launch, "store pages still in the page cache after a cold launch's eviction"),
-        .init("child_ready_s", .seconds, .lowerIsBetter, .none, .launch, "the launched child's own open → ready time"),
-        .init("child_read_bytes", .bytes, .lowerIsBetter, .none, .launch, "the launched child's disk reads from open to ready"),
-        .init("note", .text, .neither, .none, .detail, "what else the workload says about the row"),
-        .init("hit_ratio", .ratio, .higherIsBetter, .none, .detail, "cache workload: hits / gets"),
-        .init("reads", .count, .higherIsBetter, .none, .detail, "sync-while-reading: screens the main thread loaded"),
-        .init("query_plan", .text, .neither, .none, .detail, "query workload: EXPLAIN QUERY PLAN or the strategy"),
+        .column("scenario", .text, .neither, .key, .identity, "the scenario's name"),
+        .column("workload", .text, .neither, .key, .identity, "the workload (storebench list)"),
+        .column("backend", .text, .neither, .key, .identity, "the backend (storebench list)"),
+        .column("variant", .text, .neither, .key, .identity, "the backend's settings as requested, canonical order"),
+        .column("size", .count, .neither, .key, .identity, "the workload's size parameter for this row"),
+        .column("repetition", .count, .neither, .none, .identity, "1-based measured repetition (warm-ups are not written)"),
+        .column("status", .text, .neither, .first, .outcome, "ok (measured and verified), failed or unsupported"),
+        .column("wall_s", .seconds, .lowerIsBetter, .statistic, .timing, "wall-clock time of the timed operation alone"),
+        .column("cpu_user_s", .seconds, .lowerIsBetter, .median, .resources, "user CPU time of the process during the timed region"),
+        .column("cpu_sys_s", .seconds, .lowerIsBetter, .median, .resources, "system CPU time of the process during the timed region"),
+        .column("max_rss_kib", .kibibytes, .lowerIsBetter, .median, .resources, "peak resident memory of the process during the timed region"),
+        .column("read_bytes", .bytes, .lowerIsBetter, .median, .resources, "bytes read from disk during the timed region (/proc/self/io; 0 on a cache hit)"),
+        .column("write_bytes", .bytes, .lowerIsBetter, .median, .resources, deterministic: true, "bytes written (dirtied) during the timed region (/proc/self/io)"),
+        .column("store_bytes", .bytes, .lowerIsBetter, .median, .store, deterministic: true, "apparent size of the store's files after the operation"),
+        .column("store_alloc_bytes", .bytes, .lowerIsBetter, .median, .store, deterministic: true, "disk blocks allocated to the store's files"),
+        .column("ops", .count, .higherIsBetter, .none, .timing, deterministic: true, "app operations done in the timed region"),
+        .column("ops_per_s", .perSecond, .higherIsBetter, .median, .timing, "ops / wall_s"),
+        .column("settings", .text, .neither, .first, .detail, "the settings in force, read back from the library"),
+        .column("checksum", .text, .neither, .none, .outcome, "FNV-1a checksum of what verification read back"),
+        .column("error", .text, .neither, .first, .outcome, "backend, variant, workload, phase and the library's own message"),
+        .column("parameters", .text, .neither, .key, .identity, "every workload parameter of the row"),
+        .column("dataset", .text, .neither, .none, .detail, "FNV-1a fingerprint of the generated data"),
+        .column("p50_us", .microseconds, .lowerIsBetter, .median, .latency, "median latency of one operation"),
+        .column("p90_us", .microseconds, .lowerIsBetter, .median, .latency, "90th percentile latency of one operation"),
+        .column("p99_us", .microseconds, .lowerIsBetter, .median, .latency, "99th percentile latency of one operation"),
+        .column("p999_us", .microseconds, .lowerIsBetter, .median, .latency, "99.9th percentile latency of one operation"),
+        .column("max_us", .microseconds, .lowerIsBetter, .median, .latency, "slowest single operation"),
+        .column("resident_pages", .count, .neither, .none, .launch, "store pages still in the page cache after a cold launch's eviction"),
+        .column("child_ready_s", .seconds, .lowerIsBetter, .none, .launch, "the launched child's own open → ready time"),
+        .column("child_read_bytes", .bytes, .lowerIsBetter, .none, .launch, "the launched child's disk reads from open to ready"),
+        .column("note", .text, .neither, .none, .detail, "what else the workload says about the row"),
+        .column("hit_ratio", .ratio, .higherIsBetter, .none, .detail, "cache workload: hits / gets"),
+        .column("reads", .count, .higherIsBetter, .none, .detail, "sync-while-reading: screens the main thread loaded"),
+        .column("query_plan", .text, .neither, .none, .detail, "query workload: EXPLAIN QUERY PLAN or the strategy"),
     ]
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
     public static let summary: [ReportColumn] = keys(["scenario", "workload", "backend", "variant", "size"]) + [
-        .init("status", .text, .neither, .first, .outcome, "failed if any repetition failed, unsupported if the backend declined, else ok"),
-        .init("n", .count, .neither, .statistic, .statistics, "ok repetitions"),
-        .init("failed", .count, .lowerIsBetter, .statistic, .statistics, "failed repetitions"),
-        .init("median_s", .seconds, .lowerIsBetter, .statistic, .timing, "median wall_s"),
-        .init("mean_s", .seconds, .lowerIsBetter, .statistic, .statistics, "mean wall_s"),
-        .init("stddev_s", .seconds, .lowerIsBetter, .statistic, .statistics, "sample standard deviation of wall_s"),
-        .init("min_s", .seconds, .lowerIsBetter, .statistic, .statistics, "fastest repetition"),
-        .init("max_s", .seconds, .lowerIsBetter, .statistic, .statistics, "slowest repetition"),
-        .init("ci95_low_s", .seconds, .lowerIsBetter, .statistic, .statistics, "95% interval of the mean wall_s (Student's t), low end"),
-        .init("ci95_high_s", .seconds, .lowerIsBetter, .statistic, .statistics, "95% interval of the mean wall_s (Student's t), high end"),
+        .column("status", .text, .neither, .first, .outcome, "failed if any repetition failed, unsupported if the backend declined, else ok"),
+        .column("n", .count, .neither, .statistic, .statistics, "ok repetitions"),
+        .column("failed", .count, .lowerIsBetter, .statistic, .statistics, "failed repetitions"),
+        .column("median_s", .seconds, .lowerIsBetter, .statistic, .timing, "median wall_s"),
+        .column("mean_s", .seconds, .lowerIsBetter, .statistic, .statistics, "mean wall_s"),
+        .column("stddev_s", .seconds, .lowerIsBetter, .statistic, .statistics, "sample standard deviation of wall_s"),
+        .column("min_s", .seconds, .lowerIsBetter, .statistic, .statistics, "fastest repetition"),
+        .column("max_s", .seconds, .lowerIsBetter, .statistic, .statistics, "slowest repetition"),
+        .column("ci95_low_s", .seconds, .lowerIsBetter, .statistic, .statistics, "95% interval of the mean wall_s (Student's t), low end"),
+        .column("ci95_high_s", .seconds, .lowerIsBetter, .statistic, .statistics, "95% interval of the mean wall_s (Student's t), high end"),
     ] + medians(["ops_per_s", "cpu_user_s", "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes",
                  "store_alloc_bytes"])
       + firsts(["settings", "error"]) + keys(["parameters"]) + [
-        .init("median_s_per_item", .seconds, .lowerIsBetter, .statistic, .timing, "median_s / size: comparable across sizes"),
+        .column("median_s_per_item", .seconds, .lowerIsBetter, .statistic, .timing, "median_s / size: comparable across sizes"),
       ] + medians(["p50_us", "p90_us", "p99_us", "p999_us", "max_us"])
 
     /// The sample column called `name` (a programming error when there is none).
@@ -132,7 +128,7 @@ public enum ReportColumns {
     private static func medians(_ names: [String]) -> [ReportColumn] {
         names.map { name in
             let base = sample(name)
-            return ReportColumn("median_" + name, base.unit, base.polarity, .median, base.group,
+            return .column("median_" + name, base.unit, base.polarity, .median, base.group,
                                 deterministic: base.deterministic, "median over ok repetitions of \(name): \(base.description)")
         }
     }

@@ -121,7 +121,7 @@ public struct Sample: Sendable {
 
     /// Sets the measured value of a numeric column (the inverse of ``number(_:)``, for samples read back).
     mutating func set(_ name: String, _ value: Double) {
-        var percentiles = latency ?? LatencyPercentiles(p50: 0, p90: 0, p99: 0, p999: 0, max: 0)
+        var percentiles = latency ?? LatencyPercentiles()
         switch name {
         case "wall_s": wallSeconds = value
         case "cpu_user_s": cpuUserSeconds = value

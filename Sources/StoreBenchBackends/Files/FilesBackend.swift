@@ -9,14 +9,15 @@ import StoreBenchContract
 /// atomically (temporary file + rename). The timeline's order lives in a small index file,
 /// `timeline.index`: the message ids, newest first, as big-endian Int64.
 public enum FilesBackend {
+    /// Whether every written file (and its directory) is fsynced.
+    static let fsync = VariantAxis("fsync", choices: ["none", "each"], default: "none",
+                                   summary: "none: rename without fsync; each: fsync every file and its directory")
+
     public static var descriptor: BackendDescriptor {
         BackendDescriptor(
             name: "files",
             summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
-            axes: [
-                VariantAxis("fsync", choices: ["none", "each"], default: "none",
-                            summary: "none: rename without fsync; each: fsync every file and its directory"),
-            ],
+            axes: [fsync],
             open: { location in try FilesStore(location: location) }
         )
     }

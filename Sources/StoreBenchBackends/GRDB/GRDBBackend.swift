@@ -164,7 +164,7 @@ final class GRDBStore: AppStore {
     func load(users: [User], messages: [Message]) throws {
         try located {
             try writer.write { db in
-                for user in users { try UserRecord(user).insert(db) }
+                for user in users { try user.insert(db) }
                 for message in messages { try MessageRecord(message).insert(db) }
             }
         }
@@ -214,7 +214,7 @@ struct GRDBScreenReader: TimelineReader {
                     .limit(limit)
                     .fetchAll(db)
                     .map(\.message)
-                let users = try UserRecord.fetchAll(db, keys: Set(messages.map(\.userID))).map(\.user)
+                let users = try User.fetchAll(db, keys: Set(messages.map(\.userID)))
                 return TimelineScreen(messages: messages, users: users)
             }
         }

@@ -13,14 +13,7 @@ struct ArticleRecord: Codable, FetchableRecord, PersistableRecord {
     var published: Date
     var read: Bool
 
-    enum Columns {
-        static let uid = Column(CodingKeys.uid)
-        static let feedID = Column(CodingKeys.feedID)
-        static let title = Column(CodingKeys.title)
-        static let summary = Column(CodingKeys.summary)
-        static let published = Column(CodingKeys.published)
-        static let read = Column(CodingKeys.read)
-    }
+    enum Columns: String, ColumnExpression { case uid, feedID, title, summary, published, read }
 
     init(_ article: Article) {
         uid = article.uid
@@ -39,21 +32,10 @@ struct ArticleRecord: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-struct UserRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "user"
-    var id: Int64
-    var name: String
-    var handle: String
-    var avatarURL: String
-
-    init(_ user: User) {
-        id = user.id
-        name = user.name
-        handle = user.handle
-        avatarURL = user.avatarURL
-    }
-
-    var user: User { User(id: id, name: name, handle: handle, avatarURL: avatarURL) }
+/// Users are stored as the model type itself: `User` is `Codable` and its properties are the table's columns, which
+/// is how a GRDB app declares a record when no conversion is needed.
+extension User: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "user"
 }
 
 struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
@@ -63,10 +45,7 @@ struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
     var text: String
     var created: Date
 
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let created = Column(CodingKeys.created)
-    }
+    enum Columns: String, ColumnExpression { case id, created }
 
     init(_ message: Message) {
         id = message.id

@@ -36,19 +36,18 @@ public struct CrashTrials {
     public let backend: BackendDescriptor
     public let variant: Variant
     public let workRoot: URL
-    public let batchSize: Int
-    public let maxDelayMilliseconds: Int
-    public let seed: UInt64
+    /// Articles per batch (one app operation).
+    public var batchSize = 20
+    /// The kill comes 1…this many ms after the first acknowledgement.
+    public var maxDelayMilliseconds = 200
+    /// Seed of the articles and of the kill moments.
+    public var seed: UInt64 = 42
 
-    public init(executable: URL, backend: BackendDescriptor, variant: Variant, workRoot: URL, batchSize: Int,
-                maxDelayMilliseconds: Int, seed: UInt64) {
+    public init(executable: URL, backend: BackendDescriptor, variant: Variant, workRoot: URL) {
         self.executable = executable
         self.backend = backend
         self.variant = variant
         self.workRoot = workRoot
-        self.batchSize = batchSize
-        self.maxDelayMilliseconds = maxDelayMilliseconds
-        self.seed = seed
     }
 
     /// The batches a writer commits at most (it is killed long before).

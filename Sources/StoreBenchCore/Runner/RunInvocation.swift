@@ -20,6 +20,19 @@ public struct RunInvocation {
 
     public init(scenarioFile: String) { self.scenarioFile = scenarioFile }
 
+    /// Keeps only these backends and workloads of the scenario (empty: all).
+    public mutating func narrow(backends: [String], workloads: [String]) {
+        self.backends = backends
+        self.workloads = workloads
+    }
+
+    /// Replaces the scenario's repetitions, warm-up and seed where given.
+    public mutating func override(repetitions: Int?, warmup: Int?, seed: UInt64?) {
+        self.repetitions = repetitions
+        self.warmup = warmup
+        self.seed = seed
+    }
+
     public func execute(backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
                         commandLine: [String] = CommandLine.arguments,
                         stdout: (String) -> Void, stderr: @escaping (String) -> Void) -> Exit {

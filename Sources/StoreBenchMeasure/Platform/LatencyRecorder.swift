@@ -40,18 +40,17 @@ public final class LatencyRecorder {
 
 /// Latency percentiles of a repetition's operations, in microseconds.
 public struct LatencyPercentiles: Sendable, Equatable {
-    public var p50: Double
-    public var p90: Double
-    public var p99: Double
-    public var p999: Double
-    public var max: Double
+    public var p50: Double = 0
+    public var p90: Double = 0
+    public var p99: Double = 0
+    public var p999: Double = 0
+    public var max: Double = 0
 
-    public init(p50: Double, p90: Double, p99: Double, p999: Double, max: Double) {
-        self.p50 = p50
-        self.p90 = p90
-        self.p99 = p99
-        self.p999 = p999
-        self.max = max
+    /// All zero (a row read back fills them in one by one).
+    public init() {}
+
+    init(p50: Double, p90: Double, p99: Double, p999: Double, max: Double) {
+        (self.p50, self.p90, self.p99, self.p999, self.max) = (p50, p90, p99, p999, max)
     }
 
     public var values: [Double] { [p50, p90, p99, p999, max] }
