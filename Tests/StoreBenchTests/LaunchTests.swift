@@ -10,9 +10,9 @@ struct LaunchTests {
         let directory = try temp.child("store")
         try Data(repeating: 7, count: 1 << 20).write(to: directory.appendingPathComponent("data"))
         _ = try Data(contentsOf: directory.appendingPathComponent("data"))  // make sure it is cached
-        let before = PageCache.residency(directory)
+        let before = try #require(PageCache.residency(directory), "residency is known on Linux")
         #expect(before.pages == 256 && before.resident > 0)
-        let after = try PageCache.evict(directory)
+        let after = try #require(try PageCache.evict(directory))
         #expect(after.pages == 256)
         #expect(after.resident == 0)
     }

@@ -2,8 +2,10 @@
 import Glibc
 #endif
 import Foundation
+import StoreBenchContract
 
-/// Evicting a store's files from the page cache, and checking that they really are out.
+/// Evicting a store's files from the page cache, and checking that they really are out. Linux only: elsewhere
+/// eviction is unsupported (the cold-launch rows say so) and residency is unknown (nil), never zero.
 public enum PageCache {
     /// Pages of the store's files, and how many of them are resident in memory.
     public struct Residency: Sendable, Equatable {
@@ -15,7 +17,10 @@ public enum PageCache {
     /// file, which costs minutes for a file-per-record store), asks the kernel to drop the pages of every regular
     /// file below `directory` (`posix_fadvise(POSIX_FADV_DONTNEED)`), and returns the residency afterwards
     /// (from `mincore`).
-    public static func evict(_ directory: URL) throws -> Residency {
+    public static func evict(_ directory: URL) throws -> Residency? {
+        #if !os(Linux)
+        throw StoreError.unsupported("evicting files from the page cache needs Linux (posix_fadvise, mincore)")
+        #else
         sync()
         for (path, _) in DiskUsage.regularFiles(below: directory) {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -25,11 +30,15 @@ public enum PageCache {
             guard rc == 0 else { throw WorkDirectoryError(message: "posix_fadvise failed on \(path): \(String(cString: strerror(rc)))") }
         }
         return residency(directory)
+        #endif
     }
 
     /// Counts the pages of every regular file below `directory` and those resident (`mincore` on a read-only
     /// mapping; trustworthy for files this user owns).
-    public static func residency(_ directory: URL) -> Residency {
+    public static func residency(_ directory: URL) -> Residency? {
+        #if !os(Linux)
+        return nil
+        #else
         var total = Residency()
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         for (path, info) in DiskUsage.regularFiles(below: directory) where info.st_size > 0 {
@@ -46,6 +55,7 @@ public enum PageCache {
             total.resident += vector.reduce(0) { $0 + Int($1 & 1) }
         }
         return total
+        #endif
     }
 
     static func failure(_ operation: String, _ path: String) -> WorkDirectoryError {
