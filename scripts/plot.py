@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Draw a storebench run's charts into RUN_DIR/charts/ (PNG and SVG).
 
-Charts: median time per workload (log scale, 95% bootstrap CI of the median as whiskers); cold vs warm
+Charts: median time per workload (log scale, the distribution-free 95% interval of the median as whiskers); cold vs warm
 timeline; latency percentiles; scaling (per-item cost vs size); on-disk size. A chart whose data the run
 does not have is skipped with a message.
 """
 import argparse
 import csv
 import json
+import math
 import os
-import random
 import sys
 from collections import defaultdict
 
@@ -64,13 +64,18 @@ def median(values):
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def median_ci(values, seed=42, resamples=2000):
-    """95% percentile-bootstrap interval of the median."""
-    if len(values) < 2:
-        return values[0], values[0]
-    rng = random.Random(seed)
-    medians = sorted(median(rng.choices(values, k=len(values))) for _ in range(resamples))
-    return medians[int(0.025 * (resamples - 1))], medians[int(0.975 * (resamples - 1))]
+def median_ci(values):
+    """The report's distribution-free 95% interval of the median (order statistics x(l), x(n+1-l), the largest l
+    with P(Binomial(n, 1/2) <= l-1) <= 0.025); None when n < 6, where no such interval exists."""
+    n = len(values)
+    ordered = sorted(values)
+    rank, cumulative = None, 0.0
+    for candidate in range(1, (n + 1) // 2 + 1):
+        cumulative += math.comb(n, candidate - 1) / 2 ** n
+        if cumulative > 0.025:
+            break
+        rank = candidate
+    return None if rank is None else (ordered[rank - 1], ordered[n - rank])
 
 
 def group(rows, column, by=None):
@@ -121,13 +126,15 @@ def workload_charts(rows, out_dir, written):
         fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.5))
         factor, unit = scaled(median([e[0] for e in entries]))
         medians = [e[0] * factor for e in entries]
-        errors = [[(m - ci[0]) * factor for m, ci, _ in entries], [(ci[1] - m) * factor for m, ci, _ in entries]]
+        errors = [[(m - (ci or (m, m))[0]) * factor for m, ci, _ in entries],
+                  [((ci or (m, m))[1] - m) * factor for m, ci, _ in entries]]
         ax.barh(range(len(entries)), medians, xerr=errors, color="#4C72B0", capsize=3)
         ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
         ax.set_xlabel(f"median time per operation ({unit}, log scale; wall time / operations, so rows of different"
-                      " sizes compare); whiskers: 95% CI of the median")
+                      " sizes compare); whiskers: 95% interval of the median,"
+                      " none below 6 repetitions")
         ax.set_title(f"{workload}: time per operation, by backend and variant (lower is better)")
         ax.grid(axis="x", which="both", alpha=0.3)
         save(fig, out_dir, f"workload-{workload}", written)

@@ -32,25 +32,64 @@ struct ReportTests {
         let s = try #require(Statistics([2, 4, 4, 4, 5, 5, 7, 9]))
         #expect(s.n == 8 && s.median == 4.5 && s.mean == 5 && s.minimum == 2 && s.maximum == 9)
         #expect(abs(s.standardDeviation - 2.138089935) < 1e-9)  // sqrt(32/7)
-        let ci = try #require(s.confidence95)
-        #expect(abs(ci.lowerBound - (5 - 2.365 * 2.138089935 / 8.0.squareRoot())) < 1e-9)
-        #expect(Statistics([3])?.confidence95 == nil)
+        let interval = try #require(s.medianInterval)  // n = 8: ranks 1 and 8, coverage 1 − 2/256
+        #expect(interval.low == 2 && interval.high == 9 && abs(interval.coverage - 0.9921875) < 1e-12)
+        #expect(Statistics([3])?.medianInterval == nil)
         #expect(Statistics([]) == nil)
         #expect(Statistics([5, 1, 3])?.median == 3)
     }
 
-    @Test("Student t 0.975 quantiles match the published table", arguments: [
-        (1, 12.706), (4, 2.776), (9, 2.262), (30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980), (100_000, 1.960),
-    ])
-    func tQuantiles(_ df: Int, _ expected: Double) {
-        #expect(abs(Statistics.tQuantile975(degreesOfFreedom: df) - expected) < 0.001)
+    /// Cases computed by SciPy (`Tests/Fixtures/make_median_intervals.py`): `quantile_test(x, q=0.5)` intervals.
+    struct IntervalFixture: Decodable {
+        struct Case: Decodable {
+            let values: [Double]
+            let low: Double?
+            let high: Double?
+            let coverage: Double?
+        }
+        let scipy: String
+        let cases: [Case]
     }
 
-    @Test("t quantile between table points lies between them")
-    func tInterpolation() {
-        let t50 = Statistics.tQuantile975(degreesOfFreedom: 50)
-        #expect(t50 < 2.021 && t50 > 2.000)
-        #expect(abs(t50 - 2.009) < 0.002)  // published value 2.009
+    @Test("the median's interval matches SciPy's quantile_test, stays inside [min, max], and is empty below n = 6")
+    func medianIntervalMatchesSciPy() throws {
+        let url = packageRoot.appendingPathComponent("Tests/Fixtures/median-intervals.json")
+        let fixture = try JSONDecoder().decode(IntervalFixture.self, from: Data(contentsOf: url))
+        #expect(fixture.cases.count > 40)
+        for item in fixture.cases {
+            let sorted = item.values.sorted()
+            let interval = MedianInterval(sorted: sorted)
+            let statistics = try #require(Statistics(item.values))
+            #expect(interval?.low == item.low && interval?.high == item.high, "n=\(sorted.count) vs SciPy \(fixture.scipy)")
+            if let coverage = item.coverage, let interval {
+                #expect(abs(interval.coverage - coverage) < 1e-9 && interval.coverage >= 0.95)
+                #expect(sorted.first! <= interval.low && interval.low <= statistics.median)
+                #expect(statistics.median <= interval.high && interval.high <= sorted.last!)
+                #expect(MedianInterval.unavailableReason(n: sorted.count) == nil)
+            } else {
+                #expect(interval == nil && MedianInterval.unavailableReason(n: sorted.count) != nil)
+            }
+        }
+    }
+
+    @Test("summary.csv: the median's interval lies in [min, max] with its coverage, or is empty with a reason")
+    func summaryInterval() throws {
+        let key = { (size: Int) in
+            RowKey(scenario: "s", workload: "insert", backend: "memory", variant: "default", size: size, parameters: "")
+        }
+        var builder = SummaryBuilder()
+        for wall in [0.9, 0.002, 0.0011, 0.0012, 0.0013, 0.0010, 0.0014] { builder.add(.measured(key(7), wall: wall)) }
+        for wall in [0.001, 0.5] { builder.add(.measured(key(2), wall: wall)) }
+        let csv = builder.csvRows
+        func cell(_ row: Int, _ name: String) -> String { csv[row][csv[0].firstIndex(of: name)!] }
+        let low = try #require(Double(cell(1, "median_ci95_low_s"))), high = try #require(Double(cell(1, "median_ci95_high_s")))
+        let minimum = try #require(Double(cell(1, "min_s"))), maximum = try #require(Double(cell(1, "max_s")))
+        let median = try #require(Double(cell(1, "median_s")))
+        #expect(minimum <= low && low <= median && median <= high && high <= maximum)
+        #expect(low == 0.001 && high == 0.9)  // n = 7: ranks 1 and 7
+        #expect(cell(1, "median_ci_coverage") == "0.984" && cell(1, "median_ci_note") == "")
+        #expect(cell(2, "median_ci95_low_s") == "" && cell(2, "median_ci95_high_s") == "")
+        #expect(cell(2, "median_ci_note").contains("at least 6 repetitions"))
     }
 
     @Test("summary: failed rows are marked, statistics only over ok samples, order follows the plan")

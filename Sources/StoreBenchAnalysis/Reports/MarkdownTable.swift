@@ -6,16 +6,16 @@ import StoreBenchMeasure
 public enum MarkdownTable {
     public static func render(_ rows: [SummaryBuilder.Row]) -> String {
         var lines = [
-            "| workload | backend | variant | size | median | 95% CI | ops/s | status |",
-            "|---|---|---|---:|---:|---:|---:|---|",
+            "| workload | backend | variant | size | n | median | 95% CI of the median | ops/s | status |",
+            "|---|---|---|---:|---:|---:|---:|---:|---|",
         ]
         for row in rows {
             let s = row.statistics
-            // A time cannot be negative: the t interval of a skewed small sample is cut at zero for display.
-            let ci = s?.confidence95.map { "\(duration(max(0, $0.lowerBound)))–\(duration($0.upperBound))" } ?? "–"
+            let ci = s?.medianInterval.map { "\(duration($0.low))–\(duration($0.high))" }
+                ?? s.map { "none (n=\($0.n) < \(MedianInterval.minimumCount))" } ?? "–"
             let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(String(row.error.prefix(80))))"
             lines.append(
-                "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | "
+                "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | \(s?.n ?? 0) | "
                     + "\(s.map { duration($0.median) } ?? "–") | \(ci) | "
                     + "\(row.medianOpsPerSecond.map { String(format: "%.0f", $0) } ?? "–") | \(status) |")
         }

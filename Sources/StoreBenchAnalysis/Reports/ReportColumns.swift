@@ -102,13 +102,19 @@ public enum ReportColumns {
         .column("stddev_s", .seconds, .lowerIsBetter, .statistic, .statistics, "sample standard deviation of wall_s"),
         .column("min_s", .seconds, .lowerIsBetter, .statistic, .statistics, "fastest repetition"),
         .column("max_s", .seconds, .lowerIsBetter, .statistic, .statistics, "slowest repetition"),
-        .column("ci95_low_s", .seconds, .lowerIsBetter, .statistic, .statistics, "95% interval of the mean wall_s (Student's t), low end"),
-        .column("ci95_high_s", .seconds, .lowerIsBetter, .statistic, .statistics, "95% interval of the mean wall_s (Student's t), high end"),
+        .column("median_ci95_low_s", .seconds, .lowerIsBetter, .statistic, .statistics,
+                "distribution-free 95% interval of the median wall_s, low end (order statistic; empty when n < 6)"),
+        .column("median_ci95_high_s", .seconds, .lowerIsBetter, .statistic, .statistics,
+                "distribution-free 95% interval of the median wall_s, high end (order statistic; empty when n < 6)"),
     ] + medians(["ops_per_s", "cpu_user_s", "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes",
                  "store_alloc_bytes"])
       + firsts(["settings", "error"]) + keys(["parameters"]) + [
         .column("median_s_per_item", .seconds, .lowerIsBetter, .statistic, .timing, "median_s / size: comparable across sizes"),
-      ] + medians(["p50_us", "p90_us", "p99_us", "p999_us", "max_us"])
+      ] + medians(["p50_us", "p90_us", "p99_us", "p999_us", "max_us"]) + [
+        .column("median_ci_coverage", .ratio, .neither, .statistic, .statistics,
+                "exact coverage of the median's interval (≥ 0.95: the order statistics rarely give exactly 95%)"),
+        .column("median_ci_note", .text, .neither, .statistic, .statistics, "why the median's interval is empty, if it is"),
+      ]
 
     /// The sample column called `name` (a programming error when there is none).
     public static func sample(_ name: String) -> ReportColumn {

@@ -78,8 +78,10 @@ public struct SummaryBuilder {
             case "stddev_s": return number(s?.standardDeviation)
             case "min_s": return number(s?.minimum)
             case "max_s": return number(s?.maximum)
-            case "ci95_low_s": return number(s?.confidence95?.lowerBound)
-            case "ci95_high_s": return number(s?.confidence95?.upperBound)
+            case "median_ci95_low_s": return number(s?.medianInterval?.low)
+            case "median_ci95_high_s": return number(s?.medianInterval?.high)
+            case "median_ci_coverage": return number(s?.medianInterval?.coverage)
+            case "median_ci_note": return s.flatMap { MedianInterval.unavailableReason(n: $0.n) } ?? ""
             case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
             default:
                 precondition(column.aggregation == .median, "summary column \(column.name) has no value")

@@ -36,6 +36,8 @@ public struct EnvironmentManifest: Codable, Sendable {
     public var commandLine: [String]
     /// How `max_rss_kib` was measured.
     public var peakMemoryMethod: String
+    /// How the summary's interval of the median is computed.
+    public var medianIntervalMethod = MedianInterval.method
     public var warnings: [String]
     public var startedAt: String
     public var finishedAt: String
@@ -46,6 +48,7 @@ public struct EnvironmentManifest: Codable, Sendable {
              cores, memoryBytes = "memory_bytes", kernel, workdir, workdirFileSystem = "workdir_filesystem",
              libraries, seed, datasets, scenarioName = "scenario_name", scenarioFile = "scenario_file",
              scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
+             medianIntervalMethod = "median_interval_method",
              warnings, startedAt = "started_at", finishedAt = "finished_at"
     }
 
