@@ -21,6 +21,7 @@ public enum LMDBBackend {
                 VariantAxis("mapsize_mb", range: 1...1_048_576, default: 2048,
                             summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
             ],
+            readBack: .afterClose("LMDB forbids opening an environment twice in one process"),
             libraryVersions: { ["lmdb": LMDBEnvironment.version] },
             open: { location in try LMDBStore(location: location) }
         )

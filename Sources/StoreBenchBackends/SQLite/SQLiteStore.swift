@@ -148,6 +148,9 @@ final class SQLiteStore: AppStore {
         }
     }
 
+    /// txn=batch: the app operation ended; its open batch is committed (inside the clock, see `Store`).
+    func commitPending() throws { try commitBatch() }
+
     /// Commits the pending batch, if any (also before bulk loads and at close).
     private func commitBatch() throws {
         guard batch.open else { return }

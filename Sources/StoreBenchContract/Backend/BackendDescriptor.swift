@@ -31,6 +31,18 @@ public struct BackendDescriptor: Sendable {
     public let persistent: Bool
     /// The roles the backend's store type plays (plus ``StoreRoles/persistence`` when ``persistent``).
     public let roles: StoreRoles
+    /// How verification reads a store back (see ``ReadBack``).
+    public let readBack: ReadBack
+
+    /// How verification proves that an operation's writes were committed when the clock stopped.
+    public enum ReadBack: Sendable, Equatable {
+        /// A second, independent store is opened on the same directory while the timed store is still open, and
+        /// reads everything back: a write still held back by the timed store is missing there.
+        case independentHandle
+        /// The library cannot open a second handle while a store is open (a lock, or a rule against opening it
+        /// twice in one process): the timed store is closed first, and the row says so with this reason.
+        case afterClose(String)
+    }
 
     /// `open` returns the backend's own store type; its role conformances decide which workloads can run.
     public init<S: Store>(
@@ -38,9 +50,11 @@ public struct BackendDescriptor: Sendable {
         summary: String,
         axes: [VariantAxis] = [],
         persistent: Bool = true,
+        readBack: ReadBack = .independentHandle,
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
+        self.readBack = readBack
         self.name = name
         self.summary = summary
         self.axes = axes

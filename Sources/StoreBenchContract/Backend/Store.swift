@@ -30,6 +30,11 @@ public protocol Store: AnyObject {
     /// Runs `body` as one app operation under the backend's transaction / flush policy.
     func unitOfWork(_ body: () throws -> Void) throws
 
+    /// Commits what the variant still holds back when an app operation ends (an open auto-batch). The runner calls
+    /// it at the end of every timed operation, inside the clock, so the time includes keeping the variant's
+    /// promise; a store that commits in ``unitOfWork(_:)`` has nothing pending (the default).
+    func commitPending() throws
+
     /// Checks the store's own integrity after a crash (SQLite: `PRAGMA integrity_check`); throws what it found.
     /// Callers read and decode every record right after it, so a store with no check of its own does nothing
     /// here (the default).
@@ -41,6 +46,7 @@ public protocol Store: AnyObject {
 
 extension Store {
     public func checkIntegrity() throws {}
+    public func commitPending() throws {}
 }
 
 /// Errors a store raises that are not a library's own.

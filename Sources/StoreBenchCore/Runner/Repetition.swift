@@ -6,6 +6,7 @@
 /// measures an open (a launch) closes the store in prepare and opens it again in measure (``reopen(as:)``).
 public final class Repetition {
     private let openStore: () throws -> any Store
+    private let readBack: BackendDescriptor.ReadBack
     /// Where a launch workload starts a fresh process on the same store.
     public let launch: LaunchTarget
     /// Per-operation latencies of the timed operation (workloads made of many operations record them here).
@@ -15,8 +16,9 @@ public final class Repetition {
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
 
-    init(launch: LaunchTarget, open: @escaping () throws -> any Store) {
+    init(launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, open: @escaping () throws -> any Store) {
         self.launch = launch
+        self.readBack = readBack
         self.openStore = open
     }
 
@@ -51,9 +53,27 @@ public final class Repetition {
         return try store(as: role)
     }
 
-    /// Verification: closes the store and reads every article back through a freshly opened one, proving the
-    /// data reached the files.
+    /// The runner, at the end of the timed operation (inside the clock): the open store commits what it still
+    /// holds back (``Store/commitPending()``).
+    func commitPending() throws { try current?.commitPending() }
+
+    /// Verification: reads every article back through a second, independent store opened while the timed store
+    /// is still open — a write the timed store had not committed when the clock stopped is missing there — then
+    /// closes both. Where the library allows no second handle (``BackendDescriptor/ReadBack/afterClose(_:)``),
+    /// the timed store is closed first and the row's note says why.
     public func readBackArticles() throws -> ArticleSnapshot {
+        guard case .afterClose(let reason) = readBack else {
+            let independent = try openStore()
+            defer { try? independent.close() }
+            guard let articles = independent as? any ArticleStore else {
+                throw StoreError.unsupported("the store does not play the role articles")
+            }
+            let snapshot = ArticleSnapshot(try articles.allArticles())
+            try independent.close()
+            try closeStore()
+            return snapshot
+        }
+        appendNote("read back after closing the timed store (\(reason))")
         let store = try reopen(as: (any ArticleStore).self)
         let snapshot = ArticleSnapshot(try store.allArticles())
         try closeStore()
@@ -68,6 +88,11 @@ public final class Repetition {
 
     /// Sets a report cell of this repetition's row (a column of ``ReportColumns/notes``).
     public func note(_ column: String, _ value: String) { notes[column] = value }
+
+    /// Adds a sentence to the row's free-text `note`.
+    public func appendNote(_ text: String) {
+        notes["note"] = notes["note"].map { "\($0); \(text)" } ?? text
+    }
 
     /// Runs `body` when the repetition ends, after verify or a failure (release what prepare made).
     public func onFinish(_ body: @escaping () -> Void) { cleanups.append(body) }

@@ -37,7 +37,7 @@ struct RepetitionRunner {
         let target = LaunchTarget(executable: childExecutable, backend: backend.name, variant: planned.variant,
                                   directory: directory, persistent: backend.persistent)
         let location = StoreLocation(directory: directory, variant: planned.variant)
-        let repetition = Repetition(launch: target) {
+        let repetition = Repetition(launch: target, readBack: backend.readBack) {
             let store = try backend.open(location)
             settings = store.effectiveSettings
             return store
@@ -70,6 +70,7 @@ struct RepetitionRunner {
         let cpuBefore = CPUTime.now()
         let start = monotonicNanoseconds()
         let measured = try workloadCase.measure(prepared, run)
+        try run.commitPending()
         let end = monotonicNanoseconds()
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()
