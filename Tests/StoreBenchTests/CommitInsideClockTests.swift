@@ -97,3 +97,35 @@ struct CommitInsideClockTests {
         #expect(sample.notes["note"]?.contains("read back after closing the timed store (GDBM locks the file") == true, "\(sample.notes)")
     }
 }
+
+@Suite("Memory that belongs to the backend")
+struct MemoryGrowthTests {
+    /// Through the binary: the test process's resident memory belongs to every test running in parallel.
+    @Test("mem_growth_kib of a 10,000-article memory insert is tens of MB at most, beside a 400,000-message timeline")
+    func growthIsTheOperations() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let scenario = try temp.file("memory.yaml", """
+            name: memory
+            seed: 42
+            warmup: 0
+            repetitions: 1
+            backends:
+              - backend: memory
+            workloads:
+              - workload: insert
+                parameters: {count: 10000}
+              - workload: timeline
+                parameters: {messages: 400000, users: 5000}
+            """)
+        let out = temp.url.appendingPathComponent("out")
+        let result = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
+        let workload = samples.header.firstIndex(of: "workload")!, growth = samples.header.firstIndex(of: "mem_growth_kib")!
+        let rss = samples.header.firstIndex(of: "max_rss_kib")!
+        let insert = try #require(samples.rows.first { $0[workload] == "insert" })
+        let grown = try #require(Int(insert[growth])), peak = try #require(Int(insert[rss]))
+        #expect(grown > 0 && grown < 100 * 1024, "insert grew \(grown) KiB")
+        #expect(grown < peak, "the growth (\(grown) KiB) is part of the process peak (\(peak) KiB)")
+    }
+}

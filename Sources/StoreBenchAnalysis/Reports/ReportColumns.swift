@@ -66,7 +66,8 @@ public enum ReportColumns {
         .column("wall_s", .seconds, .lowerIsBetter, .statistic, .timing, "wall-clock time of the timed operation alone"),
         .column("cpu_user_s", .seconds, .lowerIsBetter, .median, .resources, "user CPU time of the process during the timed region"),
         .column("cpu_sys_s", .seconds, .lowerIsBetter, .median, .resources, "system CPU time of the process during the timed region"),
-        .column("max_rss_kib", .kibibytes, .lowerIsBetter, .median, .resources, "peak resident memory of the process during the timed region"),
+        .column("max_rss_kib", .kibibytes, .lowerIsBetter, .median, .resources,
+                "peak resident memory of the whole process (harness and generated data included) during the timed region"),
         .column("read_bytes", .bytes, .lowerIsBetter, .median, .resources, "bytes read from disk during the timed region (/proc/self/io; 0 on a cache hit)"),
         .column("write_bytes", .bytes, .lowerIsBetter, .median, .resources, deterministic: true, "bytes written (dirtied) during the timed region (/proc/self/io)"),
         .column("store_bytes", .bytes, .lowerIsBetter, .median, .store, deterministic: true, "apparent size of the store's files after the operation"),
@@ -90,6 +91,8 @@ public enum ReportColumns {
         .column("hit_ratio", .ratio, .higherIsBetter, .none, .detail, "cache workload: hits / gets"),
         .column("reads", .count, .higherIsBetter, .none, .detail, "sync-while-reading: screens the main thread loaded"),
         .column("query_plan", .text, .neither, .none, .detail, "query workload: EXPLAIN QUERY PLAN or the strategy"),
+        .column("mem_growth_kib", .kibibytes, .lowerIsBetter, .median, .resources,
+                "peak resident memory during the timed region minus resident memory at its start: what the operation took"),
     ]
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
@@ -114,7 +117,7 @@ public enum ReportColumns {
         .column("median_ci_coverage", .ratio, .neither, .statistic, .statistics,
                 "exact coverage of the median's interval (≥ 0.95: the order statistics rarely give exactly 95%)"),
         .column("median_ci_note", .text, .neither, .statistic, .statistics, "why the median's interval is empty, if it is"),
-      ]
+      ] + medians(["mem_growth_kib"])
 
     /// The sample column called `name` (a programming error when there is none).
     public static func sample(_ name: String) -> ReportColumn {

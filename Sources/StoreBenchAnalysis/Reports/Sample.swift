@@ -51,6 +51,8 @@ public struct Sample: Sendable {
     public var cpuUserSeconds: Double = 0
     public var cpuSystemSeconds: Double = 0
     public var maxRSSKiB: Int64 = 0
+    /// Peak resident memory during the timed region minus resident memory at its start (nil where unknown).
+    public var memoryGrowthKiB: Int64?
     public var readBytes: Int64?
     public var writeBytes: Int64?
     public var storeBytes: Int64 = 0
@@ -104,6 +106,7 @@ public struct Sample: Sendable {
         case "cpu_user_s": return cpuUserSeconds
         case "cpu_sys_s": return cpuSystemSeconds
         case "max_rss_kib": return Double(maxRSSKiB)
+        case "mem_growth_kib": return memoryGrowthKiB.map(Double.init)
         case "read_bytes": return readBytes.map(Double.init)
         case "write_bytes": return writeBytes.map(Double.init)
         case "store_bytes": return Double(storeBytes)
@@ -127,6 +130,7 @@ public struct Sample: Sendable {
         case "cpu_user_s": cpuUserSeconds = value
         case "cpu_sys_s": cpuSystemSeconds = value
         case "max_rss_kib": maxRSSKiB = Int64(value)
+        case "mem_growth_kib": memoryGrowthKiB = Int64(value)
         case "read_bytes": readBytes = Int64(value)
         case "write_bytes": writeBytes = Int64(value)
         case "store_bytes": storeBytes = Int64(value)

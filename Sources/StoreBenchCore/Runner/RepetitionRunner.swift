@@ -65,7 +65,8 @@ struct RepetitionRunner {
         if requiresStore { try run.openInitialStore() }
         let prepared = try workloadCase.prepare(run)
         phase = "measure"
-        PeakMemory.reset()
+        let resetWorked = PeakMemory.reset()
+        let residentBefore = PeakMemory.residentKiB()
         let ioBefore = ProcessIO.now()
         let cpuBefore = CPUTime.now()
         let start = monotonicNanoseconds()
@@ -75,6 +76,7 @@ struct RepetitionRunner {
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()
         sample.maxRSSKiB = PeakMemory.highWaterKiB()
+        sample.memoryGrowthKiB = PeakMemory.growthKiB(since: residentBefore, resetWorked: resetWorked)
         blackHole(measured.ops)
         sample.latency = run.latencies.percentiles
         let io = ProcessIO.delta(ioBefore, ioAfter)

@@ -81,13 +81,25 @@ public enum PeakMemory {
 
     /// The high-water mark in KiB since the last reset (or since start).
     public static func highWaterKiB() -> Int64 {
-        if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-           let value = Int64(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
-        {
-            return value
-        }
-        return Int64(resourceUsage().ru_maxrss)
+        statusKiB("VmHWM:") ?? Int64(resourceUsage().ru_maxrss)
+    }
+
+    /// Resident memory now, in KiB (`VmRSS`); nil where `/proc/self/status` is missing.
+    public static func residentKiB() -> Int64? { statusKiB("VmRSS:") }
+
+    /// How much the peak rose above `startKiB` (resident memory when the timed region began): the memory the
+    /// operation itself took. Nil where the per-repetition peak or the resident size is unknown.
+    public static func growthKiB(since startKiB: Int64?, resetWorked: Bool) -> Int64? {
+        guard resetWorked, let startKiB, let peak = statusKiB("VmHWM:") else { return nil }
+        return max(0, peak - startKiB)
+    }
+
+    /// A `… kB` field of `/proc/self/status`.
+    private static func statusKiB(_ field: String) -> Int64? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+        else { return nil }
+        return Int64(line.dropFirst(field.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
     }
 }
 
