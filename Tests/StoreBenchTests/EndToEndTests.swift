@@ -21,6 +21,15 @@ struct EndToEndTests {
         let summary = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
         #expect(summary.header == SummaryBuilder.header)
         #expect(summary.rows.count == combinations)
+        let environment = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("environment.json"))) as? [String: Any])
+        for key in ["disk_floors_at_start", "disk_floors_at_end", "storage", "repetition_policy", "median_interval_method"] {
+            #expect(environment[key] != nil, "environment.json lacks \(key)")
+        }
+        let floors = try #require(environment["disk_floors_at_start"] as? [String: Double])
+        #expect((floors["fdatasync_4k_s"] ?? 0) > 0 && (floors["create_rename_unlink_s"] ?? 0) > 0)
+        let noise = summary.header.firstIndex(of: "noise")!, rowStatus = summary.header.firstIndex(of: "status")!
+        #expect(summary.rows.allSatisfy { $0[rowStatus] != "ok" || $0[noise].contains("no-interval") }, "2 repetitions")
         let status = summary.header.firstIndex(of: "status")!, backend = summary.header.firstIndex(of: "backend")!
         let summaryWorkload = summary.header.firstIndex(of: "workload")!
         for row in summary.rows {

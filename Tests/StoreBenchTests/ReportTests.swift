@@ -92,6 +92,20 @@ struct ReportTests {
         #expect(cell(2, "median_ci_note").contains("at least 6 repetitions"))
     }
 
+    @Test("noise flags: contention from the load or the rest of the machine's CPU, imprecise and missing intervals")
+    func noiseFlags() throws {
+        let tight = try #require(Statistics([1.00, 1.01, 0.99, 1.00, 1.02, 0.98, 1.00]))
+        let wide = try #require(Statistics([1.0, 2.0, 0.5, 1.0, 3.0, 0.7, 1.1]))
+        let few = try #require(Statistics([1.0, 1.0]))
+        #expect(NoiseFlags.flags(statistics: tight, medianLoad: 0.9, wallTotal: 7, otherCPUTotal: 0.1, cores: 2) == [])
+        #expect(NoiseFlags.flags(statistics: tight, medianLoad: 2.5, wallTotal: 7, otherCPUTotal: 0.1, cores: 2) == ["contended"])
+        #expect(NoiseFlags.flags(statistics: tight, medianLoad: nil, wallTotal: 7, otherCPUTotal: 4, cores: 2) == ["contended"])
+        // Too little timed work to judge the CPU share from 10 ms ticks.
+        #expect(NoiseFlags.flags(statistics: tight, medianLoad: nil, wallTotal: 0.05, otherCPUTotal: 0.04, cores: 2) == [])
+        #expect(NoiseFlags.flags(statistics: wide, medianLoad: 0.5, wallTotal: 9, otherCPUTotal: 0, cores: 2) == ["imprecise"])
+        #expect(NoiseFlags.flags(statistics: few, medianLoad: 0.5, wallTotal: 2, otherCPUTotal: 0, cores: 2) == ["no-interval"])
+    }
+
     @Test("summary: failed rows are marked, statistics only over ok samples, order follows the plan")
     func summary() {
         let key = { (backend: String) in

@@ -6,8 +6,8 @@ import StoreBenchMeasure
 public enum MarkdownTable {
     public static func render(_ rows: [SummaryBuilder.Row]) -> String {
         var lines = [
-            "| workload | backend | variant | size | n | median | 95% CI of the median | ops/s | status |",
-            "|---|---|---|---:|---:|---:|---:|---:|---|",
+            "| workload | backend | variant | size | n | median | 95% CI of the median | ops/s | noise | status |",
+            "|---|---|---|---:|---:|---:|---:|---:|---|---|",
         ]
         for row in rows {
             let s = row.statistics
@@ -17,7 +17,8 @@ public enum MarkdownTable {
             lines.append(
                 "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | \(s?.n ?? 0) | "
                     + "\(s.map { duration($0.median) } ?? "–") | \(ci) | "
-                    + "\(row.medianOpsPerSecond.map { String(format: "%.0f", $0) } ?? "–") | \(status) |")
+                    + "\(row.medianOpsPerSecond.map { String(format: "%.0f", $0) } ?? "–") | "
+                    + "\(row.noise.isEmpty ? "" : "⚠ " + row.noise) | \(status) |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -29,7 +29,7 @@ public struct ReportColumn: Sendable, Encodable {
 
     /// What the column is about, so scripts can find columns without hard-coding their names.
     public enum Group: String, Sendable, Encodable {
-        case identity, outcome, timing, resources, store, latency, launch, detail, statistics
+        case identity, outcome, timing, resources, store, latency, launch, detail, statistics, noise
     }
 
     public let name: String
@@ -93,6 +93,9 @@ public enum ReportColumns {
         .column("query_plan", .text, .neither, .none, .detail, "query workload: EXPLAIN QUERY PLAN or the strategy"),
         .column("mem_growth_kib", .kibibytes, .lowerIsBetter, .median, .resources,
                 "peak resident memory during the timed region minus resident memory at its start: what the operation took"),
+        .column("other_cpu_s", .seconds, .lowerIsBetter, .median, .noise,
+                "CPU time the rest of the machine used during the timed region (/proc/stat busy, steal included, minus this process)"),
+        .column("load_1m", .ratio, .lowerIsBetter, .median, .noise, "the 1-minute load average when the operation began"),
     ]
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
@@ -117,7 +120,11 @@ public enum ReportColumns {
         .column("median_ci_coverage", .ratio, .neither, .statistic, .statistics,
                 "exact coverage of the median's interval (≥ 0.95: the order statistics rarely give exactly 95%)"),
         .column("median_ci_note", .text, .neither, .statistic, .statistics, "why the median's interval is empty, if it is"),
-      ] + medians(["mem_growth_kib"])
+      ] + medians(["mem_growth_kib", "other_cpu_s", "load_1m"]) + [
+        .column("noise", .text, .neither, .statistic, .noise,
+                "flags: contended (others used the CPUs meanwhile), imprecise (the median's interval is wider than ±5%), "
+                    + "no-interval (n < 6); empty when none applies"),
+      ]
 
     /// The sample column called `name` (a programming error when there is none).
     public static func sample(_ name: String) -> ReportColumn {

@@ -53,6 +53,10 @@ public struct Sample: Sendable {
     public var maxRSSKiB: Int64 = 0
     /// Peak resident memory during the timed region minus resident memory at its start (nil where unknown).
     public var memoryGrowthKiB: Int64?
+    /// CPU seconds the rest of the machine used during the timed region (nil where unknown).
+    public var otherCPUSeconds: Double?
+    /// The 1-minute load average when the timed region began (nil where unknown).
+    public var loadAverage: Double?
     public var readBytes: Int64?
     public var writeBytes: Int64?
     public var storeBytes: Int64 = 0
@@ -107,6 +111,8 @@ public struct Sample: Sendable {
         case "cpu_sys_s": return cpuSystemSeconds
         case "max_rss_kib": return Double(maxRSSKiB)
         case "mem_growth_kib": return memoryGrowthKiB.map(Double.init)
+        case "other_cpu_s": return otherCPUSeconds
+        case "load_1m": return loadAverage
         case "read_bytes": return readBytes.map(Double.init)
         case "write_bytes": return writeBytes.map(Double.init)
         case "store_bytes": return Double(storeBytes)
@@ -131,6 +137,8 @@ public struct Sample: Sendable {
         case "cpu_sys_s": cpuSystemSeconds = value
         case "max_rss_kib": maxRSSKiB = Int64(value)
         case "mem_growth_kib": memoryGrowthKiB = Int64(value)
+        case "other_cpu_s": otherCPUSeconds = value
+        case "load_1m": loadAverage = value
         case "read_bytes": readBytes = Int64(value)
         case "write_bytes": writeBytes = Int64(value)
         case "store_bytes": storeBytes = Int64(value)

@@ -7,6 +7,9 @@ public struct SummaryBuilder {
         var wall: [Double] = []
         /// Ok repetitions' values of every sample column summarized by its median.
         var values: [String: [Double]] = [:]
+        /// Sums over ok repetitions, for the contention flag (one repetition is often shorter than a clock tick).
+        var wallTotal = 0.0
+        var otherCPUTotal = 0.0
         var failed = 0
         var unsupported = 0
         var settings = ""
@@ -33,6 +36,8 @@ public struct SummaryBuilder {
         switch sample.status {
         case .ok:
             row.wall.append(sample.wallSeconds)
+            row.wallTotal += sample.wallSeconds
+            row.otherCPUTotal += sample.otherCPUSeconds ?? 0
             for column in Self.medianColumns {
                 if let value = sample.number(column.name) { row.values[column.name, default: []].append(value) }
             }
@@ -60,6 +65,9 @@ public struct SummaryBuilder {
         /// Medians over ok repetitions, by sample column name (`ops_per_s`, `p99_us`, …).
         public let medians: [String: Double]
 
+        /// ``NoiseFlags`` of the row, comma-separated ("" when none applies).
+        public let noise: String
+
         public var medianOpsPerSecond: Double? { medians["ops_per_s"] }
 
         /// The cell of a ``ReportColumns/summary`` column.
@@ -82,6 +90,7 @@ public struct SummaryBuilder {
             case "median_ci95_high_s": return number(s?.medianInterval?.high)
             case "median_ci_coverage": return number(s?.medianInterval?.coverage)
             case "median_ci_note": return s.flatMap { MedianInterval.unavailableReason(n: $0.n) } ?? ""
+            case "noise": return noise
             case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
             default:
                 precondition(column.aggregation == .median, "summary column \(column.name) has no value")
@@ -96,9 +105,15 @@ public struct SummaryBuilder {
         order.compactMap { key in
             guard let row = rows[key], row.wall.count + row.failed + row.unsupported > 0 else { return nil }
             let status: RowStatus = row.failed > 0 ? .failed : (row.unsupported > 0 && row.wall.isEmpty ? .unsupported : .ok)
-            return Row(key: key, status: status, statistics: Statistics(row.wall), failed: row.failed,
-                       settings: row.settings, error: row.firstError,
-                       medians: row.values.compactMapValues(Statistics.median))
+            let statistics = Statistics(row.wall)
+            let medians = row.values.compactMapValues(Statistics.median)
+            let noise = statistics.map {
+                NoiseFlags.flags(statistics: $0, medianLoad: medians["load_1m"], wallTotal: row.wallTotal,
+                                 otherCPUTotal: row.otherCPUTotal)
+            } ?? []
+            return Row(key: key, status: status, statistics: statistics, failed: row.failed,
+                       settings: row.settings, error: row.firstError, medians: medians,
+                       noise: noise.joined(separator: ","))
         }
     }
 

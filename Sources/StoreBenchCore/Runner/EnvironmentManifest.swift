@@ -38,6 +38,13 @@ public struct EnvironmentManifest: Codable, Sendable {
     public var peakMemoryMethod: String
     /// How the summary's interval of the median is computed.
     public var medianIntervalMethod = MedianInterval.method
+    /// What the disk under the work directory cost at the least when the run began and ended.
+    public var diskFloorsAtStart: DiskFloors?
+    public var diskFloorsAtEnd: DiskFloors?
+    /// The block device under the work directory: readahead, scheduler, mount options; the CPU governor.
+    public var storage: StorageFacts?
+    /// How many repetitions each row got, and why.
+    public var repetitionPolicy = ""
     public var warnings: [String]
     public var startedAt: String
     public var finishedAt: String
@@ -48,7 +55,8 @@ public struct EnvironmentManifest: Codable, Sendable {
              cores, memoryBytes = "memory_bytes", kernel, workdir, workdirFileSystem = "workdir_filesystem",
              libraries, seed, datasets, scenarioName = "scenario_name", scenarioFile = "scenario_file",
              scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
-             medianIntervalMethod = "median_interval_method",
+             medianIntervalMethod = "median_interval_method", diskFloorsAtStart = "disk_floors_at_start",
+             diskFloorsAtEnd = "disk_floors_at_end", storage, repetitionPolicy = "repetition_policy",
              warnings, startedAt = "started_at", finishedAt = "finished_at"
     }
 

@@ -67,6 +67,8 @@ struct RepetitionRunner {
         phase = "measure"
         let resetWorked = PeakMemory.reset()
         let residentBefore = PeakMemory.residentKiB()
+        sample.loadAverage = LoadAverage.oneMinute()
+        let machineBefore = MachineCPU.now()
         let ioBefore = ProcessIO.now()
         let cpuBefore = CPUTime.now()
         let start = monotonicNanoseconds()
@@ -75,6 +77,7 @@ struct RepetitionRunner {
         let end = monotonicNanoseconds()
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()
+        let machineAfter = MachineCPU.now()
         sample.maxRSSKiB = PeakMemory.highWaterKiB()
         sample.memoryGrowthKiB = PeakMemory.growthKiB(since: residentBefore, resetWorked: resetWorked)
         blackHole(measured.ops)
@@ -84,6 +87,10 @@ struct RepetitionRunner {
         sample.wallSeconds = Double(end - start) / 1_000_000_000
         sample.cpuUserSeconds = cpuAfter.user - cpuBefore.user
         sample.cpuSystemSeconds = cpuAfter.system - cpuBefore.system
+        if let machineBefore, let machineAfter {
+            let own = sample.cpuUserSeconds + sample.cpuSystemSeconds
+            sample.otherCPUSeconds = max(0, machineAfter.busySeconds - machineBefore.busySeconds - own)
+        }
         sample.readBytes = io.readBytes
         sample.writeBytes = io.writeBytes
         sample.storeBytes = usage.apparentBytes

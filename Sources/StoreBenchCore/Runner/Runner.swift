@@ -54,6 +54,7 @@ public struct Runner {
         let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
         let workDirectory = try WorkDirectory(in: options.workdir, prefix: "storebench-")
         defer { workDirectory.remove() }
+        let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
         var summary = SummaryBuilder(order: plan.cases.map(\.key))
         do {
@@ -79,7 +80,13 @@ public struct Runner {
             samples.discard()
             throw error
         }
-        let manifest = makeManifest(scenario: scenario, plan: plan, options: options, warnings: warnings, started: started)
+        var manifest = makeManifest(scenario: scenario, plan: plan, options: options, warnings: warnings, started: started)
+        manifest.diskFloorsAtStart = floorsAtStart
+        manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
+        manifest.storage = StorageFacts.of(options.workdir.path)
+        manifest.repetitionPolicy = "fixed: \(scenario.warmup) warm-up and \(scenario.repetitions) measured repetitions per row, "
+            + "interleaved in a seeded shuffle per round; rows whose median's 95% interval is wider than "
+            + "±\(Int(NoiseFlags.targetPrecision * 100))% are flagged imprecise, not repeated"
         try AtomicFile.write(CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
         try AtomicFile.write(manifest.encoded(), to: options.output.appendingPathComponent("environment.json"))
         return Result(summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest)

@@ -77,20 +77,23 @@ public enum MachineFacts {
 extension WorkDirectory {
     /// The file-system type of `path` ("ext4", "tmpfs", …): the type of the longest mount point in
     /// `/proc/self/mounts` that contains the path's real location; "unknown" where that file is missing.
-    public static func fileSystemType(of path: String) -> String {
+    public static func fileSystemType(of path: String) -> String { mountEntry(of: path)?.type ?? "unknown" }
+
+    /// The `/proc/self/mounts` entry with the longest mount point that contains the path's real location.
+    static func mountEntry(of path: String) -> (mountPoint: String, type: String, options: String)? {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return "unknown" }
-        var best: (mountPoint: String, type: String)?
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return nil }
+        var best: (mountPoint: String, type: String, options: String)?
         for line in mounts.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count >= 3 else { continue }
+            guard fields.count >= 4 else { continue }
             let mountPoint = fields[1].replacingOccurrences(of: "\\040", with: " ")
             let contains = mountPoint == "/" || resolved == mountPoint || resolved.hasPrefix(mountPoint + "/")
             if contains, mountPoint.count >= (best?.mountPoint.count ?? -1) {
-                best = (mountPoint, String(fields[2]))
+                best = (mountPoint, String(fields[2]), String(fields[3]))
             }
         }
-        return best?.type ?? "unknown"
+        return best
     }
 
 }
