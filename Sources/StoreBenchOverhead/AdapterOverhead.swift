@@ -4,7 +4,8 @@ import StoreBenchBackends
 import StoreBenchCore
 
 /// Measures what the Swift `sqlite` backend adds over the same work written in C: N article inserts in one
-/// transaction with a reused prepared statement, on the same generated data. Both sides use journal=wal and
+/// transaction with a reused prepared statement, on the same generated data, into the same schema (the backend's
+/// default variant's query index included), proven equal by the checksum and size of both databases. Both sides use journal=wal and
 /// sync=off: the adapter costs CPU, and fsync timing on a shared virtual disk would drown it in noise.
 /// The two sides alternate, each repetition on a fresh database in a private directory.
 public enum AdapterOverhead {
@@ -17,6 +18,18 @@ public enum AdapterOverhead {
         public var swiftMedian: Double { Statistics.median(swiftSeconds) ?? 0 }
         /// Swift median over C median, minus one (0.05 = 5% slower than C).
         public var overhead: Double { swiftMedian / cMedian - 1 }
+        /// The proof that both sides did the same work: the checksum of every article each database holds, and
+        /// the databases' sizes, from the last repetition.
+        public let equalWork: EqualWork
+    }
+
+    /// What each side's database holds after its inserts.
+    public struct EqualWork: Sendable {
+        public let cChecksum: String
+        public let swiftChecksum: String
+        public let cBytes: Int64
+        public let swiftBytes: Int64
+        public var holds: Bool { cChecksum == swiftChecksum && cBytes == swiftBytes }
     }
 
     public static func measure(count: Int, repetitions: Int, seed: UInt64, workdir: URL) throws -> Result {
@@ -26,8 +39,11 @@ public enum AdapterOverhead {
         let descriptor = SQLiteBackend.descriptor
         let variant = try descriptor.variant(["txn": "single", "journal": "wal", "sync": "off"])
         var cTimes: [Double] = [], swiftTimes: [Double] = []
+        var equalWork = EqualWork(cChecksum: "", swiftChecksum: "", cBytes: 0, swiftBytes: 0)
         for repetition in 0..<(repetitions + 1) {  // the first round warms up
-            let cSeconds = try measureC(articles, path: try work.subdirectory("c\(repetition)").appendingPathComponent(SQLiteBackend.fileName).path)
+            let cDirectory = try work.subdirectory("c\(repetition)")
+            let cSeconds = try measureC(articles, path: cDirectory.appendingPathComponent(SQLiteBackend.fileName).path,
+                                        schema: SQLiteBackend.schema(for: variant))
             let location = StoreLocation(directory: try work.subdirectory("swift\(repetition)"), variant: variant)
             let store = try descriptor.open(location, as: (any ArticleStore).self)
             let start = monotonicNanoseconds()
@@ -36,19 +52,27 @@ public enum AdapterOverhead {
             }
             let end = monotonicNanoseconds()
             try store.close()
-            guard try descriptor.open(location, as: (any ArticleStore).self).allArticles().count == count else {
-                throw StoreError.inconsistent("the Swift side did not store \(count) articles")
-            }
+            let cBytes = DiskUsage.of(cDirectory).apparentBytes, swiftBytes = DiskUsage.of(location.directory).apparentBytes
+            equalWork = EqualWork(
+                cChecksum: try checksum(of: StoreLocation(directory: cDirectory, variant: variant), descriptor),
+                swiftChecksum: try checksum(of: location, descriptor), cBytes: cBytes, swiftBytes: swiftBytes)
             if repetition > 0 {
                 cTimes.append(cSeconds)
                 swiftTimes.append(Double(end - start) / 1e9)
             }
         }
-        return Result(count: count, cSeconds: cTimes, swiftSeconds: swiftTimes)
+        return Result(count: count, cSeconds: cTimes, swiftSeconds: swiftTimes, equalWork: equalWork)
+    }
+
+    /// The checksum of every article in the database at `location`, read through the sqlite backend.
+    private static func checksum(of location: StoreLocation, _ descriptor: BackendDescriptor) throws -> String {
+        let store = try descriptor.open(location, as: (any ArticleStore).self)
+        defer { try? store.close() }
+        return Checksum.articles(try store.allArticles()).hex
     }
 
     /// Runs the C loop; the C strings are laid out before the call, outside the timed region.
-    private static func measureC(_ articles: [Article], path: String) throws -> Double {
+    private static func measureC(_ articles: [Article], path: String, schema: String) throws -> Double {
         var bytes: [CChar] = []
         var offsets: [Int] = []
         offsets.reserveCapacity(articles.count * 3)
@@ -69,7 +93,7 @@ public enum AdapterOverhead {
             }
             var elapsed: UInt64 = 0
             var message = [CChar](repeating: 0, count: 512)
-            let rc = sb_c_insert(path, pragmas, SQLiteBackend.schema, SQLiteBackend.insertArticleSQL,
+            let rc = sb_c_insert(path, pragmas, schema, SQLiteBackend.insertArticleSQL,
                                  &rows, Int32(rows.count), &elapsed, &message, Int32(message.count))
             guard rc == 0 else {
                 let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

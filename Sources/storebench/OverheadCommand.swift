@@ -39,6 +39,12 @@ struct OverheadCommand: ParsableCommand {
             print("| \(side) | \(MarkdownTable.duration(Statistics.median(times) ?? 0)) | "
                   + "\(MarkdownTable.duration(times.min() ?? 0)) | \(MarkdownTable.duration(times.max() ?? 0)) |")
         }
+        let proof = result.equalWork
+        print("equal work: article checksum C \(proof.cChecksum), Swift \(proof.swiftChecksum); database bytes C \(proof.cBytes), "
+              + "Swift \(proof.swiftBytes)")
+        guard proof.holds else {
+            throw CommandFailure(exit: .failure, message: "storebench overhead: the two sides did not do the same work")
+        }
         print(String(format: "adapter overhead on %d inserts: %+.1f%% (limit %.0f%%)", count, percent, maxOverhead))
         if percent > maxOverhead { throw ExitCode(.regression) }
     }

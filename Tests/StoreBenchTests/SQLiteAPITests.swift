@@ -120,6 +120,9 @@ struct AdapterOverheadTests {
         let result = try AdapterOverhead.measure(count: 200, repetitions: 2, seed: 1, workdir: temp.url)
         #expect(result.cSeconds.count == 2 && result.swiftSeconds.count == 2)
         #expect(result.cSeconds.allSatisfy { $0 > 0 } && result.swiftSeconds.allSatisfy { $0 > 0 })
+        // Equal work, proven: the same articles, and databases of the same size (the query index on both sides).
+        #expect(result.equalWork.holds, "\(result.equalWork)")
+        #expect(!result.equalWork.cChecksum.isEmpty && result.equalWork.cBytes > 0)
         #expect(temp.tree().isEmpty, "work directory left behind: \(temp.tree())")
     }
 }
