@@ -40,7 +40,7 @@ struct ScenarioParserTests {
     }
 
     @Test func shippedScenariosParse() throws {
-        for name in ["default", "smoke", "scaling", "launch"] {
+        for name in ["default", "quick", "smoke", "scaling", "launch"] {
             let scenario = try parser.parse(file: packageRoot.appendingPathComponent("scenarios/\(name).yaml").path)
             #expect(scenario.name == name)
         }

@@ -69,6 +69,7 @@ struct RepetitionRunner {
         let residentBefore = PeakMemory.residentKiB()
         sample.loadAverage = LoadAverage.oneMinute()
         let machineBefore = MachineCPU.now()
+        let childrenBefore = CPUTime.children()
         let ioBefore = ProcessIO.now()
         let cpuBefore = CPUTime.now()
         let start = monotonicNanoseconds()
@@ -87,10 +88,7 @@ struct RepetitionRunner {
         sample.wallSeconds = Double(end - start) / 1_000_000_000
         sample.cpuUserSeconds = cpuAfter.user - cpuBefore.user
         sample.cpuSystemSeconds = cpuAfter.system - cpuBefore.system
-        if let machineBefore, let machineAfter {
-            let own = sample.cpuUserSeconds + sample.cpuSystemSeconds
-            sample.otherCPUSeconds = max(0, machineAfter.busySeconds - machineBefore.busySeconds - own)
-        }
+
         sample.readBytes = io.readBytes
         sample.writeBytes = io.writeBytes
         sample.storeBytes = usage.apparentBytes
@@ -98,6 +96,11 @@ struct RepetitionRunner {
         sample.ops = measured.ops
         phase = "verify"
         sample.checksum = try workloadCase.verify(measured.outcome, prepared, run)
+        if let machineBefore, let machineAfter {
+            // This process and the children it launched (reaped by verify) are the work, not contention.
+            let own = sample.cpuUserSeconds + sample.cpuSystemSeconds + CPUTime.children().total - childrenBefore.total
+            sample.otherCPUSeconds = max(0, machineAfter.busySeconds - machineBefore.busySeconds - own)
+        }
     }
 
     /// An error message naming backend, variant, workload and phase, followed by the library's own text.

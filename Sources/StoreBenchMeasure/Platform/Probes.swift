@@ -14,12 +14,12 @@ public func monotonicNanoseconds() -> UInt64 {
 }
 
 /// `getrusage(RUSAGE_SELF)` (≈0.5 µs: never inside a timed operation).
-func resourceUsage() -> rusage {
+func resourceUsage(children: Bool = false) -> rusage {
     var usage = rusage()
     #if canImport(Glibc)
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
     #else
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
     #endif
     return usage
 }
@@ -29,10 +29,21 @@ public struct CPUTime: Sendable {
     public var user: Double
     public var system: Double
 
-    public static func now() -> CPUTime {
-        let usage = resourceUsage()
+    public static func now() -> CPUTime { CPUTime(resourceUsage()) }
+
+    /// CPU time of this process's children that have ended and been waited for (launch workloads' children).
+    public static func children() -> CPUTime { CPUTime(resourceUsage(children: true)) }
+
+    public var total: Double { user + system }
+
+    private init(_ usage: rusage) {
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1_000_000 }
-        return CPUTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+        self.init(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
+    }
+
+    public init(user: Double, system: Double) {
+        self.user = user
+        self.system = system
     }
 }
 
