@@ -99,3 +99,25 @@ struct RunnerTests {
         #expect((0..<5).map(plan.order(round:)).count { $0 != plan.order(round: 0) } >= 3)
     }
 }
+
+@Suite("Finished stores are put aside, not deleted at once")
+struct RetiredStoresTests {
+    @Test("retire moves a store aside; over the budget they are deleted; remove() leaves nothing")
+    func retire() throws {
+        let parent = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let work = try WorkDirectory(in: parent.url, prefix: "retire-")
+        let first = try work.subdirectory("a")
+        try Data(repeating: 1, count: 10_000).write(to: first.appendingPathComponent("store"))
+        work.retire(first)
+        #expect(!FileManager.default.fileExists(atPath: first.path))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: work.url.appendingPathComponent(".retired").path)
+        #expect(aside.count == 1)
+        work.retireBudgetBytes = 1  // the next store goes over the budget: everything put aside is deleted
+        let second = try work.subdirectory("b")
+        try Data(repeating: 2, count: 10_000).write(to: second.appendingPathComponent("store"))
+        work.retire(second)
+        #expect(!FileManager.default.fileExists(atPath: work.url.appendingPathComponent(".retired").path))
+        work.remove()
+        #expect(parent.tree().isEmpty, "\(parent.tree())")
+    }
+}

@@ -18,7 +18,7 @@ struct RepetitionRunner {
             sample.error = Self.describe(planned, phase: "prepare", error)
             return sample
         }
-        defer { WorkDirectory.removeTree(directory) }
+        defer { workDirectory.retire(directory) }
         return Self.run(planned, round: round, in: directory, childExecutable: childExecutable)
     }
 
