@@ -55,12 +55,7 @@ struct CommitInsideClockTests {
     /// Through the binary: `/proc/self/io` counts the whole process, and tests run in parallel in theirs.
     @Test("sqlite txn=batch commits its open batch inside the timed region: mark-read and delete write as much as txn=single")
     func batchCommitsInsideTheClock() throws {
-        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let scenario = try temp.file("batch.yaml", """
-            name: batch
-            seed: 42
-            warmup: 0
-            repetitions: 3
+        let samples = try runScenario(repetitions: 3, """
             backends:
               - backend: sqlite
                 variants:
@@ -72,10 +67,6 @@ struct CommitInsideClockTests {
               - workload: delete
                 parameters: {stored: 4000, count: 2000}
             """)
-        let out = temp.url.appendingPathComponent("out")
-        let result = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
-        try #require(result.status == 0, "\(result.stderr)")
-        let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         func column(_ name: String) -> Int { samples.header.firstIndex(of: name)! }
         // The least of three repetitions: other processes' writeback only ever adds to a process's count.
         var written: [String: Double] = [:]
@@ -103,12 +94,7 @@ struct MemoryGrowthTests {
     /// Through the binary: the test process's resident memory belongs to every test running in parallel.
     @Test("mem_growth_kib of a 10,000-article memory insert is tens of MB at most, beside a 400,000-message timeline")
     func growthIsTheOperations() throws {
-        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let scenario = try temp.file("memory.yaml", """
-            name: memory
-            seed: 42
-            warmup: 0
-            repetitions: 1
+        let samples = try runScenario(repetitions: 1, """
             backends:
               - backend: memory
             workloads:
@@ -117,10 +103,6 @@ struct MemoryGrowthTests {
               - workload: timeline
                 parameters: {messages: 400000, users: 5000}
             """)
-        let out = temp.url.appendingPathComponent("out")
-        let result = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
-        try #require(result.status == 0, "\(result.stderr)")
-        let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         let workload = samples.header.firstIndex(of: "workload")!, growth = samples.header.firstIndex(of: "mem_growth_kib")!
         let rss = samples.header.firstIndex(of: "max_rss_kib")!
         let insert = try #require(samples.rows.first { $0[workload] == "insert" })

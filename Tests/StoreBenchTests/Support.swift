@@ -157,3 +157,14 @@ extension Sample {
         return sample
     }
 }
+
+/// Runs a scenario through the binary — a process of its own, so its `/proc` counters are the run's alone — and
+/// returns its samples.csv. `body` is the scenario's `backends:` and `workloads:` part.
+func runScenario(repetitions: Int, _ body: String) throws -> (header: [String], rows: [[String]]) {
+    let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+    let scenario = try temp.file("scenario.yaml", "name: test\nseed: 42\nwarmup: 0\nrepetitions: \(repetitions)\n" + body)
+    let out = temp.url.appendingPathComponent("out")
+    let result = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
+    try #require(result.status == 0, "\(result.stderr)")
+    return try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
+}
