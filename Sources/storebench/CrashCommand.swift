@@ -19,8 +19,8 @@ struct CrashCommand: ParsableCommand {
     @Option(help: "The scenario whose backend variants are tested.") var scenario = "scenarios/default.yaml"
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable).") var backends: [String] = []
     @Option(help: "Counted kills per backend variant.") var kills = 50
-    @Option(help: "Articles per batch (one app operation).") var batch = 20
-    @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = 200
+    @Option(help: "Articles per batch (one app operation).") var batch = CrashTrials.defaultBatchSize
+    @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
     @Option(help: "Seed for the data and the kill moments (default: the scenario's).") var seed: UInt64?
     @Option(help: "Output directory for durability.csv (default: results/<UTC timestamp>-<host>-crash/).") var out: String?
     @Option(help: "Where private work directories are made (default: $TMPDIR or /var/tmp).") var workdir: String?
@@ -45,10 +45,10 @@ struct CrashCommand: ParsableCommand {
         var rows: [DurabilityRow] = []
         for entry in plan.backends {
             let descriptor = registry[entry.backend]!
-            var trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work)
+            var trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work,
+                                     seed: seed ?? plan.seed)
             trials.batchSize = batch
             trials.maxDelayMilliseconds = maxDelay
-            trials.seed = seed ?? plan.seed
             let row = try failing(.failure) { try trials.run(kills: kills) }
             printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
             rows.append(row)

@@ -14,7 +14,7 @@ public enum AtomicFile {
         let partial = url.appendingPathExtension("partial")
         let fd = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("cannot create", partial) }
-        var ok = writeAll(data, to: fd)
+        var ok = FileBytes.writeAll(data, to: fd)
         let writeError = errno
         ok = ok && fsync(fd) == 0
         close(fd)
@@ -25,9 +25,6 @@ public enum AtomicFile {
         }
         try commit(partial, to: url)
     }
-
-    /// Writes every byte of `data` to `fd` (retrying short writes); false on an error (see `errno`).
-    public static func writeAll(_ data: Data, to fd: Int32) -> Bool { FileBytes.writeAll(data, to: fd) }
 
     /// Renames a finished `.partial` file over its target.
     public static func commit(_ partial: URL, to url: URL) throws {

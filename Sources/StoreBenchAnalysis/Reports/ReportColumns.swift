@@ -29,7 +29,7 @@ public struct ReportColumn: Sendable, Encodable {
 
     /// What the column is about, so scripts can find columns without hard-coding their names.
     public enum Group: String, Sendable, Encodable {
-        case identity, outcome, timing, resources, store, latency, launch, detail, statistics, noise
+        case identity, outcome, timing, resources, store, latency, launch, workload, detail, statistics, noise
     }
 
     public let name: String
@@ -87,10 +87,10 @@ public enum ReportColumns {
         .column("resident_pages", .count, .neither, .none, .launch, "store pages still in the page cache after a cold launch's eviction"),
         .column("child_ready_s", .seconds, .lowerIsBetter, .none, .launch, "the launched child's own open → ready time"),
         .column("child_read_bytes", .bytes, .lowerIsBetter, .none, .launch, "the launched child's disk reads from open to ready"),
-        .column("note", .text, .neither, .none, .detail, "what else the workload says about the row"),
-        .column("hit_ratio", .ratio, .higherIsBetter, .none, .detail, "cache workload: hits / gets"),
-        .column("reads", .count, .higherIsBetter, .none, .detail, "sync-while-reading: screens the main thread loaded"),
-        .column("query_plan", .text, .neither, .none, .detail, "query workload: EXPLAIN QUERY PLAN or the strategy"),
+        .column("note", .text, .neither, .none, .workload, "what else the workload says about the row"),
+        .column("hit_ratio", .ratio, .higherIsBetter, .none, .workload, "cache workload: hits / gets"),
+        .column("reads", .count, .higherIsBetter, .none, .workload, "sync-while-reading: screens the main thread loaded"),
+        .column("query_plan", .text, .neither, .none, .workload, "query workload: EXPLAIN QUERY PLAN or the strategy"),
         .column("mem_growth_kib", .kibibytes, .lowerIsBetter, .median, .resources,
                 "peak resident memory during the timed region minus resident memory at its start: what the operation took"),
         .column("other_cpu_s", .seconds, .lowerIsBetter, .median, .noise,
@@ -135,7 +135,7 @@ public enum ReportColumns {
     /// The latency percentile columns of samples.csv.
     public static var latency: [ReportColumn] { samples.filter { $0.group == .latency } }
     /// The workload-specific columns a ``Repetition`` may note.
-    public static var notes: [ReportColumn] { samples.filter { $0.group == .launch || $0.group == .detail && $0.name != "settings" && $0.name != "dataset" } }
+    public static let notes = Set(samples.filter { $0.group == .launch || $0.group == .workload }.map(\.name))
 
     private static func keys(_ names: [String]) -> [ReportColumn] { names.map(sample) }
     private static func firsts(_ names: [String]) -> [ReportColumn] { names.map(sample) }

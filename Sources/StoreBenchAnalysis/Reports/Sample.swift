@@ -105,53 +105,54 @@ public struct Sample: Sendable {
     /// The measured value of a numeric column; nil when the row is not ok or has no such value.
     func number(_ name: String) -> Double? {
         guard status == .ok else { return nil }
-        switch name {
-        case "wall_s": return wallSeconds
-        case "cpu_user_s": return cpuUserSeconds
-        case "cpu_sys_s": return cpuSystemSeconds
-        case "max_rss_kib": return Double(maxRSSKiB)
-        case "mem_growth_kib": return memoryGrowthKiB.map(Double.init)
-        case "other_cpu_s": return otherCPUSeconds
-        case "load_1m": return loadAverage
-        case "read_bytes": return readBytes.map(Double.init)
-        case "write_bytes": return writeBytes.map(Double.init)
-        case "store_bytes": return Double(storeBytes)
-        case "store_alloc_bytes": return Double(storeAllocatedBytes)
-        case "ops": return Double(ops)
-        case "ops_per_s": return opsPerSecond
-        case "p50_us": return latency?.p50
-        case "p90_us": return latency?.p90
-        case "p99_us": return latency?.p99
-        case "p999_us": return latency?.p999
-        case "max_us": return latency?.max
-        default: return notes[name].flatMap(Double.init)
-        }
+        if let field = Self.measured[name] { return field.get(self) }
+        return notes[name].flatMap(Double.init)
     }
 
     /// Sets the measured value of a numeric column (the inverse of ``number(_:)``, for samples read back).
     mutating func set(_ name: String, _ value: Double) {
-        var percentiles = latency ?? LatencyPercentiles()
-        switch name {
-        case "wall_s": wallSeconds = value
-        case "cpu_user_s": cpuUserSeconds = value
-        case "cpu_sys_s": cpuSystemSeconds = value
-        case "max_rss_kib": maxRSSKiB = Int64(value)
-        case "mem_growth_kib": memoryGrowthKiB = Int64(value)
-        case "other_cpu_s": otherCPUSeconds = value
-        case "load_1m": loadAverage = value
-        case "read_bytes": readBytes = Int64(value)
-        case "write_bytes": writeBytes = Int64(value)
-        case "store_bytes": storeBytes = Int64(value)
-        case "store_alloc_bytes": storeAllocatedBytes = Int64(value)
-        case "ops": ops = Int(value)
-        case "p50_us": percentiles.p50 = value
-        case "p90_us": percentiles.p90 = value
-        case "p99_us": percentiles.p99 = value
-        case "p999_us": percentiles.p999 = value
-        case "max_us": percentiles.max = value
-        case "ops_per_s": return  // derived from ops and wall_s
-        default: notes[name] = CSVFormat.number(value, unit: ReportColumns.sample(name).unit)
+        if let field = Self.measured[name] {
+            field.set(&self, value)
+        } else {
+            notes[name] = CSVFormat.number(value, unit: ReportColumns.sample(name).unit)
         }
-        if name.hasSuffix("_us") { latency = percentiles }
     }
+
+    /// A measurement stored in a property of its own, read by ``number(_:)`` and written by ``set(_:_:)``.
+    struct MeasuredField: Sendable {
+        let get: @Sendable (Sample) -> Double?
+        let set: @Sendable (inout Sample, Double) -> Void
+
+        /// One of the latency percentiles.
+        static func latency(_ get: @escaping @Sendable (LatencyPercentiles) -> Double,
+                            _ set: @escaping @Sendable (inout LatencyPercentiles, Double) -> Void) -> MeasuredField {
+            MeasuredField(get: { $0.latency.map(get) }, set: { sample, value in
+                var percentiles = sample.latency ?? LatencyPercentiles()
+                set(&percentiles, value)
+                sample.latency = percentiles
+            })
+        }
+    }
+
+    /// The measurements with a property of their own, by column name: the one mapping between the two.
+    static let measured: [String: MeasuredField] = [
+        "wall_s": .init(get: { $0.wallSeconds }, set: { $0.wallSeconds = $1 }),
+        "cpu_user_s": .init(get: { $0.cpuUserSeconds }, set: { $0.cpuUserSeconds = $1 }),
+        "cpu_sys_s": .init(get: { $0.cpuSystemSeconds }, set: { $0.cpuSystemSeconds = $1 }),
+        "max_rss_kib": .init(get: { Double($0.maxRSSKiB) }, set: { $0.maxRSSKiB = Int64($1) }),
+        "mem_growth_kib": .init(get: { $0.memoryGrowthKiB.map(Double.init) }, set: { $0.memoryGrowthKiB = Int64($1) }),
+        "other_cpu_s": .init(get: { $0.otherCPUSeconds }, set: { $0.otherCPUSeconds = $1 }),
+        "load_1m": .init(get: { $0.loadAverage }, set: { $0.loadAverage = $1 }),
+        "read_bytes": .init(get: { $0.readBytes.map(Double.init) }, set: { $0.readBytes = Int64($1) }),
+        "write_bytes": .init(get: { $0.writeBytes.map(Double.init) }, set: { $0.writeBytes = Int64($1) }),
+        "store_bytes": .init(get: { Double($0.storeBytes) }, set: { $0.storeBytes = Int64($1) }),
+        "store_alloc_bytes": .init(get: { Double($0.storeAllocatedBytes) }, set: { $0.storeAllocatedBytes = Int64($1) }),
+        "ops": .init(get: { Double($0.ops) }, set: { $0.ops = Int($1) }),
+        "ops_per_s": .init(get: { $0.opsPerSecond }, set: { _, _ in }),  // derived from ops and wall_s
+        "p50_us": .latency({ $0.p50 }, { $0.p50 = $1 }),
+        "p90_us": .latency({ $0.p90 }, { $0.p90 = $1 }),
+        "p99_us": .latency({ $0.p99 }, { $0.p99 = $1 }),
+        "p999_us": .latency({ $0.p999 }, { $0.p999 = $1 }),
+        "max_us": .latency({ $0.max }, { $0.max = $1 }),
+    ]
 }

@@ -28,7 +28,7 @@ public final class SampleWriter {
     }
 
     private func write(_ data: Data) throws {
-        guard AtomicFile.writeAll(data, to: descriptor) else { throw AtomicFile.failure("cannot write", partial) }
+        guard FileBytes.writeAll(data, to: descriptor) else { throw AtomicFile.failure("cannot write", partial) }
     }
 
     /// Flushes the file to disk and renames it into place.

@@ -43,12 +43,8 @@ public enum SQLiteBackend {
 extension SQLiteBackend {
     /// The store's file name inside its directory (for `storebench overhead`'s C baseline, which does the same work).
     public static var fileName: String { SQLiteStore.fileName }
-    /// The schema a store of `variant` creates: the tables, the query index with `index=on`, the FTS5 table and its
-    /// triggers with `search=fts5`.
-    public static func schema(for variant: Variant) -> String {
-        SQLiteStore.schema + (variant["index"] == "on" ? "\n" + SQLiteStore.queryIndex : "")
-            + (variant["search"] == "fts5" ? "\n" + SQLiteStore.fullTextSchema : "")
-    }
+    /// The schema a store of `variant` creates (the C baseline creates the same).
+    public static func schema(for variant: Variant) -> String { SQLiteStore.schema(for: variant) }
     /// The statement that inserts one article.
     public static var insertArticleSQL: String { SQLiteStore.Query.insertArticle.rawValue }
 }

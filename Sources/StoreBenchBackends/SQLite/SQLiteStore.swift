@@ -77,6 +77,12 @@ final class SQLiteStore: AppStore {
             INSERT INTO article_fts(rowid, title, summary) VALUES (new.rowid, new.title, new.summary); END;
         """
 
+    /// Everything a store of `variant` creates: the tables, the query index with `index=on`, the FTS5 table and its
+    /// triggers with `search=fts5`.
+    static func schema(for variant: Variant) -> String {
+        schema + (variant["index"] == "on" ? "\n" + queryIndex : "") + (variant["search"] == "fts5" ? "\n" + fullTextSchema : "")
+    }
+
     init(location: StoreLocation) throws {
         let variant = location.variant
         self.location = location
@@ -91,9 +97,7 @@ final class SQLiteStore: AppStore {
                                       requested: variant["sync"], on: connection) { SQLiteBackend.syncNames[$0] ?? $0 }
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
-            try connection.execute(Self.schema)
-            if variant["index"] == "on" { try connection.execute(Self.queryIndex) }
-            if fullTextSearch { try connection.execute(Self.fullTextSchema) }
+            try connection.execute(Self.schema(for: variant))
             policy = TransactionPolicy(variant)
             effectiveSettings = "txn=\(variant["txn"]) journal=\(journal) sync=\(sync) temp_store=memory"
                 + (variant["txn"] == "batch" ? " batch_ops=\(variant["batch_ops"]) batch_ms=\(variant["batch_ms"])" : "")

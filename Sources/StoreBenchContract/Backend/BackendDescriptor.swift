@@ -68,11 +68,12 @@ public struct BackendDescriptor: Sendable {
     /// play it is closed and the call throws ``StoreError/unsupported(_:)``.
     public func open<Role>(_ location: StoreLocation, as role: Role.Type) throws -> Role {
         let store = try open(location)
-        guard let typed = store as? Role else {
+        do {
+            return try store.playing(role)
+        } catch {
             try? store.close()
-            throw StoreError.unsupported("backend '\(name)' does not play the role \(role)")
+            throw error
         }
-        return typed
     }
 
     /// The variant with `requested` values and defaults for the rest.

@@ -47,6 +47,15 @@ public protocol Store: AnyObject {
 extension Store {
     public func checkIntegrity() throws {}
     public func commitPending() throws {}
+
+    /// This store as `role` (`(any ArticleStore).self`, …); throws ``StoreError/unsupported(_:)`` naming the store
+    /// type and the role when it does not play it.
+    public func playing<Role>(_ role: Role.Type) throws -> Role {
+        guard let typed = self as? Role else {
+            throw StoreError.unsupported("the \(type(of: self)) store does not play the role \(role)")
+        }
+        return typed
+    }
 }
 
 /// Errors a store raises that are not a library's own.

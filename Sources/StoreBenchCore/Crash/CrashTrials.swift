@@ -36,18 +36,22 @@ public struct CrashTrials {
     public let backend: BackendDescriptor
     public let variant: Variant
     public let workRoot: URL
-    /// Articles per batch (one app operation).
-    public var batchSize = 20
-    /// The kill comes 1…this many ms after the first acknowledgement.
-    public var maxDelayMilliseconds = 200
     /// Seed of the articles and of the kill moments.
-    public var seed: UInt64 = 42
+    public let seed: UInt64
+    /// Articles per batch (one app operation).
+    public var batchSize = defaultBatchSize
+    /// The kill comes 1…this many ms after the first acknowledgement.
+    public var maxDelayMilliseconds = defaultMaxDelayMilliseconds
 
-    public init(executable: URL, backend: BackendDescriptor, variant: Variant, workRoot: URL) {
+    public static let defaultBatchSize = 20
+    public static let defaultMaxDelayMilliseconds = 200
+
+    public init(executable: URL, backend: BackendDescriptor, variant: Variant, workRoot: URL, seed: UInt64) {
         self.executable = executable
         self.backend = backend
         self.variant = variant
         self.workRoot = workRoot
+        self.seed = seed
     }
 
     /// The batches a writer commits at most (it is killed long before).

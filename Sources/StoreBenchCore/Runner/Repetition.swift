@@ -25,8 +25,7 @@ public final class Repetition {
     /// The open store as `role`; throws ``StoreError/unsupported(_:)`` when it does not play it.
     public func store<Role>(as role: Role.Type) throws -> Role {
         guard let current else { throw VerificationError("no store is open") }
-        guard let typed = current as? Role else { throw StoreError.unsupported("the store does not play the role \(role)") }
-        return typed
+        return try current.playing(role)
     }
 
     public var articles: any ArticleStore { get throws { try store(as: (any ArticleStore).self) } }
@@ -35,6 +34,12 @@ public final class Repetition {
     public var settings: any SettingsStore { get throws { try store(as: (any SettingsStore).self) } }
     public var cache: any CacheStore { get throws { try store(as: (any CacheStore).self) } }
     public var sharable: any SharableStore { get throws { try store(as: (any SharableStore).self) } }
+
+    /// Prepare: fills the open store with `articles` (untimed) and returns it as `role`.
+    public func storeLoaded<Role>(with articles: [Article], as role: Role.Type) throws -> Role {
+        try self.articles.load(articles: articles)
+        return try store(as: role)
+    }
 
     /// Opens the store (the runner does this before prepare).
     func openInitialStore() throws { current = try openStore() }
@@ -62,20 +67,19 @@ public final class Repetition {
     /// closes both. Where the library allows no second handle (``BackendDescriptor/ReadBack/afterClose(_:)``),
     /// the timed store is closed first and the row's note says why.
     public func readBackArticles() throws -> ArticleSnapshot {
-        guard case .afterClose(let reason) = readBack else {
-            let independent = try openStore()
-            defer { try? independent.close() }
-            guard let articles = independent as? any ArticleStore else {
-                throw StoreError.unsupported("the store does not play the role articles")
-            }
-            let snapshot = ArticleSnapshot(try articles.allArticles())
-            try independent.close()
+        if case .afterClose(let reason) = readBack {
+            appendNote("read back after closing the timed store (\(reason))")
             try closeStore()
-            return snapshot
         }
-        appendNote("read back after closing the timed store (\(reason))")
-        let store = try reopen(as: (any ArticleStore).self)
-        let snapshot = ArticleSnapshot(try store.allArticles())
+        let reader = try openStore()
+        let snapshot: ArticleSnapshot
+        do {
+            snapshot = ArticleSnapshot(try reader.playing((any ArticleStore).self).allArticles())
+        } catch {
+            try? reader.close()
+            throw error
+        }
+        try reader.close()
         try closeStore()
         return snapshot
     }
@@ -87,7 +91,10 @@ public final class Repetition {
     }
 
     /// Sets a report cell of this repetition's row (a column of ``ReportColumns/notes``).
-    public func note(_ column: String, _ value: String) { notes[column] = value }
+    public func note(_ column: String, _ value: String) {
+        precondition(ReportColumns.notes.contains(column), "\(column) is not a column a workload may note")
+        notes[column] = value
+    }
 
     /// Adds a sentence to the row's free-text `note`.
     public func appendNote(_ text: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs one closure on a second thread, started by ``start()`` and joined by ``join()`` (which rethrows its
 /// error). Used by `sync-while-reading`, which needs exactly two threads.
@@ -24,4 +25,11 @@ final class SecondThread: @unchecked Sendable {
         done.wait()
         if let failure { throw failure }
     }
+}
+
+/// A flag one thread raises and another polls.
+final class DoneFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func raise() { value.store(true, ordering: .releasing) }
+    var isRaised: Bool { value.load(ordering: .acquiring) }
 }

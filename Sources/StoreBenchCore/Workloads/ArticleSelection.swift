@@ -54,7 +54,6 @@ class ArticleSelectionCase {
     var fingerprint: String { selection.fingerprint }
 
     func prepare(_ run: Repetition) throws -> any ArticleStore {
-        try run.articles.load(articles: selection.articles)
-        return try run.articles
+        try run.storeLoaded(with: selection.articles, as: (any ArticleStore).self)
     }
 }

@@ -52,8 +52,7 @@ public struct LaunchReport: Codable, Sendable {
         let start = monotonicNanoseconds()
         let store = try descriptor.open(location)
         defer { try? store.close() }
-        guard let typed = store as? Role else { throw StoreError.unsupported("the store does not play the role \(role)") }
-        let result = try work(typed)
+        let result = try work(try store.playing(role))
         let ready = monotonicNanoseconds()
         let io = ProcessIO.delta(ioBefore, ProcessIO.now())
         return LaunchReport(readyNanoseconds: ready - start, readBytes: io.readBytes, checksum: checksum(result),

@@ -11,13 +11,24 @@ public struct LookupWorkload: Workload {
     public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        let selection = ArticleSelection(parameters, generator: generator, salt: 0x6C6F_6F6B)
-        return Case(selection, expected: ArticleSnapshot([]))
+        Case(ArticleSelection(parameters, generator: generator, salt: 0x6C6F_6F6B))
     }
 
-    final class Case: ArticleSelectionCase, WorkloadCase {
+    final class Case: WorkloadCase {
+        let selection: ArticleSelection
         /// The i-th lookup must return the i-th chosen article.
-        private lazy var expectedInOrder = Checksum.articlesInOrder(selection.chosen.map { selection.articles[$0] })
+        let expectedInOrder: String
+
+        init(_ selection: ArticleSelection) {
+            self.selection = selection
+            expectedInOrder = Checksum.articlesInOrder(selection.chosen.map { selection.articles[$0] })
+        }
+
+        var fingerprint: String { selection.fingerprint }
+
+        func prepare(_ run: Repetition) throws -> any ArticleStore {
+            try run.storeLoaded(with: selection.articles, as: (any ArticleStore).self)
+        }
 
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<[Article?]> {
             let recorder = run.latencies

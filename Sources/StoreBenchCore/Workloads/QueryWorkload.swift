@@ -51,8 +51,7 @@ public struct QueryWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> any QueryStore {
-            let store = try run.queries
-            try store.load(articles: articles)
+            let store = try run.storeLoaded(with: articles, as: (any QueryStore).self)
             run.note("query_plan", try store.queryPlans().joined(separator: " | "))
             return store
         }

@@ -44,9 +44,7 @@ public struct SearchWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> any QueryStore {
-            let store = try run.queries
-            try store.load(articles: articles)
-            return store
+            try run.storeLoaded(with: articles, as: (any QueryStore).self)
         }
 
         func measure(_ store: any QueryStore, _ run: Repetition) throws -> Measured<[[String]]> {

@@ -26,9 +26,7 @@ public struct UIDSetWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> any ArticleStore {
-            let store = try run.articles
-            try store.load(articles: articles)
-            return store
+            try run.storeLoaded(with: articles, as: (any ArticleStore).self)
         }
 
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Set<String>> {

@@ -87,5 +87,6 @@ public final class WorkDirectory {
 
 public struct WorkDirectoryError: Error, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

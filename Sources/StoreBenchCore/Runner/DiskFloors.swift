@@ -41,11 +41,7 @@ public struct DiskFloors: Codable, Sendable {
             }
             creates.append(Double(monotonicNanoseconds() - begin) / 1e9)
         }
-        return DiskFloors(fdatasyncSeconds: median(syncs), createRenameUnlinkSeconds: median(creates))
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return DiskFloors(fdatasyncSeconds: Statistics.median(syncs) ?? 0,
+                          createRenameUnlinkSeconds: Statistics.median(creates) ?? 0)
     }
 }
