@@ -34,9 +34,32 @@ struct ScenarioParserTests {
 
     @Test func validScenarioUsesDefaults() throws {
         let scenario = try parse(valid)
-        #expect(scenario.seed == 42 && scenario.warmup == 1 && scenario.repetitions == 5)
+        #expect(scenario.seed == 42 && scenario.policy == RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, targetPrecision: 0.05))
         #expect(scenario.backends.map(\.variant.description) == ["txn=none journal=delete sync=full index=on search=like"])
         #expect(scenario.workloads.first?.cases == [WorkloadParameters(["count": 10_000])])
+    }
+
+    @Test func repetitionPolicyKeys() throws {
+        let fixed = try parse("name: x\nwarmup: 0\nrepetitions: 3\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]")
+        #expect(fixed.policy == .fixed(3, warmup: 0) && fixed.policy.isFixed)
+        let adaptive = try parse("""
+            name: x
+            repetitions: {min: 4, max: 12}
+            target_precision: 0.02
+            case_seconds: 7.5
+            budget_seconds: 600
+            backends: [{backend: memory}]
+            workloads: [{workload: insert}]
+            """)
+        #expect(adaptive.policy == RepetitionPolicy(warmup: 1, minimum: 4, maximum: 12, targetPrecision: 0.02,
+                                                    caseSeconds: 7.5, budgetSeconds: 600))
+        let onlyMax = try parse("name: x\nrepetitions: {max: 4}\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]")
+        #expect(onlyMax.policy.minimum == 4 && onlyMax.policy.maximum == 4)
+        var overrides = RepetitionPolicy.Overrides()
+        overrides.minimum = 30
+        #expect(try adaptive.policy.applying(overrides).maximum == 30)
+        overrides.maximum = 2
+        #expect(throws: PolicyError.self) { try adaptive.policy.applying(overrides) }
     }
 
     @Test func shippedScenariosParse() throws {
@@ -48,7 +71,8 @@ struct ScenarioParserTests {
 
     @Test(arguments: [
         ("name: x\nbogus: 1\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
-         "test.yaml: bogus: unknown key; allowed keys: name, description, seed, warmup, repetitions, backends, workloads"),
+         "test.yaml: bogus: unknown key; allowed keys: name, description, seed, warmup, repetitions, target_precision, "
+            + "case_seconds, budget_seconds, backends, workloads"),
         ("name: x\nbackends: [{backend: nosuch}]\nworkloads: [{workload: insert}]",
          "test.yaml: backends[0].backend: unknown backend 'nosuch'; known: "
             + BackendRegistry.standard().names.joined(separator: ", ")),
@@ -66,6 +90,14 @@ struct ScenarioParserTests {
          "test.yaml: workloads[0].parameters: count (10) must not exceed stored (5)"),
         ("name: x\nrepetitions: 0\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
          "test.yaml: repetitions: 0 is out of range; expected a whole number in 1...1000"),
+        ("name: x\nrepetitions: {min: 8, max: 4}\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: repetitions: repetitions: min (8) must be at least 1 and at most max (4)"),
+        ("name: x\nrepetitions: {min: 3, most: 4}\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: repetitions.most: unknown key; allowed keys: min, max"),
+        ("name: x\ntarget_precision: 5%\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: target_precision: expected a number in 0.001...0.5, found '5%'"),
+        ("name: x\ncase_seconds: 0\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
+         "test.yaml: case_seconds: 0 is out of range; expected a number in 0.1...86,400"),
         ("name: x\nbackends: {backend: memory}\nworkloads: [{workload: insert}]",
          "test.yaml: backends: expected a list, found a mapping"),
         ("name: x\nbackends: []\nworkloads: [{workload: insert}]",

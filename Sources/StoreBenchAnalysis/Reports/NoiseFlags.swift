@@ -3,20 +3,21 @@ import Foundation
 /// Why a summary row's number may not be trusted as it stands: set in the `noise` column, marked in the Markdown
 /// table and the report.
 public enum NoiseFlags {
-    /// The precision a row's median should reach: the half-width of its 95% interval relative to the median.
-    public static let targetPrecision = 0.05
+    /// The precision a row's median should reach unless the run sets another: the half-width of its 95% interval
+    /// relative to the median.
+    public static let defaultTargetPrecision = 0.05
 
     /// Contention: the 1-minute load reached the number of cores (others competed with the run), or the rest of
     /// the machine kept at least half a core busy during the timed regions (judged over at least 0.2 s of them,
     /// since `/proc/stat` counts in 10 ms ticks).
     public static func flags(statistics: Statistics, medianLoad: Double?, wallTotal: Double, otherCPUTotal: Double,
-                             cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [String] {
+                             target: Double = defaultTargetPrecision, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [String] {
         var flags: [String] = []
         let loaded = medianLoad.map { $0 >= Double(cores) } ?? false
         let busy = wallTotal >= 0.2 && otherCPUTotal / wallTotal >= 0.5
         if loaded || busy { flags.append("contended") }
         if let interval = statistics.medianInterval {
-            if precision(interval, median: statistics.median) > targetPrecision { flags.append("imprecise") }
+            if precision(interval, median: statistics.median) > target { flags.append("imprecise") }
         } else {
             flags.append("no-interval")
         }

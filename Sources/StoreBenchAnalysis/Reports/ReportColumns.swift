@@ -29,7 +29,7 @@ public struct ReportColumn: Sendable, Encodable {
 
     /// What the column is about, so scripts can find columns without hard-coding their names.
     public enum Group: String, Sendable, Encodable {
-        case identity, outcome, timing, resources, store, latency, launch, workload, detail, statistics, noise
+        case identity, outcome, timing, resources, store, latency, launch, workload, detail, statistics, noise, harness
     }
 
     public let name: String
@@ -96,6 +96,8 @@ public enum ReportColumns {
         .column("other_cpu_s", .seconds, .lowerIsBetter, .median, .noise,
                 "CPU time the rest of the machine used during the timed region (/proc/stat busy, steal included, minus this process)"),
         .column("load_1m", .ratio, .lowerIsBetter, .median, .noise, "the 1-minute load average when the operation began"),
+        .column("repetition_s", .seconds, .lowerIsBetter, .none, .harness,
+                "wall-clock time of the whole repetition: opening and filling the store, the timed operation, verification and clean-up"),
     ]
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
@@ -122,8 +124,16 @@ public enum ReportColumns {
         .column("median_ci_note", .text, .neither, .statistic, .statistics, "why the median's interval is empty, if it is"),
       ] + medians(["mem_growth_kib", "other_cpu_s", "load_1m"]) + [
         .column("noise", .text, .neither, .statistic, .noise,
-                "flags: contended (others used the CPUs meanwhile), imprecise (the median's interval is wider than ±5%), "
-                    + "no-interval (n < 6); empty when none applies"),
+                "flags: contended (others used the CPUs meanwhile), imprecise (the median's interval is wider than the "
+                    + "target precision), no-interval (n < 6); empty when none applies"),
+        .column("precision", .ratio, .lowerIsBetter, .statistic, .statistics,
+                "half-width of the median's 95% interval relative to the median (empty without an interval)"),
+        .column("target_precision", .ratio, .neither, .statistic, .statistics, "the precision the run aimed for (repetition policy)"),
+        .column("target_met", .text, .neither, .statistic, .statistics, "yes when precision ≤ target_precision, else no"),
+        .column("stopped", .text, .neither, .statistic, .statistics,
+                "why the case left the rotation: precise, max-repetitions, case-time, budget, failed or unsupported"),
+        .column("case_s", .seconds, .lowerIsBetter, .statistic, .harness,
+                "wall-clock time the case took over all its repetitions, warm-ups, preparation and verification included"),
       ]
 
     /// The sample column called `name` (a programming error when there is none).

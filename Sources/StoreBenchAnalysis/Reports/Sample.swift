@@ -57,6 +57,8 @@ public struct Sample: Sendable {
     public var otherCPUSeconds: Double?
     /// The 1-minute load average when the timed region began (nil where unknown).
     public var loadAverage: Double?
+    /// Wall-clock time of the whole repetition: prepare, measure, verify and clean-up (the harness's cost).
+    public var repetitionSeconds: Double?
     public var readBytes: Int64?
     public var writeBytes: Int64?
     public var storeBytes: Int64 = 0
@@ -143,6 +145,7 @@ public struct Sample: Sendable {
         "mem_growth_kib": .init(get: { $0.memoryGrowthKiB.map(Double.init) }, set: { $0.memoryGrowthKiB = Int64($1) }),
         "other_cpu_s": .init(get: { $0.otherCPUSeconds }, set: { $0.otherCPUSeconds = $1 }),
         "load_1m": .init(get: { $0.loadAverage }, set: { $0.loadAverage = $1 }),
+        "repetition_s": .init(get: { $0.repetitionSeconds }, set: { $0.repetitionSeconds = $1 }),
         "read_bytes": .init(get: { $0.readBytes.map(Double.init) }, set: { $0.readBytes = Int64($1) }),
         "write_bytes": .init(get: { $0.writeBytes.map(Double.init) }, set: { $0.writeBytes = Int64($1) }),
         "store_bytes": .init(get: { Double($0.storeBytes) }, set: { $0.storeBytes = Int64($1) }),

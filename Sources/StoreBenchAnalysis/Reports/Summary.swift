@@ -14,6 +14,9 @@ public struct SummaryBuilder {
         var unsupported = 0
         var settings = ""
         var firstError = ""
+        /// Why the case left the rotation and the time it took (set by the runner when it ends).
+        var stopped = ""
+        var caseSeconds: Double?
     }
 
     /// The sample columns whose medians the summary reports.
@@ -21,9 +24,12 @@ public struct SummaryBuilder {
 
     private var order: [RowKey] = []
     private var rows: [RowKey: Accumulator] = [:]
+    /// The precision the run aimed for (the half-width of the median's interval relative to the median).
+    public let targetPrecision: Double
 
     /// `order` fixes the row order of the summary (the plan's order); rows not in it follow in first-seen order.
-    public init(order: [RowKey] = []) {
+    public init(order: [RowKey] = [], targetPrecision: Double = NoiseFlags.defaultTargetPrecision) {
+        self.targetPrecision = targetPrecision
         var seen = Set<RowKey>()
         self.order = order.filter { seen.insert($0).inserted }
         for key in self.order { rows[key] = Accumulator() }
@@ -51,6 +57,13 @@ public struct SummaryBuilder {
         rows[sample.key] = row
     }
 
+    /// Records why the row's case left the rotation (``ReportColumns/summary``'s `stopped`) and its total time.
+    public mutating func conclude(_ key: RowKey, stopped: String, caseSeconds: Double) {
+        guard rows[key] != nil else { return }
+        rows[key]?.stopped = stopped
+        rows[key]?.caseSeconds = caseSeconds
+    }
+
     /// The `summary.csv` header: ``ReportColumns/summary``.
     public static var header: [String] { ReportColumns.summary.map(\.name) }
 
@@ -67,6 +80,15 @@ public struct SummaryBuilder {
 
         /// ``NoiseFlags`` of the row, comma-separated ("" when none applies).
         public let noise: String
+        public let targetPrecision: Double
+        public let stopped: String
+        public let caseSeconds: Double?
+
+        /// The relative half-width of the median's interval (nil without an interval).
+        public var precision: Double? {
+            guard let statistics, let interval = statistics.medianInterval else { return nil }
+            return NoiseFlags.precision(interval, median: statistics.median)
+        }
 
         public var medianOpsPerSecond: Double? { medians["ops_per_s"] }
 
@@ -91,6 +113,11 @@ public struct SummaryBuilder {
             case "median_ci_coverage": return number(s?.medianInterval?.coverage)
             case "median_ci_note": return s.flatMap { MedianInterval.unavailableReason(n: $0.n) } ?? ""
             case "noise": return noise
+            case "precision": return number(precision)
+            case "target_precision": return number(targetPrecision)
+            case "target_met": return status == .ok ? (precision.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
+            case "stopped": return stopped
+            case "case_s": return number(caseSeconds)
             case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
             default:
                 precondition(column.aggregation == .median, "summary column \(column.name) has no value")
@@ -109,11 +136,12 @@ public struct SummaryBuilder {
             let medians = row.values.compactMapValues(Statistics.median)
             let noise = statistics.map {
                 NoiseFlags.flags(statistics: $0, medianLoad: medians["load_1m"], wallTotal: row.wallTotal,
-                                 otherCPUTotal: row.otherCPUTotal)
+                                 otherCPUTotal: row.otherCPUTotal, target: targetPrecision)
             } ?? []
             return Row(key: key, status: status, statistics: statistics, failed: row.failed,
                        settings: row.settings, error: row.firstError, medians: medians,
-                       noise: noise.joined(separator: ","))
+                       noise: noise.joined(separator: ","), targetPrecision: targetPrecision, stopped: row.stopped,
+                       caseSeconds: row.caseSeconds)
         }
     }
 

@@ -15,11 +15,22 @@ public final class Repetition {
     public private(set) var notes: [String: String] = [:]
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
+    /// The store already holds what ``fill(_:)`` would put there: an earlier repetition of a workload that leaves
+    /// its store unchanged filled it (``Workload/leavesStoreUnchanged``).
+    public let storeIsFilled: Bool
 
-    init(launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, open: @escaping () throws -> any Store) {
+    init(launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
+         open: @escaping () throws -> any Store) {
         self.launch = launch
         self.readBack = readBack
+        self.storeIsFilled = storeIsFilled
         self.openStore = open
+    }
+
+    /// Prepare: runs `body` to fill the store, unless an earlier repetition of this case already did
+    /// (``storeIsFilled``). Only workloads that leave their store unchanged are given a filled store.
+    public func fill(_ body: () throws -> Void) rethrows {
+        if !storeIsFilled { try body() }
     }
 
     /// The open store as `role`; throws ``StoreError/unsupported(_:)`` when it does not play it.
@@ -37,7 +48,7 @@ public final class Repetition {
 
     /// Prepare: fills the open store with `articles` (untimed) and returns it as `role`.
     public func storeLoaded<Role>(with articles: [Article], as role: Role.Type) throws -> Role {
-        try self.articles.load(articles: articles)
+        try fill { try self.articles.load(articles: articles) }
         return try store(as: role)
     }
 

@@ -1,15 +1,44 @@
 import Foundation
 
 /// Runs one repetition of one case: the store-role check, prepare (untimed), measure (timed, nothing else in the
-/// region), verify (untimed), then removes the store directory with every sidecar file.
-struct RepetitionRunner {
+/// region), verify (untimed), then puts the store directory aside with every sidecar file — except for workloads
+/// that leave their store unchanged, whose filled store is kept for the case's next repetition until
+/// ``release(caseIndex:)``.
+final class RepetitionRunner {
     let plan: RunPlan
     let workDirectory: WorkDirectory
     /// The storebench executable for launch workloads (nil: they are unsupported).
     let childExecutable: URL?
+    /// Directories of filled stores kept for the next repetition, by case.
+    private var filled: [Int: URL] = [:]
 
+    init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?) {
+        self.plan = plan
+        self.workDirectory = workDirectory
+        self.childExecutable = childExecutable
+    }
+
+    /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.
     func run(caseIndex: Int, round: Int) -> Sample {
+        let started = monotonicNanoseconds()
+        var sample = runInDirectory(caseIndex: caseIndex, round: round)
+        sample.repetitionSeconds = Double(monotonicNanoseconds() - started) / 1_000_000_000
+        return sample
+    }
+
+    /// Puts aside the case's kept store, if any (when the case leaves the rotation).
+    func release(caseIndex: Int) {
+        if let directory = filled.removeValue(forKey: caseIndex) { workDirectory.retire(directory) }
+    }
+
+    private func runInDirectory(caseIndex: Int, round: Int) -> Sample {
         let planned = plan.cases[caseIndex]
+        let reusable = planned.workload.leavesStoreUnchanged
+        if let kept = filled.removeValue(forKey: caseIndex) {
+            let sample = Self.run(planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable)
+            keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
+            return sample
+        }
         let directory: URL
         do {
             directory = try workDirectory.subdirectory("round\(round)-case\(caseIndex)")
@@ -18,12 +47,22 @@ struct RepetitionRunner {
             sample.error = Self.describe(planned, phase: "prepare", error)
             return sample
         }
-        defer { workDirectory.retire(directory) }
-        return Self.run(planned, round: round, in: directory, childExecutable: childExecutable)
+        let sample = Self.run(planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable)
+        keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
+        return sample
+    }
+
+    private func keepOrRetire(_ directory: URL, caseIndex: Int, sample: Sample, reusable: Bool) {
+        if reusable && sample.status == .ok {
+            filled[caseIndex] = directory
+        } else {
+            workDirectory.retire(directory)
+        }
     }
 
     /// One repetition of `planned` with its store in `directory` (which the caller removes).
-    static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, childExecutable: URL?) -> Sample {
+    static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
+                    childExecutable: URL?) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         let missing = planned.workload.requires.subtracting(planned.backend.roles)
         guard missing.isEmpty else {
@@ -37,7 +76,7 @@ struct RepetitionRunner {
         let target = LaunchTarget(executable: childExecutable, backend: backend.name, variant: planned.variant,
                                   directory: directory, persistent: backend.persistent)
         let location = StoreLocation(directory: directory, variant: planned.variant)
-        let repetition = Repetition(launch: target, readBack: backend.readBack) {
+        let repetition = Repetition(launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled) {
             let store = try backend.open(location)
             settings = store.effectiveSettings
             return store

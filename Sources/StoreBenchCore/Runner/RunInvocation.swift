@@ -10,8 +10,8 @@ public struct RunInvocation {
     public var scenarioFile: String
     public var backends: [String] = []
     public var workloads: [String] = []
-    public var repetitions: Int?
-    public var warmup: Int?
+    /// Replaces parts of the scenario's repetition policy.
+    public var policy = RepetitionPolicy.Overrides()
     public var seed: UInt64?
     public var output: String?
     public var workdir: String?
@@ -28,8 +28,8 @@ public struct RunInvocation {
 
     /// Replaces the scenario's repetitions, warm-up and seed where given.
     public mutating func override(repetitions: Int?, warmup: Int?, seed: UInt64?) {
-        self.repetitions = repetitions
-        self.warmup = warmup
+        policy.repetitions = repetitions
+        policy.warmup = warmup
         self.seed = seed
     }
 
@@ -42,8 +42,7 @@ public struct RunInvocation {
         do {
             var parsed = try ScenarioParser(backends: backendRegistry, workloads: workloadRegistry).parse(file: scenarioFile)
             parsed = try parsed.narrowed(backends: backends, workloads: workloads)
-            if let repetitions { parsed.repetitions = repetitions }
-            if let warmup { parsed.warmup = warmup }
+            parsed.policy = try parsed.policy.applying(policy)
             if let seed { parsed.seed = seed }
             scenario = parsed
             workURL = try OutputLocations.workdir(workdir)

@@ -56,24 +56,44 @@ public struct Runner {
         defer { workDirectory.remove() }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
-        var summary = SummaryBuilder(order: plan.cases.map(\.key))
+        var summary = SummaryBuilder(order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision)
+        let policy = scenario.policy
+        var schedule = RepetitionSchedule(policy: policy, caseCount: plan.cases.count)
+        options.progress("repetitions: \(policy)")
         do {
             let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
                                                     childExecutable: options.childExecutable)
-            let rounds = scenario.warmup + scenario.repetitions
-            for round in 0..<rounds {
-                let warmup = round < scenario.warmup
-                let label = warmup ? "warm-up \(round + 1)/\(scenario.warmup)"
-                    : "repetition \(round - scenario.warmup + 1)/\(scenario.repetitions)"
-                for caseIndex in plan.order(round: round) {
+            let clockStart = monotonicNanoseconds()
+            func elapsed() -> Double { Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
+            var round = 0
+            while schedule.activeCount > 0 {
+                let warmup = round < policy.warmup
+                let measuredRound = round - policy.warmup + 1
+                let label = warmup ? "warm-up \(round + 1)/\(policy.warmup)" : "repetition \(measuredRound)"
+                if round > 0 {
+                    options.progress(etaLine(round: label, schedule: schedule, elapsed: elapsed()))
+                }
+                for caseIndex in plan.order(round: round) where schedule.isActive(caseIndex) {
                     var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
-                    sample.repetition = warmup ? 0 : round - scenario.warmup + 1
+                    let counts = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
+                                                 warmup: warmup, runElapsed: elapsed())
+                    sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
                     options.progress(progressLine(label, sample))
-                    if !warmup {
+                    if counts {
                         try samples.append(sample)
                         summary.add(sample)
                     }
+                    if !schedule.isActive(caseIndex) { repetitionRunner.release(caseIndex: caseIndex) }
                 }
+                if !warmup {
+                    schedule.applyBudget(runElapsed: elapsed())
+                    for index in plan.cases.indices where !schedule.isActive(index) { repetitionRunner.release(caseIndex: index) }
+                }
+                round += 1
+            }
+            for (index, planned) in plan.cases.enumerated() {
+                let state = schedule.cases[index]
+                summary.conclude(planned.key, stopped: state.stop?.rawValue ?? "", caseSeconds: state.spent)
             }
             try samples.finish()
         } catch {
@@ -84,12 +104,22 @@ public struct Runner {
         manifest.diskFloorsAtStart = floorsAtStart
         manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
         manifest.storage = StorageFacts.of(options.workdir.path)
-        manifest.repetitionPolicy = "fixed: \(scenario.warmup) warm-up and \(scenario.repetitions) measured repetitions per row, "
-            + "interleaved in a seeded shuffle per round; rows whose median's 95% interval is wider than "
-            + "±\(Int(NoiseFlags.targetPrecision * 100))% are flagged imprecise, not repeated"
+        manifest.repetitionPolicy = scenario.policy.description
         try AtomicFile.write(CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
         try AtomicFile.write(manifest.encoded(), to: options.output.appendingPathComponent("environment.json"))
         return Result(summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest)
+    }
+
+    private func etaLine(round: String, schedule: RepetitionSchedule, elapsed: Double) -> String {
+        let left = schedule.secondsLeft(runElapsed: elapsed)
+        return "[\(round)] \(schedule.activeCount) of \(schedule.cases.count) cases still running; "
+            + "\(Self.clock(elapsed)) elapsed, about \(Self.clock(left)) left"
+    }
+
+    /// `4m05s`, `38s`.
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 60 ? String(format: "%dm%02ds", whole / 60, whole % 60) : "\(whole)s"
     }
 
     private func progressLine(_ label: String, _ sample: Sample) -> String {

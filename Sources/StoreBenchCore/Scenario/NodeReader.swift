@@ -72,6 +72,17 @@ struct NodeReader {
         return value
     }
 
+    /// A decimal number in `range`; nil when absent.
+    func decimal(_ node: Node?, at path: String, range: ClosedRange<Double>) throws -> Double? {
+        guard let node else { return nil }
+        let bounds = "a number in \(range.lowerBound.formatted())...\(range.upperBound.formatted())"
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
+            throw error(path, "expected \(bounds), found \(kind(node))")
+        }
+        guard range.contains(value) else { throw error(path, "\(scalar.string) is out of range; expected \(bounds)") }
+        return value
+    }
+
     private func isNumberLike(_ text: String) -> Bool { Double(text) != nil }
 
     func kind(_ node: Node) -> String {

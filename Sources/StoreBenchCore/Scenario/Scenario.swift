@@ -19,8 +19,8 @@ public struct Scenario: Sendable {
 
     public var name: String
     public var seed: UInt64
-    public var warmup: Int
-    public var repetitions: Int
+    /// Warm-ups and how many measured repetitions each case gets.
+    public var policy: RepetitionPolicy
     public var backends: [BackendEntry]
     public var workloads: [WorkloadEntry]
     /// The file it came from and the FNV-1a hash of its bytes.

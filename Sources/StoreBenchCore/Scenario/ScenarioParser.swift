@@ -7,7 +7,8 @@ public struct ScenarioParser {
     public let backends: BackendRegistry
     public let workloads: WorkloadRegistry
 
-    static let topKeys = ["name", "description", "seed", "warmup", "repetitions", "backends", "workloads"]
+    static let topKeys = ["name", "description", "seed", "warmup", "repetitions", "target_precision", "case_seconds",
+                          "budget_seconds", "backends", "workloads"]
     static let backendKeys = ["backend", "variants", "limits"]
     static let workloadKeys = ["workload", "parameters", "sizes"]
 
@@ -45,12 +46,41 @@ public struct ScenarioParser {
         }
         _ = try reader.string(top["description"], at: "description", required: false)
         let seed = try reader.integer(top["seed"], at: "seed", range: 0...Int.max) ?? 42
-        let warmup = try reader.integer(top["warmup"], at: "warmup", range: 0...100) ?? 1
-        let repetitions = try reader.integer(top["repetitions"], at: "repetitions", range: 1...1000) ?? 5
+        let policy = try parsePolicy(top, reader: &reader)
         let backendEntries = try parseBackends(top["backends"], reader: &reader)
         let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader)
-        return Scenario(name: name, seed: UInt64(seed), warmup: warmup, repetitions: repetitions,
+        return Scenario(name: name, seed: UInt64(seed), policy: policy,
                         backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex)
+    }
+
+    /// `warmup`, `repetitions` (a number: exactly that many; or `{min, max}`), `target_precision`, `case_seconds`
+    /// and `budget_seconds`.
+    private func parsePolicy(_ top: [(String, Node)], reader: inout NodeReader) throws -> RepetitionPolicy {
+        var policy = RepetitionPolicy()
+        policy.warmup = try reader.integer(top["warmup"], at: "warmup", range: 0...100) ?? policy.warmup
+        if let node = top["repetitions"] {
+            if case .mapping = node {
+                let map = try reader.mapping(node, at: "repetitions", allowed: ["min", "max"])
+                let minimum = try reader.integer(map["min"], at: "repetitions.min", range: 1...1000)
+                let maximum = try reader.integer(map["max"], at: "repetitions.max", range: 1...1000)
+                policy.minimum = minimum ?? min(policy.minimum, maximum ?? policy.minimum)
+                policy.maximum = maximum ?? max(policy.maximum, policy.minimum)
+            } else {
+                let count = try reader.integer(node, at: "repetitions", range: 1...1000)!
+                policy.minimum = count
+                policy.maximum = count
+            }
+        }
+        policy.targetPrecision = try reader.decimal(top["target_precision"], at: "target_precision", range: 0.001...0.5)
+            ?? policy.targetPrecision
+        policy.caseSeconds = try reader.decimal(top["case_seconds"], at: "case_seconds", range: 0.1...86_400)
+        policy.budgetSeconds = try reader.decimal(top["budget_seconds"], at: "budget_seconds", range: 1...604_800)
+        do {
+            try policy.validate()
+        } catch {
+            throw reader.error("repetitions", "\(error)")
+        }
+        return policy
     }
 
     private func parseBackends(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.BackendEntry] {

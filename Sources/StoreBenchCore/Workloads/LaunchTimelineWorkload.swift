@@ -18,6 +18,7 @@ public struct LaunchTimelineWorkload: Workload {
     }
     public let sizeParameter = "messages"
     public let requires: StoreRoles = [.timeline, .persistence]
+    public let leavesStoreUnchanged = true
     public var parameters: [WorkloadParameter] { TimelineData.parameters }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
@@ -35,7 +36,7 @@ public struct LaunchTimelineWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> LaunchChild {
-            try run.timeline.load(users: data.users, messages: data.messages)
+            try run.fill { try run.timeline.load(users: data.users, messages: data.messages) }
             try run.closeStore()
             let directory = run.launch.directory
             let residency = cold ? try PageCache.evict(directory) : PageCache.residency(directory)

@@ -6,6 +6,7 @@ public struct LookupWorkload: Workload {
     public let summary = "with M articles stored, N random point lookups by uid, one call each (latency percentiles)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles
+    public let leavesStoreUnchanged = true
     public let parameters = ArticleSelection.parameters(count: 10_000, countSummary: "lookups")
 
     public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }

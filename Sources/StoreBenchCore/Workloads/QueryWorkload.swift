@@ -7,6 +7,7 @@ public struct QueryWorkload: Workload {
     public let summary = "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .queries
+    public let leavesStoreUnchanged = true
     public let parameters = [
         WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
         WorkloadParameter("count", default: 200, range: 1...1_000_000, summary: "queries (each: counts + one feed's newest unread)"),

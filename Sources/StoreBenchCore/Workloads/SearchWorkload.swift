@@ -7,6 +7,7 @@ public struct SearchWorkload: Workload {
     public let summary = "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .queries
+    public let leavesStoreUnchanged = true
     public let parameters = [
         WorkloadParameter("stored", default: 10_000, range: 1...10_000_000, summary: "articles in the store"),
         WorkloadParameter("count", default: 20, range: 1...100_000, summary: "searches, one keyword each"),

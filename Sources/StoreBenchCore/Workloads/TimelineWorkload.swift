@@ -7,6 +7,7 @@ public struct TimelineWorkload: Workload {
     public let summary = "open a store of U users and K messages and load the first screen (newest 200 + users), warm"
     public let sizeParameter = "messages"
     public let requires: StoreRoles = .timeline
+    public let leavesStoreUnchanged = true
     public let parameters = TimelineData.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
@@ -19,7 +20,7 @@ public struct TimelineWorkload: Workload {
         var fingerprint: String { data.fingerprint }
 
         func prepare(_ run: Repetition) throws {
-            try run.timeline.load(users: data.users, messages: data.messages)
+            try run.fill { try run.timeline.load(users: data.users, messages: data.messages) }
             try run.closeStore()
         }
 

@@ -6,6 +6,7 @@ public struct UIDSetWorkload: Workload {
     public let summary = "with M articles stored, load all uids into a Set (keep the ids in memory)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .articles
+    public let leavesStoreUnchanged = true
     public let parameters = [
         WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
     ]

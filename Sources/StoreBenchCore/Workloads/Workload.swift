@@ -53,6 +53,10 @@ public protocol Workload: Sendable {
     /// The roles the store must play. A backend whose store type lacks one gets an `unsupported` row without
     /// running; an empty set means the workload uses no store (it runs once, not once per backend).
     var requires: StoreRoles { get }
+    /// Whether the workload only reads its store: then the runner fills the store once per case and later
+    /// repetitions find it filled (``Repetition/fill(_:)``), instead of paying for the fill every time.
+    /// Verification still checks every repetition's answer.
+    var leavesStoreUnchanged: Bool { get }
     /// Checks relations between parameters (each is already within its range); throws a message.
     func validate(_ parameters: WorkloadParameters) throws
     /// Generates the workload's data for one parameter set.
@@ -64,6 +68,8 @@ extension Workload {
     public var requiresStore: Bool { !requires.isEmpty }
 
     public func validate(_ parameters: WorkloadParameters) throws {}
+
+    public var leavesStoreUnchanged: Bool { false }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {

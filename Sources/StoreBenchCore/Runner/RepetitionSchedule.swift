@@ -1,0 +1,119 @@
+import Foundation
+
+/// Why a case left the rotation (the summary's `stopped` column).
+public enum StopReason: String, Sendable {
+    /// Its median's interval reached the target precision.
+    case precise
+    /// It ran the policy's maximum number of repetitions.
+    case maximum = "max-repetitions"
+    /// Its own time cap was spent.
+    case caseTime = "case-time"
+    /// The run's budget was spent.
+    case budget
+    /// A repetition failed: repeating would not make the row pass.
+    case failed
+    /// The backend declined the workload.
+    case unsupported
+}
+
+/// Decides, case by case, whether another repetition buys precision (``RepetitionPolicy``), and estimates the
+/// time left. The runner records every repetition here and skips cases that have stopped.
+public struct RepetitionSchedule {
+    public struct CaseState {
+        /// `wall_s` of the ok measured repetitions.
+        public internal(set) var wall: [Double] = []
+        public internal(set) var measured = 0
+        public internal(set) var repetitions = 0
+        /// Wall-clock seconds of all its repetitions, warm-ups included.
+        public internal(set) var spent = 0.0
+        public internal(set) var stop: StopReason?
+
+        public var meanCost: Double { repetitions > 0 ? spent / Double(repetitions) : 0 }
+    }
+
+    public let policy: RepetitionPolicy
+    public private(set) var cases: [CaseState]
+
+    public init(policy: RepetitionPolicy, caseCount: Int) {
+        self.policy = policy
+        cases = Array(repeating: CaseState(), count: caseCount)
+    }
+
+    public func isActive(_ index: Int) -> Bool { cases[index].stop == nil }
+    public var activeCount: Int { cases.count { $0.stop == nil } }
+
+    /// The relative half-width of the case's median interval, nil while there is none.
+    public func precision(_ index: Int) -> Double? {
+        guard let statistics = Statistics(cases[index].wall), let interval = statistics.medianInterval else { return nil }
+        return NoiseFlags.precision(interval, median: statistics.median)
+    }
+
+    /// Records a repetition that took `seconds` overall, then decides whether the case goes on. A warm-up that
+    /// failed or was declined counts as the case's measured repetition (the caller writes it) and stops the case.
+    /// Returns whether the sample is to be written.
+    public mutating func record(_ index: Int, _ sample: Sample, seconds: Double, warmup: Bool, runElapsed: Double) -> Bool {
+        var state = cases[index]
+        state.repetitions += 1
+        state.spent += seconds
+        let counts = !warmup || sample.status != .ok
+        if counts {
+            state.measured += 1
+            if sample.status == .ok { state.wall.append(sample.wallSeconds) }
+        }
+        cases[index] = state
+        switch sample.status {
+        case .failed: cases[index].stop = .failed
+        case .unsupported: cases[index].stop = .unsupported
+        case .ok: if !warmup { cases[index].stop = decide(index, runElapsed: runElapsed) }
+        }
+        return counts
+    }
+
+    /// Ends the rotation for cases that have a measured repetition once the run's budget is spent.
+    public mutating func applyBudget(runElapsed: Double) {
+        guard let budget = policy.budgetSeconds, runElapsed >= budget else { return }
+        for index in cases.indices where cases[index].stop == nil && cases[index].measured >= 1 {
+            cases[index].stop = .budget
+        }
+    }
+
+    private func decide(_ index: Int, runElapsed: Double) -> StopReason? {
+        let state = cases[index]
+        if state.wall.count >= policy.minimum, let precision = precision(index), precision <= policy.targetPrecision {
+            return .precise
+        }
+        if state.measured >= policy.maximum { return .maximum }
+        // Another repetition would overrun the case's cap: stop now rather than after.
+        if let cap = policy.caseSeconds, state.spent + state.meanCost > cap { return .caseTime }
+        if let budget = policy.budgetSeconds, runElapsed >= budget { return .budget }
+        return nil
+    }
+
+    /// Seconds the active cases still need by the policy: each case's mean repetition cost times the repetitions
+    /// it is expected to need (to the minimum, then as many as its current precision suggests, ~1/√n), within
+    /// its cap and the maximum; bounded by what is left of the budget.
+    public func secondsLeft(runElapsed: Double) -> Double {
+        var total = 0.0
+        for (index, state) in cases.enumerated() where state.stop == nil {
+            let cost = state.meanCost
+            var needed = max(policy.minimum - state.wall.count, 0)
+            if needed == 0 {
+                if let precision = precision(index), precision > 0 {
+                    let ratio = precision / policy.targetPrecision
+                    needed = max(Int((Double(state.wall.count) * ratio * ratio).rounded(.up)) - state.wall.count, 1)
+                } else {
+                    needed = 1
+                }
+            }
+            needed = min(needed, policy.maximum - state.measured)
+            var seconds = Double(max(needed, 0)) * cost
+            if let cap = policy.caseSeconds { seconds = min(seconds, max(cap - state.spent, 0)) }
+            total += seconds
+        }
+        if let budget = policy.budgetSeconds { total = min(total, max(budget - runElapsed, 0) + roundSeconds) }
+        return total
+    }
+
+    /// The cost of one round of the active cases.
+    private var roundSeconds: Double { cases.filter { $0.stop == nil }.reduce(0) { $0 + $1.meanCost } }
+}

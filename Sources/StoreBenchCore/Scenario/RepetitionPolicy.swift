@@ -1,0 +1,121 @@
+import Foundation
+import StoreBenchAnalysis
+
+/// How many repetitions each case gets: warm-ups, then measured repetitions until the median is known precisely
+/// enough or the time set aside for the case (or the whole run) is spent.
+///
+/// Rounds stay interleaved and shuffled over the cases still running. A case leaves the rotation when
+/// - it has at least ``minimum`` ok repetitions and its median's 95% interval is within ±``targetPrecision``, or
+/// - it has ``maximum`` repetitions, or
+/// - it has spent ``caseSeconds`` (warm-ups, preparation and verification included) and has one measured
+///   repetition, or
+/// - the run has spent ``budgetSeconds`` and the case has one measured repetition, or
+/// - a repetition failed or the backend declined the workload (repeating it would not change the row).
+///
+/// `minimum == maximum` is a fixed count: every case runs exactly that often unless a time limit ends it.
+public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
+    public var warmup: Int
+    public var minimum: Int
+    public var maximum: Int
+    /// The half-width of the median's 95% interval relative to the median that ends a case early (0.05: ±5%).
+    public var targetPrecision: Double
+    /// The wall-clock time one case may take over all its repetitions; nil: no cap.
+    public var caseSeconds: Double?
+    /// The wall-clock time the whole run may take before cases stop at their first measured repetition; nil: none.
+    public var budgetSeconds: Double?
+
+    public static let defaultTargetPrecision = NoiseFlags.defaultTargetPrecision
+
+    public init(warmup: Int = 1, minimum: Int = 6, maximum: Int = 20, targetPrecision: Double = defaultTargetPrecision,
+                caseSeconds: Double? = nil, budgetSeconds: Double? = nil) {
+        self.warmup = warmup
+        self.minimum = minimum
+        self.maximum = maximum
+        self.targetPrecision = targetPrecision
+        self.caseSeconds = caseSeconds
+        self.budgetSeconds = budgetSeconds
+    }
+
+    /// Exactly `count` measured repetitions per case (no early stop for precision).
+    public static func fixed(_ count: Int, warmup: Int = 1) -> RepetitionPolicy {
+        RepetitionPolicy(warmup: warmup, minimum: count, maximum: count)
+    }
+
+    /// Command-line values that replace the scenario's (nil: keep).
+    public struct Overrides: Sendable {
+        public var warmup: Int?
+        /// Exactly this many measured repetitions (sets minimum and maximum).
+        public var repetitions: Int?
+        public var minimum: Int?
+        public var maximum: Int?
+        public var targetPrecision: Double?
+        public var caseSeconds: Double?
+        public var budgetSeconds: Double?
+        public init() {}
+    }
+
+    /// This policy with `overrides` applied; throws when the result does not fit together.
+    public func applying(_ overrides: Overrides) throws -> RepetitionPolicy {
+        var policy = self
+        if let warmup = overrides.warmup { policy.warmup = warmup }
+        if let count = overrides.repetitions { (policy.minimum, policy.maximum) = (count, count) }
+        if let minimum = overrides.minimum {
+            policy.minimum = minimum
+            if overrides.maximum == nil { policy.maximum = max(policy.maximum, minimum) }
+        }
+        if let maximum = overrides.maximum {
+            policy.maximum = maximum
+            if overrides.minimum == nil { policy.minimum = min(policy.minimum, maximum) }
+        }
+        if let target = overrides.targetPrecision { policy.targetPrecision = target }
+        if let seconds = overrides.caseSeconds { policy.caseSeconds = seconds }
+        if let seconds = overrides.budgetSeconds { policy.budgetSeconds = seconds }
+        try policy.validate()
+        return policy
+    }
+
+    public var isFixed: Bool { minimum == maximum }
+
+    /// Throws a message naming the offending key when the values do not fit together.
+    public func validate() throws {
+        guard minimum >= 1, maximum >= minimum else {
+            throw PolicyError("repetitions: min (\(minimum)) must be at least 1 and at most max (\(maximum))")
+        }
+        guard targetPrecision > 0, targetPrecision < 1 else {
+            throw PolicyError("target_precision: \(targetPrecision) must be between 0 and 1 (0.05 is ±5%)")
+        }
+        if let caseSeconds, caseSeconds <= 0 { throw PolicyError("case_seconds: must be positive, got \(caseSeconds)") }
+        if let budgetSeconds, budgetSeconds <= 0 { throw PolicyError("budget_seconds: must be positive, got \(budgetSeconds)") }
+    }
+
+    /// One line for environment.json and the run's first progress line.
+    public var description: String {
+        var parts = ["\(warmup) warm-up"]
+        if isFixed {
+            parts.append("\(minimum) measured repetitions per case")
+        } else {
+            parts.append("\(minimum)–\(maximum) measured repetitions per case, stopping once the median's 95% interval "
+                         + "is within ±\(Self.percent(targetPrecision))")
+        }
+        if let caseSeconds { parts.append("at most \(Self.seconds(caseSeconds)) per case") }
+        if let budgetSeconds { parts.append("a run budget of \(Self.seconds(budgetSeconds))") }
+        return parts.joined(separator: ", ")
+            + "; rounds interleaved in a seeded shuffle; a case that failed or was declined stops at once"
+    }
+
+    static func percent(_ value: Double) -> String {
+        let scaled = value * 100
+        return scaled == scaled.rounded() ? "\(Int(scaled))%" : String(format: "%.1f%%", scaled)
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value >= 60 ? String(format: "%.0f min %02.0f s", (value / 60).rounded(.down), value.truncatingRemainder(dividingBy: 60))
+            : String(format: "%.0f s", value)
+    }
+}
+
+/// A repetition policy whose values do not fit together.
+public struct PolicyError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+@Suite("Adaptive repetitions")
+struct RepetitionScheduleTests {
+    /// An ok sample of `wall` seconds.
+    func sample(_ wall: Double, status: RowStatus = .ok) -> Sample {
+        var sample = Sample(key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "v", size: 1, parameters: ""),
+                            repetition: 0, dataset: "")
+        sample.status = status
+        sample.wallSeconds = wall
+        return sample
+    }
+
+    /// Feeds `walls` as measured repetitions of one second each until the case stops; returns how many it took.
+    func feed(_ schedule: inout RepetitionSchedule, _ walls: [Double]) -> Int {
+        var used = 0
+        for wall in walls where schedule.isActive(0) {
+            _ = schedule.record(0, sample(wall), seconds: 1, warmup: false, runElapsed: 0)
+            used += 1
+        }
+        return used
+    }
+
+    @Test("a steady case stops at the minimum once its interval is within the target")
+    func steadyStopsAtMinimum() {
+        var schedule = RepetitionSchedule(policy: RepetitionPolicy(minimum: 6, maximum: 20), caseCount: 1)
+        let used = feed(&schedule, (0..<20).map { 1.0 + Double($0 % 3) * 0.001 })
+        #expect(used == 6 && schedule.cases[0].stop == .precise)
+        #expect(schedule.precision(0).map { $0 <= 0.05 } == true)
+    }
+
+    @Test("a noisy case runs to the maximum")
+    func noisyRunsToMaximum() {
+        var schedule = RepetitionSchedule(policy: RepetitionPolicy(minimum: 6, maximum: 10), caseCount: 1)
+        let used = feed(&schedule, (0..<30).map { $0 % 2 == 0 ? 1.0 : 2.0 })
+        #expect(used == 10 && schedule.cases[0].stop == .maximum)
+    }
+
+    @Test("the case's time cap stops it before the repetition that would overrun, after one measured repetition")
+    func caseTimeCap() {
+        var schedule = RepetitionSchedule(policy: RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, caseSeconds: 4.5),
+                                          caseCount: 1)
+        let warmupWritten = schedule.record(0, sample(1), seconds: 1, warmup: true, runElapsed: 0)
+        #expect(!warmupWritten)
+        let used = feed(&schedule, (0..<20).map { 1.0 + Double($0) })
+        #expect(used == 3 && schedule.cases[0].stop == .caseTime && schedule.cases[0].spent == 4)
+        var slow = RepetitionSchedule(policy: RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, caseSeconds: 1), caseCount: 1)
+        _ = slow.record(0, sample(1), seconds: 30, warmup: true, runElapsed: 0)
+        #expect(slow.isActive(0), "a case always gets one measured repetition")
+        _ = slow.record(0, sample(1), seconds: 30, warmup: false, runElapsed: 0)
+        #expect(slow.cases[0].stop == .caseTime && slow.cases[0].measured == 1)
+    }
+
+    @Test("failed and declined cases stop at once; a declined warm-up is the row's measured repetition")
+    func failuresStop() {
+        var schedule = RepetitionSchedule(policy: RepetitionPolicy(warmup: 1), caseCount: 2)
+        let declinedWritten = schedule.record(0, sample(0, status: .unsupported), seconds: 0, warmup: true, runElapsed: 0)
+        #expect(declinedWritten)
+        #expect(schedule.cases[0].stop == .unsupported && schedule.cases[0].measured == 1)
+        _ = schedule.record(1, sample(1), seconds: 1, warmup: true, runElapsed: 0)
+        let failedWritten = schedule.record(1, sample(0, status: .failed), seconds: 1, warmup: false, runElapsed: 0)
+        #expect(failedWritten)
+        #expect(schedule.cases[1].stop == .failed && schedule.activeCount == 0)
+    }
+
+    @Test("a spent budget stops every case that has a measured repetition")
+    func budget() {
+        var schedule = RepetitionSchedule(policy: RepetitionPolicy(warmup: 0, budgetSeconds: 10), caseCount: 2)
+        _ = schedule.record(0, sample(1), seconds: 1, warmup: false, runElapsed: 5)
+        schedule.applyBudget(runElapsed: 11)
+        #expect(schedule.cases[0].stop == .budget && schedule.isActive(1))
+    }
+
+    @Test("the time left counts each case's repetitions to its minimum at its mean cost")
+    func secondsLeft() {
+        var schedule = RepetitionSchedule(policy: RepetitionPolicy(warmup: 0, minimum: 6, maximum: 20), caseCount: 2)
+        _ = schedule.record(0, sample(1), seconds: 2, warmup: false, runElapsed: 0)
+        _ = schedule.record(1, sample(1), seconds: 0.5, warmup: false, runElapsed: 0)
+        #expect(abs(schedule.secondsLeft(runElapsed: 0) - (5 * 2 + 5 * 0.5)) < 1e-9)
+    }
+}
+
+/// A memory store that counts how often it is filled with articles.
+final class FillCounter: @unchecked Sendable {
+    // @unchecked: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var fills = 0
+    func increment() { lock.withLock { fills += 1 } }
+    var count: Int { lock.withLock { fills } }
+
+    func descriptor() -> BackendDescriptor {
+        let memory = MemoryBackend.descriptor()
+        return BackendDescriptor(name: "counting", summary: "counts fills (test double)", persistent: false) { location in
+            CountingStore(wrapped: try memory.open(location, as: (any AppStore).self), counter: self)
+        }
+    }
+
+    final class CountingStore: ArticleStore {
+        let wrapped: any AppStore
+        let counter: FillCounter
+        init(wrapped: any AppStore, counter: FillCounter) {
+            self.wrapped = wrapped
+            self.counter = counter
+        }
+        var effectiveSettings: String { "" }
+        func unitOfWork(_ body: () throws -> Void) throws { try body() }
+        func insert(_ article: Article) throws { try wrapped.insert(article) }
+        func markRead(uids: [String]) throws { try wrapped.markRead(uids: uids) }
+        func delete(uids: [String]) throws { try wrapped.delete(uids: uids) }
+        func article(uid: String) throws -> Article? { try wrapped.article(uid: uid) }
+        func allUIDs() throws -> [String] { try wrapped.allUIDs() }
+        func load(articles: [Article]) throws {
+            counter.increment()
+            try wrapped.load(articles: articles)
+        }
+        func allArticles() throws -> [Article] { try wrapped.allArticles() }
+        func close() throws { try wrapped.close() }
+    }
+}
+
+@Suite("Adaptive runs")
+struct AdaptiveRunTests {
+    func run(_ yaml: String, registry: BackendRegistry) throws -> Runner.Result {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(data: Data(yaml.utf8), file: "t.yaml")
+        let out = temp.url.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let options = Runner.Options(workdir: temp.url, output: out, commandLine: [], progress: { _ in })
+        return try Runner(backends: registry, workloads: .standard).run(scenario, options: options)
+    }
+
+    @Test("a workload that only reads fills its store once per case; one that writes fills it every repetition")
+    func readOnlyWorkloadsFillOnce() throws {
+        let counter = FillCounter()
+        var registry = BackendRegistry.standard()
+        registry.register(counter.descriptor())
+        _ = try run("""
+            name: t
+            warmup: 1
+            repetitions: 4
+            backends: [{backend: counting}]
+            workloads: [{workload: lookup, parameters: {stored: 200, count: 50}}]
+            """, registry: registry)
+        #expect(counter.count == 1)
+        _ = try run("""
+            name: t
+            warmup: 1
+            repetitions: 4
+            backends: [{backend: counting}]
+            workloads: [{workload: mark-read, parameters: {stored: 200, count: 50}}]
+            """, registry: registry)
+        #expect(counter.count == 1 + 5)
+    }
+
+    @Test("every summary row records n, the precision reached, the target and why it stopped")
+    func rowsRecordThePolicy() throws {
+        let result = try run("""
+            name: t
+            warmup: 0
+            repetitions: {min: 6, max: 9}
+            target_precision: 0.2
+            backends: [{backend: memory}, {backend: sqlite}]
+            workloads: [{workload: insert, parameters: {count: 200}}, {workload: uid-set, parameters: {stored: 300}}]
+            """, registry: .standard())
+        for row in result.summary {
+            let n = row.statistics?.n ?? 0
+            #expect((6...9).contains(n), "\(row.key): n=\(n)")
+            #expect(["precise", "max-repetitions"].contains(row.stopped))
+            #expect(row.stopped == "precise" ? row.precision! <= 0.2 : n == 9)
+            #expect(row.targetPrecision == 0.2 && (row.caseSeconds ?? 0) > 0)
+        }
+        #expect(result.manifest.repetitionPolicy.contains("6–9 measured repetitions"))
+    }
+}
