@@ -51,9 +51,10 @@ let package = Package(
             "StoreBenchContract", "StoreBenchMeasure", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        // The same inserts written in C, and `storebench overhead` comparing them with the sqlite backend.
-        .target(name: "CSQLiteBaseline", dependencies: ["CSQLite"]),
-        .target(name: "StoreBenchOverhead", dependencies: ["StoreBenchCore", "StoreBenchBackends", "CSQLiteBaseline"]),
+        // The sqlite, lmdb and gdbm backends' inserts and lookups written in C, and `storebench overhead` comparing
+        // them with the Swift backends on equal work.
+        .target(name: "CBaselines", dependencies: ["CSQLite", "CLMDB", "CGDBM"]),
+        .target(name: "StoreBenchOverhead", dependencies: ["StoreBenchCore", "StoreBenchBackends", "CBaselines"]),
         .executableTarget(
             name: "storebench",
             dependencies: [

@@ -20,10 +20,10 @@ public final class GDBMFile {
     /// The one error funnel: throws ``GDBMError`` with GDBM's last error (the file's, or the global one when no
     /// file is open) unless the call `succeeded`.
     @inline(__always)
-    private func check(_ succeeded: Bool, _ operation: String) throws {
+    private func check(_ succeeded: Bool, _ operation: @autoclosure () -> String) throws {
         guard !succeeded else { return }
         let code = handle.map { gdbm_last_errno($0) } ?? cgdbm_errno()
-        throw GDBMError(code: code, systemError: handle.map { gdbm_last_syserr($0) } ?? errno, operation: operation, path: path)
+        throw GDBMError(code: code, systemError: handle.map { gdbm_last_syserr($0) } ?? errno, operation: operation(), path: path)
     }
 
     /// The one pointer conversion: `bytes` as a `datum` for the duration of `body` (GDBM only reads it).
@@ -56,15 +56,23 @@ public final class GDBMFile {
 
     /// The value under `key`, or nil when there is none.
     public func fetch(_ key: [UInt8]) throws -> [UInt8]? {
+        try key.withUnsafeBytes { try withValue(for: $0) { Array($0) } }
+    }
+
+    /// Calls `body` with the value under `key` in the buffer GDBM returned (freed when `body` returns: decode or
+    /// copy it there), or returns nil when there is none.
+    public func withValue<T>(for key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let file = try requireOpen()
-        let found = Self.withDatum(key) { gdbm_fetch(file, $0) }
+        let datumKey = datum(dptr: UnsafeMutablePointer(mutating: key.baseAddress?.assumingMemoryBound(to: CChar.self)),
+                             dsize: Int32(key.count))
+        let found = gdbm_fetch(file, datumKey)
         guard let pointer = found.dptr else {
             let code = gdbm_last_errno(file)
             try check(code == GDBMError.Code.itemNotFound.rawValue || code == 0, "gdbm_fetch")
             return nil
         }
         defer { free(pointer) }
-        return Self.bytes(of: found)
+        return try body(UnsafeRawBufferPointer(start: pointer, count: Int(found.dsize)))
     }
 
     /// Deletes the record under `key`; false when there was none.

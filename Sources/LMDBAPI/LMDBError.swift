@@ -62,6 +62,7 @@ public struct LMDBError: Error, CustomStringConvertible, Sendable {
 
 /// The one error helper: throws ``LMDBError`` unless `rc` is `MDB_SUCCESS`.
 @inline(__always)
-func check(_ rc: Int32, _ operation: String, _ path: String) throws {
-    if rc != MDB_SUCCESS { throw LMDBError(rc, operation: operation, path: path) }
+/// The operation's name is only built on failure (`@autoclosure`): hot paths pay nothing for it.
+func check(_ rc: Int32, _ operation: @autoclosure () -> String, _ path: String) throws {
+    if rc != MDB_SUCCESS { throw LMDBError(rc, operation: operation(), path: path) }
 }

@@ -30,13 +30,30 @@ public final class LMDBTransaction {
         try check(rc, "mdb_put(\(database.name))", path)
     }
 
+    /// Stores `value` under `key` from borrowed bytes (no array needed), as ``put(_:for:in:noOverwrite:)``.
+    public func put(_ value: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
+                    noOverwrite: Bool = false) throws {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let rc = mdb_put(handle, database.handle, &k, &v, noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0)
+        try check(rc, "mdb_put(\(database.name))", path)
+    }
+
     /// The value stored under `key`, copied out, or nil.
     public func get(_ key: [UInt8], in database: LMDBDatabase) throws -> [UInt8]? {
+        try key.withUnsafeBytes { try withValue(for: $0, in: database) { Array($0) } }
+    }
+
+    /// Calls `body` with the value stored under `key` in LMDB's own memory (valid only inside `body`: decode or
+    /// copy it there), or returns nil when there is none.
+    public func withValue<T>(for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
+                             _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val()
-        let rc = Self.withVal(key) { k in mdb_get(handle, database.handle, &k, &v) }
+        let rc = mdb_get(handle, database.handle, &k, &v)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_get(\(database.name))", path)
-        return Self.bytes(v)
+        return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
     }
 
     /// Deletes the entry under `key`; false when there was none.

@@ -1,105 +1,155 @@
-import CSQLiteBaseline
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
 
-/// Measures what the Swift `sqlite` backend adds over the same work written in C: N article inserts in one
-/// transaction with a reused prepared statement, on the same generated data, into the same schema (the backend's
-/// default variant's query index included), proven equal by the checksum and size of both databases. Both sides use journal=wal and
-/// sync=off: the adapter costs CPU, and fsync timing on a shared virtual disk would drown it in noise.
-/// The two sides alternate, each repetition on a fresh database in a private directory.
+/// Measures what the Swift `sqlite`, `lmdb` and `gdbm` backends add over the same work written in C
+/// (``CBaseline``): N article inserts in one transaction, and N point lookups by uid (each decoded into an
+/// article) among M stored articles. Both sides run on the same generated data with the same settings, schema,
+/// indexes and pragmas, and every repetition proves the work equal: for inserts, the checksum of every article
+/// each database holds and the databases' sizes; for lookups, the checksum of what each side found in the same
+/// database. The variants skip fsync (sqlite sync=off, lmdb sync=nosync, gdbm sync=none): the adapter costs CPU,
+/// and fsync timing on a shared virtual disk would drown it in noise. The two sides alternate, every insert on a
+/// fresh store in a private directory; the first round warms up.
 public enum AdapterOverhead {
-    public struct Result: Sendable {
+    public enum Operation: String, Sendable, CaseIterable {
+        case insert, lookup
+
+        /// The largest Swift/C ratio the project accepts for the operation.
+        public var goal: Double { self == .insert ? 1.2 : 1.5 }
+    }
+
+    /// The backends compared, each with the variant both sides reproduce.
+    public static let backends: [(name: String, settings: [String: String])] = [
+        ("sqlite", ["txn": "single", "journal": "wal", "sync": "off"]),
+        ("lmdb", ["txn": "single", "sync": "nosync"]),
+        ("gdbm", ["sync": "none"]),
+    ]
+
+    /// One backend and operation, both sides.
+    public struct Measurement: Sendable {
+        public let backend: String
+        public let operation: Operation
         public let count: Int
         public let cSeconds: [Double]
         public let swiftSeconds: [Double]
+        public let equalWork: EqualWork
 
         public var cMedian: Double { Statistics.median(cSeconds) ?? 0 }
         public var swiftMedian: Double { Statistics.median(swiftSeconds) ?? 0 }
-        /// Swift median over C median, minus one (0.05 = 5% slower than C).
-        public var overhead: Double { swiftMedian / cMedian - 1 }
-        /// The proof that both sides did the same work: the checksum of every article each database holds, and
-        /// the databases' sizes, from the last repetition.
-        public let equalWork: EqualWork
+        /// Swift median over C median (1.08: 8% slower than C).
+        public var ratio: Double { swiftMedian / cMedian }
+        public var meetsGoal: Bool { ratio <= operation.goal }
     }
 
-    /// What each side's database holds after its inserts.
-    public struct EqualWork: Sendable {
-        public let cChecksum: String
-        public let swiftChecksum: String
-        public let cBytes: Int64
-        public let swiftBytes: Int64
-        public var holds: Bool { cChecksum == swiftChecksum && cBytes == swiftBytes }
+    /// The proof that both sides did the same work, from the last repetition: what each side's result was.
+    public struct EqualWork: Sendable, CustomStringConvertible {
+        /// For inserts, "articles <checksum>, <bytes> bytes" of each database; for lookups, "found <count>, <checksum>".
+        public let c: String
+        public let swift: String
+        public var holds: Bool { c == swift && !c.isEmpty }
+        public var description: String { holds ? c : "C: \(c); Swift: \(swift)" }
     }
 
-    public static func measure(count: Int, repetitions: Int, seed: UInt64, workdir: URL) throws -> Result {
-        let articles = DatasetGenerator(seed: seed).articles(count: count)
+    public static func measure(backends names: [String] = backends.map(\.name), operations: [Operation] = Operation.allCases,
+                               count: Int, stored: Int, repetitions: Int, seed: UInt64, workdir: URL) throws -> [Measurement] {
+        let generator = DatasetGenerator(seed: seed)
+        let articles = generator.articles(count: max(count, stored))
+        var rng = SplitMix64(seed: seed ^ 0x6F76_6572)
+        let uids = (0..<count).map { _ in articles[Int.random(in: 0..<stored, using: &rng)].uid }
         let work = try WorkDirectory(in: workdir, prefix: "storebench-overhead-")
         defer { work.remove() }
-        let descriptor = SQLiteBackend.descriptor
-        let variant = try descriptor.variant(["txn": "single", "journal": "wal", "sync": "off"])
-        var cTimes: [Double] = [], swiftTimes: [Double] = []
-        var equalWork = EqualWork(cChecksum: "", swiftChecksum: "", cBytes: 0, swiftBytes: 0)
-        for repetition in 0..<(repetitions + 1) {  // the first round warms up
-            let cDirectory = try work.subdirectory("c\(repetition)")
-            let cSeconds = try measureC(articles, path: cDirectory.appendingPathComponent(SQLiteBackend.fileName).path,
-                                        schema: SQLiteBackend.schema(for: variant))
-            let location = StoreLocation(directory: try work.subdirectory("swift\(repetition)"), variant: variant)
-            let store = try descriptor.open(location, as: (any ArticleStore).self)
-            let start = monotonicNanoseconds()
-            try store.unitOfWork {
-                for article in articles { try store.insert(article) }
+        var results: [Measurement] = []
+        for name in names {
+            guard let entry = backends.first(where: { $0.name == name }) else {
+                throw StoreError.unsupported("no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
             }
-            let end = monotonicNanoseconds()
-            try store.close()
-            let cBytes = DiskUsage.of(cDirectory).apparentBytes, swiftBytes = DiskUsage.of(location.directory).apparentBytes
-            equalWork = EqualWork(
-                cChecksum: try checksum(of: StoreLocation(directory: cDirectory, variant: variant), descriptor),
-                swiftChecksum: try checksum(of: location, descriptor), cBytes: cBytes, swiftBytes: swiftBytes)
-            if repetition > 0 {
-                cTimes.append(cSeconds)
-                swiftTimes.append(Double(end - start) / 1e9)
+            let registry = BackendRegistry.standard()
+            let descriptor = registry[name]!
+            let variant = try descriptor.variant(entry.settings)
+            let side = Sides(backend: name, descriptor: descriptor, variant: variant, work: work)
+            for operation in operations {
+                switch operation {
+                case .insert:
+                    results.append(try side.insert(Array(articles.prefix(count)), repetitions: repetitions))
+                case .lookup:
+                    results.append(try side.lookup(uids, among: Array(articles.prefix(stored)), repetitions: repetitions))
+                }
             }
         }
-        return Result(count: count, cSeconds: cTimes, swiftSeconds: swiftTimes, equalWork: equalWork)
+        return results
     }
 
-    /// The checksum of every article in the database at `location`, read through the sqlite backend.
-    private static func checksum(of location: StoreLocation, _ descriptor: BackendDescriptor) throws -> String {
-        let store = try descriptor.open(location, as: (any ArticleStore).self)
-        defer { try? store.close() }
-        return Checksum.articles(try store.allArticles()).hex
-    }
+    /// The two sides of one backend.
+    struct Sides {
+        let backend: String
+        let descriptor: BackendDescriptor
+        let variant: Variant
+        let work: WorkDirectory
 
-    /// Runs the C loop; the C strings are laid out before the call, outside the timed region.
-    private static func measureC(_ articles: [Article], path: String, schema: String) throws -> Double {
-        var bytes: [CChar] = []
-        var offsets: [Int] = []
-        offsets.reserveCapacity(articles.count * 3)
-        for article in articles {
-            for text in [article.uid, article.title, article.summary] {
-                offsets.append(bytes.count)
-                bytes.append(contentsOf: text.utf8CString)
+        func insert(_ articles: [Article], repetitions: Int) throws -> Measurement {
+            let baseline = try CBaseline(backend: backend, variant: variant, articles: articles)
+            var cTimes: [Double] = [], swiftTimes: [Double] = []
+            var proof = EqualWork(c: "", swift: "")
+            for repetition in 0...repetitions {
+                let cDirectory = try work.subdirectory("\(backend)-insert-c\(repetition)")
+                let cSeconds = try baseline.insert(into: cDirectory)
+                let location = StoreLocation(directory: try work.subdirectory("\(backend)-insert-swift\(repetition)"), variant: variant)
+                let store = try descriptor.open(location, as: (any ArticleStore).self)
+                let start = monotonicNanoseconds()
+                try store.unitOfWork {
+                    for article in articles { try store.insert(article) }
+                }
+                try store.commitPending()
+                let end = monotonicNanoseconds()
+                try store.close()
+                proof = EqualWork(c: try contents(of: cDirectory), swift: try contents(of: location.directory))
+                guard proof.holds else { break }
+                if repetition > 0 {
+                    cTimes.append(cSeconds)
+                    swiftTimes.append(Double(end - start) / 1e9)
+                }
+                work.retire(cDirectory)
+                work.retire(location.directory)
             }
+            return Measurement(backend: backend, operation: .insert, count: articles.count, cSeconds: cTimes,
+                               swiftSeconds: swiftTimes, equalWork: proof)
         }
-        let pragmas = "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;"
-        return try bytes.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            var rows = articles.enumerated().map { index, article in
-                sb_article(uid: base + offsets[index * 3], uid_len: Int32(article.uid.utf8.count), feed_id: article.feedID,
-                           title: base + offsets[index * 3 + 1], title_len: Int32(article.title.utf8.count),
-                           summary: base + offsets[index * 3 + 2], summary_len: Int32(article.summary.utf8.count),
-                           published: article.published.millisecondsSince1970, read: article.read ? 1 : 0)
+
+        func lookup(_ uids: [String], among articles: [Article], repetitions: Int) throws -> Measurement {
+            let location = StoreLocation(directory: try work.subdirectory("\(backend)-lookup"), variant: variant)
+            let filling = try descriptor.open(location, as: (any ArticleStore).self)
+            try filling.load(articles: articles)
+            try filling.close()
+            let baseline = try CBaseline(backend: backend, variant: variant, articles: [])
+            var cTimes: [Double] = [], swiftTimes: [Double] = []
+            var proof = EqualWork(c: "", swift: "")
+            for repetition in 0...repetitions {
+                let (cSeconds, cFound) = try baseline.lookup(uids, in: location.directory)
+                let store = try descriptor.open(location, as: (any ArticleStore).self)
+                var found: [Article?] = []
+                found.reserveCapacity(uids.count)
+                let start = monotonicNanoseconds()
+                for uid in uids { found.append(try store.article(uid: uid)) }
+                let end = monotonicNanoseconds()
+                try store.close()
+                proof = EqualWork(c: cFound, swift: CBaseline.describe(found))
+                guard proof.holds else { break }
+                if repetition > 0 {
+                    cTimes.append(cSeconds)
+                    swiftTimes.append(Double(end - start) / 1e9)
+                }
             }
-            var elapsed: UInt64 = 0
-            var message = [CChar](repeating: 0, count: 512)
-            let rc = sb_c_insert(path, pragmas, schema, SQLiteBackend.insertArticleSQL,
-                                 &rows, Int32(rows.count), &elapsed, &message, Int32(message.count))
-            guard rc == 0 else {
-                let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-                throw StoreError.inconsistent("C baseline failed with SQLite code \(rc): \(text) [file: \(path)]")
-            }
-            return Double(elapsed) / 1e9
+            return Measurement(backend: backend, operation: .lookup, count: uids.count, cSeconds: cTimes,
+                               swiftSeconds: swiftTimes, equalWork: proof)
+        }
+
+        /// The checksum of every article in the store in `directory`, read through the Swift backend, and the size
+        /// of its files.
+        private func contents(of directory: URL) throws -> String {
+            let bytes = DiskUsage.of(directory).apparentBytes
+            let store = try descriptor.open(StoreLocation(directory: directory, variant: variant), as: (any ArticleStore).self)
+            defer { try? store.close() }
+            return "articles \(Checksum.articles(try store.allArticles()).hex), \(bytes) bytes"
         }
     }
 }

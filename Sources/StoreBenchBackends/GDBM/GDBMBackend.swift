@@ -7,6 +7,9 @@ import StoreBenchContract
 /// auxiliary index record, `i:timeline`: the big-endian ids of all messages, newest first, rewritten when
 /// messages are added. The first screen reads the index, then 200 messages and their authors by key.
 public enum GDBMBackend {
+    /// The store's file name inside its directory (for `storebench overhead`'s C baseline).
+    public static var fileName: String { GDBMStore.fileName }
+
     public static var descriptor: BackendDescriptor {
         BackendDescriptor(
             name: "gdbm",
@@ -72,7 +75,14 @@ final class GDBMStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        try file.fetch(Self.articleKey(uid)).map(RecordCodec.decodeArticle)
+        var uid = uid
+        return try uid.withUTF8 { bytes in
+            try withUnsafeTemporaryAllocation(byteCount: bytes.count + 2, alignment: 1) { key in
+                key.copyBytes(from: Self.articlePrefix)
+                UnsafeMutableRawBufferPointer(rebasing: key[2...]).copyBytes(from: bytes)
+                return try file.withValue(for: UnsafeRawBufferPointer(key), RecordCodec.decodeArticle)
+            }
+        }
     }
 
     func allUIDs() throws -> [String] {

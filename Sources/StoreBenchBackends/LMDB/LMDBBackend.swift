@@ -39,6 +39,8 @@ final class LMDBStore: AppStore {
     private let screen: LMDBScreenReader
     /// The write transaction of the running unit of work (txn=single).
     private var current: LMDBTransaction?
+    /// Where a record is encoded before LMDB copies it into its page (only touched inside a write transaction).
+    private var scratch: [UInt8] = []
     let effectiveSettings: String
 
     init(location: StoreLocation) throws {
@@ -92,8 +94,15 @@ final class LMDBStore: AppStore {
     }
 
     func insert(_ article: Article) throws {
+        var uid = article.uid
         try writing { txn in
-            try txn.put(RecordCodec.encode(article), for: Array(article.uid.utf8), in: articles, noOverwrite: true)
+            // Inside the write transaction, which LMDB gives one thread at a time: the scratch buffer is ours.
+            RecordCodec.encode(article, into: &scratch)
+            try uid.withUTF8 { key in
+                try scratch.withUnsafeBytes { value in
+                    try txn.put(value, for: UnsafeRawBufferPointer(key), in: articles, noOverwrite: true)
+                }
+            }
         }
     }
 
@@ -112,7 +121,12 @@ final class LMDBStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        try environment.read { txn in try txn.get(Array(uid.utf8), in: articles).map(RecordCodec.decodeArticle) }
+        var uid = uid
+        return try uid.withUTF8 { key in
+            try environment.read { txn in
+                try txn.withValue(for: UnsafeRawBufferPointer(key), in: articles, RecordCodec.decodeArticle)
+            }
+        }
     }
 
     func allUIDs() throws -> [String] {

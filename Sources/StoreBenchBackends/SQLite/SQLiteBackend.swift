@@ -47,4 +47,6 @@ extension SQLiteBackend {
     public static func schema(for variant: Variant) -> String { SQLiteStore.schema(for: variant) }
     /// The statement that inserts one article.
     public static var insertArticleSQL: String { SQLiteStore.Query.insertArticle.rawValue }
+    /// The statement that reads one article by uid.
+    public static var articleByUIDSQL: String { SQLiteStore.Query.articleByUID.rawValue }
 }

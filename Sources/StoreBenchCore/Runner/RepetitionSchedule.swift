@@ -26,9 +26,16 @@ public struct RepetitionSchedule {
         public internal(set) var repetitions = 0
         /// Wall-clock seconds of all its repetitions, warm-ups included.
         public internal(set) var spent = 0.0
+        /// Wall-clock seconds of its measured repetitions alone (a warm-up also fills a read-only store once, so it
+        /// says little about what the next repetition costs).
+        public internal(set) var measuredSpent = 0.0
         public internal(set) var stop: StopReason?
 
-        public var meanCost: Double { repetitions > 0 ? spent / Double(repetitions) : 0 }
+        /// What the next repetition is expected to cost: the mean of the measured ones, or of all so far.
+        public var meanCost: Double {
+            if measured > 0 { return measuredSpent / Double(measured) }
+            return repetitions > 0 ? spent / Double(repetitions) : 0
+        }
     }
 
     public let policy: RepetitionPolicy
@@ -58,6 +65,7 @@ public struct RepetitionSchedule {
         let counts = !warmup || sample.status != .ok
         if counts {
             state.measured += 1
+            state.measuredSpent += seconds
             if sample.status == .ok { state.wall.append(sample.wallSeconds) }
         }
         cases[index] = state
