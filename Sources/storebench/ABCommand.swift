@@ -56,7 +56,8 @@ struct ABCommand: ParsableCommand {
         printError("merged samples: \(output.path)/baseline and \(output.path)/current")
         throw ExitCode(CompareCommand.compare(
             baseline: output.appendingPathComponent("baseline").path, current: output.appendingPathComponent("current").path,
-            options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement))
+            options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
+            allowUnderpowered: judging.allowUnderpowered))
     }
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds

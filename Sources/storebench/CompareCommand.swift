@@ -12,8 +12,11 @@ struct CompareCommand: ParsableCommand {
             seeded bootstrap 95% confidence interval and a Mann-Whitney U p-value. A regression needs the whole \
             interval beyond the threshold and p < alpha; deterministic metrics (write_bytes, store_bytes, \
             store_alloc_bytes, ops) are compared by median with their own threshold.
-            Exit codes: 0 no regression; 2 regression; 4 improvements only (with --fail-on-improvement); \
-            1 unreadable input; 64 usage.
+            The gate never passes on nothing: rows missing or failed on the current side, no rows in common, a \
+            header-only, cut-short or interrupted run all exit 1, listed first.
+            Exit codes: 0 no regression; 1 unreadable, incomplete or mismatched input, or rows missing or failed \
+            in CURRENT; 2 regression; 4 improvements only (with --fail-on-improvement); 5 underpowered: some row \
+            could not show a regression with so few repetitions (unless --allow-underpowered); 64 usage.
             """
     )
 
@@ -23,24 +26,36 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         throw ExitCode(Self.compare(baseline: baseline, current: current, options: judging.comparisonOptions,
-                                    csv: judging.csv, failOnImprovement: judging.failOnImprovement))
+                                    csv: judging.csv, failOnImprovement: judging.failOnImprovement,
+                                    allowUnderpowered: judging.allowUnderpowered))
     }
 
     /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
     static func compare(baseline: String, current: String, options: Comparison.Options, csv: String?,
-                        failOnImprovement: Bool) -> Exit {
+                        failOnImprovement: Bool, allowUnderpowered: Bool) -> Exit {
         let comparison: Comparison
         do {
-            comparison = Comparison(baseline: try SampleTable(path: baseline), current: try SampleTable(path: current),
-                                    options: options)
+            let before = try SampleTable(path: baseline), after = try SampleTable(path: current)
+            try before.requireComplete()
+            try after.requireComplete()
+            comparison = Comparison(baseline: before, current: after, options: options)
             if let csv { try AtomicFile.write(CompareReport.csv(comparison), to: URL(fileURLWithPath: csv)) }
         } catch {
             printError("storebench compare: \(error)")
             return .failure
         }
+        // Warnings and problems are in the report (stdout) once; stderr only names the outcome.
         print(CompareReport.markdown(comparison, options: options), terminator: "")
-        for warning in comparison.warnings { printError("warning: \(warning)") }
+        if !comparison.problems.isEmpty {
+            printError("storebench compare: the gate cannot pass: \(comparison.problems.count) problem(s), listed first above")
+            return .failure
+        }
         if comparison.hasRegression { return .regression }
+        if comparison.hasUnderpowered && !allowUnderpowered {
+            printError("storebench compare: some rows have too few repetitions to show a regression at alpha "
+                       + "\(options.alpha) (underpowered); add repetitions or pass --allow-underpowered")
+            return .underpowered
+        }
         if failOnImprovement && comparison.hasImprovement { return .improvement }
         return .ok
     }
@@ -57,6 +72,8 @@ struct CompareOptions: ParsableArguments {
     @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
     @Option(help: "Also write the findings as CSV to this file.") var csv: String?
     @Flag(help: "Exit 4 when there are improvements and no regression.") var failOnImprovement = false
+    @Flag(help: "Exit 0 rather than 5 when some rows are underpowered (too few repetitions to show a regression).")
+    var allowUnderpowered = false
 
     func validate() throws {
         for name in metrics where Comparison.Metric.named(name) == nil {

@@ -12,7 +12,9 @@ struct CrashCommand: ParsableCommand {
             For every backend variant of the scenario, a child process commits batches of articles and acknowledges \
             each one after its commit returned; it is killed with SIGKILL at a seeded random moment, and a fresh \
             process reopens the store, runs the backend's integrity check and sorts the articles into complete, \
-            partial and lost batches. A kill test cannot show power loss: the page cache survives a killed process.
+            partial and lost batches. A kill test cannot show power loss: the page cache survives a killed process. \
+            durability.csv is rewritten after every finished variant; Ctrl-C (SIGINT) or SIGTERM stops before the \
+            next kill, keeps the finished variants and exits 130 or 143.
             """
     )
 
@@ -42,6 +44,9 @@ struct CrashCommand: ParsableCommand {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench crash: cannot find the storebench executable to start writer children")
         }
+        let interrupt = InterruptRequest.install()
+        defer { interrupt.uninstall() }
+        let file = output.appendingPathComponent("durability.csv")
         var rows: [DurabilityRow] = []
         for entry in plan.backends {
             let descriptor = registry[entry.backend]!
@@ -49,12 +54,24 @@ struct CrashCommand: ParsableCommand {
                                      seed: seed ?? plan.seed)
             trials.batchSize = batch
             trials.maxDelayMilliseconds = maxDelay
-            let row = try failing(.failure) { try trials.run(kills: kills) }
+            trials.shouldStop = { interrupt.signal != nil }
+            let row: DurabilityRow
+            do {
+                row = try trials.run(kills: kills)
+            } catch is CrashTrials.Stopped {
+                break
+            } catch {
+                throw CommandFailure(exit: .failure, message: "storebench crash: \(error)")
+            }
             printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
             rows.append(row)
+            try failing(.failure) { try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file) }
         }
-        let file = output.appendingPathComponent("durability.csv")
-        try failing(.failure) { try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file) }
+        if interrupt.signal != nil {
+            printError("interrupted by \(interrupt.signalName): \(rows.count) of \(plan.backends.count) variants finished"
+                       + (rows.isEmpty ? "; nothing was written" : "; their rows are in \(file.path)"))
+            throw ExitCode(interrupt.exitCode)
+        }
         for line in [DurabilityRow.header, DurabilityRow.header.map { _ in "---" }] + rows.map(\.fields) {
             print("| " + line.joined(separator: " | ") + " |")
         }

@@ -7,11 +7,18 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a scenario and write samples.csv, summary.csv and environment.json.",
-        discussion: "Command-line filters narrow the scenario; overrides replace its values."
+        discussion: """
+            Command-line filters narrow the scenario; overrides replace its values. --out must be new or empty \
+            (--force replaces the run in it); a second run into the same directory refuses while the first runs. \
+            Ctrl-C (SIGINT) or SIGTERM stops after the current repetition and writes the completed rows, marked \
+            interrupted; a second Ctrl-C stops at once. Exit codes: 0 every row ok; 1 a row failed or the reports \
+            could not be written; 64 bad input (nothing written); 130 interrupted by SIGINT, 143 by SIGTERM \
+            (continue with --resume DIR).
+            """
     )
 
-    @Option(name: .long, help: "The scenario file.")
-    var scenario = "scenarios/default.yaml"
+    @Option(name: .long, help: "The scenario file (default: scenarios/default.yaml).")
+    var scenario: String?
 
     @Option(name: .customLong("backend"), help: "Run only this backend (repeatable).")
     var backends: [String] = []
@@ -50,7 +57,27 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Where private work directories are made; must be a real disk (default: $TMPDIR or /var/tmp).")
     var workdir: String?
 
+    @Option(name: .customLong("max-cases"), help: "Refuse scenarios with more cases than this.")
+    var maxCases = RunPlan.Limits().cases
+
+    @Option(name: .customLong("max-records"), help: "Refuse scenarios whose data sets hold more generated records than this.")
+    var maxRecords = RunPlan.Limits().records
+
+    @Flag(help: "Replace the run already in --out (its reports and charts are removed when the new run publishes).")
+    var force = false
+
+    @Option(help: ArgumentHelp("Continue the interrupted run in this directory (same scenario and binary).", valueName: "dir"))
+    var resume: String?
+
     func validate() throws {
+        if resume != nil {
+            let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, reps != nil, warmup != nil,
+                               seed != nil, out != nil, force, minReps != nil, maxReps != nil, targetPrecision != nil,
+                               caseSeconds != nil, budgetSeconds != nil]
+            if conflicting.contains(true) {
+                throw ValidationError("--resume repeats the interrupted run's own input; give it alone (with --workdir at most)")
+            }
+        }
         if let reps, !(1...1000).contains(reps) { throw ValidationError("--reps must be in 1...1000, got \(reps)") }
         if let warmup, !(0...100).contains(warmup) { throw ValidationError("--warmup must be in 0...100, got \(warmup)") }
         if reps != nil, minReps != nil || maxReps != nil {
@@ -68,7 +95,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        var invocation = RunInvocation(scenarioFile: scenario)
+        var invocation = RunInvocation(scenarioFile: scenario ?? "scenarios/default.yaml")
         invocation.narrow(backends: backends, workloads: workloads)
         invocation.override(repetitions: reps, warmup: warmup, seed: seed)
         invocation.policy.minimum = minReps
@@ -79,6 +106,12 @@ struct RunCommand: ParsableCommand {
         invocation.output = out
         invocation.workdir = workdir
         invocation.childExecutable = RunningExecutable.url
+        invocation.force = force
+        invocation.limits.cases = maxCases
+        invocation.limits.records = maxRecords
+        invocation.resume = resume
+        invocation.interrupt = InterruptRequest.install()
+        defer { invocation.interrupt.uninstall() }
         let exit = invocation.execute(
             backendRegistry: BackendRegistry.standard(), workloadRegistry: WorkloadRegistry.standard,
             stdout: { print($0, terminator: "") }, stderr: printError)

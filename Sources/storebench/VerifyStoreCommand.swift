@@ -9,9 +9,12 @@ struct VerifyStoreCommand: ParsableCommand {
         commandName: "verify-store",
         abstract: "Open a store, run its integrity check and read every article; report ok, corrupt or lost.",
         discussion: """
-            The check runs in a child process, so a crash inside a C library is reported as corrupt. Exit codes: \
-            0 ok; 3 corrupt or lost; 64 bad input. With --expect-checksum a store that reads fine but holds other \
-            content (SQLite opens an empty file as an empty database; GDBM can lose keys silently) is reported lost.
+            Read-only: the store's files must exist (an empty directory is not an empty store), and the check runs \
+            on a private copy of the directory, so no library can create, recover, convert or lock anything in the \
+            store itself. The check runs in a child process, so a crash inside a C library is reported as corrupt. \
+            Exit codes: 0 ok; 3 corrupt or lost; 64 bad input. With --expect-checksum (any letter case) a store \
+            that reads fine but holds other content (SQLite opens an empty file as an empty database; GDBM can \
+            lose keys silently) is reported lost.
             """
     )
 
@@ -20,19 +23,38 @@ struct VerifyStoreCommand: ParsableCommand {
     @Option(name: .customLong("expect-checksum"), help: "The FNV-1a checksum of the articles the store should hold.")
     var expectedChecksum: String?
     @Argument(help: "The store's directory.") var directory: String
+    @Option(help: "Where the private copy is made (default: $TMPDIR or /var/tmp).") var workdir: String?
 
     func run() throws {
         let registry = BackendRegistry.standard()
-        let (_, variant) = try failing(.badInput) { try registry.resolve(backend: backend, settings: settings) }
+        let (descriptor, variant) = try failing(.badInput) { try registry.resolve(backend: backend, settings: settings) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(exit: .badInput, message: "storebench verify-store: \(directory) is not a directory")
         }
+        guard descriptor.persistent else {
+            throw CommandFailure(exit: .badInput, message: "storebench verify-store: the \(backend) backend keeps nothing on disk")
+        }
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        let missing = descriptor.storeFiles.filter { !present.contains($0) }
+        guard missing.isEmpty else {
+            throw CommandFailure(exit: .badInput, message: "storebench verify-store: \(directory) is not a \(backend) store: "
+                                 + "\(missing.joined(separator: ", ")) missing; the directory holds "
+                                 + (present.isEmpty ? "nothing" : present.joined(separator: ", ")))
+        }
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench verify-store: cannot find the storebench executable to start the checking child")
         }
-        let store = ChildStore.named(backend, settings: variant.description, directory: directory)
-        let report = try StoreVerification.inChild(executable: executable, store: store, expectedChecksum: expectedChecksum)
+        let work = try failing(.badInput) {
+            try WorkDirectory(in: try OutputLocations.workdir(workdir), prefix: "storebench-verify-")
+        }
+        defer { work.remove() }
+        let copy = work.url.appendingPathComponent("store")
+        try failing(.failure) { try FileManager.default.copyItem(at: URL(fileURLWithPath: directory), to: copy) }
+        let store = ChildStore.named(backend, settings: variant.description, directory: copy.path)
+        var report = try StoreVerification.inChild(executable: executable, store: store,
+                                                   expectedChecksum: expectedChecksum?.lowercased())
+        report.detail = report.detail.replacingOccurrences(of: copy.path, with: directory)
         print("\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"
               + (report.checksum.isEmpty ? "" : ", checksum \(report.checksum)") + (report.detail.isEmpty ? "" : "; \(report.detail)"))
         if report.status != "ok" { throw ExitCode(.damaged) }

@@ -12,7 +12,7 @@ struct EndToEndTests {
         let result = try runStorebench(["run", "--scenario", "scenarios/smoke.yaml", "--out", out.path,
                                         "--workdir", temp.url.path, "--reps", "2", "--warmup", "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json", ".storebench.lock"])
 
         let combinations = 13 * 19 + 1  // 13 store workloads × 19 backend variants + process-spawn in smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))

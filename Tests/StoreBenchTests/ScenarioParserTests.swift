@@ -62,6 +62,32 @@ struct ScenarioParserTests {
         #expect(throws: PolicyError.self) { try adaptive.policy.applying(overrides) }
     }
 
+    @Test("runaway input: duplicate sizes, too many sizes, too many cases or records are refused with the key")
+    func runawayInput() throws {
+        let duplicate = failure("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, sizes: [10, 20, 10]}]")
+        #expect(duplicate?.description == "test.yaml: workloads[0].sizes[2]: 10 is listed twice; each size makes one row")
+        let many = (1...1001).map(String.init).joined(separator: ", ")
+        let tooMany = failure("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, sizes: [\(many)]}]")
+        #expect(tooMany?.description == "test.yaml: workloads[0].sizes: 1001 sizes; at most 1000 are allowed")
+        let scenario = try parse("""
+            name: x
+            backends: [{backend: memory}, {backend: sqlite}]
+            workloads: [{workload: insert, sizes: [100, 200, 300]}, {workload: timeline, parameters: {messages: 400000}}]
+            """)
+        var limits = RunPlan.Limits()
+        try RunPlan.check(scenario, workloads: .standard, limits: limits)
+        limits.cases = 7
+        #expect(throws: ScenarioError.self) { try RunPlan.check(scenario, workloads: .standard, limits: limits) }
+        limits = RunPlan.Limits()
+        limits.records = 100_000
+        do {
+            try RunPlan.check(scenario, workloads: .standard, limits: limits)
+            Issue.record("400,000 messages passed a 100,000-record cap")
+        } catch let error as ScenarioError {
+            #expect(error.message.contains("--max-records"), "\(error)")
+        }
+    }
+
     @Test func shippedScenariosParse() throws {
         for name in ["default", "quick", "smoke", "scaling", "launch"] {
             let scenario = try parser.parse(file: packageRoot.appendingPathComponent("scenarios/\(name).yaml").path)

@@ -86,6 +86,50 @@ struct TrustTests {
         }
     }
 
+    /// Every file below `directory` by relative path, with its bytes (symlinks as their targets).
+    static func snapshot(_ directory: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let relative = String(url.path.dropFirst(directory.path.count))
+            if (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+                files[relative] = try Data(contentsOf: url)
+            } else {
+                files[relative] = Data("dir".utf8)
+            }
+        }
+        return files
+    }
+
+    @Test("verify-store is read-only: every file byte-identical, other settings change nothing, missing files are named, checksums compare in any case", arguments: ["sqlite", "grdb", "plist", "defaults", "lmdb", "gdbm", "files"])
+    func verifyStoreIsReadOnly(_ backend: String) throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let descriptor = try #require(BackendRegistry.standard()[backend])
+        let articles = DatasetGenerator(seed: 6).articles(count: 50)
+        let directory = try temp.child("store")
+        let store = try descriptor.open(app: StoreLocation(directory: directory, variant: try descriptor.variant()))
+        try store.load(articles: articles)
+        try store.close()
+        let before = try Self.snapshot(directory)
+        let checksum = Checksum.articles(articles).hex
+        let other = ["sqlite": "journal=wal", "grdb": "writer=pool", "lmdb": "sync=nosync", "gdbm": "sync=each",
+                     "plist": "format=xml", "defaults": "sync=each", "files": "fsync=each"][backend]!
+        for settings in ["default", other] {
+            let result = try runStorebench(["verify-store", "--backend", backend, "--settings", settings,
+                                            "--expect-checksum", checksum.uppercased(), directory.path])
+            #expect(result.stdout.hasPrefix("ok:") || settings != "default", "\(result.stdout) \(result.stderr)")
+            #expect(try Self.snapshot(directory) == before, "\(backend) [\(settings)] changed the store")
+        }
+        let empty = try temp.child("empty")
+        let none = try runStorebench(["verify-store", "--backend", backend, empty.path])
+        #expect(none.status == 64 && none.stderr.contains("missing; the directory holds nothing"), "\(none.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
+        let wrong = backend == "lmdb" ? "gdbm" : "lmdb"
+        let mismatched = try runStorebench(["verify-store", "--backend", wrong, directory.path])
+        #expect(mismatched.status == 64 && mismatched.stderr.contains("is not a \(wrong) store"), "\(mismatched.stderr)")
+        #expect(try Self.snapshot(directory) == before)
+    }
+
     @Test("crash: kills count only when a batch was acknowledged; SQLite and LMDB lose no acknowledged batch")
     func crashDurability() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))

@@ -6,10 +6,13 @@ import StoreBenchMeasure
 public enum CompareReport {
     public static func markdown(_ comparison: Comparison, options: Comparison.Options) -> String {
         let counts = Dictionary(grouping: comparison.findings, by: \.verdict).mapValues(\.count)
-        var lines = [
-            "### storebench compare",
-            "",
-            "\(counts[.regression] ?? 0) regression(s), \(counts[.improvement] ?? 0) improvement(s), "
+        var lines = ["### storebench compare", ""]
+        if !comparison.problems.isEmpty {
+            lines += ["**The gate cannot pass**", ""] + comparison.problems.map { "- \(MarkdownTable.escape($0))" } + [""]
+        }
+        lines += [
+            "\(counts[.regression] ?? 0) regression(s), \(counts[.underpowered] ?? 0) underpowered, "
+                + "\(counts[.improvement] ?? 0) improvement(s), "
                 + "\(counts[.inconclusive] ?? 0) inconclusive, \(counts[.unchanged] ?? 0) unchanged "
                 + "(threshold ±\(percent(options.threshold)), alpha \(options.alpha), "
                 + "deterministic metrics ±\(percent(options.deterministicThreshold)))",
@@ -20,13 +23,14 @@ public enum CompareReport {
         for f in comparison.findings {
             let ci = f.interval.map { String(format: "%.3f–%.3f", $0.lowerBound, $0.upperBound) } ?? "–"
             let p = f.pValue.map { String(format: "%.4f", $0) } ?? "–"
-            lines.append("| \(f.verdict.rawValue) | \(f.key.workload) | \(f.key.backend) | \(f.key.variant) | \(f.key.size) | "
+            let e = MarkdownTable.escape
+            lines.append("| \(f.verdict.rawValue) | \(e(f.key.workload)) | \(e(f.key.backend)) | \(e(f.key.variant)) | \(f.key.size) | "
                          + "\(f.metric.name) | \(format(f.baselineMedian, f.metric)) (n=\(f.baselineCount)) | "
                          + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | "
                          + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) |")
         }
         if !comparison.warnings.isEmpty {
-            lines += ["", "**Warnings**", ""] + comparison.warnings.map { "- \($0)" }
+            lines += ["", "**Warnings**", ""] + comparison.warnings.map { "- \(MarkdownTable.escape($0))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -22,7 +22,9 @@ public struct Comparison {
 
     /// Ordered as reports list them: regressions first.
     public enum Verdict: String, Sendable, Comparable, CaseIterable {
-        case regression, improvement, inconclusive, unchanged
+        /// `underpowered`: the difference is not within the threshold, and with this few repetitions a side no
+        /// result could be significant (``MannWhitney/smallestPValue(_:_:)`` ≥ alpha).
+        case regression, underpowered, improvement, inconclusive, unchanged
 
         public static func < (a: Self, b: Self) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -57,11 +59,21 @@ public struct Comparison {
 
     public let findings: [Finding]
     public let warnings: [String]
+    /// Why the gate cannot pass whatever the numbers say: rows missing or failed on the current side, no row in
+    /// common. Listed first in the report; `compare` exits 1 when there is any.
+    public let problems: [String]
 
     public init(baseline: SampleTable, current: SampleTable, options: Options) {
         var findings: [Finding] = []
         var warnings: [String] = []
-        for key in baseline.keys.subtracting(current.keys).sorted() { warnings.append("only in baseline: \(key.label)") }
+        var problems: [String] = []
+        for key in baseline.keys.subtracting(current.keys).sorted() { problems.append("missing in current: \(key.label)") }
+        let failed = Set(current.rows.filter { $0.status == .failed }.map { ComparisonKey($0.key) })
+        for key in failed.sorted() { problems.append("failed in current: \(key.label)") }
+        if baseline.keys.intersection(current.keys).isEmpty {
+            problems.insert("no row of \(current.source) matches a row of \(baseline.source) "
+                            + "(renamed scenario, workloads or variants?)", at: 0)
+        }
         for key in current.keys.subtracting(baseline.keys).sorted() { warnings.append("only in current: \(key.label)") }
         for metric in options.metrics {
             let before = baseline.values(of: metric.name), after = current.values(of: metric.name)
@@ -73,6 +85,7 @@ public struct Comparison {
         warnings += EnvironmentDifference.warnings(baseline.environment, current.environment)
         self.findings = findings.sorted { ($0.verdict, $0.key, $0.metric.name) < ($1.verdict, $1.key, $1.metric.name) }
         self.warnings = warnings
+        self.problems = problems
     }
 
     static func judge(key: ComparisonKey, metric: Metric, baseline: [Double], current: [Double],
@@ -101,11 +114,15 @@ public struct Comparison {
             verdict = classify(low: interval.lowerBound, high: interval.upperBound, significant: test.pValue < options.alpha,
                                threshold: options.threshold)
         }
+        if verdict == .inconclusive && MannWhitney.smallestPValue(baseline.count, current.count) >= options.alpha {
+            verdict = .underpowered
+        }
         return Finding(key: key, metric: metric, baselineMedian: b, currentMedian: c, baselineCount: baseline.count,
                        currentCount: current.count, ratio: ratio, interval: interval, pValue: test?.pValue, verdict: verdict)
     }
 
     public var hasRegression: Bool { findings.contains { $0.verdict == .regression } }
+    public var hasUnderpowered: Bool { findings.contains { $0.verdict == .underpowered } }
     public var hasImprovement: Bool { findings.contains { $0.verdict == .improvement } }
 }
 
@@ -120,8 +137,8 @@ extension String {
 
 /// Differences between two runs' environments that make a comparison less trustworthy.
 enum EnvironmentDifference {
-    static let fields = ["host", "cpu_model", "cores", "kernel", "build_configuration", "swift_version",
-                         "workdir_filesystem"]
+    static let fields = ["storebench_version", "git_commit", "host", "cpu_model", "cores", "kernel",
+                         "build_configuration", "swift_version", "workdir_filesystem"]
 
     static func warnings(_ a: [String: Any]?, _ b: [String: Any]?) -> [String] {
         guard let a, let b else {

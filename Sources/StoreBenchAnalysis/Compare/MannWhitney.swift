@@ -16,6 +16,16 @@ public enum MannWhitney {
         public let exact: Bool
     }
 
+    /// The smallest two-sided p-value any data can give with `m` and `n` values a side: 2 / C(m+n, m), the
+    /// probability of the most extreme ordering (ties only make it larger). When it is not below alpha, no
+    /// difference can be called significant.
+    public static func smallestPValue(_ m: Int, _ n: Int) -> Double {
+        guard m > 0, n > 0 else { return 1 }
+        var orderings = 1.0
+        for k in 0..<min(m, n) { orderings = orderings * Double(m + n - k) / Double(k + 1) }
+        return min(1, 2 / orderings)
+    }
+
     public static func test(_ x: [Double], _ y: [Double]) -> Result? {
         let n1 = x.count, n2 = y.count
         guard n1 > 0, n2 > 0 else { return nil }

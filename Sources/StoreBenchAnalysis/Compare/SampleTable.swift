@@ -16,6 +16,10 @@ public struct SampleTable {
 
     public let source: String
     public let rows: [Row]
+    /// Every row's cells as read, in the file's column order.
+    public let cells: [[String]]
+    /// The file's header.
+    public let header: [String]
     /// `environment.json` beside the samples, when present.
     public private(set) var environment: [String: Any]?
 
@@ -35,6 +39,40 @@ public struct SampleTable {
         try self.init(text: text, source: file.path)
         let manifest = file.deletingLastPathComponent().appendingPathComponent("environment.json")
         environment = (try? Data(contentsOf: manifest)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        guard text.utf8.last == UInt8(ascii: "\n") else { throw CompareError("\(file.path): the file ends in the middle of a row (cut short)") }
+        let summary = file.deletingLastPathComponent().appendingPathComponent("summary.csv")
+        if let data = FileManager.default.contents(atPath: summary.path), let summaryText = String(data: data, encoding: .utf8) {
+            try checkComplete(against: summaryText, source: summary.path)
+        }
+    }
+
+    /// Every summary row's repetitions must be here: fewer means the samples were cut short (at a row boundary,
+    /// where the CSV itself cannot tell) or belong to another run.
+    private func checkComplete(against summaryText: String, source: String) throws {
+        guard let summary = try? CSVFormat.decode(summaryText) else { throw CompareError("\(source): not valid CSV") }
+        let column = Dictionary(summary.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        guard let n = column["n"], let failed = column["failed"], let status = column["status"] else { return }
+        var present: [String: Int] = [:]
+        for row in rows { present[ComparisonKey(row.key).label, default: 0] += 1 }
+        for cells in summary.rows where cells.count == summary.header.count {
+            func cell(_ name: String) -> String { column[name].map { cells[$0] } ?? "" }
+            let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
+                             variant: cell("variant"), size: Int(cell("size")) ?? 0, parameters: "")
+            let expected = max((Int(cells[n]) ?? 0) + (Int(cells[failed]) ?? 0), cells[status] == "unsupported" ? 1 : 0)
+            let label = ComparisonKey(key).label
+            guard present[label, default: 0] >= expected else {
+                throw CompareError("\(self.source): \(label) has \(present[label, default: 0]) repetitions, summary.csv says "
+                                   + "\(expected): samples.csv is cut short or belongs to another run")
+            }
+        }
+    }
+
+    /// Throws unless the table has rows and its run finished (an interrupted run is not a result to gate on).
+    public func requireComplete() throws {
+        guard !rows.isEmpty else { throw CompareError("\(source): no rows, only a header") }
+        if let interrupted = environment?["interrupted"] as? String {
+            throw CompareError("\(source): the run was interrupted (\(interrupted)); finish it with storebench run --resume")
+        }
     }
 
     /// Parses samples CSV text; `source` names it in errors.
@@ -51,6 +89,8 @@ public struct SampleTable {
         guard missing.isEmpty else {
             throw CompareError("\(source): not a storebench samples.csv (missing columns: \(missing.joined(separator: ", ")))")
         }
+        header = decoded.header
+        cells = decoded.rows
         let column = Dictionary(decoded.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         rows = try decoded.rows.enumerated().map { index, cells in
             guard cells.count == decoded.header.count else {

@@ -7,31 +7,47 @@ import Foundation
 import StoreBenchMeasure
 import StoreBenchContract
 
-/// Writes report files so that a reader sees the old file or the complete new one, never a truncated one:
-/// data goes to `<name>.partial` in the same directory, is fsynced, and is renamed over the target.
+/// Writes report files so that a reader sees the old file or the complete new one, never a truncated one: data
+/// goes to a fresh temporary file in the same directory (`mkstemp`: created exclusively, so a planted file or
+/// symlink is never opened or followed), is fsynced, and is renamed over the target (which replaces a symlink
+/// there rather than writing through it). A failure removes the temporary file.
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
-        let partial = url.appendingPathExtension("partial")
-        let fd = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create", partial) }
+        let (fd, temporary) = try createTemporary(for: url)
         var ok = FileBytes.writeAll(data, to: fd)
         let writeError = errno
         ok = ok && fsync(fd) == 0
         close(fd)
         guard ok else {
-            unlink(partial.path)
+            unlink(temporary.path)
             errno = writeError
             throw failure("cannot write", url)
         }
-        try commit(partial, to: url)
+        try commit(temporary, to: url)
     }
 
-    /// Renames a finished `.partial` file over its target.
-    public static func commit(_ partial: URL, to url: URL) throws {
-        guard rename(partial.path, url.path) == 0 else {
-            let error = failure("cannot rename \(partial.lastPathComponent) to", url)
-            unlink(partial.path)
+    /// Creates `.<name>.XXXXXX` beside `url`, exclusively (mode 0644); returns its descriptor and path.
+    public static func createTemporary(for url: URL) throws -> (Int32, URL) {
+        let directory = url.deletingLastPathComponent()
+        var template = Array(directory.appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure("cannot create a file in", directory) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        fchmod(fd, 0o644)
+        return (fd, URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }))
+    }
+
+    /// Renames a finished temporary file over its target and syncs the directory.
+    public static func commit(_ temporary: URL, to url: URL) throws {
+        guard rename(temporary.path, url.path) == 0 else {
+            let error = failure("cannot rename \(temporary.lastPathComponent) to", url)
+            unlink(temporary.path)
             throw error
+        }
+        let directory = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
         }
     }
 

@@ -32,7 +32,9 @@ public enum MarkdownTable {
         }
     }
 
+    /// A table cell's text: `|` escaped, line breaks as spaces (a cell cannot shift the table's columns).
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r\n", with: " ")
+            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
     }
 }

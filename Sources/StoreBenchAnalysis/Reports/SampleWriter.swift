@@ -5,8 +5,9 @@ import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
 
-/// Streams `samples.csv` row by row into `samples.csv.partial` (so memory does not grow with repetitions)
-/// and renames it into place only when the run completes. ``discard()`` removes the partial file.
+/// Streams `samples.csv` row by row into a fresh temporary file beside it (``AtomicFile/createTemporary(for:)``, so
+/// memory does not grow with repetitions) and renames it into place only when the run completes. ``discard()``
+/// removes the temporary file.
 public final class SampleWriter {
     private let target: URL
     private let partial: URL
@@ -14,10 +15,13 @@ public final class SampleWriter {
 
     public init(url: URL) throws {
         target = url
-        partial = url.appendingPathExtension("partial")
-        descriptor = open(partial.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw AtomicFile.failure("cannot create", partial) }
-        try write(CSVFormat.encode([Sample.header]))
+        (descriptor, partial) = try AtomicFile.createTemporary(for: url)
+        do {
+            try write(CSVFormat.encode([Sample.header]))
+        } catch {
+            discard()
+            throw error
+        }
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
@@ -25,6 +29,11 @@ public final class SampleWriter {
     /// Appends one row (CSV-encoded, CRLF-terminated).
     public func append(_ sample: Sample) throws {
         try write(CSVFormat.encode([sample.fields]))
+    }
+
+    /// Appends a row read back from an earlier samples.csv of the same binary, cell for cell.
+    public func append(cells: [String]) throws {
+        try write(CSVFormat.encode([cells]))
     }
 
     private func write(_ data: Data) throws {

@@ -17,6 +17,7 @@ public enum DefaultsBackend {
                 VariantAxis("sync", choices: ["each", "end"], default: "end",
                             summary: "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)"),
             ],
+            storeFiles: ["defaults.plist"],
             open: { location in try DefaultsStore(location: location) }
         )
     }

@@ -18,6 +18,7 @@ public enum FilesBackend {
             name: "files",
             summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
             axes: [fsync],
+            storeFiles: ["articles"],
             open: { location in try FilesStore(location: location) }
         )
     }
@@ -41,14 +42,23 @@ final class FilesStore: AppStore {
         effectiveSettings = "fsync=\(location.variant["fsync"]) write=rename"
     }
 
-    /// `<root>/<kind>/<fan>/<hex key>.json`, creating the fan-out directory on first use.
+    /// `<root>/<kind>/<fan>/<hex key>.json`, creating the fan-out directory on first use. Under `fsync=each` a
+    /// directory this call created is fsynced into its parent (and a new kind directory into the root), so the new
+    /// names survive a power loss along with the files in them.
     private func url(kind: String, key: String) throws -> URL {
         var hash = FNV1a()
         hash.combine(key)
-        let directory = root.appendingPathComponent(kind).appendingPathComponent(String(hash.hex.prefix(2)))
+        let kindDirectory = root.appendingPathComponent(kind)
+        let directory = kindDirectory.appendingPathComponent(String(hash.hex.prefix(2)))
         if !madeDirectories.contains(directory.path) {
+            let newKind = !FileManager.default.fileExists(atPath: kindDirectory.path)
+            let new = newKind || !FileManager.default.fileExists(atPath: directory.path)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             madeDirectories.insert(directory.path)
+            if durable && new {
+                try FileWriter.syncDirectory(kindDirectory)
+                if newKind { try FileWriter.syncDirectory(root) }
+            }
         }
         let name = key.utf8.map { String(format: "%02x", $0) }.joined()
         return directory.appendingPathComponent(name + ".json")

@@ -19,6 +19,7 @@ public enum GDBMBackend {
                             summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)"),
             ],
             readBack: .afterClose("GDBM locks the file: no second handle can open while the writer has it"),
+            storeFiles: [GDBMStore.fileName],
             libraryVersions: { ["gdbm": GDBMFile.version] },
             open: { location in try GDBMStore(location: location) }
         )

@@ -22,6 +22,7 @@ public enum GRDBBackend {
                 VariantAxis("search", choices: ["like", "fts5"], default: "like",
                             summary: "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"),
             ],
+            storeFiles: ["store.sqlite"],
             libraryVersions: { ["grdb": version] },
             open: { location in try GRDBStore(location: location) }
         )

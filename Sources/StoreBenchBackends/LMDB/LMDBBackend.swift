@@ -22,6 +22,7 @@ public enum LMDBBackend {
                             summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
             ],
             readBack: .afterClose("LMDB forbids opening an environment twice in one process"),
+            storeFiles: ["data.mdb"],
             libraryVersions: { ["lmdb": LMDBEnvironment.version] },
             open: { location in try LMDBStore(location: location) }
         )

@@ -13,10 +13,11 @@ public enum PlistBackend {
                 VariantAxis("codec", choices: ["codable", "archiver"], default: "codable",
                             summary: "codable: PropertyListEncoder/Decoder; archiver: NSKeyedArchiver with NSSecureCoding classes"),
                 VariantAxis("write", choices: ["atomic", "inplace"], default: "atomic",
-                            summary: "atomic: Data.write(.atomic) (temp file, fsync, rename); inplace: Data.write (truncate and rewrite, no fsync)"),
+                            summary: "atomic: Data.write(.atomic) (temp file, fsync, rename), then the directory fsynced; inplace: Data.write without .atomic (the file truncated and rewritten in place, which Foundation fsyncs: a kill during the rewrite leaves a torn file)"),
                 VariantAxis("flush", choices: ["each", "end"], default: "end",
                             summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
             ],
+            storeFiles: ["articles.plist"],
             open: { location in try PlistStore(location: location) }
         )
     }
@@ -55,12 +56,15 @@ final class PlistStore: AppStore {
         effectiveSettings = "format=\(variant["format"]) codec=\(variant["codec"]) write=\(variant["write"]) flush=\(variant["flush"])"
     }
 
+    /// Writes a whole collection. Atomic: Foundation writes a temporary file, fsyncs it and renames it, but does
+    /// not fsync the directory, so the rename itself could be lost on power loss; the directory is fsynced here.
     func write(_ data: Data, to url: URL) throws {
         do {
             try data.write(to: url, options: atomic ? .atomic : [])
         } catch {
             throw FileStoreError(operation: "write", path: url.path, reason: "\(error.localizedDescription)")
         }
+        if atomic { try FileWriter.syncDirectory(url.deletingLastPathComponent()) }
     }
 
     func decoded<T>(_ url: URL, _ decode: (Data) throws -> T) throws -> T {

@@ -31,6 +31,7 @@ public enum SQLiteBackend {
             name: "sqlite",
             summary: "raw SQLite C API: prepared statements reused, index on uid, bulk UPDATE via json_each",
             axes: axes,
+            storeFiles: [SQLiteStore.fileName],
             libraryVersions: {
                 ["sqlite": SQLiteConnection.libraryVersion,
                  "sqlite_compile_options": SQLiteConnection.compileOptions.joined(separator: " ")]

@@ -33,6 +33,9 @@ public struct BackendDescriptor: Sendable {
     public let roles: StoreRoles
     /// How verification reads a store back (see ``ReadBack``).
     public let readBack: ReadBack
+    /// Names in a store's directory that exist once the store holds articles (`verify-store` requires them,
+    /// instead of letting the library create an empty store).
+    public let storeFiles: [String]
 
     /// How verification proves that an operation's writes were committed when the clock stopped.
     public enum ReadBack: Sendable, Equatable {
@@ -51,10 +54,12 @@ public struct BackendDescriptor: Sendable {
         axes: [VariantAxis] = [],
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
+        storeFiles: [String] = [],
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
         self.readBack = readBack
+        self.storeFiles = storeFiles
         self.name = name
         self.summary = summary
         self.axes = axes

@@ -43,6 +43,12 @@ public struct CrashTrials {
     /// The kill comes 1…this many ms after the first acknowledgement.
     public var maxDelayMilliseconds = defaultMaxDelayMilliseconds
 
+    /// Checked before every kill: when it returns true, ``run(kills:)`` throws ``Stopped`` (a signal arrived).
+    public var shouldStop: () -> Bool = { false }
+
+    /// The trials of a variant were stopped before they finished; its row would be incomplete.
+    public struct Stopped: Error {}
+
     public static let defaultBatchSize = 20
     public static let defaultMaxDelayMilliseconds = 200
 
@@ -62,6 +68,7 @@ public struct CrashTrials {
         var row = DurabilityRow(backend: backend.name, variant: variant.description, settings: "")
         var rng = SplitMix64.forItem(seed: seed, stream: 0x6B69_6C6C, index: 0)
         while row.kills < kills {
+            if shouldStop() { throw Stopped() }
             guard row.retries <= kills else {
                 throw StoreError.inconsistent("\(backend.name) [\(variant)]: \(row.retries) attempts tested nothing (no batch acknowledged before the kill)")
             }

@@ -46,6 +46,14 @@ public struct EnvironmentManifest: Codable, Sendable {
     /// How many repetitions each row got, and why.
     public var repetitionPolicy = ""
     public var warnings: [String]
+    /// Set when a signal stopped the run: which, and how many cases had finished.
+    public var interrupted: String?
+    /// The run directory whose interrupted run this one continued.
+    public var resumedFrom: String?
+    /// What `storebench run --resume` repeats.
+    public var invocation: RunInvocation.Recorded?
+    /// FNV-1a of the storebench executable's bytes.
+    public var binaryHash = ""
     public var startedAt: String
     public var finishedAt: String
 
@@ -57,7 +65,8 @@ public struct EnvironmentManifest: Codable, Sendable {
              scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
              medianIntervalMethod = "median_interval_method", diskFloorsAtStart = "disk_floors_at_start",
              diskFloorsAtEnd = "disk_floors_at_end", storage, repetitionPolicy = "repetition_policy",
-             warnings, startedAt = "started_at", finishedAt = "finished_at"
+             warnings, interrupted, resumedFrom = "resumed_from", invocation, binaryHash = "binary_hash",
+             startedAt = "started_at", finishedAt = "finished_at"
     }
 
     public func encoded() throws -> Data {

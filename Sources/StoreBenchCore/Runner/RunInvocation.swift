@@ -1,11 +1,34 @@
 import Foundation
 
 /// Everything `storebench run` does, with the registries and output streams injected so that tests can run
-/// it with test doubles: parse and check all input first (exit 64, nothing written), run, write the reports,
-/// print the Markdown summary, and return the exit code.
+/// it with test doubles: parse and check all input first (exit 64, nothing written), claim the output directory,
+/// run into a private staging directory, publish the reports together, print the Markdown summary, and return the
+/// exit code. A signal (``interrupt``) publishes the completed rows marked interrupted and returns 130 or 143;
+/// ``resume`` continues such a run.
 public struct RunInvocation {
-    /// Exit codes of `run`: ok, failure (a row failed or the reports could not be written), badInput.
+    /// Exit codes of `run`: ok, failure (a row failed or the reports could not be written), badInput, interrupted.
     public typealias Exit = StoreBenchExit
+
+    /// The input of a run, as recorded in environment.json for `--resume`.
+    public struct Recorded: Codable, Sendable, Equatable {
+        public var scenarioFile: String
+        public var backends: [String] = []
+        public var workloads: [String] = []
+        public var warmup: Int?
+        public var repetitions: Int?
+        public var minimum: Int?
+        public var maximum: Int?
+        public var targetPrecision: Double?
+        public var caseSeconds: Double?
+        public var budgetSeconds: Double?
+        public var seed: UInt64?
+
+        enum CodingKeys: String, CodingKey {
+            case scenarioFile = "scenario_file", backends, workloads, warmup, repetitions, minimum = "min_repetitions",
+                 maximum = "max_repetitions", targetPrecision = "target_precision", caseSeconds = "case_seconds",
+                 budgetSeconds = "budget_seconds", seed
+        }
+    }
 
     public var scenarioFile: String
     public var backends: [String] = []
@@ -15,8 +38,16 @@ public struct RunInvocation {
     public var seed: UInt64?
     public var output: String?
     public var workdir: String?
+    /// Replace the run already in `output` (`--force`).
+    public var force = false
+    /// The directory of an interrupted run to continue (`--resume`): its scenario, filters and overrides are used.
+    public var resume: String?
     /// The storebench executable that launch workloads start (the CLI passes itself).
     public var childExecutable: URL?
+    /// Set by SIGINT/SIGTERM in the CLI; tests may set it themselves.
+    public var interrupt = InterruptRequest()
+    /// Caps on cases and generated data (`--max-cases`, `--max-records`).
+    public var limits = RunPlan.Limits()
 
     public init(scenarioFile: String) { self.scenarioFile = scenarioFile }
 
@@ -33,39 +64,97 @@ public struct RunInvocation {
         self.seed = seed
     }
 
+    var recorded: Recorded {
+        Recorded(scenarioFile: scenarioFile, backends: backends, workloads: workloads, warmup: policy.warmup,
+                 repetitions: policy.repetitions, minimum: policy.minimum, maximum: policy.maximum,
+                 targetPrecision: policy.targetPrecision, caseSeconds: policy.caseSeconds,
+                 budgetSeconds: policy.budgetSeconds, seed: seed)
+    }
+
+    mutating func adopt(_ recorded: Recorded) {
+        scenarioFile = recorded.scenarioFile
+        narrow(backends: recorded.backends, workloads: recorded.workloads)
+        policy = RepetitionPolicy.Overrides()
+        policy.warmup = recorded.warmup
+        policy.repetitions = recorded.repetitions
+        policy.minimum = recorded.minimum
+        policy.maximum = recorded.maximum
+        policy.targetPrecision = recorded.targetPrecision
+        policy.caseSeconds = recorded.caseSeconds
+        policy.budgetSeconds = recorded.budgetSeconds
+        seed = recorded.seed
+    }
+
     public func execute(backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
                         commandLine: [String] = CommandLine.arguments,
                         stdout: (String) -> Void, stderr: @escaping (String) -> Void) -> Exit {
+        var invocation = self
         let scenario: Scenario
-        let outputURL: URL
+        let output: RunOutput
         let workURL: URL
+        let previous: InterruptedRun?
+        let binaryHash = childExecutable.map(InterruptedRun.hash(of:)) ?? ""
         do {
-            var parsed = try ScenarioParser(backends: backendRegistry, workloads: workloadRegistry).parse(file: scenarioFile)
-            parsed = try parsed.narrowed(backends: backends, workloads: workloads)
-            parsed.policy = try parsed.policy.applying(policy)
-            if let seed { parsed.seed = seed }
+            if let resume {
+                let found = try InterruptedRun(directory: resume, binaryHash: binaryHash)
+                invocation.adopt(found.recorded)
+                invocation.output = resume
+                previous = found
+            } else {
+                previous = nil
+            }
+            var parsed = try ScenarioParser(backends: backendRegistry, workloads: workloadRegistry)
+                .parse(file: invocation.scenarioFile)
+            parsed = try parsed.narrowed(backends: invocation.backends, workloads: invocation.workloads)
+            parsed.policy = try parsed.policy.applying(invocation.policy)
+            if let seed = invocation.seed { parsed.seed = seed }
+            if let previous { try previous.check(scenario: parsed) }
+            try RunPlan.check(parsed, workloads: workloadRegistry, limits: limits)
             scenario = parsed
             workURL = try OutputLocations.workdir(workdir)
-            outputURL = try OutputLocations.prepareOutput(output)
+            let outputURL = URL(fileURLWithPath: invocation.output ?? OutputLocations.defaultOutput(), isDirectory: true)
+            output = try RunOutput(outputURL, existing: resume != nil ? .resume : (force ? .replace : .refuse))
         } catch {
             stderr("error: \(error)")
             return .badInput
         }
+        defer { output.release() }
+        for path in WorkDirectory.removeAbandoned(in: workURL, prefix: "storebench-") {
+            stderr("removed \(path): a work directory left by a storebench run that is no longer running")
+        }
         let runner = Runner(backends: backendRegistry, workloads: workloadRegistry)
-        var options = Runner.Options(workdir: workURL, output: outputURL, commandLine: commandLine, progress: stderr)
-        options.childExecutable = childExecutable
         let result: Runner.Result
+        let staging: URL
         do {
-            result = try runner.run(scenario, options: options)
+            staging = try output.stage()
         } catch {
-            stderr("error: the run stopped and no report was written: \(error)")
+            stderr("error: \(error)")
+            return .failure
+        }
+        do {
+            var options = Runner.Options(workdir: workURL, output: staging, commandLine: commandLine, progress: stderr)
+            options.childExecutable = childExecutable
+            options.interrupt = interrupt
+            options.resumeFrom = previous?.samples
+            options.invocation = invocation.recorded
+            options.binaryHash = binaryHash
+            result = try runner.run(scenario, options: options)
+            try output.publish(staging)
+        } catch {
+            output.discard(staging)
+            stderr("error: the run stopped and no report was written (\(output.url.path) is as it was): \(error)")
             return .failure
         }
         stdout(MarkdownTable.render(result.summary))
         for warning in result.manifest.warnings { stderr("WARNING: \(warning)") }
-        stderr("results: \(outputURL.path)")
+        stderr("results: \(output.url.path)")
+        if result.interrupted {
+            stderr("interrupted by \(interrupt.signalName): \(result.finishedCases) of \(result.totalCases) cases finished, "
+                   + "their rows are in \(output.url.path); continue with: storebench run --resume \(output.url.path)")
+            return interrupt.signal == SIGTERM ? .terminated : .interrupted
+        }
         guard result.allSucceeded else {
-            stderr("error: some rows failed; see the status and error columns of \(outputURL.path)/samples.csv")
+            stderr("error: some rows failed; see the status and error columns of \(output.url.path)/samples.csv")
             return .failure
         }
         return .ok

@@ -69,6 +69,48 @@ public struct RunPlan {
         self.datasets = records
     }
 
+    /// Caps on what a scenario may ask for, so a runaway file fails with a message instead of filling memory.
+    public struct Limits: Sendable {
+        /// Cases (workload parameter sets × backend variants).
+        public var cases = 5_000
+        /// Generated records (articles, messages, users, settings, cache keys) over every distinct data set.
+        public var records = 50_000_000
+        public init() {}
+    }
+
+    /// Counts the cases and generated records `scenario` asks for, without generating anything; throws a
+    /// ``ScenarioError`` naming the key and the flag that raises the cap when either is over its limit.
+    public static func check(_ scenario: Scenario, workloads: WorkloadRegistry, limits: Limits) throws {
+        var cases = 0
+        var datasets: [String: Int] = [:]
+        let counted = ["count", "stored", "messages", "users", "keys"]
+        for entry in scenario.workloads {
+            guard let workload = workloads[entry.workload] else { continue }
+            for requested in entry.cases {
+                let backends = workload.requiresStore ? scenario.backends : [scenario.backends[0]]
+                for backend in backends {
+                    var parameters = requested
+                    for (name, limit) in backend.limits[workload.name] ?? [:] where parameters.values[name].map({ $0 > limit }) == true {
+                        parameters[name] = limit
+                    }
+                    cases += 1
+                    datasets["\(workload.name) \(parameters)"] = counted.compactMap { parameters.values[$0] }.reduce(0, +)
+                }
+            }
+        }
+        if cases > limits.cases {
+            throw ScenarioError(file: scenario.file, path: "workloads",
+                                message: "\(cases) cases (workload sizes × backend variants) exceed the cap of \(limits.cases); "
+                                    + "list fewer sizes or variants, or raise the cap with --max-cases")
+        }
+        let records = datasets.values.reduce(0, +)
+        if records > limits.records {
+            throw ScenarioError(file: scenario.file, path: "workloads",
+                                message: "the data sets would hold \(records) generated records, over the cap of \(limits.records); "
+                                    + "lower the sizes, or raise the cap with --max-records")
+        }
+    }
+
     /// The stand-in backend of workloads that use no store.
     static let noStore = BackendDescriptor(name: "process", summary: "no store", persistent: false) { _ -> NoStore in
         throw StoreError.unsupported("this workload uses no store")

@@ -3,7 +3,8 @@ import Foundation
 /// Drives a scenario: interleaved rounds of warm-up and measured repetitions over every case, streaming
 /// samples to `samples.csv` and writing `summary.csv` and `environment.json` when done.
 ///
-/// Reports are all-or-nothing: files are written as `.partial` and renamed only after the run completes.
+/// Reports go to `Options.output`, a private staging directory the caller publishes (``RunOutput``). A signal
+/// (``Options/interrupt``) stops the run after the current repetition with every completed row written.
 public struct Runner {
     public struct Options {
         /// Parent of the private work directory (a real disk; a tmpfs gets a warning).
@@ -15,6 +16,14 @@ public struct Runner {
         public var childExecutable: URL?
         /// Receives progress lines (stderr in the CLI); never called inside a timed region.
         public var progress: (String) -> Void
+        /// Checked between repetitions: once set, the run stops, writes what it completed and says it was interrupted.
+        public var interrupt = InterruptRequest()
+        /// The samples of the interrupted run this one continues (``RunInvocation/resume``).
+        public var resumeFrom: SampleTable?
+        /// What `storebench run --resume` needs to repeat the run's input (recorded in environment.json).
+        public var invocation: RunInvocation.Recorded?
+        /// FNV-1a of the storebench executable (recorded; a resumed run must use the same binary).
+        public var binaryHash = ""
 
         public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
             self.workdir = workdir
@@ -24,11 +33,21 @@ public struct Runner {
         }
     }
 
-    /// What a finished run produced.
+    /// What a finished (or interrupted) run produced.
     public struct Result {
         public let summary: [SummaryBuilder.Row]
         public let allSucceeded: Bool
         public let manifest: EnvironmentManifest
+        /// A signal stopped the run before every case finished.
+        public let interrupted: Bool
+        public let finishedCases: Int
+        public let totalCases: Int
+    }
+
+    /// Samples that cannot continue this run.
+    public struct ResumeError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
     }
 
     public let backends: BackendRegistry
@@ -54,27 +73,35 @@ public struct Runner {
         let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
         let workDirectory = try WorkDirectory(in: options.workdir, prefix: "storebench-")
         defer { workDirectory.remove() }
+        let workPath = workDirectory.url
+        options.interrupt.setCleanup { WorkDirectory.removeTree(workPath) }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
         var summary = SummaryBuilder(order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision)
         let policy = scenario.policy
         var schedule = RepetitionSchedule(policy: policy, caseCount: plan.cases.count)
         options.progress("repetitions: \(policy)")
+        var interrupted = false
         do {
+            let earlier = try resume(options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
             let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
                                                     childExecutable: options.childExecutable)
             let clockStart = monotonicNanoseconds()
-            func elapsed() -> Double { Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
+            func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0
-            while schedule.activeCount > 0 {
+            rounds: while schedule.activeCount > 0 {
                 let warmup = round < policy.warmup
-                let measuredRound = round - policy.warmup + 1
-                let label = warmup ? "warm-up \(round + 1)/\(policy.warmup)" : "repetition \(measuredRound)"
+                let label = warmup ? "warm-up \(round + 1)/\(policy.warmup)" : "repetition \(round - policy.warmup + 1)"
                 if round > 0 {
                     options.progress(etaLine(round: label, schedule: schedule, elapsed: elapsed()))
                 }
-                for caseIndex in plan.order(round: round) where schedule.isActive(caseIndex) {
+                // A case resumed with measured repetitions needs no warm-up.
+                for caseIndex in plan.order(round: round)
+                where schedule.isActive(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
+                    if options.interrupt.signal != nil { break rounds }
                     var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
+                    // A repetition the signal cut short is not a result: the resumed run repeats it.
+                    if options.interrupt.signal != nil && sample.status != .ok { break rounds }
                     let counts = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
                                                  warmup: warmup, runElapsed: elapsed())
                     sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
@@ -91,9 +118,11 @@ public struct Runner {
                 }
                 round += 1
             }
+            interrupted = schedule.activeCount > 0
             for (index, planned) in plan.cases.enumerated() {
                 let state = schedule.cases[index]
-                summary.conclude(planned.key, stopped: state.stop?.rawValue ?? "", caseSeconds: state.spent)
+                summary.conclude(planned.key, stopped: state.stop?.rawValue ?? (interrupted ? "interrupted" : ""),
+                                 caseSeconds: state.spent)
             }
             try samples.finish()
         } catch {
@@ -105,9 +134,39 @@ public struct Runner {
         manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
         manifest.storage = StorageFacts.of(options.workdir.path)
         manifest.repetitionPolicy = scenario.policy.description
+        manifest.invocation = options.invocation
+        manifest.binaryHash = options.binaryHash
+        manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
+        let finished = schedule.cases.count { $0.stop != nil }
+        if interrupted {
+            manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
+        }
         try AtomicFile.write(CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
         try AtomicFile.write(manifest.encoded(), to: options.output.appendingPathComponent("environment.json"))
-        return Result(summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest)
+        return Result(summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest,
+                      interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
+    }
+
+    /// Feeds an interrupted run's samples back in: each becomes a measured repetition of its case (written again
+    /// as it was), so the run goes on where it stopped. Returns the seconds those repetitions took, which count
+    /// against the run's budget.
+    private func resume(_ table: SampleTable?, plan: RunPlan, schedule: inout RepetitionSchedule,
+                        summary: inout SummaryBuilder, samples: SampleWriter) throws -> Double {
+        guard let table else { return 0 }
+        let index = Dictionary(plan.cases.enumerated().map { ($0.element.key, $0.offset) }) { first, _ in first }
+        var seconds = 0.0
+        for (row, sample) in zip(table.cells, table.samples()) {
+            guard let caseIndex = index[sample.key] else {
+                throw ResumeError("\(table.source): row \(sample.key.workload) \(sample.key.backend) [\(sample.key.variant)] "
+                                  + "is not in this scenario; it cannot be resumed")
+            }
+            let cost = sample.repetitionSeconds ?? 0
+            seconds += cost
+            _ = schedule.record(caseIndex, sample, seconds: cost, warmup: false, runElapsed: 0)
+            try samples.append(cells: row)
+            summary.add(sample)
+        }
+        return seconds
     }
 
     private func etaLine(round: String, schedule: RepetitionSchedule, elapsed: Double) -> String {

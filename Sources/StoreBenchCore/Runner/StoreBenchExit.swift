@@ -11,6 +11,14 @@ public enum StoreBenchExit: Int32, Sendable {
     case damaged = 3
     /// `compare --fail-on-improvement`: improvements and no regression.
     case improvement = 4
-    /// Bad input (a malformed scenario, an unknown backend, an unwritable path): nothing is written.
+    /// `compare`/`ab`: no regression found, but some row had too few repetitions to show one
+    /// (without `--allow-underpowered`).
+    case underpowered = 5
+    /// Bad input (a malformed scenario, an unknown backend, an unwritable path, an `--out` that holds another
+    /// run): nothing is written.
     case badInput = 64
+    /// `run`/`crash` stopped by SIGINT: the completed rows are written, marked interrupted.
+    case interrupted = 130
+    /// `run`/`crash` stopped by SIGTERM: as for SIGINT.
+    case terminated = 143
 }

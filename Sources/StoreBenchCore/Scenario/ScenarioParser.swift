@@ -17,8 +17,18 @@ public struct ScenarioParser {
         self.workloads = workloads
     }
 
+    /// A scenario is a few kilobytes; a larger file is refused before YAML parsing can take the memory.
+    public static let maximumFileBytes = 1 << 20
+    /// At most this many `sizes` per workload.
+    public static let maximumSizes = 1_000
+
     /// Reads and parses the file at `path`.
     public func parse(file path: String) throws -> Scenario {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+           size.intValue > Self.maximumFileBytes {
+            throw ScenarioError(file: path, path: "", message: "the file has \(size.intValue) bytes; a scenario may have at most "
+                                + "\(Self.maximumFileBytes) (a few kilobytes is usual)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, path: "", message: "cannot read the file (missing or unreadable)")
         }
@@ -157,9 +167,17 @@ public struct ScenarioParser {
             if map["sizes"] != nil {
                 let sizeSpec = workload.parameters.first { $0.name == workload.sizeParameter }!
                 let sizes = try reader.sequence(map["sizes"], at: "\(path).sizes", nonEmpty: true)
+                guard sizes.count <= Self.maximumSizes else {
+                    throw reader.error("\(path).sizes", "\(sizes.count) sizes; at most \(Self.maximumSizes) are allowed")
+                }
+                var seen = Set<Int>()
                 cases = try sizes.enumerated().map { sizeIndex, sizeNode in
                     var sized = parameters
-                    sized[workload.sizeParameter] = try reader.integer(sizeNode, at: "\(path).sizes[\(sizeIndex)]", range: sizeSpec.range)!
+                    let size = try reader.integer(sizeNode, at: "\(path).sizes[\(sizeIndex)]", range: sizeSpec.range)!
+                    guard seen.insert(size).inserted else {
+                        throw reader.error("\(path).sizes[\(sizeIndex)]", "\(size) is listed twice; each size makes one row")
+                    }
+                    sized[workload.sizeParameter] = size
                     return sized
                 }
             }

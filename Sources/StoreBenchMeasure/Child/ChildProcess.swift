@@ -10,12 +10,15 @@ import StoreBenchContract
 /// child runs (the crash writer's acknowledgements), and the child can be killed at any moment.
 ///
 /// Started with `posix_spawn`, not Foundation's `Process`: on this platform that added ≈50 ms to some launches
-/// (bimodal 13 / 63 ms for the same child), which would be measured as the store's launch cost.
+/// (bimodal 13 / 63 ms for the same child), which would be measured as the store's launch cost. The child gets a
+/// process group of its own, so a Ctrl-C in the terminal reaches only the parent, which finishes the repetition
+/// and stops; the parent kills its children when it is done with them.
 public final class ChildProcess {
     private let path: String
     private let argv: [UnsafeMutablePointer<CChar>?]
     private let environment: [UnsafeMutablePointer<CChar>?]
     private let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
+    private let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
     private var output: [Int32] = [-1, -1]
     private var errors: [Int32] = [-1, -1]
     private var pid: pid_t = 0
@@ -47,6 +50,9 @@ public final class ChildProcess {
         argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         posix_spawn_file_actions_init(actions)
+        posix_spawnattr_init(attributes)
+        posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(attributes, 0)
         guard pipe(&output) == 0, pipe(&errors) == 0 else {
             throw StoreError.inconsistent("pipe failed: \(String(cString: strerror(errno)))")
         }
@@ -63,12 +69,14 @@ public final class ChildProcess {
         }
         posix_spawn_file_actions_destroy(actions)
         actions.deallocate()
+        posix_spawnattr_destroy(attributes)
+        attributes.deallocate()
         (argv + environment).forEach { free($0) }
     }
 
     /// Starts the child.
     public func spawn() throws {
-        let rc = posix_spawn(&pid, path, actions, nil, argv, environment)
+        let rc = posix_spawn(&pid, path, actions, attributes, argv, environment)
         close(output[1])
         close(errors[1])
         output[1] = -1

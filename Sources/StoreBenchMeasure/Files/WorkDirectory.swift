@@ -26,6 +26,23 @@ public final class WorkDirectory {
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         url = URL(fileURLWithPath: path, isDirectory: true)
+        try? Data(ProcessOwner.current.recorded.utf8).write(to: url.appendingPathComponent(ProcessOwner.fileName))
+    }
+
+    /// Removes the work directories in `parent` (named `prefix` + six characters) whose owner, recorded when they
+    /// were made, is no longer running: what a killed run left behind. Returns their paths.
+    public static func removeAbandoned(in parent: URL, prefix: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        var removed: [String] = []
+        for name in names.sorted() where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+            let directory = parent.appendingPathComponent(name, isDirectory: true)
+            guard let recorded = try? String(contentsOf: directory.appendingPathComponent(ProcessOwner.fileName), encoding: .utf8),
+                  let owner = ProcessOwner(recorded: recorded), !owner.isRunning
+            else { continue }
+            removeTree(directory)
+            removed.append(directory.path)
+        }
+        return removed
     }
 
     /// Creates a private subdirectory `name` (mode 0700).
@@ -89,4 +106,46 @@ public struct WorkDirectoryError: Error, CustomStringConvertible {
     public let message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// The process that made a work directory: its pid and start time (so a reused pid is not mistaken for it).
+struct ProcessOwner: Equatable {
+    static let fileName = ".owner"
+    let pid: Int32
+    let startTicks: UInt64
+
+    static var current: ProcessOwner { ProcessOwner(pid: getpid(), startTicks: startTicks(of: getpid()) ?? 0) }
+
+    init(pid: Int32, startTicks: UInt64) {
+        self.pid = pid
+        self.startTicks = startTicks
+    }
+
+    /// `"<pid> <start ticks>"`.
+    init?(recorded: String) {
+        let parts = recorded.split(separator: " ")
+        guard parts.count == 2, let pid = Int32(parts[0]), let ticks = UInt64(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
+        self.init(pid: pid, startTicks: ticks)
+    }
+
+    var recorded: String { "\(pid) \(startTicks)" }
+
+    /// Whether that very process still runs.
+    var isRunning: Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let now = Self.startTicks(of: pid) else { return true }
+        return now == startTicks
+    }
+
+    /// Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot); nil where unavailable.
+    static func startTicks(of pid: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, so start time (field 22) is the 20th.
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
 }

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+/// SIGINT and SIGTERM turned into a request that a long command checks at safe points (between repetitions).
+///
+/// The first signal only records itself: the command finishes what it is doing, publishes what it completed and
+/// exits with ``exitCode``. A second SIGINT or SIGTERM runs the clean-up set with ``setCleanup(_:)`` (e.g.
+/// removing the work directory) and exits at once. Signals are taken off the default action only while the request is installed;
+/// ``uninstall()`` restores them.
+public final class InterruptRequest: @unchecked Sendable {
+    // @unchecked: `sources` is written once in `install` and only read after; the signal number is atomic.
+    private let received = Atomic<Int32>(0)
+    private let cleanup = Mutex<(@Sendable () -> Void)?>(nil)
+    private var sources: [DispatchSourceSignal] = []
+    private static let handled = [SIGINT, SIGTERM]
+
+    /// A request that no signal can set (tests, library callers that handle signals themselves).
+    public init() {}
+
+    /// Catches SIGINT and SIGTERM from now on.
+    public static func install() -> InterruptRequest {
+        let request = InterruptRequest()
+        let queue = DispatchQueue(label: "storebench.signals")
+        for number in handled {
+            setAction(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [request] in
+                let (exchanged, _) = request.received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
+                if !exchanged {
+                    request.cleanup.withLock { $0 }?()
+                    _exit(128 + number)
+                }
+            }
+            source.resume()
+            request.sources.append(source)
+        }
+        return request
+    }
+
+    /// What a second signal runs before exiting at once (e.g. removing the work directory).
+    public func setCleanup(_ body: @escaping @Sendable () -> Void) {
+        cleanup.withLock { $0 = body }
+    }
+
+    /// Asks the command to stop as if `number` had arrived (tests).
+    public func request(_ number: Int32) {
+        _ = received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
+    }
+
+    /// The first signal received, or nil.
+    public var signal: Int32? {
+        let number = received.load(ordering: .sequentiallyConsistent)
+        return number == 0 ? nil : number
+    }
+
+    /// The conventional exit code after the signal: 130 for SIGINT, 143 for SIGTERM.
+    public var exitCode: Int32 { 128 + (signal ?? SIGINT) }
+
+    /// "SIGINT" or "SIGTERM".
+    public var signalName: String { signal == SIGTERM ? "SIGTERM" : "SIGINT" }
+
+    /// Restores the default actions.
+    public func uninstall() {
+        for source in sources { source.cancel() }
+        sources = []
+        for number in Self.handled { Self.setAction(number, SIG_DFL) }
+    }
+
+    private static func setAction(_ number: Int32, _ action: sighandler_t?) {
+        #if canImport(Glibc)
+        _ = Glibc.signal(number, action)
+        #else
+        _ = Darwin.signal(number, action)
+        #endif
+    }
+}
