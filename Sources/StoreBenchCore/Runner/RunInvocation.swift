@@ -149,8 +149,10 @@ public struct RunInvocation {
         for warning in result.manifest.warnings { stderr("WARNING: \(warning)") }
         stderr("results: \(output.url.path)")
         if result.interrupted {
-            stderr("interrupted by \(interrupt.signalName): \(result.finishedCases) of \(result.totalCases) cases finished, "
-                   + "their rows are in \(output.url.path); continue with: storebench run --resume \(output.url.path)")
+            let repetitions = result.summary.reduce(0) { $0 + ($1.statistics?.n ?? 0) + $1.failed }
+            stderr("interrupted by \(interrupt.signalName): \(repetitions) repetitions done (\(result.finishedCases) of "
+                   + "\(result.totalCases) cases finished) are in \(output.url.path); continue with: storebench run --resume "
+                   + output.url.path)
             return interrupt.signal == SIGTERM ? .terminated : .interrupted
         }
         guard result.allSucceeded else {

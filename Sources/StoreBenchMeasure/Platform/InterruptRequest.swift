@@ -17,6 +17,7 @@ public final class InterruptRequest: @unchecked Sendable {
     private let received = Atomic<Int32>(0)
     private let cleanup = Mutex<(@Sendable () -> Void)?>(nil)
     private var sources: [DispatchSourceSignal] = []
+    private var installed: [Int32] = []
     private static let handled = [SIGINT, SIGTERM]
 
     /// A request that no signal can set (tests, library callers that handle signals themselves).
@@ -27,7 +28,8 @@ public final class InterruptRequest: @unchecked Sendable {
         let request = InterruptRequest()
         let queue = DispatchQueue(label: "storebench.signals")
         for number in handled {
-            setAction(number, SIG_IGN)
+            // A signal the parent set to be ignored (`nohup`, a background job of a script) stays ignored.
+            guard !setAction(number, SIG_IGN) else { continue }
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [request] in
                 let (exchanged, _) = request.received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
@@ -38,6 +40,7 @@ public final class InterruptRequest: @unchecked Sendable {
             }
             source.resume()
             request.sources.append(source)
+            request.installed.append(number)
         }
         return request
     }
@@ -68,14 +71,17 @@ public final class InterruptRequest: @unchecked Sendable {
     public func uninstall() {
         for source in sources { source.cancel() }
         sources = []
-        for number in Self.handled { Self.setAction(number, SIG_DFL) }
+        for source in [SIGINT, SIGTERM] where installed.contains(source) { Self.setAction(source, SIG_DFL) }
     }
 
-    private static func setAction(_ number: Int32, _ action: sighandler_t?) {
+    /// Sets the action; returns whether the signal was ignored before.
+    @discardableResult
+    private static func setAction(_ number: Int32, _ action: sighandler_t?) -> Bool {
         #if canImport(Glibc)
-        _ = Glibc.signal(number, action)
+        let previous = Glibc.signal(number, action)
         #else
-        _ = Darwin.signal(number, action)
+        let previous = Darwin.signal(number, action)
         #endif
+        return unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }
