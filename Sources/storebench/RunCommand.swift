@@ -63,6 +63,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("max-records"), help: "Refuse scenarios whose data sets hold more generated records than this.")
     var maxRecords = RunPlan.Limits().records
 
+    @Flag(help: "No progress on stderr; only warnings, errors and where the results are.")
+    var quiet = false
+
     @Flag(help: "Replace the run already in --out (its reports and charts are removed when the new run publishes).")
     var force = false
 
@@ -112,9 +115,11 @@ struct RunCommand: ParsableCommand {
         invocation.resume = resume
         invocation.interrupt = InterruptRequest.install()
         defer { invocation.interrupt.uninstall() }
+        let printer = ProgressPrinter(quiet: quiet)
+        invocation.onRepetition = printer.update
         let exit = invocation.execute(
             backendRegistry: BackendRegistry.standard(), workloadRegistry: WorkloadRegistry.standard,
-            stdout: { print($0, terminator: "") }, stderr: printError)
+            stdout: { printer.clearStatus(); print($0, terminator: "") }, stderr: printer.message)
         if exit != .ok { throw ExitCode(exit) }
     }
 }

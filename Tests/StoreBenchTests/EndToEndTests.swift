@@ -66,7 +66,9 @@ struct EndToEndTests {
         #expect((manifest["libraries"] as? [String: String])?["sqlite"] != nil)
         #expect((manifest["datasets"] as? [Any])?.count == 13)  // one per workload that stores data
         #expect(result.stdout.contains("| workload | backend | variant |"))
-        #expect(result.stderr.contains("[repetition 2]") && result.stderr.contains("repetitions: 0 warm-up, 2 measured"))
+        // Not a terminal: a progress line ([done/expected], elapsed, left) at the start and every few seconds.
+        #expect(result.stderr.contains("[1/") && result.stderr.contains("repetitions: 0 warm-up, 2 measured"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count < 40, "one line per repetition would be ≈500")
     }
 
     @Test("bad input exits 64 with a clear message and writes nothing", arguments: [

@@ -89,7 +89,7 @@ struct RunOwnershipTests {
         let scenario = try slowScenario(in: temp, repetitions: 6)
         let first = try BackgroundRun(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path],
                                       stderrIn: temp.url)
-        #expect(first.waitFor("[repetition 1]"))
+        #expect(first.waitFor("[1/"))
         let second = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
         #expect(second.status == 64 && second.stderr.contains("another storebench run is writing to"), "\(second.stderr)")
         #expect(first.finish() == 0, "\(first.stderr)")
@@ -126,7 +126,8 @@ struct RunOwnershipTests {
         let scenario = try slowScenario(in: temp)
         let run = try BackgroundRun(["run", "--scenario", scenario, "--out", out.path, "--workdir", work.path],
                                     stderrIn: temp.url)
-        #expect(run.waitFor("[repetition 3]"))
+        #expect(run.waitFor("[1/"))
+        usleep(1_500_000)
         run.process.interrupt()
         #expect(run.finish() == 130, "\(run.stderr)")
         #expect(run.stderr.contains("interrupted by SIGINT") && run.stderr.contains("storebench run --resume \(out.path)"))

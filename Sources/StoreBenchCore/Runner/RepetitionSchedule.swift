@@ -97,14 +97,18 @@ public struct RepetitionSchedule {
         return nil
     }
 
-    /// Seconds the active cases still need by the policy: each case's mean repetition cost times the repetitions
-    /// it is expected to need (to the minimum, then as many as its current precision suggests, ~1/√n), within
-    /// its cap and the maximum; bounded by what is left of the budget.
-    public func secondsLeft(runElapsed: Double) -> Double {
+    /// Seconds the active cases still need by the policy (``remaining(runElapsed:)``).
+    public func secondsLeft(runElapsed: Double) -> Double { remaining(runElapsed: runElapsed).seconds }
+
+    /// The repetitions and seconds the active cases still need by the policy: each case's mean repetition cost
+    /// times the repetitions it is expected to need (to the minimum, then as many as its current precision
+    /// suggests, ~1/√n), within its cap and the maximum; the seconds bounded by what is left of the budget.
+    public func remaining(runElapsed: Double) -> (repetitions: Int, seconds: Double) {
         var total = 0.0
+        var repetitions = 0
         for (index, state) in cases.enumerated() where state.stop == nil {
             let cost = state.meanCost
-            var needed = max(policy.minimum - state.wall.count, 0)
+            var needed = max(policy.minimum - state.wall.count, 0) + max(policy.warmup - state.repetitions, 0)
             if needed == 0 {
                 if let precision = precision(index), precision > 0 {
                     let ratio = precision / policy.targetPrecision
@@ -113,13 +117,15 @@ public struct RepetitionSchedule {
                     needed = 1
                 }
             }
-            needed = min(needed, policy.maximum - state.measured)
-            var seconds = Double(max(needed, 0)) * cost
-            if let cap = policy.caseSeconds { seconds = min(seconds, max(cap - state.spent, 0)) }
-            total += seconds
+            needed = max(min(needed, policy.maximum - state.measured), 0)
+            if let cap = policy.caseSeconds, cost > 0 {
+                needed = min(needed, max(Int(((cap - state.spent) / cost).rounded(.up)), 1))
+            }
+            total += Double(needed) * cost
+            repetitions += needed
         }
         if let budget = policy.budgetSeconds { total = min(total, max(budget - runElapsed, 0) + roundSeconds) }
-        return total
+        return (repetitions, total)
     }
 
     /// The cost of one round of the active cases.

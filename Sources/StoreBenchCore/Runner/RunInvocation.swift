@@ -46,6 +46,8 @@ public struct RunInvocation {
     public var childExecutable: URL?
     /// Set by SIGINT/SIGTERM in the CLI; tests may set it themselves.
     public var interrupt = InterruptRequest()
+    /// Receives each repetition's progress (the CLI's progress line); nil: one stderr line per repetition.
+    public var onRepetition: ((RunProgress) -> Void)?
     /// Caps on cases and generated data (`--max-cases`, `--max-records`).
     public var limits = RunPlan.Limits()
 
@@ -135,6 +137,7 @@ public struct RunInvocation {
             var options = Runner.Options(workdir: workURL, output: staging, commandLine: commandLine, progress: stderr)
             options.childExecutable = childExecutable
             options.interrupt = interrupt
+            options.onRepetition = onRepetition
             options.resumeFrom = previous?.samples
             options.invocation = invocation.recorded
             options.binaryHash = binaryHash

@@ -16,6 +16,9 @@ public struct Runner {
         public var childExecutable: URL?
         /// Receives progress lines (stderr in the CLI); never called inside a timed region.
         public var progress: (String) -> Void
+        /// Receives every repetition's progress (the CLI's progress line); nil: each repetition's line goes to
+        /// ``progress``.
+        public var onRepetition: ((RunProgress) -> Void)?
         /// Checked between repetitions: once set, the run stops, writes what it completed and says it was interrupted.
         public var interrupt = InterruptRequest()
         /// The samples of the interrupted run this one continues (``RunInvocation/resume``).
@@ -89,10 +92,11 @@ public struct Runner {
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0
+            var done = 0
             rounds: while schedule.activeCount > 0 {
                 let warmup = round < policy.warmup
                 let label = warmup ? "warm-up \(round + 1)/\(policy.warmup)" : "repetition \(round - policy.warmup + 1)"
-                if round > 0 {
+                if round > 0 && options.onRepetition == nil {
                     options.progress(etaLine(round: label, schedule: schedule, elapsed: elapsed()))
                 }
                 // A case resumed with measured repetitions needs no warm-up.
@@ -105,7 +109,16 @@ public struct Runner {
                     let counts = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
                                                  warmup: warmup, runElapsed: elapsed())
                     sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
-                    options.progress(progressLine(label, sample))
+                    done += 1
+                    if let onRepetition = options.onRepetition {
+                        let left = schedule.remaining(runElapsed: elapsed())
+                        onRepetition(RunProgress(done: done, expectedTotal: done + left.repetitions, elapsed: elapsed(),
+                                                 secondsLeft: left.seconds, round: label, casesLeft: schedule.activeCount,
+                                                 cases: plan.cases.count, line: progressLine(nil, sample),
+                                                 failed: sample.status == .failed))
+                    } else {
+                        options.progress(progressLine(label, sample))
+                    }
                     if counts {
                         try samples.append(sample)
                         summary.add(sample)
@@ -176,16 +189,16 @@ public struct Runner {
     }
 
     /// `4m05s`, `38s`.
-    static func clock(_ seconds: Double) -> String {
+    public static func clock(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         return whole >= 60 ? String(format: "%dm%02ds", whole / 60, whole % 60) : "\(whole)s"
     }
 
-    private func progressLine(_ label: String, _ sample: Sample) -> String {
+    private func progressLine(_ label: String?, _ sample: Sample) -> String {
         let key = sample.key
         let outcome = sample.status == .ok
             ? MarkdownTable.duration(sample.wallSeconds) : "\(sample.status.rawValue): \(sample.error)"
-        return "[\(label)] \(key.workload) size=\(key.size) \(key.backend) [\(key.variant)]: \(outcome)"
+        return (label.map { "[\($0)] " } ?? "") + "\(key.workload) size=\(key.size) \(key.backend) [\(key.variant)]: \(outcome)"
     }
 
     private func makeManifest(scenario: Scenario, plan: RunPlan, options: Options, warnings: [String],
@@ -209,6 +222,23 @@ public struct Runner {
                 : "ru_maxrss (process lifetime peak; per-repetition reset unavailable)",
             warnings: warnings, startedAt: MachineFacts.timestamp(started), finishedAt: MachineFacts.timestamp())
     }
+}
+
+/// Where a run stands after a repetition (for a progress line).
+public struct RunProgress: Sendable {
+    /// Repetitions done in this session, warm-ups included.
+    public let done: Int
+    /// `done` plus the repetitions the policy still expects (an estimate: it changes as rows reach precision).
+    public let expectedTotal: Int
+    public let elapsed: Double
+    public let secondsLeft: Double
+    /// "warm-up 1/1", "repetition 3".
+    public let round: String
+    public let casesLeft: Int
+    public let cases: Int
+    /// The repetition: workload, size, backend, variant and its time or error.
+    public let line: String
+    public let failed: Bool
 }
 
 /// The version of storebench.
