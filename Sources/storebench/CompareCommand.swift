@@ -27,12 +27,12 @@ struct CompareCommand: ParsableCommand {
     func run() throws {
         throw ExitCode(Self.compare(baseline: baseline, current: current, options: judging.comparisonOptions,
                                     csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-                                    allowUnderpowered: judging.allowUnderpowered))
+                                    allowUnderpowered: judging.allowUnderpowered, json: judging.json))
     }
 
     /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
     static func compare(baseline: String, current: String, options: Comparison.Options, csv: String?,
-                        failOnImprovement: Bool, allowUnderpowered: Bool) -> Exit {
+                        failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false) -> Exit {
         let comparison: Comparison
         do {
             let before = try SampleTable(path: baseline), after = try SampleTable(path: current)
@@ -45,7 +45,12 @@ struct CompareCommand: ParsableCommand {
             return .failure
         }
         // Warnings and problems are in the report (stdout) once; stderr only names the outcome.
-        print(CompareReport.markdown(comparison, options: options), terminator: "")
+        if json {
+            guard let data = try? CompareReport.json(comparison, options: options) else { return .failure }
+            FileHandle.standardOutput.write(data)
+        } else {
+            print(CompareReport.markdown(comparison, options: options), terminator: "")
+        }
         if !comparison.problems.isEmpty {
             printError("storebench compare: the gate cannot pass: \(comparison.problems.count) problem(s), listed first above")
             return .failure
@@ -72,6 +77,7 @@ struct CompareOptions: ParsableArguments {
     @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
     @Option(help: "Also write the findings as CSV to this file.") var csv: String?
     @Flag(help: "Exit 4 when there are improvements and no regression.") var failOnImprovement = false
+    @Flag(help: "Print the findings as JSON instead of Markdown.") var json = false
     @Flag(help: "Exit 0 rather than 5 when some rows are underpowered (too few repetitions to show a regression).")
     var allowUnderpowered = false
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StoreBenchBackends
 import StoreBenchCore
 
@@ -8,7 +9,14 @@ struct ListCommand: ParsableCommand {
         abstract: "List the backends with their settings and the workloads with their parameters."
     )
 
+    @Flag(help: "Print JSON: {backends: [{name, summary, persistent, roles, settings: [...]}], workloads: [...]}.")
+    var json = false
+
     func run() throws {
+        if json {
+            FileHandle.standardOutput.write(try Self.json())
+            return
+        }
         print("Backends:")
         for backend in BackendRegistry.standard().descriptors {
             print("  \(backend.name) — \(backend.summary) [roles: \(backend.roles)]")
@@ -25,5 +33,25 @@ struct ListCommand: ParsableCommand {
                       + "(default \(parameter.defaultValue)\(size)) — \(parameter.summary)")
             }
         }
+    }
+
+    static func json() throws -> Data {
+        let backends: [[String: Any]] = BackendRegistry.standard().descriptors.map { backend in
+            ["name": backend.name, "summary": backend.summary, "persistent": backend.persistent,
+             "roles": "\(backend.roles)", "store_files": backend.storeFiles,
+             "settings": backend.axes.map { axis in
+                 ["name": axis.name, "allowed": axis.allowedDescription, "default": axis.defaultValue, "summary": axis.summary]
+             }]
+        }
+        let workloads: [[String: Any]] = WorkloadRegistry.standard.workloads.map { workload in
+            ["name": workload.name, "summary": workload.summary, "needs": workload.requiresStore ? "\(workload.requires)" : "",
+             "size_parameter": workload.sizeParameter, "reads_only": workload.leavesStoreUnchanged,
+             "parameters": workload.parameters.map { parameter in
+                 ["name": parameter.name, "min": parameter.range.lowerBound, "max": parameter.range.upperBound,
+                  "default": parameter.defaultValue, "summary": parameter.summary]
+             }]
+        }
+        return try JSONSerialization.data(withJSONObject: ["backends": backends, "workloads": workloads],
+                                          options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
@@ -155,6 +156,12 @@ struct CompareEndToEndTests {
         #expect(csv.header == CompareReport.csvHeader && csv.rows.first?.first == "regression")
 
         #expect(try runStorebench(["compare", base.path, same.path]).status == 0)
+        let json = try runStorebench(["compare", base.path, slow.path, "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(json.status == 2 && (document["findings"] as? [[String: Any]])?.first?["verdict"] as? String == "regression")
+        let list = try runStorebench(["list", "--json"])
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+        #expect((listed["backends"] as? [[String: Any]])?.count == BackendRegistry.standard().descriptors.count)
         let fewBase = temp.url.appendingPathComponent("few-base"), fewSlow = temp.url.appendingPathComponent("few-slow")
         try write(syntheticSamples(mean: 1, repetitions: 3, seed: 5), to: fewBase)
         try write(syntheticSamples(mean: 1.2, repetitions: 3, seed: 6), to: fewSlow)

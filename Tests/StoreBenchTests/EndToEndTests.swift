@@ -12,7 +12,7 @@ struct EndToEndTests {
         let result = try runStorebench(["run", "--scenario", "scenarios/smoke.yaml", "--out", out.path,
                                         "--workdir", temp.url.path, "--reps", "2", "--warmup", "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "environment.json", ".storebench.lock"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "summary.json", "environment.json", ".storebench.lock"])
 
         let combinations = 13 * 19 + 1  // 13 store workloads × 19 backend variants + process-spawn in smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
@@ -22,6 +22,13 @@ struct EndToEndTests {
         let summary = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
         #expect(summary.header == SummaryBuilder.header)
         #expect(summary.rows.count == combinations)
+        let summaryJSON = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any])
+        let jsonRows = try #require(summaryJSON["rows"] as? [[String: Any]])
+        #expect(jsonRows.count == summary.rows.count && (summaryJSON["environment"] as? [String: Any])?["seed"] != nil)
+        let medianColumn = summary.header.firstIndex(of: "median_s")!
+        #expect(zip(jsonRows, summary.rows).allSatisfy { object, cells in
+            cells[medianColumn].isEmpty ? object["median_s"] is NSNull : (object["median_s"] as? Double) == Double(cells[medianColumn])
+        })
         let environment = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: out.appendingPathComponent("environment.json"))) as? [String: Any])
         for key in ["disk_floors_at_start", "disk_floors_at_end", "storage", "repetition_policy", "median_interval_method"] {

@@ -79,7 +79,7 @@ struct RunOwnershipTests {
         let forced = try quickRun(temp, out: out, extra: ["--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-        #expect(names == ["samples.csv", "summary.csv", "environment.json", "notes.txt", ".storebench.lock"], "\(names)")
+        #expect(names == ["samples.csv", "summary.csv", "summary.json", "environment.json", "notes.txt", ".storebench.lock"], "\(names)")
     }
 
     @Test("a second run into the same --out refuses while the first runs, and the first one's report is whole")

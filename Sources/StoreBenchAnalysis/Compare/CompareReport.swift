@@ -52,7 +52,39 @@ public enum CompareReport {
     static func number(_ value: Double) -> String { String(format: "%.9g", value) }
     static func percent(_ value: Double) -> String { String(format: "%g%%", value * 100) }
 
+    /// A metric's value for people, by its unit: durations in µs/ms/s, bytes and counts as whole numbers with
+    /// thousands separators, rates to three significant digits.
     static func format(_ value: Double, _ metric: Comparison.Metric) -> String {
-        metric.name.hasSuffix("_s") ? MarkdownTable.duration(value) : String(format: "%.6g", value)
+        switch metric.column.unit {
+        case .seconds: MarkdownTable.duration(value)
+        case .microseconds: MarkdownTable.duration(value / 1_000_000)
+        case .bytes: MarkdownTable.grouped(value) + " B"
+        case .kibibytes: MarkdownTable.grouped(value) + " KiB"
+        case .count: MarkdownTable.grouped(value)
+        default: String(format: "%.3g", value)
+        }
+    }
+
+    /// The comparison for scripts: problems, warnings and every finding, numbers as JSON numbers.
+    public static func json(_ comparison: Comparison, options: Comparison.Options) throws -> Data {
+        let findings: [[String: Any]] = comparison.findings.map { f in
+            var object: [String: Any] = [
+                "verdict": f.verdict.rawValue, "scenario": f.key.scenario, "workload": f.key.workload,
+                "backend": f.key.backend, "variant": f.key.variant, "size": f.key.size, "metric": f.metric.name,
+                "baseline_median": f.baselineMedian, "current_median": f.currentMedian, "baseline_n": f.baselineCount,
+                "current_n": f.currentCount, "ratio": f.ratio.isFinite ? f.ratio : NSNull(),
+            ]
+            object["ci95_low"] = f.interval.map { $0.lowerBound } ?? NSNull()
+            object["ci95_high"] = f.interval.map { $0.upperBound } ?? NSNull()
+            object["p_value"] = f.pValue ?? NSNull()
+            return object
+        }
+        let document: [String: Any] = [
+            "problems": comparison.problems, "warnings": comparison.warnings, "findings": findings,
+            "options": ["threshold": options.threshold, "alpha": options.alpha,
+                        "deterministic_threshold": options.deterministicThreshold],
+        ]
+        return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            + Data("\n".utf8)
     }
 }

@@ -13,7 +13,7 @@ public enum MarkdownTable {
             let s = row.statistics
             let ci = s?.medianInterval.map { "\(duration($0.low))–\(duration($0.high))" }
                 ?? s.map { "none (n=\($0.n) < \(MedianInterval.minimumCount))" } ?? "–"
-            let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(String(row.error.prefix(80))))"
+            let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(shortened(row.error, to: 100)))"
             lines.append(
                 "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | \(s?.n ?? 0) | "
                     + "\(s.map { duration($0.median) } ?? "–") | \(ci) | "
@@ -23,6 +23,14 @@ public enum MarkdownTable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `text` cut at the last word boundary before `limit` characters, with an ellipsis when cut.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        let head = text.prefix(limit)
+        let cut = head.lastIndex(of: " ").map { head[..<$0] } ?? head
+        return cut + " …"
+    }
+
     /// Seconds in a readable unit: `412 µs`, `12.3 ms`, `4.56 s`.
     public static func duration(_ seconds: Double) -> String {
         switch seconds {
@@ -30,6 +38,18 @@ public enum MarkdownTable {
         case ..<1: String(format: "%.1f ms", seconds * 1000)
         default: String(format: "%.2f s", seconds)
         }
+    }
+
+    /// A whole number with thousands separators (`2,846,720`).
+    public static func grouped(_ value: Double) -> String {
+        let rounded = Int64(value.rounded())
+        let digits = String(rounded.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return (rounded < 0 ? "-" : "") + out
     }
 
     /// A table cell's text: `|` escaped, line breaks as spaces (a cell cannot shift the table's columns).

@@ -1,3 +1,4 @@
+import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
 /// Accumulates the repetitions of each row and produces `summary.csv` rows (``ReportColumns/summary``). Keeps
@@ -147,6 +148,31 @@ public struct SummaryBuilder {
 
     /// Whether every row is ok (unsupported rows are not failures).
     public var allSucceeded: Bool { rows.values.allSatisfy { $0.failed == 0 } }
+
+    /// `summary.json`: the same rows as summary.csv, one object each, numbers as JSON numbers and empty cells as
+    /// null, after `environment` (the run's environment.json as an object).
+    public func json(environment: Data) throws -> Data {
+        let columns = ReportColumns.summary
+        let rows: [[String: Any]] = summary.map { row in
+            var object: [String: Any] = [:]
+            for column in columns {
+                let cell = row.cell(column)
+                if cell.isEmpty {
+                    object[column.name] = NSNull()
+                } else if column.isNumeric, let value = Double(cell) {
+                    object[column.name] = value
+                } else {
+                    object[column.name] = cell
+                }
+            }
+            return object
+        }
+        let environmentObject = try JSONSerialization.jsonObject(with: environment)
+        let document: [String: Any] = ["environment": environmentObject, "rows": rows,
+                                       "columns": columns.map { ["name": $0.name, "unit": $0.unit.rawValue, "description": $0.description] }]
+        return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            + Data("\n".utf8)
+    }
 
     /// `summary.csv` as rows of cells, header first.
     public var csvRows: [[String]] {

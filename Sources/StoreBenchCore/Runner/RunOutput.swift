@@ -16,7 +16,7 @@ public final class RunOutput {
     public let url: URL
     private var lock: Int32
     /// Files and directories a storebench run, report, chart or crash run writes; `--force` removes these.
-    public static let reportNames = ["samples.csv", "summary.csv", "environment.json", "report.md", "charts",
+    public static let reportNames = ["samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
                                      "durability.csv", "samples.csv.partial", "summary.csv.partial",
                                      "environment.json.partial"]
     static let lockName = ".storebench.lock"

@@ -155,7 +155,9 @@ public struct Runner {
             manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
         }
         try AtomicFile.write(CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
-        try AtomicFile.write(manifest.encoded(), to: options.output.appendingPathComponent("environment.json"))
+        let environment = try manifest.encoded()
+        try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))
+        try AtomicFile.write(summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))
         return Result(summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest,
                       interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
     }
