@@ -20,11 +20,34 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "The scenario file (default: scenarios/default.yaml).")
     var scenario: String?
 
-    @Option(name: .customLong("backend"), help: "Run only this backend (repeatable).")
+    @Option(name: .customLong("backend"), help: ArgumentHelp(
+        "A backend, optionally with settings: sqlite[txn=single,journal=wal] (repeatable). With --scenario it narrows the "
+            + "scenario to matching variants; without, it makes an ad-hoc run with --workload.", valueName: "spec"))
     var backends: [String] = []
 
-    @Option(name: .customLong("workload"), help: "Run only this workload (repeatable).")
+    @Option(name: .customLong("workload"), help: "A workload (repeatable): narrows the scenario, or makes an ad-hoc run.")
     var workloads: [String] = []
+
+    @Option(name: .customLong("size"), parsing: .singleValue, help: ArgumentHelp(
+        "Sizes of an ad-hoc run's workloads (their size parameter), e.g. 1000,10000.", valueName: "n,n,…"),
+            transform: { text in
+                try text.split(separator: ",").map { part in
+                    guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
+                        throw ValidationError("--size: '\(part)' is not a positive whole number")
+                    }
+                    return value
+                }
+            })
+    var sizeLists: [[Int]] = []
+
+    @Option(name: .customLong("filter"), help: ArgumentHelp(
+        "Keep cases whose backend[variant] or workload matches this glob (* and ?; repeatable).", valueName: "glob"))
+    var filters: [String] = []
+
+    @Flag(name: .customLong("dry-run"), help: "Print the plan and a bound on its duration; run and write nothing.")
+    var dryRun = false
+
+    var sizes: [Int] { sizeLists.flatMap { $0 } }
 
     @Option(help: "Exactly this many measured repetitions per row, no early stop (overrides the scenario).")
     var reps: Int?
@@ -74,7 +97,8 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if resume != nil {
-            let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, reps != nil, warmup != nil,
+            let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, !sizes.isEmpty, !filters.isEmpty,
+                               dryRun, reps != nil, warmup != nil,
                                seed != nil, out != nil, force, minReps != nil, maxReps != nil, targetPrecision != nil,
                                caseSeconds != nil, budgetSeconds != nil]
             if conflicting.contains(true) {
@@ -98,7 +122,10 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        var invocation = RunInvocation(scenarioFile: scenario ?? "scenarios/default.yaml")
+        var invocation = RunInvocation(scenarioFile: scenario)
+        invocation.sizes = sizes
+        invocation.filters = filters
+        invocation.dryRun = dryRun
         invocation.narrow(backends: backends, workloads: workloads)
         invocation.override(repetitions: reps, warmup: warmup, seed: seed)
         invocation.policy.minimum = minReps

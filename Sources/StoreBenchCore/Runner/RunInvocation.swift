@@ -11,9 +11,12 @@ public struct RunInvocation {
 
     /// The input of a run, as recorded in environment.json for `--resume`.
     public struct Recorded: Codable, Sendable, Equatable {
+        /// Empty for an ad-hoc run (backends × workloads × sizes from the command line).
         public var scenarioFile: String
         public var backends: [String] = []
         public var workloads: [String] = []
+        public var sizes: [Int] = []
+        public var filters: [String] = []
         public var warmup: Int?
         public var repetitions: Int?
         public var minimum: Int?
@@ -24,15 +27,22 @@ public struct RunInvocation {
         public var seed: UInt64?
 
         enum CodingKeys: String, CodingKey {
-            case scenarioFile = "scenario_file", backends, workloads, warmup, repetitions, minimum = "min_repetitions",
+            case scenarioFile = "scenario_file", backends, workloads, sizes, filters, warmup, repetitions, minimum = "min_repetitions",
                  maximum = "max_repetitions", targetPrecision = "target_precision", caseSeconds = "case_seconds",
                  budgetSeconds = "budget_seconds", seed
         }
     }
 
-    public var scenarioFile: String
+    /// The scenario file; nil: an ad-hoc run when backends and workloads are given, else the bundled default.
+    public var scenarioFile: String?
     public var backends: [String] = []
     public var workloads: [String] = []
+    /// Sizes of an ad-hoc run (`--size 1000,10000`).
+    public var sizes: [Int] = []
+    /// Shell-style patterns over `backend[variant]` and workload names (`--filter`).
+    public var filters: [String] = []
+    /// Print the plan and its time bound, write nothing (`--dry-run`).
+    public var dryRun = false
     /// Replaces parts of the scenario's repetition policy.
     public var policy = RepetitionPolicy.Overrides()
     public var seed: UInt64?
@@ -51,7 +61,7 @@ public struct RunInvocation {
     /// Caps on cases and generated data (`--max-cases`, `--max-records`).
     public var limits = RunPlan.Limits()
 
-    public init(scenarioFile: String) { self.scenarioFile = scenarioFile }
+    public init(scenarioFile: String?) { self.scenarioFile = scenarioFile }
 
     /// Keeps only these backends and workloads of the scenario (empty: all).
     public mutating func narrow(backends: [String], workloads: [String]) {
@@ -67,15 +77,18 @@ public struct RunInvocation {
     }
 
     var recorded: Recorded {
-        Recorded(scenarioFile: scenarioFile, backends: backends, workloads: workloads, warmup: policy.warmup,
+        Recorded(scenarioFile: scenarioFile ?? "", backends: backends, workloads: workloads, sizes: sizes,
+                 filters: filters, warmup: policy.warmup,
                  repetitions: policy.repetitions, minimum: policy.minimum, maximum: policy.maximum,
                  targetPrecision: policy.targetPrecision, caseSeconds: policy.caseSeconds,
                  budgetSeconds: policy.budgetSeconds, seed: seed)
     }
 
     mutating func adopt(_ recorded: Recorded) {
-        scenarioFile = recorded.scenarioFile
+        scenarioFile = recorded.scenarioFile.isEmpty ? nil : recorded.scenarioFile
         narrow(backends: recorded.backends, workloads: recorded.workloads)
+        sizes = recorded.sizes
+        filters = recorded.filters
         policy = RepetitionPolicy.Overrides()
         policy.warmup = recorded.warmup
         policy.repetitions = recorded.repetitions
@@ -85,6 +98,28 @@ public struct RunInvocation {
         policy.caseSeconds = recorded.caseSeconds
         policy.budgetSeconds = recorded.budgetSeconds
         seed = recorded.seed
+    }
+
+    /// The scenario this invocation runs: the file (narrowed by backends and workloads), an ad-hoc one, or the
+    /// bundled default.
+    func scenario(backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry) throws -> Scenario {
+        let parser = ScenarioParser(backends: backendRegistry, workloads: workloadRegistry)
+        if let scenarioFile {
+            guard sizes.isEmpty else {
+                throw ScenarioError(file: scenarioFile, path: "--size", message: "--size makes an ad-hoc run; with a "
+                                    + "scenario file, list sizes in it (sizes: [...])")
+            }
+            return try parser.parse(file: scenarioFile).narrowed(backends: backends, workloads: workloads)
+        }
+        if !backends.isEmpty && !workloads.isEmpty {
+            return try Scenario.adHoc(backends: backends, workloads: workloads, sizes: sizes,
+                                      backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
+        }
+        guard sizes.isEmpty else {
+            throw ScenarioError(file: "command line", path: "--size", message: "an ad-hoc run needs --backend and --workload")
+        }
+        return try parser.parse(file: try BundledScenarios.path("default.yaml"))
+            .narrowed(backends: backends, workloads: workloads)
     }
 
     public func execute(backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
@@ -105,13 +140,16 @@ public struct RunInvocation {
             } else {
                 previous = nil
             }
-            var parsed = try ScenarioParser(backends: backendRegistry, workloads: workloadRegistry)
-                .parse(file: invocation.scenarioFile)
-            parsed = try parsed.narrowed(backends: invocation.backends, workloads: invocation.workloads)
+            var parsed = try invocation.scenario(backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
+            parsed = try parsed.filtered(invocation.filters)
             parsed.policy = try parsed.policy.applying(invocation.policy)
             if let seed = invocation.seed { parsed.seed = seed }
             if let previous { try previous.check(scenario: parsed) }
-            try RunPlan.check(parsed, workloads: workloadRegistry, limits: limits)
+            let cases = try RunPlan.check(parsed, workloads: workloadRegistry, limits: limits)
+            if dryRun {
+                stdout(DryRun.describe(parsed, cases: cases, workloads: workloadRegistry))
+                return .ok
+            }
             scenario = parsed
             workURL = try OutputLocations.workdir(workdir)
             let outputURL = URL(fileURLWithPath: invocation.output ?? OutputLocations.defaultOutput(), isDirectory: true)

@@ -80,7 +80,11 @@ public struct RunPlan {
 
     /// Counts the cases and generated records `scenario` asks for, without generating anything; throws a
     /// ``ScenarioError`` naming the key and the flag that raises the cap when either is over its limit.
-    public static func check(_ scenario: Scenario, workloads: WorkloadRegistry, limits: Limits) throws {
+    /// Returns the cases (workload, parameters, backend entry) in scenario order.
+    @discardableResult
+    public static func check(_ scenario: Scenario, workloads: WorkloadRegistry, limits: Limits) throws
+        -> [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)] {
+        var planned: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)] = []
         var cases = 0
         var datasets: [String: Int] = [:]
         let counted = ["count", "stored", "messages", "users", "keys"]
@@ -94,6 +98,7 @@ public struct RunPlan {
                         parameters[name] = limit
                     }
                     cases += 1
+                    planned.append((workload.name, parameters, workload.requiresStore ? backend : nil))
                     datasets["\(workload.name) \(parameters)"] = counted.compactMap { parameters.values[$0] }.reduce(0, +)
                 }
             }
@@ -109,6 +114,7 @@ public struct RunPlan {
                                 message: "the data sets would hold \(records) generated records, over the cap of \(limits.records); "
                                     + "lower the sizes, or raise the cap with --max-records")
         }
+        return planned
     }
 
     /// The stand-in backend of workloads that use no store.

@@ -27,16 +27,18 @@ public struct Scenario: Sendable {
     public var file: String
     public var fileHash: String
 
-    /// Keeps only the named backends and workloads (command-line filters). Throws for names that select nothing.
+    /// Keeps only the named backends (`sqlite`, or `sqlite[txn=single]` for matching variants) and workloads
+    /// (command-line filters). Throws for names that select nothing.
     public func narrowed(backends backendNames: [String], workloads workloadNames: [String]) throws -> Scenario {
         var copy = self
         if !backendNames.isEmpty {
-            for name in backendNames where !backends.contains(where: { $0.backend == name }) {
+            let specs = try backendNames.map(BackendSpec.init(parsing:))
+            for spec in specs where !backends.contains(where: spec.matches) {
                 let present = Set(backends.map(\.backend)).sorted().joined(separator: ", ")
                 throw ScenarioError(file: file, path: "--backend",
-                                    message: "'\(name)' is not in this scenario; it has: \(present)")
+                                    message: "'\(spec)' is not in this scenario; it has: \(present)")
             }
-            copy.backends = backends.filter { backendNames.contains($0.backend) }
+            copy.backends = backends.filter { entry in specs.contains { $0.matches(entry) } }
         }
         if !workloadNames.isEmpty {
             for name in workloadNames where !workloads.contains(where: { $0.workload == name }) {
@@ -47,6 +49,103 @@ public struct Scenario: Sendable {
             copy.workloads = workloads.filter { workloadNames.contains($0.workload) }
         }
         return copy
+    }
+
+    /// Keeps the cases whose `backend[variant]` or workload name matches one of the shell-style globs
+    /// (`*`, `?`): `--filter 'sqlite*txn=single*'`, `--filter mark-read`. Throws when nothing is left.
+    public func filtered(_ patterns: [String]) throws -> Scenario {
+        guard !patterns.isEmpty else { return self }
+        var copy = self
+        let matches = { (text: String) in patterns.contains { Glob.matches($0, text) } }
+        let workloadHit = workloads.filter { matches($0.workload) }
+        let backendHit = backends.filter { matches("\($0.backend)[\($0.variant)]") || matches($0.backend) }
+        // A pattern may name workloads, backends or both; an axis no pattern names stays whole.
+        if !workloadHit.isEmpty { copy.workloads = workloadHit }
+        if !backendHit.isEmpty { copy.backends = backendHit }
+        guard !workloadHit.isEmpty || !backendHit.isEmpty else {
+            throw ScenarioError(file: file, path: "--filter", message: "\(patterns.joined(separator: ", ")) matches no "
+                                + "workload and no backend[variant] of this scenario")
+        }
+        return copy
+    }
+
+    /// A scenario made on the command line, without a file: every backend spec (its defaults where no setting is
+    /// given) × every workload, at `sizes` of each workload's size parameter (its default size when empty).
+    public static func adHoc(backends specs: [String], workloads names: [String], sizes: [Int],
+                             backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry) throws -> Scenario {
+        var entries: [BackendEntry] = []
+        for text in specs {
+            let spec = try BackendSpec(parsing: text)
+            guard let descriptor = backendRegistry[spec.backend] else {
+                throw ScenarioError(file: "--backend", path: "", message: "unknown backend '\(spec.backend)'; known: "
+                                    + backendRegistry.names.joined(separator: ", "))
+            }
+            do {
+                entries.append(BackendEntry(backend: spec.backend, variant: try descriptor.variant(spec.settings), limits: [:]))
+            } catch let error as VariantError {
+                throw ScenarioError(file: "--backend", path: text, message: error.message)
+            }
+        }
+        var workloadEntries: [WorkloadEntry] = []
+        for name in names {
+            guard let workload = workloadRegistry[name] else {
+                throw ScenarioError(file: "--workload", path: "", message: "unknown workload '\(name)'; known: "
+                                    + workloadRegistry.names.joined(separator: ", "))
+            }
+            let spec = workload.parameters.first { $0.name == workload.sizeParameter }!
+            var cases: [WorkloadParameters] = []
+            for size in sizes.isEmpty ? [spec.defaultValue] : sizes {
+                guard spec.range.contains(size) else {
+                    throw ScenarioError(file: "--size", path: "", message: "\(size) is out of range for \(name)'s "
+                                        + "\(spec.name): \(spec.range.lowerBound)...\(spec.range.upperBound)")
+                }
+                var parameters = workload.defaultParameters
+                parameters[workload.sizeParameter] = size
+                // Parameters that bound the size (stored ≥ count) follow it when the default would be too small.
+                for other in workload.parameters where other.name == "stored" && parameters[other.name] < size {
+                    parameters[other.name] = size * 2
+                }
+                do {
+                    try workload.validate(parameters)
+                } catch {
+                    throw ScenarioError(file: "--size", path: "", message: "\(name) at \(size): \(error)")
+                }
+                cases.append(parameters)
+            }
+            workloadEntries.append(WorkloadEntry(workload: name, cases: cases))
+        }
+        guard !entries.isEmpty, !workloadEntries.isEmpty else {
+            throw ScenarioError(file: "command line", path: "", message: "a run without --scenario needs at least one "
+                                + "--backend and one --workload")
+        }
+        return Scenario(name: "ad-hoc", seed: 42, policy: RepetitionPolicy(caseSeconds: 10), backends: entries,
+                        workloads: workloadEntries, file: "command line", fileHash: "")
+    }
+}
+
+/// Shell-style patterns: `*` any run of characters, `?` one character, everything else itself.
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let p = Array(pattern), t = Array(text)
+        var pi = 0, ti = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
+                pi += 1
+                ti += 1
+            } else if pi < p.count && p[pi] == "*" {
+                star = pi
+                mark = ti
+                pi += 1
+            } else if star >= 0 {
+                pi = star + 1
+                mark += 1
+                ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count && p[pi] == "*" { pi += 1 }
+        return pi == p.count
     }
 }
 
