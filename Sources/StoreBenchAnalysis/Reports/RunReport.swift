@@ -10,20 +10,25 @@ public enum RunReport {
         return names.filter { $0.hasSuffix(".png") }.sorted()
     }
 
-    public static func markdown(summary: String, environment: [String: Any]?, charts: [String]) -> String {
+    public static func markdown(summary: String, environment: [String: Any]?, charts: [String],
+                                decision: DecisionReport? = nil) -> String {
         var lines = ["# storebench run", ""]
         if let environment {
             let scenario = environment["scenario_name"] ?? "?"
             lines.append("Scenario `\(scenario)`, seed \(environment["seed"] ?? "?"), \(environment["build_configuration"] ?? "?") build, "
                          + "started \(environment["started_at"] ?? "?").")
+            if let interrupted = environment["interrupted"] { lines.append("**Interrupted** (\(interrupted)): the rows are incomplete.") }
             lines.append("")
         }
+        if let decision { lines += [decision.answer] }
+        if charts.contains("overview.png") { lines += ["![overview](charts/overview.png)", ""] }
         lines += ["## Summary", "", summary]
+        if let decision { lines += [decision.rankings] }
         if charts.isEmpty {
             lines += ["_No charts: run `scripts/plot` on this directory to draw them._", ""]
         } else {
             lines += ["## Charts", ""]
-            for chart in charts {
+            for chart in charts where chart != "overview.png" {
                 let title = chart.replacingOccurrences(of: ".png", with: "").replacingOccurrences(of: "-", with: " ")
                 lines += ["![\(title)](charts/\(chart))", ""]
             }

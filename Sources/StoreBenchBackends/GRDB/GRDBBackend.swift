@@ -23,6 +23,7 @@ public enum GRDBBackend {
                             summary: "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"),
             ],
             storeFiles: ["store.sqlite"],
+            promise: { variant in variant["writer"] == "queue" ? .durable : .survivesKill },
             libraryVersions: { ["grdb": version] },
             open: { location in try GRDBStore(location: location) }
         )

@@ -32,6 +32,12 @@ public enum SQLiteBackend {
             summary: "raw SQLite C API: prepared statements reused, index on uid, bulk UPDATE via json_each",
             axes: axes,
             storeFiles: [SQLiteStore.fileName],
+            promise: { variant in
+                // SQLite: an open batch is lost on a kill; synchronous=FULL syncs every commit; NORMAL in WAL mode
+                // (and OFF) keeps commits across a kill but not necessarily across a power loss.
+                if variant["txn"] == "batch" { return .mayLose }
+                return variant["sync"] == "full" ? .durable : .survivesKill
+            },
             libraryVersions: {
                 ["sqlite": SQLiteConnection.libraryVersion,
                  "sqlite_compile_options": SQLiteConnection.compileOptions.joined(separator: " ")]

@@ -33,6 +33,8 @@ public struct BackendDescriptor: Sendable {
     public let roles: StoreRoles
     /// How verification reads a store back (see ``ReadBack``).
     public let readBack: ReadBack
+    /// What a variant promises about completed operations (for the decision report's durability classes).
+    public let promise: @Sendable (Variant) -> DurabilityPromise
     /// Names in a store's directory that exist once the store holds articles (`verify-store` requires them,
     /// instead of letting the library create an empty store).
     public let storeFiles: [String]
@@ -55,11 +57,17 @@ public struct BackendDescriptor: Sendable {
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
         storeFiles: [String] = [],
+        promise: @escaping @Sendable (Variant) -> DurabilityPromise = { _ in .mayLose },
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
         self.readBack = readBack
         self.storeFiles = storeFiles
+        if persistent {
+            self.promise = promise
+        } else {
+            self.promise = { _ in DurabilityPromise.none }
+        }
         self.name = name
         self.summary = summary
         self.axes = axes
