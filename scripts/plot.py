@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Draw a storebench run's charts into RUN_DIR/charts/ (PNG and SVG).
 
-Charts: median time per workload (log scale, the distribution-free 95% interval of the median as whiskers); cold vs warm
+Charts: an overview (workloads × strategies, times slower than the fastest); median time per workload (log scale,
+one colour per backend, hatched where committed data may be lost on power loss, the in-memory floor as a reference
+line, the distribution-free 95% interval of the median as whiskers); cold vs warm
 timeline; latency percentiles; scaling (per-item cost vs size); on-disk size. A chart whose data the run
 does not have is skipped with a message.
 """
@@ -44,6 +46,7 @@ class Columns:
         self.ops = first(group="timing", unit="count")
         self.store = first(group="store", unit="B")
         self.latency = [c["name"] for c in samples if c["group"] == "latency"]
+        self.durability = first(group="durability")
 
 
 C = None
@@ -119,25 +122,92 @@ def scaled(seconds):
     return 1, "seconds"
 
 
+DURABLE, FLOOR = "survives power loss", "in memory only"
+
+
+def durability(rows):
+    """The declared durability class of each (workload, backend, variant, size)."""
+    return {tuple(row[k] for k in C.key): row.get(C.durability, "") for row in rows}
+
+
+def backend_colours(rows):
+    palette = plt.get_cmap("tab10").colors
+    return {name: palette[index % len(palette)] for index, name in enumerate(sorted({row[C.backend] for row in rows}))}
+
+
+def durability_legend(ax, colours, shown):
+    from matplotlib.patches import Patch
+    handles = [Patch(facecolor=colours[name], label=name) for name in sorted(shown)]
+    handles.append(Patch(facecolor="white", edgecolor="black", hatch="//", label="may lose committed data on power loss"))
+    ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+
+
 def workload_charts(rows, out_dir, written):
     times = per_operation(rows)
+    classes, colours = durability(rows), backend_colours(rows)
     for workload in sorted({key[0] for key in times}):
-        entries = sorted((median(v), median_ci(v), key) for key, v in times.items() if key[0] == workload)
-        fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.5))
+        everything = sorted((median(v), median_ci(v), key) for key, v in times.items() if key[0] == workload)
+        entries = [e for e in everything if classes.get(e[2]) != FLOOR]
+        floors = [e for e in everything if classes.get(e[2]) == FLOOR]
+        if not entries:
+            continue
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.8))
         factor, unit = scaled(median([e[0] for e in entries]))
         medians = [e[0] * factor for e in entries]
         errors = [[(m - (ci or (m, m))[0]) * factor for m, ci, _ in entries],
                   [((ci or (m, m))[1] - m) * factor for m, ci, _ in entries]]
-        ax.barh(range(len(entries)), medians, xerr=errors, color="#4C72B0", capsize=3)
+        bars = ax.barh(range(len(entries)), medians, xerr=errors, capsize=3,
+                       color=[colours[k[1]] for _, _, k in entries], edgecolor="black", linewidth=0.4)
+        for bar, (_, _, key) in zip(bars, entries):
+            if classes.get(key) != DURABLE:
+                bar.set_hatch("//")
+        for value, _, key in floors:
+            ax.axvline(value * factor, color="grey", linestyle="--", linewidth=1)
+            ax.text(value * factor, -0.6, f" {key[1]} floor", color="grey", fontsize=8, va="bottom")
         ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
         ax.set_xlabel(f"median time per operation ({unit}, log scale; wall time / operations, so rows of different"
-                      " sizes compare); whiskers: 95% interval of the median,"
-                      " none below 6 repetitions")
+                      " sizes compare); whiskers: 95% interval of the median, none below 6 repetitions")
         ax.set_title(f"{workload}: time per operation, by backend and variant (lower is better)")
         ax.grid(axis="x", which="both", alpha=0.3)
+        durability_legend(ax, colours, {k[1] for _, _, k in entries})
         save(fig, out_dir, f"workload-{workload}", written)
+
+
+def overview_chart(rows, out_dir, written):
+    """Workloads × strategies: each cell is the strategy's median time per operation over the fastest one's."""
+    times = per_operation(rows)
+    classes = durability(rows)
+    cells = {}
+    for key, values in times.items():
+        if classes.get(key) != FLOOR:
+            cells[(key[0], key[1], key[2])] = median(values)
+    # A workload with one strategy (process-spawn) compares nothing.
+    workloads = sorted(w for w in {k[0] for k in cells} if sum(1 for k in cells if k[0] == w) > 1)
+    cells = {k: v for k, v in cells.items() if k[0] in workloads}
+    strategies = sorted({(k[1], k[2]) for k in cells})
+    if not workloads or not strategies:
+        print("skipped overview chart: no rows")
+        return
+    best = {w: min(v for k, v in cells.items() if k[0] == w) for w in workloads}
+    grid = [[cells[(w, b, v)] / best[w] if (w, b, v) in cells else float("nan") for b, v in strategies] for w in workloads]
+    fig, ax = plt.subplots(figsize=(max(WIDTH_IN, 0.55 * len(strategies) + 3), 0.5 * len(workloads) + 4))
+    image = ax.imshow(grid, cmap="viridis_r", norm=matplotlib.colors.LogNorm(vmin=1, vmax=max(2, max(
+        x for row in grid for x in row if x == x))), aspect="auto")
+    for i, row in enumerate(grid):
+        for j, value in enumerate(row):
+            if value == value:
+                ax.text(j, i, "1" if value < 1.005 else (f"{value:.1f}" if value < 10 else f"{value:.0f}"),
+                        ha="center", va="center", fontsize=7, color="white" if value > 3 else "black")
+    ax.set_yticks(range(len(workloads)), workloads, fontsize=9)
+    names = [label(b, v) + ("" if classes.get(next(k for k in classes if k[1] == b and k[2] == v)) == DURABLE else " *")
+             for b, v in strategies]
+    ax.set_xticks(range(len(strategies)), names, rotation=70, ha="right", fontsize=8)
+    fig.colorbar(image, ax=ax, label="median time per operation ÷ the fastest strategy's (log scale; 1 = fastest)")
+    ax.set_title("Overview: how many times slower than the fastest, per workload (lower is better; "
+                 "* may lose committed data on power loss; the in-memory floor left out; blank: not run)")
+    save(fig, out_dir, "overview", written)
 
 
 def cold_warm_chart(rows, out_dir, written):
@@ -242,6 +312,7 @@ def main():
     out_dir = os.path.join(args.run_dir, "charts")
     os.makedirs(out_dir, exist_ok=True)
     written = []
+    overview_chart(rows, out_dir, written)
     workload_charts(rows, out_dir, written)
     cold_warm_chart(rows, out_dir, written)
     latency_charts(rows, out_dir, written)

@@ -29,7 +29,7 @@ public struct ReportColumn: Sendable, Encodable {
 
     /// What the column is about, so scripts can find columns without hard-coding their names.
     public enum Group: String, Sendable, Encodable {
-        case identity, outcome, timing, resources, store, latency, launch, workload, detail, statistics, noise, harness
+        case identity, outcome, timing, resources, store, latency, launch, workload, detail, statistics, noise, harness, durability
     }
 
     public let name: String
@@ -98,6 +98,9 @@ public enum ReportColumns {
         .column("load_1m", .ratio, .lowerIsBetter, .median, .noise, "the 1-minute load average when the operation began"),
         .column("repetition_s", .seconds, .lowerIsBetter, .none, .harness,
                 "wall-clock time of the whole repetition: opening and filling the store, the timed operation, verification and clean-up"),
+        .column("durability", .text, .neither, .first, .durability,
+                "what the variant promises about completed operations: survives power loss, survives a killed app, "
+                    + "may lose data when the app is killed, or in memory only (declared; storebench crash measures it)"),
     ]
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
@@ -134,7 +137,7 @@ public enum ReportColumns {
                 "why the case left the rotation: precise, max-repetitions, case-time, budget, failed or unsupported"),
         .column("case_s", .seconds, .lowerIsBetter, .statistic, .harness,
                 "wall-clock time the case took over all its repetitions, warm-ups, preparation and verification included"),
-      ]
+      ] + firsts(["durability"])
 
     /// The sample column called `name` (a programming error when there is none).
     public static func sample(_ name: String) -> ReportColumn {

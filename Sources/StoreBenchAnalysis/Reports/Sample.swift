@@ -65,6 +65,8 @@ public struct Sample: Sendable {
     public var storeAllocatedBytes: Int64 = 0
     public var ops: Int = 0
     public var settings = ""
+    /// The variant's declared durability class (``DurabilityPromise``'s text).
+    public var durability = ""
     public var checksum = ""
     public var dataset: String
     public var error = ""
@@ -95,6 +97,7 @@ public struct Sample: Sendable {
         case "repetition": return String(repetition)
         case "status": return status.rawValue
         case "settings": return settings
+        case "durability": return durability
         case "checksum": return checksum
         case "error": return error
         case "dataset": return dataset

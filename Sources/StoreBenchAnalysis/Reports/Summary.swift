@@ -14,6 +14,7 @@ public struct SummaryBuilder {
         var failed = 0
         var unsupported = 0
         var settings = ""
+        var durability = ""
         var firstError = ""
         /// Why the case left the rotation and the time it took (set by the runner when it ends).
         var stopped = ""
@@ -40,6 +41,7 @@ public struct SummaryBuilder {
         if rows[sample.key] == nil { order.append(sample.key) }
         var row = rows[sample.key, default: Accumulator()]
         if row.settings.isEmpty { row.settings = sample.settings }
+        if row.durability.isEmpty { row.durability = sample.durability }
         switch sample.status {
         case .ok:
             row.wall.append(sample.wallSeconds)
@@ -75,6 +77,7 @@ public struct SummaryBuilder {
         public let statistics: Statistics?
         public let failed: Int
         public let settings: String
+        public let durability: String
         public let error: String
         /// Medians over ok repetitions, by sample column name (`ops_per_s`, `p99_us`, …).
         public let medians: [String: Double]
@@ -101,6 +104,7 @@ public struct SummaryBuilder {
             switch column.name {
             case "status": return status.rawValue
             case "settings": return settings
+            case "durability": return durability
             case "error": return error
             case "n": return String(s?.n ?? 0)
             case "failed": return String(failed)
@@ -140,7 +144,7 @@ public struct SummaryBuilder {
                                  otherCPUTotal: row.otherCPUTotal, target: targetPrecision)
             } ?? []
             return Row(key: key, status: status, statistics: statistics, failed: row.failed,
-                       settings: row.settings, error: row.firstError, medians: medians,
+                       settings: row.settings, durability: row.durability, error: row.firstError, medians: medians,
                        noise: noise.joined(separator: ","), targetPrecision: targetPrecision, stopped: row.stopped,
                        caseSeconds: row.caseSeconds)
         }

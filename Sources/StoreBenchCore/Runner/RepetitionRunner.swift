@@ -64,6 +64,7 @@ final class RepetitionRunner {
     static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
                     childExecutable: URL?) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
+        if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
         let missing = planned.workload.requires.subtracting(planned.backend.roles)
         guard missing.isEmpty else {
             sample.status = .unsupported
