@@ -19,6 +19,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import EngFormatter  # noqa: E402
 
 WIDTH_IN, DPI = 12, 100  # 1200 px wide
 
@@ -152,8 +153,8 @@ def workload_charts(rows, out_dir, written):
         if not entries:
             continue
         fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.8))
-        factor, unit = scaled(median([e[0] for e in entries]))
-        medians = [e[0] * factor for e in entries]
+        factor = 1
+        medians = [e[0] for e in entries]
         errors = [[(m - (ci or (m, m))[0]) * factor for m, ci, _ in entries],
                   [((ci or (m, m))[1] - m) * factor for m, ci, _ in entries]]
         bars = ax.barh(range(len(entries)), medians, xerr=errors, capsize=3,
@@ -167,7 +168,8 @@ def workload_charts(rows, out_dir, written):
         ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
-        ax.set_xlabel(f"median time per operation ({unit}, log scale; wall time / operations, so rows of different"
+        ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+        ax.set_xlabel("median time per operation (log scale; wall time / operations, so rows of different"
                       " sizes compare); whiskers: 95% interval of the median, none below 6 repetitions")
         ax.set_title(f"{workload}: time per operation, by backend and variant (lower is better)")
         ax.grid(axis="x", which="both", alpha=0.3)
@@ -227,7 +229,8 @@ def cold_warm_chart(rows, out_dir, written):
     ax.set_yticks(list(positions), [label(*k) for k in both], fontsize=9)
     ax.set_xscale("log")
     ax.invert_yaxis()
-    ax.set_xlabel("median time from spawn to the first screen in memory (seconds, log scale)")
+    ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+    ax.set_xlabel("median time from spawn to the first screen in memory (log scale)")
     ax.set_title("Timeline: cold launch vs warm (lower is better)")
     ax.legend()
     save(fig, out_dir, "timeline-cold-vs-warm", written)
@@ -250,7 +253,8 @@ def latency_charts(rows, out_dir, written):
         ax.set_yticks(range(len(keys)), [label(k[1], k[2], k[3]) for k in keys], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
-        ax.set_xlabel("per-operation latency (microseconds, log scale)")
+        ax.xaxis.set_major_formatter(EngFormatter(unit="µs"))
+        ax.set_xlabel("per-operation latency (log scale)")
         ax.set_title(f"{workload}: latency percentiles (lower is better)")
         ax.legend()
         save(fig, out_dir, f"latency-{workload}", written)
@@ -273,31 +277,66 @@ def scaling_charts(rows, out_dir, written):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("size (items, log scale)")
-        ax.set_ylabel("median seconds per item (log scale)")
+        ax.yaxis.set_major_formatter(EngFormatter(unit="s"))
+        ax.set_ylabel("median time per item (log scale)")
         ax.set_title(f"{workload}: cost per item as the store grows (lower is better)")
         ax.legend(fontsize=8)
         ax.grid(which="both", alpha=0.3)
         save(fig, out_dir, f"scaling-{workload}", written)
 
 
+def ui_chart(rows, out_dir, written):
+    """sync-while-reading from the user's side: the main thread's screen loads (p99) while the sync runs."""
+    p99 = [c for c in C.latency if "99" in c and "999" not in c]
+    if not p99:
+        return
+    values = group([r for r in rows if r[C.workload] == "sync-while-reading"], p99[0])
+    classes, colours = durability(rows), backend_colours(rows)
+    entries = sorted((median(v), k) for k, v in values.items() if classes.get(k) != FLOOR)
+    if not entries:
+        print("skipped sync-while-reading UI chart: no sync-while-reading rows with latencies")
+        return
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.8))
+    bars = ax.barh(range(len(entries)), [m / 1e6 for m, _ in entries], color=[colours[k[1]] for _, k in entries],
+                   edgecolor="black", linewidth=0.4)
+    for bar, (_, key) in zip(bars, entries):
+        if classes.get(key) != DURABLE:
+            bar.set_hatch("//")
+    ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, k in entries], fontsize=9)
+    ax.set_xscale("log")
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+    ax.axvline(1 / 60, color="red", linestyle=":", linewidth=1)
+    ax.text(1 / 60, -0.6, " one 60 Hz frame", color="red", fontsize=8, va="bottom")
+    ax.set_xlabel("99th percentile of the main thread's screen loads while a second thread syncs (log scale)")
+    ax.set_title("sync-while-reading: what the user sees — UI delay during a sync (lower is better)")
+    ax.grid(axis="x", which="both", alpha=0.3)
+    durability_legend(ax, colours, {k[1] for _, k in entries})
+    save(fig, out_dir, "sync-while-reading-ui", written)
+
+
 def size_chart(rows, out_dir, written):
+    """The store's size on disk after inserting the same articles into every backend (insert, or the workload
+    with the most rows when the run has no insert)."""
     sizes = group(rows, C.store)
     workloads = sorted({k[0] for k in sizes})
     if not workloads:
         print("skipped store-size chart: no store_bytes values")
         return
-    heights = [len([k for k in sizes if k[0] == w]) for w in workloads]
-    fig, axes = plt.subplots(len(workloads), 1, figsize=(WIDTH_IN, 0.3 * sum(heights) + 2 * len(workloads)),
-                             gridspec_kw={"height_ratios": heights}, squeeze=False)
-    for ax, workload in zip(axes[:, 0], workloads):
-        entries = sorted((median(v), k) for k, v in sizes.items() if k[0] == workload)
-        ax.barh(range(len(entries)), [max(m, 1) / 1_048_576 for m, _ in entries], color="#55A868")
-        ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, k in entries], fontsize=8)
-        ax.set_xscale("log")
-        ax.invert_yaxis()
-        ax.set_title(f"{workload}: store size on disk after the operation")
-        ax.set_xlabel("MiB (apparent size of all the store's files, log scale)")
-    fig.tight_layout()
+    workload = "insert" if "insert" in workloads else max(workloads, key=lambda w: sum(1 for k in sizes if k[0] == w))
+    classes, colours = durability(rows), backend_colours(rows)
+    entries = sorted((median(v), k) for k, v in sizes.items() if k[0] == workload and classes.get(k) != FLOOR)
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.8))
+    ax.barh(range(len(entries)), [max(m, 1) for m, _ in entries], color=[colours[k[1]] for _, k in entries],
+            edgecolor="black", linewidth=0.4)
+    ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, k in entries], fontsize=9)
+    ax.set_xscale("log")
+    ax.set_xlim(left=max(1024, min(m for m, _ in entries) / 2))
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(EngFormatter(unit="B"))
+    ax.set_xlabel(f"apparent size of all the store's files after {workload} (log scale; n = records written)")
+    ax.set_title(f"Store size on disk after {workload} (lower is better); every workload's sizes are in report.md")
+    ax.grid(axis="x", which="both", alpha=0.3)
     save(fig, out_dir, "store-size", written)
 
 
@@ -317,6 +356,7 @@ def main():
     cold_warm_chart(rows, out_dir, written)
     latency_charts(rows, out_dir, written)
     scaling_charts(rows, out_dir, written)
+    ui_chart(rows, out_dir, written)
     size_chart(rows, out_dir, written)
     for path in written:
         print(path)

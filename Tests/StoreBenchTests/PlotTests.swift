@@ -30,7 +30,7 @@ struct PlotTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let charts = Set(try FileManager.default.contentsOfDirectory(atPath: run.appendingPathComponent("charts").path))
-        for name in ["workload-insert", "workload-mark-read", "workload-timeline", "store-size"] {
+        for name in ["overview", "workload-insert", "workload-mark-read", "workload-timeline", "store-size"] {
             #expect(charts.contains("\(name).png") && charts.contains("\(name).svg"), "\(name) missing from \(charts.sorted())")
         }
         let png = try Data(contentsOf: run.appendingPathComponent("charts/workload-insert.png"))
