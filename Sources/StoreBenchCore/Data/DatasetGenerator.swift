@@ -7,6 +7,8 @@ import Foundation
 /// `articles(count: 20_000)`.
 public struct DatasetGenerator: Sendable {
     public let seed: UInt64
+    /// The size of the articles' text fields (the defaults give the data every earlier run used).
+    public var shape = ArticleShape()
     /// 2026-01-01T00:00:00Z in milliseconds: every generated date lies in the year before it.
     static let epochMilliseconds: Int64 = 1_767_225_600_000
     private static let yearMilliseconds: Int64 = 365 * 24 * 3600 * 1000
@@ -23,8 +25,8 @@ public struct DatasetGenerator: Sendable {
         let hex = String(uidBits, radix: 16)
         let uid = "tag:feeds.example,2026:" + String(repeating: "0", count: 16 - hex.count) + hex
         let feedID = Int64(rng.next() % 50) + 1
-        let title = AwkwardText.sentence(words: 4 + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
-        let summary = AwkwardText.paragraph(minimumBytes: 190, using: &rng)
+        let title = AwkwardText.sentence(words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
+        let summary = AwkwardText.paragraph(minimumBytes: shape.summaryBytes, using: &rng)
         let published = Self.epochMilliseconds - Int64(rng.next() % UInt64(Self.yearMilliseconds))
         return Article(uid: uid, feedID: feedID, title: title, summary: summary,
                        published: Date(millisecondsSince1970: published), read: false)
@@ -89,4 +91,26 @@ public struct DatasetGenerator: Sendable {
         }
         return Array(indices.prefix(count))
     }
+}
+
+/// The shape of generated articles, so that a run can look like an app's own records: the title has
+/// `titleWords` to `titleWords + 5` words, the summary at least `summaryBytes` bytes of text. Workloads that store
+/// articles take both as parameters (`title_words`, `summary_bytes`); the data fingerprint reflects them.
+public struct ArticleShape: Sendable, Equatable {
+    public var titleWords = 4
+    public var summaryBytes = 190
+
+    public init() {}
+
+    /// The shape `parameters` ask for (the defaults for what they do not name).
+    public init(_ parameters: WorkloadParameters) {
+        if let words = parameters.values["title_words"] { titleWords = words }
+        if let bytes = parameters.values["summary_bytes"] { summaryBytes = bytes }
+    }
+
+    /// The two workload parameters.
+    public static let parameters = [
+        WorkloadParameter("title_words", default: 4, range: 1...200, summary: "fewest words in an article's title (it has up to 5 more)", optional: true),
+        WorkloadParameter("summary_bytes", default: 190, range: 0...1_000_000, summary: "fewest bytes of text in an article's summary", optional: true),
+    ]
 }

@@ -155,10 +155,12 @@ extension Runner {
     public static func runOnce(_ workload: any Workload, parameters: WorkloadParameters, seed: UInt64,
                                backend: BackendDescriptor, variant: Variant, in directory: URL,
                                childExecutable: URL?) -> Sample {
+        var shaped = DatasetGenerator(seed: seed)
+        shaped.shape = ArticleShape(parameters)
         let key = RowKey(scenario: "once", workload: workload.name, backend: backend.name, variant: variant.description,
                          size: parameters[workload.sizeParameter], parameters: parameters.description)
         let planned = RunPlan.Case(key: key, workload: workload, parameters: parameters, backend: backend, variant: variant,
-                                   data: workload.makeCase(parameters, generator: DatasetGenerator(seed: seed)))
+                                   data: workload.makeCase(parameters, generator: shaped))
         return RepetitionRunner.run(planned, round: 1, in: directory, childExecutable: childExecutable)
     }
 }

@@ -53,7 +53,9 @@ public struct RunPlan {
                     if let cached = cache[cacheKey] {
                         data = cached
                     } else {
-                        data = workload.makeCase(parameters, generator: generator)
+                        var shaped = generator
+                        shaped.shape = ArticleShape(parameters)
+                        data = workload.makeCase(parameters, generator: shaped)
                         cache[cacheKey] = data
                         records.append(.init(workload: workload.name, parameters: parameters.description, fingerprint: data.fingerprint))
                     }
@@ -99,7 +101,9 @@ public struct RunPlan {
                     }
                     cases += 1
                     planned.append((workload.name, parameters, workload.requiresStore ? backend : nil))
-                    datasets["\(workload.name) \(parameters)"] = counted.compactMap { parameters.values[$0] }.reduce(0, +)
+                    // Longer articles weigh more: a record of `summary_bytes` counts as that many default-sized ones.
+                    let weight = max(1, (parameters.values["summary_bytes"] ?? 0) / ArticleShape().summaryBytes)
+                    datasets["\(workload.name) \(parameters)"] = counted.compactMap { parameters.values[$0] }.reduce(0, +) * weight
                 }
             }
         }

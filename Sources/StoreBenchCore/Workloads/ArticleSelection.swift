@@ -21,7 +21,7 @@ struct ArticleSelection {
         [
             WorkloadParameter("count", default: count, range: 1...10_000_000, summary: countSummary),
             WorkloadParameter("stored", default: stored, range: 1...10_000_000, summary: "articles in the store"),
-        ]
+        ] + ArticleShape.parameters
     }
 
     /// `count` must not exceed `stored`.

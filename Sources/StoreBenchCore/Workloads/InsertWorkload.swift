@@ -8,7 +8,7 @@ public struct InsertWorkload: Workload {
     public let requires: StoreRoles = .articles
     public let parameters = [
         WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "articles inserted"),
-    ]
+    ] + ArticleShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(articles: generator.articles(count: parameters["count"]))

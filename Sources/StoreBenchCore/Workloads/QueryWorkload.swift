@@ -13,7 +13,7 @@ public struct QueryWorkload: Workload {
         WorkloadParameter("count", default: 200, range: 1...1_000_000, summary: "queries (each: counts + one feed's newest unread)"),
         WorkloadParameter("read_percent", default: 50, range: 0...100, summary: "share of the articles already read"),
         WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
-    ]
+    ] + ArticleShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var articles = generator.articles(count: parameters["stored"])

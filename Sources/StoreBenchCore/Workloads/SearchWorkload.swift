@@ -11,7 +11,7 @@ public struct SearchWorkload: Workload {
     public let parameters = [
         WorkloadParameter("stored", default: 10_000, range: 1...10_000_000, summary: "articles in the store"),
         WorkloadParameter("count", default: 20, range: 1...100_000, summary: "searches, one keyword each"),
-    ]
+    ] + ArticleShape.parameters
 
     /// Common words of the generated text and rare ones from its awkward pieces, some capitalized (case must
     /// not matter). Each occurs only as a whole word, so substring and token matching agree.

@@ -17,7 +17,7 @@ public struct SyncWhileReadingWorkload: Workload {
         WorkloadParameter("messages", default: 20_000, range: 1...10_000_000, summary: "timeline messages stored"),
         WorkloadParameter("users", default: 1_000, range: 1...1_000_000, summary: "timeline users stored"),
         WorkloadParameter("screen", default: 200, range: 1...10_000, summary: "messages on the screen the main thread loads"),
-    ]
+    ] + ArticleShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
         let updates = parameters["count"] * parameters["update_percent"] / 100

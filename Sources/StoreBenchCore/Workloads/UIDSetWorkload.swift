@@ -9,7 +9,7 @@ public struct UIDSetWorkload: Workload {
     public let leavesStoreUnchanged = true
     public let parameters = [
         WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
-    ]
+    ] + ArticleShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(articles: generator.articles(count: parameters["stored"]))

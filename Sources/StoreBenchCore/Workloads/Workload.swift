@@ -4,12 +4,16 @@ public struct WorkloadParameter: Sendable {
     public let range: ClosedRange<Int>
     public let defaultValue: Int
     public let summary: String
+    /// Left out of a case's parameters (and its `parameters` cell) unless a scenario sets it: for settings whose
+    /// default reproduces the data every earlier run used (``ArticleShape``).
+    public let optional: Bool
 
-    public init(_ name: String, default defaultValue: Int, range: ClosedRange<Int>, summary: String) {
+    public init(_ name: String, default defaultValue: Int, range: ClosedRange<Int>, summary: String, optional: Bool = false) {
         self.name = name
         self.range = range
         self.defaultValue = defaultValue
         self.summary = summary
+        self.optional = optional
     }
 }
 
@@ -73,7 +77,7 @@ extension Workload {
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
-        WorkloadParameters(Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.defaultValue) }))
+        WorkloadParameters(Dictionary(uniqueKeysWithValues: parameters.filter { !$0.optional }.map { ($0.name, $0.defaultValue) }))
     }
 }
 
