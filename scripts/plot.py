@@ -114,15 +114,6 @@ def per_operation(rows):
     return groups
 
 
-def scaled(seconds):
-    """A unit for the axis: (factor, name)."""
-    if seconds < 1e-3:
-        return 1e6, "microseconds"
-    if seconds < 1:
-        return 1e3, "milliseconds"
-    return 1, "seconds"
-
-
 DURABLE, FLOOR = "survives power loss", "in memory only"
 
 
@@ -153,18 +144,16 @@ def workload_charts(rows, out_dir, written):
         if not entries:
             continue
         fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.35 * len(entries) + 1.8))
-        factor = 1
         medians = [e[0] for e in entries]
-        errors = [[(m - (ci or (m, m))[0]) * factor for m, ci, _ in entries],
-                  [((ci or (m, m))[1] - m) * factor for m, ci, _ in entries]]
+        errors = [[m - (ci or (m, m))[0] for m, ci, _ in entries], [(ci or (m, m))[1] - m for m, ci, _ in entries]]
         bars = ax.barh(range(len(entries)), medians, xerr=errors, capsize=3,
                        color=[colours[k[1]] for _, _, k in entries], edgecolor="black", linewidth=0.4)
         for bar, (_, _, key) in zip(bars, entries):
             if classes.get(key) != DURABLE:
                 bar.set_hatch("//")
         for value, _, key in floors:
-            ax.axvline(value * factor, color="grey", linestyle="--", linewidth=1)
-            ax.text(value * factor, -0.6, f" {key[1]} floor", color="grey", fontsize=8, va="bottom")
+            ax.axvline(value, color="grey", linestyle="--", linewidth=1)
+            ax.text(value, -0.6, f" {key[1]} floor", color="grey", fontsize=8, va="bottom")
         ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()

@@ -28,10 +28,12 @@ public final class GDBMFile {
 
     /// The one pointer conversion: `bytes` as a `datum` for the duration of `body` (GDBM only reads it).
     private static func withDatum<T>(_ bytes: [UInt8], _ body: (datum) throws -> T) rethrows -> T {
-        try bytes.withUnsafeBufferPointer { buffer in
-            let pointer = buffer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: CChar.self) }
-            return try body(datum(dptr: pointer, dsize: Int32(buffer.count)))
-        }
+        try bytes.withUnsafeBytes { try body(datum(of: $0)) }
+    }
+
+    /// Borrowed bytes as a `datum`, valid while the bytes are.
+    private static func datum(of bytes: UnsafeRawBufferPointer) -> datum {
+        CGDBM.datum(dptr: UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: CChar.self)), dsize: Int32(bytes.count))
     }
 
     /// The bytes GDBM returned in `value`, copied; the caller frees `value.dptr`.
@@ -63,8 +65,7 @@ public final class GDBMFile {
     /// copy it there), or returns nil when there is none.
     public func withValue<T>(for key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let file = try requireOpen()
-        let datumKey = datum(dptr: UnsafeMutablePointer(mutating: key.baseAddress?.assumingMemoryBound(to: CChar.self)),
-                             dsize: Int32(key.count))
+        let datumKey = Self.datum(of: key)
         let found = gdbm_fetch(file, datumKey)
         guard let pointer = found.dptr else {
             let code = gdbm_last_errno(file)

@@ -25,16 +25,15 @@ public final class LMDBTransaction {
 
     /// Stores `value` under `key` (replacing); `noOverwrite` makes an existing key an error (`.keyExist`).
     public func put(_ value: [UInt8], for key: [UInt8], in database: LMDBDatabase, noOverwrite: Bool = false) throws {
-        let flags = noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0
-        let rc = Self.withVal(key) { k in Self.withVal(value) { v in mdb_put(handle, database.handle, &k, &v, flags) } }
-        try check(rc, "mdb_put(\(database.name))", path)
+        try key.withUnsafeBytes { k in
+            try value.withUnsafeBytes { v in try put(v, for: k, in: database, noOverwrite: noOverwrite) }
+        }
     }
 
     /// Stores `value` under `key` from borrowed bytes (no array needed), as ``put(_:for:in:noOverwrite:)``.
     public func put(_ value: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
                     noOverwrite: Bool = false) throws {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        var k = Self.val(key), v = Self.val(value)
         let rc = mdb_put(handle, database.handle, &k, &v, noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0)
         try check(rc, "mdb_put(\(database.name))", path)
     }
@@ -48,7 +47,7 @@ public final class LMDBTransaction {
     /// copy it there), or returns nil when there is none.
     public func withValue<T>(for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
                              _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var k = Self.val(key)
         var v = MDB_val()
         let rc = mdb_get(handle, database.handle, &k, &v)
         if rc == MDB_NOTFOUND { return nil }
@@ -88,13 +87,18 @@ public final class LMDBTransaction {
         }
     }
 
-    /// The one pointer conversion into LMDB: `bytes` as an `MDB_val` for the duration of `body` (LMDB only reads
-    /// a key or value it is given).
+    /// `bytes` as an `MDB_val` (``val(_:)``) for the duration of `body`.
     static func withVal<T>(_ bytes: [UInt8], _ body: (inout MDB_val) throws -> T) rethrows -> T {
-        try bytes.withUnsafeBufferPointer { buffer in
-            var value = MDB_val(mv_size: buffer.count, mv_data: UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+        try bytes.withUnsafeBytes { buffer in
+            var value = val(buffer)
             return try body(&value)
         }
+    }
+
+    /// The one pointer conversion into LMDB: borrowed bytes as an `MDB_val` (LMDB only reads a key or value it is
+    /// given); valid while the bytes are.
+    static func val(_ bytes: UnsafeRawBufferPointer) -> MDB_val {
+        MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
     }
 
     /// The one pointer conversion out of LMDB: the bytes `value` points to, copied (valid only inside the transaction).

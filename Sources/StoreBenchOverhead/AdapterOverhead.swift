@@ -59,11 +59,11 @@ public enum AdapterOverhead {
         let work = try WorkDirectory(in: workdir, prefix: "storebench-overhead-")
         defer { work.remove() }
         var results: [Measurement] = []
+        let registry = BackendRegistry.standard()
         for name in names {
             guard let entry = backends.first(where: { $0.name == name }) else {
                 throw StoreError.unsupported("no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
             }
-            let registry = BackendRegistry.standard()
             let descriptor = registry[name]!
             let variant = try descriptor.variant(entry.settings)
             let side = Sides(backend: name, descriptor: descriptor, variant: variant, work: work)

@@ -44,11 +44,7 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw error
         }
-        let directory = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        _ = FileBytes.syncDirectory(url.deletingLastPathComponent().path)
     }
 
     static func failure(_ what: String, _ url: URL) -> ReportError {

@@ -32,10 +32,7 @@ enum FileWriter {
 
     /// fsyncs a directory (making renames and new names in it durable).
     static func syncDirectory(_ url: URL) throws {
-        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw error("open", url) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw error("fsync", url) }
+        guard FileBytes.syncDirectory(url.path) else { throw error("fsync", url) }
     }
 
     /// Flushes all written data to disk (`sync`): one call after an untimed bulk load instead of one fsync

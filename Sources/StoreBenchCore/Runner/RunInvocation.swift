@@ -17,19 +17,11 @@ public struct RunInvocation {
         public var workloads: [String] = []
         public var sizes: [Int] = []
         public var filters: [String] = []
-        public var warmup: Int?
-        public var repetitions: Int?
-        public var minimum: Int?
-        public var maximum: Int?
-        public var targetPrecision: Double?
-        public var caseSeconds: Double?
-        public var budgetSeconds: Double?
+        public var policy = RepetitionPolicy.Overrides()
         public var seed: UInt64?
 
         enum CodingKeys: String, CodingKey {
-            case scenarioFile = "scenario_file", backends, workloads, sizes, filters, warmup, repetitions, minimum = "min_repetitions",
-                 maximum = "max_repetitions", targetPrecision = "target_precision", caseSeconds = "case_seconds",
-                 budgetSeconds = "budget_seconds", seed
+            case scenarioFile = "scenario_file", backends, workloads, sizes, filters, policy, seed
         }
     }
 
@@ -78,10 +70,7 @@ public struct RunInvocation {
 
     var recorded: Recorded {
         Recorded(scenarioFile: scenarioFile ?? "", backends: backends, workloads: workloads, sizes: sizes,
-                 filters: filters, warmup: policy.warmup,
-                 repetitions: policy.repetitions, minimum: policy.minimum, maximum: policy.maximum,
-                 targetPrecision: policy.targetPrecision, caseSeconds: policy.caseSeconds,
-                 budgetSeconds: policy.budgetSeconds, seed: seed)
+                 filters: filters, policy: policy, seed: seed)
     }
 
     mutating func adopt(_ recorded: Recorded) {
@@ -89,14 +78,7 @@ public struct RunInvocation {
         narrow(backends: recorded.backends, workloads: recorded.workloads)
         sizes = recorded.sizes
         filters = recorded.filters
-        policy = RepetitionPolicy.Overrides()
-        policy.warmup = recorded.warmup
-        policy.repetitions = recorded.repetitions
-        policy.minimum = recorded.minimum
-        policy.maximum = recorded.maximum
-        policy.targetPrecision = recorded.targetPrecision
-        policy.caseSeconds = recorded.caseSeconds
-        policy.budgetSeconds = recorded.budgetSeconds
+        policy = recorded.policy
         seed = recorded.seed
     }
 

@@ -100,7 +100,7 @@ public final class RunOutput {
                 throw Refusal(description: "cannot publish \(target.path): \(String(cString: strerror(errno)))")
             }
         }
-        _ = fsyncDirectory(url)
+        _ = FileBytes.syncDirectory(url.path)
         try? FileManager.default.removeItem(at: staging)
     }
 
@@ -120,12 +120,5 @@ public final class RunOutput {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where name.hasPrefix(stagingPrefix) {
             try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
         }
-    }
-
-    private func fsyncDirectory(_ directory: URL) -> Bool {
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return fsync(fd) == 0
     }
 }

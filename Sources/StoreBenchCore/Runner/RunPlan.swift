@@ -38,10 +38,7 @@ public struct RunPlan {
                     guard let backend = backends[backendEntry.backend] else {
                         throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
                     }
-                    var parameters = requested
-                    for (name, limit) in backendEntry.limits[workload.name] ?? [:] where parameters[name] > limit {
-                        parameters[name] = limit
-                    }
+                    let parameters = backendEntry.limited(requested, for: workload.name)
                     do {
                         try workload.validate(parameters)
                     } catch {
@@ -95,10 +92,7 @@ public struct RunPlan {
             for requested in entry.cases {
                 let backends = workload.requiresStore ? scenario.backends : [scenario.backends[0]]
                 for backend in backends {
-                    var parameters = requested
-                    for (name, limit) in backend.limits[workload.name] ?? [:] where parameters.values[name].map({ $0 > limit }) == true {
-                        parameters[name] = limit
-                    }
+                    let parameters = backend.limited(requested, for: workload.name)
                     cases += 1
                     planned.append((workload.name, parameters, workload.requiresStore ? backend : nil))
                     // Longer articles weigh more: a record of `summary_bytes` counts as that many default-sized ones.

@@ -42,7 +42,7 @@ public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Command-line values that replace the scenario's (nil: keep).
-    public struct Overrides: Sendable {
+    public struct Overrides: Sendable, Codable, Equatable {
         public var warmup: Int?
         /// Exactly this many measured repetitions (sets minimum and maximum).
         public var repetitions: Int?
@@ -52,6 +52,11 @@ public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
         public var caseSeconds: Double?
         public var budgetSeconds: Double?
         public init() {}
+
+        enum CodingKeys: String, CodingKey {
+            case warmup, repetitions, minimum = "min_repetitions", maximum = "max_repetitions",
+                 targetPrecision = "target_precision", caseSeconds = "case_seconds", budgetSeconds = "budget_seconds"
+        }
     }
 
     /// This policy with `overrides` applied; throws when the result does not fit together.

@@ -9,6 +9,16 @@ public struct Scenario: Sendable {
         /// (`limits: {insert: {count: 1000}}`): for variants that would take minutes at full size, e.g. one
         /// fsync per record. A limit lowers a parameter, never raises it.
         public let limits: [String: [String: Int]]
+
+        /// `parameters` of `workload` with this entry's limits applied (a parameter the case does not set, such as
+        /// an optional one, stays unset).
+        public func limited(_ parameters: WorkloadParameters, for workload: String) -> WorkloadParameters {
+            var limited = parameters
+            for (name, limit) in limits[workload] ?? [:] where parameters.values[name].map({ $0 > limit }) == true {
+                limited[name] = limit
+            }
+            return limited
+        }
     }
 
     /// A workload with one parameter set per size.
@@ -101,10 +111,8 @@ public struct Scenario: Sendable {
                 }
                 var parameters = workload.defaultParameters
                 parameters[workload.sizeParameter] = size
-                // Parameters that bound the size (stored ≥ count) follow it when the default would be too small.
-                for other in workload.parameters where other.name == "stored" && parameters[other.name] < size {
-                    parameters[other.name] = size * 2
-                }
+                // A store that must hold the size (stored ≥ count) grows with it when its default is too small.
+                if let stored = parameters.values["stored"], stored < size { parameters["stored"] = size * 2 }
                 do {
                     try workload.validate(parameters)
                 } catch {

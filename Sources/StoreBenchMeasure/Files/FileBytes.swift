@@ -17,4 +17,12 @@ public enum FileBytes {
             return true
         }
     }
+
+    /// fsyncs the directory at `path`, making renames and new names in it durable; false on an error (`errno`).
+    public static func syncDirectory(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
+    }
 }
