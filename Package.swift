@@ -29,6 +29,10 @@ let package = Package(
         // libgdbm-dev ships no pkg-config file; the module map links libgdbm.
         .systemLibrary(name: "CGDBM", providers: [.apt(["libgdbm-dev"])]),
         .target(name: "GDBMAPI", dependencies: ["CGDBM"]),
+        // libfuse 3 (Debian: libfuse3-dev), and the page-cache model built on it: an in-memory FUSE file system
+        // that logs every change and computes what a power cut keeps (`storebench crash --fault power-loss`).
+        .systemLibrary(name: "CFuse3", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
+        .target(name: "PageCacheLayer", dependencies: ["CFuse3"]),
         // The contract backends implement: the model, the store roles, backend descriptors and variants.
         .target(name: "StoreBenchContract"),
         // Measuring: the clock, probes of the process and the machine, page-cache eviction, child processes, work
@@ -58,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead",
+                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "PageCacheLayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

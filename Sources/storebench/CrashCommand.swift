@@ -7,12 +7,16 @@ import StoreBenchCore
 struct CrashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash",
-        abstract: "Kill a writing child at random moments; report what each backend variant lost (durability.csv).",
+        abstract: "Kill a writing child, or cut its power, at random moments; report what each backend variant lost (durability.csv).",
         discussion: """
             For every backend variant of the scenario, a child process commits batches of articles and acknowledges \
             each one after its commit returned; it is killed with SIGKILL at a seeded random moment, and a fresh \
             process reopens the store, runs the backend's integrity check and sorts the articles into complete, \
-            partial and lost batches. A kill test cannot show power loss: the page cache survives a killed process. \
+            partial and lost batches. A kill cannot show power loss: the page cache survives a killed process. \
+            With --fault power-loss (the default) each persistent variant also writes on an in-memory FUSE layer that \
+            models the page cache (docs/POWER-LOSS.md); at the cut, fresh processes check the synced image (only what \
+            was fsynced) and --prefix-images prefix images (that plus a random in-order part of the rest). \
+            Without /dev/fuse those rows say "unavailable". \
             durability.csv is rewritten after every finished variant; Ctrl-C (SIGINT) or SIGTERM stops before the \
             next kill, keeps the finished variants and exits 130 or 143.
             """
@@ -20,7 +24,12 @@ struct CrashCommand: ParsableCommand {
 
     @Option(help: "The scenario whose backend variants are tested.") var scenario = "scenarios/default.yaml"
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable).") var backends: [String] = []
-    @Option(help: "Counted kills per backend variant.") var kills = 50
+    @Option(help: "kill, or power-loss (the kill rows are run too, as the reference the power cut is read against).")
+    var fault = FaultChoice.powerLoss
+    @Option(name: [.customLong("trials"), .customLong("kills")], help: "Counted trials per backend variant and fault.")
+    var trials = 50
+    @Option(name: .customLong("prefix-images"), help: "Prefix images checked per power cut (besides the synced one).")
+    var prefixImages = CrashTrials.defaultPrefixImages
     @Option(help: "Articles per batch (one app operation).") var batch = CrashTrials.defaultBatchSize
     @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
     @Option(help: "Seed for the data and the kill moments (default: the scenario's).") var seed: UInt64?
@@ -28,7 +37,8 @@ struct CrashCommand: ParsableCommand {
     @Option(help: "Where private work directories are made (default: $TMPDIR or /var/tmp).") var workdir: String?
 
     func validate() throws {
-        guard (1...100_000).contains(kills) else { throw ValidationError("--kills must be in 1...100000, got \(kills)") }
+        guard (1...100_000).contains(trials) else { throw ValidationError("--trials must be in 1...100000, got \(trials)") }
+        guard (0...100).contains(prefixImages) else { throw ValidationError("--prefix-images must be in 0...100, got \(prefixImages)") }
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be in 1...100000, got \(batch)") }
         guard (1...600_000).contains(maxDelay) else { throw ValidationError("--max-delay-ms must be in 1...600000, got \(maxDelay)") }
     }
@@ -44,32 +54,41 @@ struct CrashCommand: ParsableCommand {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench crash: cannot find the storebench executable to start writer children")
         }
+        for mountpoint in PageCacheMount.removeStale() {
+            printError("unmounted a page-cache layer left by an earlier run: \(mountpoint)")
+        }
         let interrupt = InterruptRequest.install()
         defer { interrupt.uninstall() }
         let file = output.appendingPathComponent("durability.csv")
+        let variants = plan.backends
         var rows: [DurabilityRow] = []
-        for entry in plan.backends {
-            let descriptor = registry[entry.backend]!
-            var trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant, workRoot: work,
-                                     seed: seed ?? plan.seed)
-            trials.batchSize = batch
-            trials.maxDelayMilliseconds = maxDelay
-            trials.shouldStop = { interrupt.signal != nil }
-            let row: DurabilityRow
-            do {
-                row = try trials.run(kills: kills)
-            } catch is CrashTrials.Stopped {
-                break
-            } catch {
-                throw CommandFailure(exit: .failure, message: "storebench crash: \(error)")
+        var finished = 0
+        variants: for entry in variants {
+            for fault in fault.faults where fault == .kill || registry[entry.backend]!.persistent {
+                var trials = CrashTrials(executable: executable, backend: registry[entry.backend]!, variant: entry.variant,
+                                         workRoot: work, seed: seed ?? plan.seed)
+                trials.fault = fault
+                trials.batchSize = batch
+                trials.maxDelayMilliseconds = maxDelay
+                trials.prefixImages = prefixImages
+                trials.shouldStop = { interrupt.signal != nil }
+                let found: [DurabilityRow]
+                do {
+                    found = try trials.run(trials: self.trials)
+                } catch is CrashTrials.Stopped {
+                    break variants
+                } catch {
+                    throw CommandFailure(exit: .failure, message: "storebench crash: \(error)")
+                }
+                for row in found { printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)") }
+                rows += found
             }
-            printError("\(row.backend) [\(row.variant)]: \(row.kills) kills, \(row.ackedBatches) acknowledged, \(row.lostBatches) lost, \(row.partialBatches) partial, \(row.corruptOpens) corrupt")
-            rows.append(row)
+            finished += 1
             try failing(.failure) { try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file) }
         }
         if interrupt.signal != nil {
-            printError("interrupted by \(interrupt.signalName): \(rows.count) of \(plan.backends.count) variants finished"
-                       + (rows.isEmpty ? "; nothing was written" : "; their rows are in \(file.path)"))
+            printError("interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
+                       + (finished == 0 ? "; nothing was written" : "; their rows are in \(file.path)"))
             throw ExitCode(interrupt.exitCode)
         }
         for line in [DurabilityRow.header, DurabilityRow.header.map { _ in "---" }] + rows.map(\.fields) {
@@ -77,4 +96,13 @@ struct CrashCommand: ParsableCommand {
         }
         print("wrote \(file.path)")
     }
+}
+
+/// `--fault`: which faults `storebench crash` produces.
+enum FaultChoice: String, ExpressibleByArgument, CaseIterable {
+    case kill
+    case powerLoss = "power-loss"
+
+    /// A power-loss run also kills: the kill rows are the reference its rows are read against.
+    var faults: [CrashFault] { self == .kill ? [.kill] : [.kill, .powerLoss] }
 }

@@ -5,7 +5,7 @@ import StoreBenchContract
 public enum SQLiteBackend {
     /// SQL keywords for the allowed setting values: pragma values never come from the scenario text itself.
     static let journalModes = ["delete": "DELETE", "wal": "WAL"]
-    static let syncModes = ["off": "OFF", "normal": "NORMAL", "full": "FULL"]
+    static let syncModes = ["off": "OFF", "normal": "NORMAL", "full": "FULL", "extra": "EXTRA"]
     /// `PRAGMA synchronous` reads back as a number.
     static let syncNames = ["0": "off", "1": "normal", "2": "full", "3": "extra"]
 
@@ -14,8 +14,8 @@ public enum SQLiteBackend {
                     summary: "none: every statement in its own implicit transaction (autocommit); single: the whole operation in one explicit transaction; batch: auto-batched commits (GYDataCenter style), app code never writes BEGIN"),
         VariantAxis("journal", choices: ["delete", "wal"], default: "delete",
                     summary: "journal_mode: rollback journal (SQLite's default) or write-ahead log"),
-        VariantAxis("sync", choices: ["off", "normal", "full"], default: "full",
-                    summary: "synchronous: off (no fsync), normal, full (SQLite's default)"),
+        VariantAxis("sync", choices: ["off", "normal", "full", "extra"], default: "full",
+                    summary: "synchronous: off (no fsync), normal, full (SQLite's default), extra (full, and in journal=delete the directory is synced after the journal is unlinked)"),
         VariantAxis("batch_ops", range: 1...1_000_000, default: 500,
                     summary: "txn=batch: commit after this many writes").only(when: "txn", is: "batch"),
         VariantAxis("batch_ms", range: 1...600_000, default: 100,
@@ -33,10 +33,15 @@ public enum SQLiteBackend {
             axes: axes,
             storeFiles: [SQLiteStore.fileName],
             promise: { variant in
-                // SQLite: an open batch is lost on a kill; synchronous=FULL syncs every commit; NORMAL in WAL mode
-                // (and OFF) keeps commits across a kill but not necessarily across a power loss.
+                // SQLite: an open batch is lost on a kill; NORMAL in WAL mode (and OFF) keeps commits across a kill
+                // but not necessarily across a power loss. FULL syncs every commit, but in journal=delete the
+                // unlink of the journal (the commit point) is not synced: the last commit may roll back after a
+                // power loss. EXTRA syncs the directory after that unlink.
                 if variant["txn"] == "batch" { return .mayLose }
-                return variant["sync"] == "full" ? .durable : .survivesKill
+                switch (variant["sync"], variant["journal"]) {
+                case ("extra", _), ("full", "wal"): return .durable
+                default: return .survivesKill
+                }
             },
             libraryVersions: {
                 ["sqlite": SQLiteConnection.libraryVersion,

@@ -28,8 +28,9 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case launchTimeline(ChildStore, screen: Int)
     /// Open the store and read back the `count` settings of `seed` (the `settings` workload).
     case readSettings(ChildStore, seed: UInt64, count: Int)
-    /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`).
-    case crashWriter(ChildStore, batch: Int, seed: UInt64)
+    /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`); with
+    /// `pauseAfterFirst`, wait for a line on standard input after acknowledging the first batch.
+    case crashWriter(ChildStore, batch: Int, seed: UInt64, pauseAfterFirst: Bool = false)
     /// Reopen the store after a crash and sort its articles into `batches` batches (`crash`).
     case crashCheck(ChildStore, batch: Int, seed: UInt64, batches: Int)
     /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
@@ -59,9 +60,9 @@ public enum ChildRequest: Codable, Sendable, Equatable {
             return .launch(try LaunchReport.loadFirstScreen(descriptor: descriptor, location: location, screen: screen))
         case let .readSettings(_, seed, count):
             return .launch(try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
-        case let .crashWriter(_, batch, seed):
+        case let .crashWriter(_, batch, seed, pauseAfterFirst):
             try CrashBatches.write(descriptor: descriptor, location: location, size: batch, seed: seed,
-                                   limit: CrashTrials.batchLimit)
+                                   limit: CrashTrials.batchLimit, pauseAfterFirst: pauseAfterFirst)
             return .done
         case let .crashCheck(_, batch, seed, batches):
             return .crashCheck(CrashBatches.check(descriptor: descriptor, location: location, size: batch, seed: seed,
@@ -76,7 +77,7 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     var store: ChildStore? {
         switch self {
         case .empty: nil
-        case let .launchTimeline(store, _), let .readSettings(store, _, _), let .crashWriter(store, _, _),
+        case let .launchTimeline(store, _), let .readSettings(store, _, _), let .crashWriter(store, _, _, _),
              let .crashCheck(store, _, _, _), let .verify(store, _): store
         }
     }
@@ -105,8 +106,8 @@ public enum ChildAnswer: Codable, Sendable {
 
 extension ChildProcess {
     /// A `storebench child` process that will do `request`.
-    convenience init(executable: URL, request: ChildRequest) throws {
-        try self.init(executable: executable, arguments: ["child", request.argument])
+    convenience init(executable: URL, request: ChildRequest, input: Bool = false) throws {
+        try self.init(executable: executable, arguments: ["child", request.argument], input: input)
     }
 
     /// Runs a `storebench child` doing `request` to its end and returns everything it said.

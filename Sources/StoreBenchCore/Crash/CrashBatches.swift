@@ -15,9 +15,11 @@ public enum CrashBatches {
     }
 
     /// Runs in the writer child: commits batch after batch, one app operation each, and after each commit
-    /// returned writes the batch number and a newline to standard output. Stops after `limit` batches.
+    /// returned writes the batch number and a newline to standard output. Stops after `limit` batches. With
+    /// `pauseAfterFirst` it reads one line from standard input after the first acknowledgement (the power-loss
+    /// trial settles the store there).
     public static func write(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-                             limit: Int) throws {
+                             limit: Int, pauseAfterFirst: Bool = false) throws {
         let generator = DatasetGenerator(seed: seed)
         let store = try descriptor.open(location, as: (any ArticleStore).self)
         for index in 0..<limit {
@@ -28,6 +30,9 @@ public enum CrashBatches {
             let line = Array("\(index)\n".utf8)
             guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
                 throw StoreError.inconsistent("cannot acknowledge batch \(index): \(String(cString: strerror(errno)))")
+            }
+            if index == 0 && pauseAfterFirst && readLine() == nil {
+                throw StoreError.inconsistent("the parent closed the writer's input before it could go on")
             }
         }
         try store.close()

@@ -3,33 +3,6 @@ import Glibc
 #endif
 import Foundation
 
-/// One row of `durability.csv`: what a backend variant lost over `kills` counted kills.
-public struct DurabilityRow: Sendable {
-    public var backend: String
-    public var variant: String
-    public var settings: String
-    public var kills = 0
-    /// Batches acknowledged (committed, by the backend's own account) before the kills, summed.
-    public var ackedBatches = 0
-    /// Acknowledged batches that were not complete after reopening.
-    public var lostBatches = 0
-    /// Batches present only in part (acknowledged or not).
-    public var partialBatches = 0
-    /// Reopens whose integrity check failed, or that found articles the writer never wrote.
-    public var corruptOpens = 0
-    /// Stores that could not be opened or read at all.
-    public var unrecoverable = 0
-    /// Attempts that tested nothing (killed before the first acknowledgement, or finished first) and were retried.
-    public var retries = 0
-
-    public static let header = ["backend", "variant", "settings", "kills", "acked_batches", "lost_batches",
-                                "partial_batches", "corrupt_opens", "unrecoverable", "retries"]
-
-    public var fields: [String] {
-        [backend, variant, settings] + [kills, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries].map(String.init)
-    }
-}
-
 /// `storebench crash`: kills a writer child at seeded random moments and checks what survived in a fresh process.
 public struct CrashTrials {
     public let executable: URL
@@ -43,7 +16,7 @@ public struct CrashTrials {
     /// The kill comes 1…this many ms after the first acknowledgement.
     public var maxDelayMilliseconds = defaultMaxDelayMilliseconds
 
-    /// Checked before every kill: when it returns true, ``run(kills:)`` throws ``Stopped`` (a signal arrived).
+    /// Checked before every trial: when it returns true, ``run(trials:)`` throws ``Stopped`` (a signal arrived).
     public var shouldStop: () -> Bool = { false }
 
     /// The trials of a variant were stopped before they finished; its row would be incomplete.
@@ -63,41 +36,58 @@ public struct CrashTrials {
     /// The batches a writer commits at most (it is killed long before).
     public static let batchLimit = 1_000_000
 
-    /// Runs until `kills` kills have counted (an attempt that tested nothing is retried, at most `kills` times).
-    public func run(kills: Int) throws -> DurabilityRow {
-        var row = DurabilityRow(backend: backend.name, variant: variant.description, settings: "")
-        var rng = SplitMix64.forItem(seed: seed, stream: 0x6B69_6C6C, index: 0)
-        while row.kills < kills {
+    /// What to do to the writer.
+    public var fault = CrashFault.kill
+    /// `prefix` images written per power cut (besides the one `synced` image).
+    public var prefixImages = defaultPrefixImages
+    public static let defaultPrefixImages = 3
+
+    /// Runs until `trials` trials have counted (an attempt that tested nothing is retried, at most `trials` times).
+    /// A kill gives one row (`live`); a power cut two (`synced`, `prefix`), or rows that say why it was not
+    /// measured.
+    public func run(trials: Int) throws -> [DurabilityRow] {
+        switch fault {
+        case .kill:
+            var row = DurabilityRow(backend: backend.name, variant: variant.description, fault: .kill, image: .live)
+            row.retries = try repeatTrials(trials) { store, delay in
+                guard let acked = try killWriter(in: store, afterMilliseconds: delay) else { return false }
+                row.count(acked: acked, report: try checkStore(store, batches: (acked.max() ?? 0) + 2))
+                row.trials += 1
+                return true
+            }
+            return [row]
+        case .powerLoss:
+            return try cutPower(trials: trials)
+        }
+    }
+
+    /// Runs `body` in a fresh store directory with a seeded delay until it has returned true `trials` times;
+    /// returns how many attempts returned false (tested nothing; at most `trials` of them).
+    func repeatTrials(_ trials: Int, _ body: (URL, Int) throws -> Bool) throws -> Int {
+        var retries = 0
+        var rng = SplitMix64.forItem(seed: seed, stream: fault == .kill ? 0x6B69_6C6C : 0x706F_7765, index: 0)
+        var counted = 0
+        while counted < trials {
             if shouldStop() { throw Stopped() }
-            guard row.retries <= kills else {
-                throw StoreError.inconsistent("\(backend.name) [\(variant)]: \(row.retries) attempts tested nothing (no batch acknowledged before the kill)")
+            guard retries <= trials else {
+                throw StoreError.inconsistent("\(backend.name) [\(variant)]: \(retries) attempts tested nothing (no batch acknowledged before the \(fault.rawValue))")
             }
             let delay = 1 + Int(rng.next() % UInt64(maxDelayMilliseconds))
             let directory = try WorkDirectory(in: workRoot, prefix: "crash")
             defer { directory.remove() }
-            let store = try directory.subdirectory("store")
-            guard let acked = try killWriter(in: store, afterMilliseconds: delay) else {
-                row.retries += 1
-                continue
-            }
-            let report = try checkStore(store, batches: (acked.max() ?? 0) + 2)
-            row.kills += 1
-            row.ackedBatches += acked.count
-            let complete = Set(report.completeBatches)
-            row.lostBatches += acked.filter { !complete.contains($0) }.count
-            row.partialBatches += report.partialBatches.count
-            if !report.opened { row.unrecoverable += 1 }
-            if row.settings.isEmpty { row.settings = report.settings }
-            if !report.opened || report.integrity != "ok" || report.foreignArticles > 0 { row.corruptOpens += 1 }
+            if try body(try directory.subdirectory("store"), delay) { counted += 1 } else { retries += 1 }
         }
-        return row
+        return retries
     }
 
     /// Starts a writer, kills it `delay` ms after its first acknowledgement, and returns the acknowledged batches;
-    /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running).
-    private func killWriter(in store: URL, afterMilliseconds delay: Int) throws -> [Int]? {
+    /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running). With
+    /// `afterFirst`, the writer waits after its first acknowledgement until `afterFirst` has returned, and the
+    /// delay counts from then.
+    func killWriter(in store: URL, afterMilliseconds delay: Int, afterFirst: (() throws -> Void)? = nil) throws -> [Int]? {
         let child = try ChildProcess(executable: executable, request: .crashWriter(
-            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed))
+            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed,
+            pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
         try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
@@ -107,6 +97,10 @@ public struct CrashTrials {
         guard !acked.isEmpty else {
             let outcome = child.killAndWait()
             throw StoreError.inconsistent("crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
+        }
+        if let afterFirst {
+            try afterFirst()
+            try child.send("go")
         }
         let killAt = monotonicNanoseconds() + UInt64(delay) * 1_000_000
         while !child.ended {
@@ -125,7 +119,7 @@ public struct CrashTrials {
 
     /// Reopens the store in a fresh checker process; a checker killed by a signal (a crash inside a C library)
     /// counts as an unrecoverable store.
-    private func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
+    func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
         let outcome = try ChildProcess.run(executable: executable, request: .crashCheck(
             ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed, batches: batches))
         if outcome.killedBySignal {

@@ -21,6 +21,8 @@ public final class ChildProcess {
     private let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
     private var output: [Int32] = [-1, -1]
     private var errors: [Int32] = [-1, -1]
+    private var input: [Int32] = [-1, -1]
+    private var queued: [String] = []
     private var pid: pid_t = 0
     private var pending: [UInt8] = []
     /// Whether the child's standard output has reached its end.
@@ -45,7 +47,10 @@ public final class ChildProcess {
         public var how: String { killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)" }
     }
 
-    public init(executable: URL, arguments: [String]) throws {
+    /// Prepares the child; with `input`, its standard input is a pipe the parent writes with ``send(_:)``
+    /// (otherwise it inherits the parent's). Every pipe is close-on-exec in the parent, so no other child holds
+    /// one open: a child sees the end of its input when this parent closes it or dies.
+    public init(executable: URL, arguments: [String], input withInput: Bool = false) throws {
         path = executable.path
         argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -53,16 +58,16 @@ public final class ChildProcess {
         posix_spawnattr_init(attributes)
         posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(attributes, 0)
-        guard pipe(&output) == 0, pipe(&errors) == 0 else {
+        guard Self.closeOnExecPipe(&output), Self.closeOnExecPipe(&errors), !withInput || Self.closeOnExecPipe(&input) else {
             throw StoreError.inconsistent("pipe failed: \(String(cString: strerror(errno)))")
         }
         posix_spawn_file_actions_adddup2(actions, output[1], 1)
         posix_spawn_file_actions_adddup2(actions, errors[1], 2)
-        for fd in output + errors { posix_spawn_file_actions_addclose(actions, fd) }
+        if withInput { posix_spawn_file_actions_adddup2(actions, input[0], 0) }
     }
 
     deinit {
-        for fd in output + errors where fd >= 0 { close(fd) }
+        for fd in output + errors + input where fd >= 0 { close(fd) }
         if pid > 0 {
             kill(pid, SIGKILL)
             waitpid(pid, nil, 0)
@@ -77,10 +82,10 @@ public final class ChildProcess {
     /// Starts the child.
     public func spawn() throws {
         let rc = posix_spawn(&pid, path, actions, attributes, argv, environment)
-        close(output[1])
-        close(errors[1])
+        for fd in [output[1], errors[1], input[0]] where fd >= 0 { close(fd) }
         output[1] = -1
         errors[1] = -1
+        input[0] = -1
         guard rc == 0 else {
             pid = 0
             throw StoreError.inconsistent("posix_spawn \(path) failed: \(String(cString: strerror(rc)))")
@@ -119,6 +124,36 @@ public final class ChildProcess {
         return lines
     }
 
+    /// Writes `line` and a newline to the child's standard input (see ``init(executable:arguments:input:)``).
+    public func send(_ line: String) throws {
+        var bytes = Array((line + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { Glibc.write(input[1], $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw StoreError.inconsistent("cannot write to child \(path): \(String(cString: strerror(errno)))")
+            }
+            bytes = bytes.dropFirst(count)
+        }
+    }
+
+    /// Closes the child's standard input: it reads its end.
+    public func closeInput() {
+        if input[1] >= 0 { close(input[1]) }
+        input[1] = -1
+    }
+
+    /// The child's next output line, waiting up to `milliseconds`; nil at its end or on time-out.
+    public func nextLine(waitingMilliseconds milliseconds: Int) -> String? {
+        let deadline = monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000
+        while queued.isEmpty, !ended {
+            let now = monotonicNanoseconds()
+            guard now < deadline else { break }
+            queued += readLines(waitingMilliseconds: Int32(min(1_000, max(1, (deadline - now) / 1_000_000))))
+        }
+        return queued.isEmpty ? nil : queued.removeFirst()
+    }
+
     /// Kills the child with SIGKILL (if it still runs) and collects how it ended.
     public func killAndWait() -> Outcome {
         if pid > 0 { kill(pid, SIGKILL) }
@@ -127,7 +162,9 @@ public final class ChildProcess {
 
     /// Waits for the child's end: the rest of its output, its standard error, and its status.
     public func wait() -> Outcome {
-        var lines: [String] = []
+        closeInput()
+        var lines = queued
+        queued = []
         while !ended { lines += readLines(waitingMilliseconds: -1) }
         if !pending.isEmpty {
             lines.append(String(decoding: pending, as: UTF8.self))
@@ -147,6 +184,12 @@ public final class ChildProcess {
         let child = try ChildProcess(executable: executable, arguments: arguments)
         try child.spawn()
         return child.wait()
+    }
+
+    /// A pipe whose two ends are closed in every program this process starts (`pipe2` is not imported).
+    private static func closeOnExecPipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        return ends.allSatisfy { fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }
     }
 
     /// Reads everything until end of file.

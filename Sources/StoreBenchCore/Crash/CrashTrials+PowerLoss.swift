@@ -1,0 +1,65 @@
+import Foundation
+
+extension CrashTrials {
+    /// Power cuts through the page-cache model. Each trial mounts the layer on a fresh store directory and starts
+    /// the writer. After its first acknowledged batch the writer waits while the layer settles (everything so far
+    /// becomes durable, as a file system commits on its own within seconds: the store, its files and its first
+    /// batch existed long before the cut, and their creation is not what is tested). Then it goes on, is killed
+    /// at the seeded moment and the power is cut there; a fresh checker reads the `synced` image and
+    /// `prefixImages` `prefix` images of that cut. The settled first batch is not counted as acknowledged.
+    func cutPower(trials: Int) throws -> [DurabilityRow] {
+        var synced = DurabilityRow(backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
+        var prefix = synced
+        prefix.image = .prefix
+        func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
+            [synced, prefix].map { row in
+                var row = row
+                row.status = status
+                row.detail = reason
+                return row
+            }
+        }
+        if let reason = PowerLossModel.notModelledReason(backend: backend.name, variant: variant) {
+            return unmeasured(.notModelled, reason)
+        }
+        if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
+        var imageSeeds = SplitMix64.forItem(seed: seed, stream: 0x696D_6167, index: 0)
+        let retries: Int
+        do {
+            retries = try repeatTrials(trials) { store, delay in
+                let layer = try PageCacheMount(executable: executable, mountpoint: store)
+                defer { layer.unmount() }
+                guard let written = try killWriter(in: store, afterMilliseconds: delay, afterFirst: layer.settle) else {
+                    return false
+                }
+                try layer.cut()
+                let acked = written.filter { $0 > 0 }
+                let images = store.deletingLastPathComponent().appendingPathComponent("images")
+                let kinds = [DurabilityRow.Image.synced] + Array(repeating: .prefix, count: prefixImages)
+                for (index, kind) in kinds.enumerated() {
+                    let image = images.appendingPathComponent("\(index)")
+                    try FileManager.default.createDirectory(at: image, withIntermediateDirectories: true)
+                    try layer.writeImage(kind, seed: imageSeeds.next(), into: image)
+                    let report = try checkStore(image, batches: (acked.max() ?? 0) + 2)
+                    if kind == .synced { synced.count(acked: acked, report: report) } else { prefix.count(acked: acked, report: report) }
+                }
+                synced.trials += 1
+                prefix.trials += 1
+                return true
+            }
+        } catch let error as PageCacheMount.Unavailable {
+            return unmeasured(.unavailable, error.reason)
+        }
+        synced.retries = retries
+        prefix.retries = retries
+        return [synced, prefix]
+    }
+}
+
+/// Which backend variants the page-cache model cannot represent faithfully, and why.
+public enum PowerLossModel {
+    /// Nil when the variant's power-loss rows are measurements; otherwise why they are not.
+    public static func notModelledReason(backend: String, variant: Variant) -> String? {
+        nil
+    }
+}

@@ -1,0 +1,93 @@
+/// One row of `durability.csv`: what a backend variant lost under one fault, over `trials` counted trials.
+///
+/// A `kill` trial checks the store as the killed process left it (`image` `live`: the page cache survives). A
+/// `power-loss` trial checks images the page-cache model computed at the cut: `synced` (only what was made
+/// durable by fsync) and `prefix` (that plus a random in-order prefix of the rest, several per trial).
+public struct DurabilityRow: Sendable, Equatable {
+    public var backend: String
+    public var variant: String
+    public var settings: String
+    public var fault: CrashFault
+    public var image: Image
+    public var trials = 0
+    /// Stores checked: one per kill, one `synced` or several `prefix` images per power cut.
+    public var images = 0
+    /// Batches acknowledged (committed, by the backend's own account) before the fault, summed over the images.
+    public var ackedBatches = 0
+    /// Acknowledged batches that were not complete after reopening.
+    public var lostBatches = 0
+    /// Batches present only in part (acknowledged or not).
+    public var partialBatches = 0
+    /// Reopens whose integrity check failed, or that found articles the writer never wrote.
+    public var corruptOpens = 0
+    /// Stores that could not be opened or read at all.
+    public var unrecoverable = 0
+    /// Attempts that tested nothing (cut before the first acknowledgement, or finished first) and were retried.
+    public var retries = 0
+    public var status: Status = .measured
+    /// Why the row is not measured; notes on how it was.
+    public var detail = ""
+
+    /// The post-fault state a row's stores were checked in.
+    public enum Image: String, Sendable, CaseIterable {
+        case live, synced, prefix
+    }
+
+    public enum Status: String, Sendable {
+        /// The counts are measurements.
+        case measured
+        /// The page-cache model cannot represent this variant faithfully (`detail` says why): no counts.
+        case notModelled = "not-modelled"
+        /// The fault cannot be produced on this machine (`detail` says why): no counts.
+        case unavailable
+    }
+
+    public init(backend: String, variant: String, settings: String = "", fault: CrashFault, image: Image,
+                status: Status = .measured, detail: String = "") {
+        self.backend = backend
+        self.variant = variant
+        self.settings = settings
+        self.fault = fault
+        self.image = image
+        self.status = status
+        self.detail = detail
+    }
+
+    public static let header = ["backend", "variant", "settings", "fault", "image", "trials", "images", "acked_batches",
+                                "lost_batches", "partial_batches", "corrupt_opens", "unrecoverable", "retries",
+                                "status", "detail"]
+
+    public var fields: [String] {
+        [backend, variant, settings, fault.rawValue, image.rawValue]
+            + [trials, images, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries].map(String.init)
+            + [status.rawValue, detail]
+    }
+
+    /// Adds one checked store: `acked` were acknowledged before the fault, `report` is what the checker found.
+    mutating func count(acked: [Int], report: CrashBatches.Report) {
+        images += 1
+        ackedBatches += acked.count
+        let complete = Set(report.completeBatches)
+        lostBatches += acked.filter { !complete.contains($0) }.count
+        partialBatches += report.partialBatches.count
+        if !report.opened { unrecoverable += 1 }
+        if settings.isEmpty { settings = report.settings }
+        if !report.opened || report.integrity != "ok" || report.foreignArticles > 0 { corruptOpens += 1 }
+    }
+
+    /// "3 kills, 120 acknowledged, 0 lost, …" for progress lines.
+    public var summary: String {
+        guard status == .measured else { return "\(status.rawValue): \(detail)" }
+        return "\(trials) trials, \(images) images, \(ackedBatches) acknowledged, \(lostBatches) lost, "
+            + "\(partialBatches) partial, \(corruptOpens) corrupt, \(unrecoverable) unreadable"
+    }
+}
+
+/// What `storebench crash` does to the writing process.
+public enum CrashFault: String, Sendable, CaseIterable {
+    /// SIGKILL: the process dies, the kernel's page cache keeps everything it wrote.
+    case kill
+    /// A power cut, through the page-cache model: only what was synced survives (and, in `prefix` images, a
+    /// random in-order part of the rest).
+    case powerLoss = "power-loss"
+}

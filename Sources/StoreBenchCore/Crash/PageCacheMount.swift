@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The power-loss page-cache model mounted at `mountpoint` for one trial: a `storebench page-cache-layer` child
+/// serving an in-memory FUSE file system that logs every change (see docs/POWER-LOSS.md and `PageCacheLayer.h`).
+///
+/// ``unmount()`` (also run by `deinit`) asks the server to quit and waits for it; the server also unmounts when its
+/// input ends, so a parent that dies (even by SIGKILL) leaves no mount behind. A server killed itself leaves a dead
+/// mount, which ``removeStale()`` finds and detaches at the next start.
+public final class PageCacheMount {
+    public let mountpoint: URL
+    private let server: ChildProcess
+    private var mounted = true
+
+    /// The layer cannot run here: `reason` says why (no `/dev/fuse`, no permission to mount, …).
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { "power loss cannot be simulated here: \(reason)" }
+    }
+
+    /// The file-system type the layer's mounts have in `/proc/self/mountinfo`.
+    public static let fileSystemType = "fuse.storebench"
+    static let sourcePrefix = "storebench-pagecache:"
+
+    /// Why this machine cannot mount the layer, or nil when it can try.
+    public static func unavailableReason() -> String? {
+        guard access("/dev/fuse", F_OK) == 0 else { return "/dev/fuse does not exist (load the fuse module, or run where FUSE is allowed)" }
+        guard access("/dev/fuse", R_OK | W_OK) == 0 else { return "/dev/fuse is not readable and writable by this user" }
+        guard geteuid() == 0 || access("/usr/bin/fusermount3", X_OK) == 0 else {
+            return "not root and no fusermount3 (install the fuse3 package)"
+        }
+        return nil
+    }
+
+    /// Mounts the layer on the empty directory `mountpoint`; throws ``Unavailable`` when the mount fails.
+    public init(executable: URL, mountpoint: URL) throws {
+        if let reason = Self.unavailableReason() { throw Unavailable(reason: reason) }
+        self.mountpoint = mountpoint
+        server = try ChildProcess(executable: executable, arguments: ["page-cache-layer", "--mount", mountpoint.path],
+                                  input: true)
+        try server.spawn()
+        let first = server.nextLine(waitingMilliseconds: 15_000)
+        guard first == "ready" else {
+            mounted = false
+            let outcome = server.killAndWait()
+            _ = umount2(mountpoint.path, Int32(MNT_DETACH))
+            throw Unavailable(reason: [first ?? "the layer did not start", outcome.errors].filter { !$0.isEmpty }
+                .joined(separator: "; "))
+        }
+    }
+
+    deinit { unmount() }
+
+    /// Sends one command and returns its `ok …` answer; throws with the layer's `error …` answer.
+    @discardableResult
+    public func send(_ command: String) throws -> String {
+        try server.send(command)
+        guard let reply = server.nextLine(waitingMilliseconds: 300_000) else {
+            throw StoreError.inconsistent("the page-cache layer at \(mountpoint.path) did not answer \"\(command)\"")
+        }
+        guard reply.hasPrefix("ok") else {
+            throw StoreError.inconsistent("the page-cache layer at \(mountpoint.path): \"\(command)\": \(reply)")
+        }
+        return reply
+    }
+
+    /// Everything written so far becomes durable (the store existed long before the trial).
+    public func settle() throws { try send("settle") }
+
+    /// The power fails now: later changes are served but never reach an image.
+    public func cut() throws { try send("cut") }
+
+    /// Writes the post-crash image into the empty directory `directory`: the `synced` state, or a `prefix` image
+    /// chosen with `seed`. Returns the layer's description of it.
+    @discardableResult
+    public func writeImage(_ image: DurabilityRow.Image, seed: UInt64, into directory: URL) throws -> String {
+        switch image {
+        case .synced: try send("image synced \(directory.path)")
+        case .prefix: try send("image prefix \(seed) \(directory.path)")
+        case .live: preconditionFailure("a live store is not an image")
+        }
+    }
+
+    /// Asks the layer to unmount and waits (10 s at most) for it to exit; then makes sure nothing is mounted.
+    public func unmount() {
+        guard mounted else { return }
+        mounted = false
+        try? server.send("quit")
+        server.closeInput()
+        let deadline = monotonicNanoseconds() + 10_000_000_000
+        while !server.ended, monotonicNanoseconds() < deadline { _ = server.nextLine(waitingMilliseconds: 100) }
+        _ = server.ended ? server.wait() : server.killAndWait()
+        _ = umount2(mountpoint.path, Int32(MNT_DETACH))
+    }
+
+    /// One of the layer's mounts listed by the kernel.
+    public struct Listed: Equatable, Sendable {
+        public var mountpoint: String
+        /// The server's process id (from the mount's source name).
+        public var server: pid_t
+    }
+
+    /// The layer's mounts that this machine lists in `/proc/self/mountinfo`.
+    public static func listed() -> [Listed] {
+        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard let dash = fields.firstIndex(of: "-"), dash >= 5, fields.count > dash + 2,
+                  fields[dash + 1] == fileSystemType, fields[dash + 2].hasPrefix(sourcePrefix),
+                  let pid = pid_t(fields[dash + 2].dropFirst(sourcePrefix.count)) else { return nil }
+            return Listed(mountpoint: unescape(String(fields[4])), server: pid)
+        }
+    }
+
+    /// Detaches the layer's mounts whose server process is gone; returns their mount points.
+    @discardableResult
+    public static func removeStale() -> [String] {
+        listed().filter { kill($0.server, 0) != 0 && errno == ESRCH }.compactMap { mount in
+            umount2(mount.mountpoint, Int32(MNT_DETACH)) == 0 ? mount.mountpoint : nil
+        }
+    }
+
+    /// Mount points in mountinfo escape space, tab, newline and backslash as octal (`\040`).
+    private static func unescape(_ path: String) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(path.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "\\"), utf8.count >= 3, let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(3)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
