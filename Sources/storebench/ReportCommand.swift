@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
         let durability = try? String(contentsOf: directory.appendingPathComponent("durability.csv"), encoding: .utf8)
         let decision = DecisionReport(table: table, promise: { backend, variant in
             (try? registry.resolve(backend: backend, settings: variant)).map { $0.0.promise($0.1) }
-        }, kills: durability.map(DecisionReport.kills(csv:)) ?? [:], label: { backend, variant in
+        }, crashes: durability.map(CrashResult.read(csv:)) ?? [:], label: { backend, variant in
             // Settings at their defaults are left out of the name.
             guard let (descriptor, resolved) = try? registry.resolve(backend: backend, settings: variant) else { return "\(backend) [\(variant)]" }
             let changed = resolved.settings.filter { setting in descriptor.axes.first { $0.name == setting.name }?.defaultValue != setting.value }

@@ -161,7 +161,7 @@ struct RunOwnershipTests {
             workloads: [{workload: insert}]
             """)
         let out = temp.url.appendingPathComponent("out")
-        let run = try BackgroundRun(["crash", "--scenario", scenario, "--kills", "40", "--batch", "10", "--max-delay-ms", "20",
+        let run = try BackgroundRun(["crash", "--fault", "kill", "--scenario", scenario, "--kills", "40", "--batch", "10", "--max-delay-ms", "20",
                                      "--out", out.path, "--workdir", temp.url.path], stderrIn: temp.url)
         #expect(run.waitFor("sqlite [txn=single"))
         run.process.interrupt()

@@ -143,7 +143,7 @@ struct TrustTests {
             workloads: [{workload: insert}]
             """)
         let out = temp.url.appendingPathComponent("out")
-        let result = try runStorebench(["crash", "--scenario", scenario, "--kills", "4", "--batch", "10", "--max-delay-ms", "40",
+        let result = try runStorebench(["crash", "--fault", "kill", "--scenario", scenario, "--kills", "4", "--batch", "10", "--max-delay-ms", "40",
                                         "--out", out.path, "--workdir", temp.url.path])
         #expect(result.status == 0, "\(result.stderr)")
         let table = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("durability.csv"), encoding: .utf8))
@@ -151,7 +151,8 @@ struct TrustTests {
         #expect(table.rows.count == 3)
         func value(_ row: [String], _ column: String) -> Int { Int(row[table.header.firstIndex(of: column)!])! }
         for row in table.rows {
-            #expect(value(row, "kills") == 4 && value(row, "acked_batches") >= 4, "\(row)")
+            #expect(value(row, "trials") == 4 && value(row, "acked_batches") >= 4, "\(row)")
+            #expect(row[3] == "kill" && row[4] == "live", "\(row)")
             if row[0] != "files" {
                 #expect(value(row, "lost_batches") == 0 && value(row, "partial_batches") == 0 && value(row, "corrupt_opens") == 0, "\(row)")
             }

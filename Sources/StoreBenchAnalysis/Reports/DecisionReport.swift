@@ -10,18 +10,6 @@ import StoreBenchMeasure
 /// variant's declared promise, lowered to "may lose data" where `durability.csv` measured a loss or an unreadable
 /// store. The in-memory floor is shown as a reference, never recommended.
 public struct DecisionReport {
-    /// One variant's `storebench crash` result.
-    public struct KillResult: Sendable {
-        public let acknowledged: Int
-        public let lost: Int
-        public let partial: Int
-        public let corrupt: Int
-        public var lostSomething: Bool { lost > 0 || corrupt > 0 }
-        public var summary: String {
-            "\(lost) of \(MarkdownTable.grouped(Double(acknowledged))) lost, \(corrupt) unreadable"
-        }
-    }
-
     /// A ranked strategy of one workload.
     struct Entry {
         let key: ComparisonKey
@@ -29,7 +17,9 @@ public struct DecisionReport {
         var ranked = true
         let median: Double
         let promise: DurabilityPromise
-        let kill: KillResult?
+        /// Whether the power-loss part of `promise` was measured (else it is the backend's declaration).
+        let powerLossMeasured: Bool
+        let crash: CrashResult?
         let storeBytes: Double?
         let memoryKiB: Double?
         let label: String
@@ -38,10 +28,10 @@ public struct DecisionReport {
     let workloads: [(name: String, entries: [Entry])]
     let seed: UInt64
 
-    /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `kills` the measured results
-    /// by "backend [variant]".
+    /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `crashes` the measured results
+    /// by "backend [variant]" (``CrashResult/read(csv:)``).
     /// `label` names a variant for people (e.g. without its default settings).
-    public init(table: SampleTable, promise: (String, String) -> DurabilityPromise?, kills: [String: KillResult],
+    public init(table: SampleTable, promise: (String, String) -> DurabilityPromise?, crashes: [String: CrashResult],
                 label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [], seed: UInt64 = 42) {
         var order: [String] = []
         var groups: [String: [ComparisonKey: [Double]]] = [:]
@@ -57,10 +47,11 @@ public struct DecisionReport {
         order.sort { (rank($0), $0) < (rank($1), $1) }
         workloads = order.map { workload in
             let entries = groups[workload]!.map { key, values -> Entry in
-                let kill = kills["\(key.backend) [\(key.variant)]"]
-                var declared = promise(key.backend, key.variant) ?? .mayLose
-                if let kill, kill.lostSomething, declared < .mayLose { declared = .mayLose }
-                return Entry(key: key, walls: values, median: Statistics.median(values)!, promise: declared, kill: kill,
+                let crash = crashes["\(key.backend) [\(key.variant)]"]
+                let declared = promise(key.backend, key.variant) ?? .mayLose
+                let durability = crash?.durability(declared: declared) ?? (promise: declared, measured: false)
+                return Entry(key: key, walls: values, median: Statistics.median(values)!, promise: durability.promise,
+                             powerLossMeasured: durability.measured, crash: crash,
                              storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant))
             }
             let sizes = Dictionary(grouping: entries, by: \.key.size).mapValues(\.count)
@@ -99,8 +90,9 @@ public struct DecisionReport {
                      "The fastest strategy per workload for each durability need, by median time at the workload's main "
                         + "size (rows a scenario limited to a smaller size are not ranked), and how much slower it is than "
                         + "the fastest of all: the ratio of medians with a 95% bootstrap interval. Durability is each "
-                        + "variant's declared promise, lowered where `storebench crash` measured a loss. The in-memory floor "
-                        + "is left out.", "",
+                        + "variant's declared promise, lowered where `storebench crash` measured a loss (a killed app, or a "
+                        + "power cut through the page-cache model); \"declared\" marks a power-loss class nobody measured. "
+                        + "The in-memory floor is left out.", "",
                      "| workload | fastest of all | fastest that survives a killed app | fastest that survives power loss |",
                      "|---|---|---|---|"]
         for (workload, entries) in workloads {
@@ -108,7 +100,8 @@ public struct DecisionReport {
             func cell(_ promise: DurabilityPromise) -> String {
                 guard let entry = fastest(entries, keeping: promise) else { return "none in this run" }
                 return "\(MarkdownTable.escape(entry.label)): \(MarkdownTable.duration(entry.median)), \(ratio(entry, to: overall))"
-                    + (entry.kill.map { "; killed app: \($0.summary)" } ?? "")
+                    + (entry.crash?.kill.map { "; killed app: \($0.summary)" } ?? "")
+                    + (promise == .durable ? (entry.crash?.powerLoss.map { "; power loss: \($0.summary)" } ?? " (declared)") : "")
             }
             lines.append("| \(workload) (\(MarkdownTable.grouped(Double(overall.key.size)))) | \(MarkdownTable.escape(overall.label)): \(MarkdownTable.duration(overall.median)) "
                          + "(\(overall.promise.rawValue)) | \(cell(.survivesKill)) | \(cell(.durable)) |")
@@ -133,34 +126,20 @@ public struct DecisionReport {
         for (workload, entries) in workloads {
             guard let best = fastest(entries, keeping: .mayLose) ?? entries.first else { continue }
             lines += ["### \(workload)", "",
-                      "| # | backend [variant] | size | median | × fastest [95% CI] | durability | killed app, measured | store | memory |",
-                      "|---:|---|---:|---:|---|---|---|---:|---:|"]
+                      "| # | backend [variant] | size | median | × fastest [95% CI] | durability | killed app, measured | power loss, measured | store | memory |",
+                      "|---:|---|---:|---:|---|---|---|---|---:|---:|"]
             for (index, entry) in entries.enumerated() {
                 let store = entry.storeBytes.map { MarkdownTable.grouped($0 / 1024) + " KiB" } ?? "–"
                 let memory = entry.memoryKiB.map { MarkdownTable.grouped($0) + " KiB" } ?? "–"
                 let rank = entry.promise == .none ? "floor" : (entry.ranked ? String(index + 1) : "–")
                 lines.append("| \(rank) | \(MarkdownTable.escape(entry.label)) | "
                              + "\(MarkdownTable.grouped(Double(entry.key.size))) | \(MarkdownTable.duration(entry.median)) | "
-                             + "\(ratio(entry, to: best)) | \(entry.promise.rawValue) | \(entry.kill?.summary ?? "not measured") | "
+                             + "\(ratio(entry, to: best)) | \(entry.promise.rawValue)\(entry.powerLossMeasured || entry.promise == .none ? "" : " (declared)") | "
+                             + "\(entry.crash?.kill?.summary ?? "not measured") | \(entry.crash?.powerLossSummary ?? "not measured") | "
                              + "\(store) | \(memory) |")
             }
             lines.append("")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// Reads `durability.csv` (from `storebench crash`) into kill results by "backend [variant]".
-    public static func kills(csv text: String) -> [String: KillResult] {
-        guard let decoded = try? CSVFormat.decode(text) else { return [:] }
-        let column = Dictionary(decoded.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
-        var results: [String: KillResult] = [:]
-        for cells in decoded.rows where cells.count == decoded.header.count {
-            func int(_ name: String) -> Int { column[name].flatMap { Int(cells[$0]) } ?? 0 }
-            guard let backend = column["backend"].map({ cells[$0] }), let variant = column["variant"].map({ cells[$0] }) else { continue }
-            results["\(backend) [\(variant)]"] = KillResult(acknowledged: int("acked_batches"), lost: int("lost_batches"),
-                                                            partial: int("partial_batches"),
-                                                            corrupt: int("corrupt_opens"))
-        }
-        return results
     }
 }

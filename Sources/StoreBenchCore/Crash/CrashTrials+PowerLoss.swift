@@ -19,9 +19,6 @@ extension CrashTrials {
                 return row
             }
         }
-        if let reason = PowerLossModel.notModelledReason(backend: backend.name, variant: variant) {
-            return unmeasured(.notModelled, reason)
-        }
         if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
         var imageSeeds = SplitMix64.forItem(seed: seed, stream: 0x696D_6167, index: 0)
         let retries: Int
@@ -49,17 +46,35 @@ extension CrashTrials {
             }
         } catch let error as PageCacheMount.Unavailable {
             return unmeasured(.unavailable, error.reason)
+        } catch is Stopped {
+            throw Stopped()
+        } catch {
+            return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
         }
-        synced.retries = retries
-        prefix.retries = retries
+        for index in [0, 1] {
+            var row = index == 0 ? synced : prefix
+            row.retries = retries
+            row.detail = PowerLossModel.note(backend: backend.name, variant: variant)
+            if index == 0 { synced = row } else { prefix = row }
+        }
         return [synced, prefix]
     }
 }
 
-/// Which backend variants the page-cache model cannot represent faithfully, and why.
+/// How faithfully the page-cache model represents a backend's writes (docs/POWER-LOSS.md).
 public enum PowerLossModel {
-    /// Nil when the variant's power-loss rows are measurements; otherwise why they are not.
-    public static func notModelledReason(backend: String, variant: Variant) -> String? {
-        nil
+    /// What a reader of a measured power-loss row should know about how the variant's writes reach the layer.
+    public static func note(backend: String, variant: Variant) -> String {
+        switch backend {
+        case "gdbm":
+            return "writes through a shared mapping: they reach the layer when the kernel writes the pages back "
+                + "(msync at gdbm_sync, or writeback), so prefix images follow writeback order, not program order"
+        case "sqlite" where variant["journal"] == "wal", "grdb" where variant["writer"] == "pool":
+            return "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter"
+        case "lmdb":
+            return "pages are written with pwrite (no MDB_WRITEMAP); only lock.mdb is a shared mapping"
+        default:
+            return ""
+        }
     }
 }

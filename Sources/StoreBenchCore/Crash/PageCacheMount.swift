@@ -117,9 +117,17 @@ public final class PageCacheMount {
     /// Detaches the layer's mounts whose server process is gone; returns their mount points.
     @discardableResult
     public static func removeStale() -> [String] {
-        listed().filter { kill($0.server, 0) != 0 && errno == ESRCH }.compactMap { mount in
+        listed().filter { !isRunning($0.server) }.compactMap { mount in
             umount2(mount.mountpoint, Int32(MNT_DETACH)) == 0 ? mount.mountpoint : nil
         }
+    }
+
+    /// Whether `pid` runs (a zombie does not: it serves no mount).
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
     }
 
     /// Mount points in mountinfo escape space, tab, newline and backslash as octal (`\040`).

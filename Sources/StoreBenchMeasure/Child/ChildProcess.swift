@@ -125,7 +125,23 @@ public final class ChildProcess {
     }
 
     /// Writes `line` and a newline to the child's standard input (see ``init(executable:arguments:input:)``).
+    /// A child that has ended is an error, not a SIGPIPE: the signal is blocked in this thread during the write
+    /// and a pending one is taken back.
     public func send(_ line: String) throws {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var zero = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &zero)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
         var bytes = Array((line + "\n").utf8)[...]
         while !bytes.isEmpty {
             let count = bytes.withUnsafeBytes { Glibc.write(input[1], $0.baseAddress, $0.count) }
