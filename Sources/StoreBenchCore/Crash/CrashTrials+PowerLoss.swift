@@ -12,11 +12,9 @@ extension CrashTrials {
         var prefix = synced
         prefix.image = .prefix
         func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
-            [synced, prefix].map { row in
-                var row = row
-                row.status = status
-                row.detail = reason
-                return row
+            [DurabilityRow.Image.synced, .prefix].map { image in
+                DurabilityRow(backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
+                              status: status, detail: reason)
             }
         }
         if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
@@ -51,12 +49,12 @@ extension CrashTrials {
         } catch {
             return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
         }
-        for index in [0, 1] {
-            var row = index == 0 ? synced : prefix
+        let note = PowerLossModel.note(backend: backend.name, variant: variant)
+        return [synced, prefix].map { row in
+            var row = row
             row.retries = retries
-            row.detail = PowerLossModel.note(backend: backend.name, variant: variant)
-            if index == 0 { synced = row } else { prefix = row }
+            row.detail = note
+            return row
         }
-        return [synced, prefix]
     }
 }
