@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 typedef struct {
@@ -73,6 +74,7 @@ static void detach(const char *mountpoint) {
         execlp("fusermount3", "fusermount3", "-u", "-z", mountpoint, (char *)NULL);
         _exit(127);
     }
+    if (child > 0) waitpid(child, NULL, 0);
 }
 
 static void *control_loop(void *argument) {

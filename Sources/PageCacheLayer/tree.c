@@ -5,6 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// Makes room for at least `needed` elements of `size` bytes in `*array` (doubling from `first`); the new
+/// elements are zeroed. Returns 0 or -ENOMEM.
+static int grow(void **array, size_t *capacity, size_t needed, size_t size, size_t first) {
+    if (needed <= *capacity) return 0;
+    size_t wanted = *capacity ? *capacity : first;
+    while (wanted < needed) wanted *= 2;
+    unsigned char *grown = realloc(*array, wanted * size);
+    if (grown == NULL) return -ENOMEM;
+    memset(grown + *capacity * size, 0, (wanted - *capacity) * size);
+    *array = grown;
+    *capacity = wanted;
+    return 0;
+}
+
 void tree_init(tree_t *tree) {
     memset(tree, 0, sizeof *tree);
     tree->next_id = ROOT_ID + 1;
@@ -31,15 +45,7 @@ node_t *tree_node(tree_t *tree, uint64_t id) {
 node_t *tree_node_make(tree_t *tree, uint64_t id, int is_dir, mode_t mode) {
     node_t *existing = tree_node(tree, id);
     if (existing != NULL) return existing;
-    if (id >= tree->node_capacity) {
-        size_t capacity = tree->node_capacity ? tree->node_capacity : 64;
-        while (capacity <= id) capacity *= 2;
-        node_t **nodes = realloc(tree->nodes, capacity * sizeof *nodes);
-        if (nodes == NULL) return NULL;
-        memset(nodes + tree->node_capacity, 0, (capacity - tree->node_capacity) * sizeof *nodes);
-        tree->nodes = nodes;
-        tree->node_capacity = capacity;
-    }
+    if (grow((void **)&tree->nodes, &tree->node_capacity, id + 1, sizeof *tree->nodes, 64) != 0) return NULL;
     node_t *node = calloc(1, sizeof *node);
     if (node == NULL) return NULL;
     node->id = id;
@@ -69,12 +75,8 @@ static int dir_set(node_t *dir, const char *name, node_t *node) {
     if (entry != NULL) {
         entry->node = node;
     } else {
-        if (dir->entry_count == dir->entry_capacity) {
-            size_t capacity = dir->entry_capacity ? dir->entry_capacity * 2 : 8;
-            entry_t *entries = realloc(dir->entries, capacity * sizeof *entries);
-            if (entries == NULL) return -ENOMEM;
-            dir->entries = entries;
-            dir->entry_capacity = capacity;
+        if (grow((void **)&dir->entries, &dir->entry_capacity, dir->entry_count + 1, sizeof *dir->entries, 8) != 0) {
+            return -ENOMEM;
         }
         char *copy = strdup(name);
         if (copy == NULL) return -ENOMEM;
@@ -85,14 +87,7 @@ static int dir_set(node_t *dir, const char *name, node_t *node) {
 }
 
 static int file_resize(node_t *file, size_t size) {
-    if (size > file->capacity) {
-        size_t capacity = file->capacity ? file->capacity : 4096;
-        while (capacity < size) capacity *= 2;
-        unsigned char *data = realloc(file->data, capacity);
-        if (data == NULL) return -ENOMEM;
-        file->data = data;
-        file->capacity = capacity;
-    }
+    if (grow((void **)&file->data, &file->capacity, size, 1, 4096) != 0) return -ENOMEM;
     if (size > file->size) memset(file->data + file->size, 0, size - file->size);
     file->size = size;
     clock_gettime(CLOCK_REALTIME, &file->modified);
@@ -147,13 +142,7 @@ int oplog_append(oplog_t *log, const op_t *op, size_t byte_cap) {
         log->overflowed = 1;
         return 0;
     }
-    if (log->count == log->capacity) {
-        size_t capacity = log->capacity ? log->capacity * 2 : 1024;
-        op_t *ops = realloc(log->ops, capacity * sizeof *ops);
-        if (ops == NULL) return -ENOMEM;
-        log->ops = ops;
-        log->capacity = capacity;
-    }
+    if (grow((void **)&log->ops, &log->capacity, log->count + 1, sizeof *log->ops, 1024) != 0) return -ENOMEM;
     op_t copy = *op;
     copy.name = op->name ? strdup(op->name) : NULL;
     copy.name2 = op->name2 ? strdup(op->name2) : NULL;

@@ -64,8 +64,9 @@ struct CrashCommand: ParsableCommand {
         var rows: [DurabilityRow] = []
         var finished = 0
         variants: for entry in variants {
-            for fault in fault.faults where fault == .kill || registry[entry.backend]!.persistent {
-                var trials = CrashTrials(executable: executable, backend: registry[entry.backend]!, variant: entry.variant,
+            let descriptor = registry[entry.backend]!
+            for fault in fault.faults where fault == .kill || descriptor.persistent {
+                var trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant,
                                          workRoot: work, seed: seed ?? plan.seed)
                 trials.fault = fault
                 trials.batchSize = batch

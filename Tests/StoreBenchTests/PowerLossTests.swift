@@ -12,6 +12,12 @@ import Testing
        .enabled(if: PageCacheMount.unavailableReason() == nil,
                 "needs /dev/fuse and the permission to mount: \(PageCacheMount.unavailableReason() ?? "")"))
 struct PowerLossTests {
+    /// A temporary directory with the layer mounted on its `mount` child.
+    func mounted() throws -> (TemporaryDirectory, PageCacheMount) {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        return (temp, try mount(in: temp))
+    }
+
     func mount(in temp: TemporaryDirectory) throws -> PageCacheMount {
         try PageCacheMount(executable: try storebenchBinary(), mountpoint: try temp.child("mount"))
     }
@@ -37,8 +43,7 @@ struct PowerLossTests {
     @Test("SQLite journal=delete: synchronous=FULL rolls the last of 30 acknowledged commits back, EXTRA keeps all 30",
           arguments: [("FULL", 29), ("EXTRA", 30)])
     func sqliteFullVersusExtra(_ sync: String, _ survivors: Int) throws {
-        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let layer = try mount(in: temp)
+        let (temp, layer) = try mounted()
         defer { layer.unmount() }
         let path = layer.mountpoint.appendingPathComponent("t.db").path
         let setup = try SQLiteConnection(path: path)
@@ -59,8 +64,7 @@ struct PowerLossTests {
 
     @Test("a store that acknowledges before it fsyncs: a kill keeps the acknowledged record, a power cut loses it")
     func acknowledgedBeforeSync() throws {
-        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let layer = try mount(in: temp)
+        let (temp, layer) = try mounted()
         defer { layer.unmount() }
         let file = layer.mountpoint.appendingPathComponent("log")
         let fd = open(file.path, O_CREAT | O_WRONLY | O_APPEND, 0o644)
@@ -81,8 +85,7 @@ struct PowerLossTests {
 
     @Test("a truncate-and-rewrite file (plist write=inplace, UserDefaults) can come back empty; the synced image keeps the old content")
     func truncateAndRewrite() throws {
-        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let layer = try mount(in: temp)
+        let (temp, layer) = try mounted()
         defer { layer.unmount() }
         let file = layer.mountpoint.appendingPathComponent("store.plist")
         try Data("old content".utf8).write(to: file)
@@ -104,8 +107,7 @@ struct PowerLossTests {
 
     @Test("a new file is durable when its directory is fsynced; an unlink without one comes back")
     func namespaceNeedsDirectorySync() throws {
-        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let layer = try mount(in: temp)
+        let (temp, layer) = try mounted()
         defer { layer.unmount() }
         let root = layer.mountpoint
         try Data("kept".utf8).write(to: root.appendingPathComponent("old"))
