@@ -2,8 +2,9 @@
 """Draw a storebench run's charts into RUN_DIR/charts/ (PNG and SVG).
 
 Charts: an overview (workloads × strategies, times slower than the fastest); median time per workload (log scale,
-one colour per backend, hatched where committed data may be lost on power loss, the in-memory floor as a reference
-line, the distribution-free 95% interval of the median as whiskers); cold vs warm
+one fixed colour per backend, hatched where a workload that writes may lose committed data on power loss — the
+class `storebench report` wrote to classes.csv, measured where `storebench crash` measured it, else the declared
+one — the in-memory floor as a reference line, the run's interval of the median as whiskers); cold vs warm
 timeline; latency percentiles; scaling (per-item cost vs size); on-disk size. A chart whose data the run
 does not have is skipped with a message.
 """
@@ -68,15 +69,20 @@ def median(values):
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def median_ci(values):
-    """The report's distribution-free 95% interval of the median (order statistics x(l), x(n+1-l), the largest l
-    with P(Binomial(n, 1/2) <= l-1) <= 0.025); None when n < 6, where no such interval exists."""
+LOOK_ALPHA = 0.05
+
+
+def median_ci(values, alpha=None):
+    """The report's distribution-free interval of the median (order statistics x(l), x(n+1-l), the largest l
+    with P(Binomial(n, 1/2) <= l-1) <= alpha/2), at the run's look level (95% for the procedure); None when n is
+    too small for one."""
+    alpha = LOOK_ALPHA if alpha is None else alpha
     n = len(values)
     ordered = sorted(values)
     rank, cumulative = None, 0.0
     for candidate in range(1, (n + 1) // 2 + 1):
         cumulative += math.comb(n, candidate - 1) / 2 ** n
-        if cumulative > 0.025:
+        if cumulative > alpha / 2 + 1e-12:
             break
         rank = candidate
     return None if rank is None else (ordered[rank - 1], ordered[n - rank])
@@ -91,9 +97,32 @@ def group(rows, column, by=None):
     return groups
 
 
+LABELS = {}
+
+
 def label(backend, variant, size=None):
-    text = backend if variant == "default" else f"{backend} [{variant}]"
-    return f"{text} (n={size})" if size else text
+    """The report's name of the variant (classes.csv: its deciding settings, defaults included), and the records."""
+    text = LABELS.get((backend, variant)) or (backend if variant == "default" else f"{backend} [{variant}]")
+    return f"{text} ({int(size):,} records)" if size else text
+
+
+def seconds_formatter(value, _position=None):
+    """Durations in s, ms or µs (never 2×10⁻² or 1 kµs)."""
+    if value <= 0:
+        return "0"
+    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns")):
+        if value >= scale:
+            number = value / scale
+            return f"{number:.0f} {unit}" if number >= 10 or number == int(number) else f"{number:.1f} {unit}"
+    return f"{value:.1e} s"
+
+
+def time_axis(axis):
+    """A log time axis labelled in s/ms/µs, major and minor ticks alike (minor labels only where they fit)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator
+    axis.set_major_formatter(FuncFormatter(seconds_formatter))
+    axis.set_minor_locator(LogLocator(subs=(2, 5)))
+    axis.set_minor_formatter(FuncFormatter(seconds_formatter))
 
 
 def save(fig, out_dir, name, written):
@@ -115,22 +144,37 @@ def per_operation(rows):
 
 
 DURABLE, FLOOR = "survives power loss", "in memory only"
+CLASSES = {}      # (backend, variant) -> (class, "measured"/"declared"), from classes.csv
+READ_ONLY = set()  # workloads that write nothing (storebench list --json)
 
 
 def durability(rows):
-    """The declared durability class of each (workload, backend, variant, size)."""
-    return {tuple(row[k] for k in C.key): row.get(C.durability, "") for row in rows}
+    """The durability class of each (workload, backend, variant, size): classes.csv's (declared, lowered by measured
+    losses) when `storebench report` wrote it, else the run's declared class."""
+    return {tuple(row[k] for k in C.key): CLASSES.get((row[C.backend], row[C.variant]), (row.get(C.durability, ""),))[0]
+            for row in rows}
+
+
+def may_lose(key, classes):
+    """Hatched: a workload that writes, on a store that may lose committed data on power loss."""
+    return key[0] not in READ_ONLY and classes.get(key) not in (DURABLE, FLOOR)
+
+
+# One colour per backend, the same in every run (tab10); an unknown backend gets a grey.
+BACKEND_COLOURS = {name: plt.get_cmap("tab10").colors[index] for index, name in enumerate(
+    ["sqlite", "grdb", "plist", "defaults", "lmdb", "gdbm", "files", "memory", "sqlite-c", "other"])}
 
 
 def backend_colours(rows):
-    palette = plt.get_cmap("tab10").colors
-    return {name: palette[index % len(palette)] for index, name in enumerate(sorted({row[C.backend] for row in rows}))}
+    return {row[C.backend]: BACKEND_COLOURS.get(row[C.backend], (0.6, 0.6, 0.6)) for row in rows}
 
 
-def durability_legend(ax, colours, shown):
+def durability_legend(ax, colours, shown, hatched=True):
     from matplotlib.patches import Patch
     handles = [Patch(facecolor=colours[name], label=name) for name in sorted(shown)]
-    handles.append(Patch(facecolor="white", edgecolor="black", hatch="//", label="may lose committed data on power loss"))
+    if hatched:
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="//",
+                             label="may lose committed data on power loss\n(measured or declared: classes.csv)"))
     ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
 
 
@@ -149,7 +193,7 @@ def workload_charts(rows, out_dir, written):
         bars = ax.barh(range(len(entries)), medians, xerr=errors, capsize=3,
                        color=[colours[k[1]] for _, _, k in entries], edgecolor="black", linewidth=0.4)
         for bar, (_, _, key) in zip(bars, entries):
-            if classes.get(key) != DURABLE:
+            if may_lose(key, classes):
                 bar.set_hatch("//")
         for value, _, key in floors:
             ax.axvline(value, color="grey", linestyle="--", linewidth=1)
@@ -157,12 +201,13 @@ def workload_charts(rows, out_dir, written):
         ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
-        ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+        time_axis(ax.xaxis)
         ax.set_xlabel("median time per operation (log scale; wall time / operations, so rows of different"
-                      " sizes compare); whiskers: 95% interval of the median, none below 6 repetitions")
-        ax.set_title(f"{workload}: time per operation, by backend and variant (lower is better)")
+                      " sizes compare); whiskers: 95% interval of the median, none with too few repetitions")
+        ax.set_title(f"{workload}: time per operation, by backend and variant (lower is better)"
+                     + (" — reads only: durability costs nothing here" if workload in READ_ONLY else ""))
         ax.grid(axis="x", which="both", alpha=0.3)
-        durability_legend(ax, colours, {k[1] for _, _, k in entries})
+        durability_legend(ax, colours, {k[1] for _, _, k in entries}, hatched=workload not in READ_ONLY)
         save(fig, out_dir, f"workload-{workload}", written)
 
 
@@ -183,21 +228,23 @@ def overview_chart(rows, out_dir, written):
         return
     best = {w: min(v for k, v in cells.items() if k[0] == w) for w in workloads}
     grid = [[cells[(w, b, v)] / best[w] if (w, b, v) in cells else float("nan") for b, v in strategies] for w in workloads]
-    fig, ax = plt.subplots(figsize=(max(WIDTH_IN, 0.55 * len(strategies) + 3), 0.5 * len(workloads) + 4))
+    fig, ax = plt.subplots(figsize=(max(WIDTH_IN, 0.75 * len(strategies) + 3), 0.6 * len(workloads) + 5))
     image = ax.imshow(grid, cmap="viridis_r", norm=matplotlib.colors.LogNorm(vmin=1, vmax=max(2, max(
         x for row in grid for x in row if x == x))), aspect="auto")
     for i, row in enumerate(grid):
         for j, value in enumerate(row):
             if value == value:
                 ax.text(j, i, "1" if value < 1.005 else (f"{value:.1f}" if value < 10 else f"{value:.0f}"),
-                        ha="center", va="center", fontsize=7, color="white" if value > 3 else "black")
+                        ha="center", va="center", fontsize=10, color="white" if value > 3 else "black")
     ax.set_yticks(range(len(workloads)), workloads, fontsize=9)
     names = [label(b, v) + ("" if classes.get(next(k for k in classes if k[1] == b and k[2] == v)) == DURABLE else " *")
              for b, v in strategies]
-    ax.set_xticks(range(len(strategies)), names, rotation=70, ha="right", fontsize=8)
-    fig.colorbar(image, ax=ax, label="median time per operation ÷ the fastest strategy's (log scale; 1 = fastest)")
-    ax.set_title("Overview: how many times slower than the fastest, per workload (lower is better; "
-                 "* may lose committed data on power loss; the in-memory floor left out; blank: not run)")
+    ax.set_xticks(range(len(strategies)), names, rotation=70, ha="right", fontsize=9)
+    bar = fig.colorbar(image, ax=ax, pad=0.02)
+    bar.set_label("median time per operation ÷ the fastest's (log scale; 1 = fastest)", fontsize=9)
+    fig.suptitle("Overview: how many times slower than the fastest, per workload (lower is better)", fontsize=13, y=1.0)
+    ax.set_title("* may lose committed data on power loss (measured or declared); the in-memory floor left out; "
+                 "blank: not run; medians only: see report.md for ties", fontsize=9, pad=10)
     save(fig, out_dir, "overview", written)
 
 
@@ -218,7 +265,7 @@ def cold_warm_chart(rows, out_dir, written):
     ax.set_yticks(list(positions), [label(*k) for k in both], fontsize=9)
     ax.set_xscale("log")
     ax.invert_yaxis()
-    ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+    time_axis(ax.xaxis)
     ax.set_xlabel("median time from spawn to the first screen in memory (log scale)")
     ax.set_title("Timeline: cold launch vs warm (lower is better)")
     ax.legend()
@@ -237,12 +284,12 @@ def latency_charts(rows, out_dir, written):
         fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.6 * len(keys) + 1.5))
         for index, column in enumerate(columns):
             offset = (index - (len(columns) - 1) / 2) * height
-            ax.barh([i + offset for i in range(len(keys))], [median(columns[column].get(k, [0])) for k in keys],
+            ax.barh([i + offset for i in range(len(keys))], [median(columns[column].get(k, [0])) / 1e6 for k in keys],
                     height=height, label=column.replace("_us", ""))
         ax.set_yticks(range(len(keys)), [label(k[1], k[2], k[3]) for k in keys], fontsize=9)
         ax.set_xscale("log")
         ax.invert_yaxis()
-        ax.xaxis.set_major_formatter(EngFormatter(unit="µs"))
+        time_axis(ax.xaxis)
         ax.set_xlabel("per-operation latency (log scale)")
         ax.set_title(f"{workload}: latency percentiles (lower is better)")
         ax.legend()
@@ -266,7 +313,7 @@ def scaling_charts(rows, out_dir, written):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("size (items, log scale)")
-        ax.yaxis.set_major_formatter(EngFormatter(unit="s"))
+        time_axis(ax.yaxis)
         ax.set_ylabel("median time per item (log scale)")
         ax.set_title(f"{workload}: cost per item as the store grows (lower is better)")
         ax.legend(fontsize=8)
@@ -289,12 +336,12 @@ def ui_chart(rows, out_dir, written):
     bars = ax.barh(range(len(entries)), [m / 1e6 for m, _ in entries], color=[colours[k[1]] for _, k in entries],
                    edgecolor="black", linewidth=0.4)
     for bar, (_, key) in zip(bars, entries):
-        if classes.get(key) != DURABLE:
+        if may_lose(key, classes):
             bar.set_hatch("//")
     ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, k in entries], fontsize=9)
     ax.set_xscale("log")
     ax.invert_yaxis()
-    ax.xaxis.set_major_formatter(EngFormatter(unit="s"))
+    time_axis(ax.xaxis)
     ax.axvline(1 / 60, color="red", linestyle=":", linewidth=1)
     ax.text(1 / 60, -0.6, " one 60 Hz frame", color="red", fontsize=8, va="bottom")
     ax.set_xlabel("99th percentile of the main thread's screen loads while a second thread syncs (log scale)")
@@ -323,7 +370,7 @@ def size_chart(rows, out_dir, written):
     ax.set_xlim(left=max(1024, min(m for m, _ in entries) / 2))
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(EngFormatter(unit="B"))
-    ax.set_xlabel(f"apparent size of all the store's files after {workload} (log scale; n = records written)")
+    ax.set_xlabel(f"apparent size of all the store's files after {workload} (log scale)")
     ax.set_title(f"Store size on disk after {workload} (lower is better); every workload's sizes are in report.md")
     ax.grid(axis="x", which="both", alpha=0.3)
     save(fig, out_dir, "store-size", written)
@@ -333,9 +380,25 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", help="a storebench run directory (with samples.csv)")
     parser.add_argument("--columns", required=True, help="the output of `storebench columns --json`")
+    parser.add_argument("--list", help="the output of `storebench list --json` (which workloads write nothing)")
     args = parser.parse_args()
-    global C
+    global C, LOOK_ALPHA
     C = Columns(args.columns)
+    if args.list:
+        with open(args.list, encoding="utf-8") as handle:
+            listing = json.load(handle)
+        READ_ONLY.update(w["name"] for w in listing.get("workloads", []) if w.get("reads_only") or not w.get("needs"))
+    classes_path = os.path.join(args.run_dir, "classes.csv")
+    if os.path.exists(classes_path):
+        with open(classes_path, newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                CLASSES[(row["backend"], row["variant"])] = (row["durability"], row["measured"])
+                LABELS[(row["backend"], row["variant"])] = row["label"]
+    environment_path = os.path.join(args.run_dir, "environment.json")
+    if os.path.exists(environment_path):
+        with open(environment_path, encoding="utf-8") as handle:
+            values = json.load(handle).get("repetition_policy_values") or {}
+        LOOK_ALPHA = values.get("look_alpha", LOOK_ALPHA)
     rows = read_samples(args.run_dir)
     out_dir = os.path.join(args.run_dir, "charts")
     os.makedirs(out_dir, exist_ok=True)

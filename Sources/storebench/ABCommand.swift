@@ -10,7 +10,10 @@ struct ABCommand: ParsableCommand {
             Noise between machines and minutes is larger than most regressions: two builds are only comparable \
             when they run interleaved in one job. Each round runs one full scenario pass (one repetition per row) \
             with each binary, alternating which goes first; the samples of all rounds are merged per side into \
-            OUT/baseline and OUT/current and compared as `storebench compare` does, with its exit codes.
+            OUT/baseline and OUT/current and compared as `storebench compare` does, with its exit codes, except \
+            that each metric is judged on the paired rounds (round r of A against round r of B): the sign-test \
+            interval of the median ratio, Bonferroni-adjusted over the findings, with no drift allowance. This is \
+            the way to gate time in CI (scripts/ci-regress).
             """
     )
 
@@ -31,7 +34,8 @@ struct ABCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = judging.comparisonOptions
+        var options = judging.comparisonOptions
+        options.paired = true
         let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("storebench-ab-\(UUID().uuidString)").path)
         let sides = [("baseline", baselineBinary), ("current", currentBinary)]
@@ -57,7 +61,7 @@ struct ABCommand: ParsableCommand {
         throw ExitCode(CompareCommand.compare(
             baseline: output.appendingPathComponent("baseline").path, current: output.appendingPathComponent("current").path,
             options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-            allowUnderpowered: judging.allowUnderpowered))
+            allowUnderpowered: judging.allowUnderpowered, json: judging.json))
     }
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds

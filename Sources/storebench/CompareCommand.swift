@@ -8,12 +8,15 @@ struct CompareCommand: ParsableCommand {
         abstract: "Compare two runs row by row: a noise-aware regression gate for CI.",
         discussion: """
             BASELINE and CURRENT are run directories or samples.csv files; rows are matched by (scenario, \
-            workload, backend, variant, size). For each metric: the ratio of medians CURRENT/BASELINE with a \
+            workload, backend, variant, size, parameters, dataset fingerprint); rows whose parameters or data \
+            differ are named, never compared. For each metric: the ratio of medians CURRENT/BASELINE with a \
             seeded bootstrap 95% confidence interval and a Mann-Whitney U p-value. A regression needs the whole \
-            interval beyond the threshold and p < alpha; deterministic metrics (write_bytes, store_bytes, \
-            store_alloc_bytes, ops) are compared by median with their own threshold.
-            The gate never passes on nothing: rows missing or failed on the current side, no rows in common, a \
-            header-only, cut-short or interrupted run all exit 1, listed first.
+            interval beyond the threshold and p < alpha. A metric whose repetitions are identical in both runs is \
+            compared by median with its own threshold; bytes must also differ by --minimum-bytes. Two separate \
+            runs drift apart on time: time must also exceed the drift measured between them (or --drift), else it \
+            is 'within drift'; gate time with `storebench ab` (interleaved, paired rounds), as scripts/ci-regress does.
+            The gate never passes on nothing: rows missing, failed, unsupported or emptied on either side, no rows \
+            in common, a header-only, cut-short, duplicated or interrupted run all exit 1, listed first.
             Exit codes: 0 no regression; 1 unreadable, incomplete or mismatched input, or rows missing or failed \
             in CURRENT; 2 regression; 4 improvements only (with --fail-on-improvement); 5 underpowered: some row \
             could not show a regression with so few repetitions (unless --allow-underpowered); 64 usage.
@@ -72,7 +75,11 @@ struct CompareOptions: ParsableArguments {
     var metrics: [String] = []
     @Option(help: "Relative change that matters, e.g. 5% or 0.05.") var threshold = Fraction(0.05)
     @Option(help: "Significance level of the Mann-Whitney test.") var alpha = 0.01
-    @Option(help: "Threshold of the deterministic metrics, e.g. 1% (0 = exact).") var deterministicThreshold = Fraction(0.01)
+    @Option(help: "Threshold of metrics whose repetitions are identical in both runs, e.g. 1% (0 = exact).")
+    var deterministicThreshold = Fraction(0.01)
+    @Option(help: "The smallest difference in bytes that counts.") var minimumBytes = 65_536
+    @Option(help: "Separate runs: the time drift to allow beyond the threshold, e.g. 30% (default: measured from the rows).")
+    var drift: Fraction?
     @Option(help: "Bootstrap resamples (at least 2000).") var resamples = 2000
     @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
     @Option(help: "Also write the findings as CSV to this file.") var csv: String?
@@ -94,6 +101,8 @@ struct CompareOptions: ParsableArguments {
         if !metrics.isEmpty { options.metrics = metrics.compactMap(Comparison.Metric.named) }
         options.threshold = threshold.value
         options.deterministicThreshold = deterministicThreshold.value
+        options.minimumBytes = Double(minimumBytes)
+        options.drift = drift?.value
         options.alpha = alpha
         options.resamples = resamples
         options.seed = bootstrapSeed

@@ -6,15 +6,29 @@ import StoreBenchCore
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print a run's Markdown summary and write RUN_DIR/report.md with its charts and environment."
+        abstract: "Print a run's Markdown summary and write RUN_DIR/report.md (and classes.csv) with its charts and environment.",
+        discussion: """
+            Durability comes from every crash result of the run folder (RUN_DIR/durability*.csv, written by \
+            `storebench crash --out`, kills and power loss alike) and from each --durability FILE. A measured loss \
+            of a variant lowers its class; classes nobody measured say "declared". RUN_DIR/classes.csv records each \
+            variant's class and evidence for the charts (scripts/plot reads it).
+            """
     )
 
     @Argument(help: "A run directory (with samples.csv).") var runDirectory: String
+    @Option(name: .customLong("durability"), parsing: .upToNextOption,
+            help: "More crash result files (durability.csv of `storebench crash`), besides RUN_DIR/durability*.csv.")
+    var durabilityFiles: [String] = []
 
     func run() throws {
         let directory = URL(fileURLWithPath: runDirectory)
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("samples.csv").path) else {
+            throw CommandFailure(exit: .badInput, message: "storebench report: \(directory.path) has no samples.csv (not a run directory)")
+        }
         let table = try failing(.failure) { try SampleTable(path: directory.path) }
-        var builder = SummaryBuilder()
+        // Intervals and noise flags as the run made them: its look schedule, target and machine.
+        var builder = SummaryBuilder(targetPrecision: table.targetPrecision, schedule: table.lookSchedule,
+                                     cores: table.cores ?? ProcessInfo.processInfo.activeProcessorCount)
         // Rows in a stable order (workload, size, backend, variant), not the first round's shuffle.
         let samples = table.samples().sorted {
             ($0.key.workload, $0.key.size, $0.key.backend, $0.key.variant) < ($1.key.workload, $1.key.size, $1.key.backend, $1.key.variant)
@@ -22,21 +36,26 @@ struct ReportCommand: ParsableCommand {
         for sample in samples { builder.add(sample) }
         let summary = MarkdownTable.render(builder.summary)
         let registry = BackendRegistry.standard()
-        let durability = try? String(contentsOf: directory.appendingPathComponent("durability.csv"), encoding: .utf8)
+        let crashFiles = CrashResult.files(in: directory) + durabilityFiles.map { URL(fileURLWithPath: $0) }
+        let crashes = try failing(.badInput) { try CrashResult.read(files: crashFiles) }
+        let workloads = WorkloadRegistry.standard
         let decision = DecisionReport(table: table, promise: { backend, variant in
             (try? registry.resolve(backend: backend, settings: variant)).map { $0.0.promise($0.1) }
-        }, crashes: durability.map(CrashResult.read(csv:)) ?? [:], label: { backend, variant in
-            // Settings at their defaults are left out of the name.
+        }, crashes: crashes, label: { backend, variant in
             guard let (descriptor, resolved) = try? registry.resolve(backend: backend, settings: variant) else { return "\(backend) [\(variant)]" }
-            let changed = resolved.settings.filter { setting in descriptor.axes.first { $0.name == setting.name }?.defaultValue != setting.value }
-            return changed.isEmpty ? backend : "\(backend) [\(changed.map { "\($0.name)=\($0.value)" }.joined(separator: " "))]"
-        }, workloadOrder: WorkloadRegistry.standard.names)
+            return descriptor.label(resolved)
+        }, workloadOrder: workloads.names,
+           readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)))
+        for warning in decision.contradictions { printError("warning: \(warning)") }
         print(decision.answer)
         print(summary, terminator: "")
         let document = RunReport.markdown(summary: summary, environment: table.environment,
                                           charts: RunReport.charts(in: directory.appendingPathComponent("charts")),
-                                          decision: decision)
-        try failing(.failure) { try AtomicFile.write(Data(document.utf8), to: directory.appendingPathComponent("report.md")) }
-        printError("wrote \(directory.appendingPathComponent("report.md").path)")
+                                          decision: decision, crashFiles: crashFiles.map(\.lastPathComponent))
+        try failing(.failure) {
+            try AtomicFile.write(CSVFormat.encode(decision.classRows), to: directory.appendingPathComponent("classes.csv"))
+            try AtomicFile.write(Data(document.utf8), to: directory.appendingPathComponent("report.md"))
+        }
+        printError("wrote \(directory.appendingPathComponent("report.md").path) (durability from \(crashFiles.isEmpty ? "declarations only: no crash results" : crashFiles.map(\.lastPathComponent).joined(separator: ", ")))")
     }
 }

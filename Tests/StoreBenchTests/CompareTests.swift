@@ -82,34 +82,119 @@ struct CompareVerdictTests {
         #expect(flagged <= 1)
     }
 
+    /// Options that allow no drift between runs (the statistics alone).
+    static var noDrift: Comparison.Options {
+        var options = Comparison.Options()
+        options.drift = 0
+        return options
+    }
+
     @Test("a 20% slowdown with 10 repetitions is a regression; with 3 it is underpowered (p < 0.01 is out of reach)")
     func slowdown() throws {
         let ten = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 10, seed: 1)),
-                             current: try table(syntheticSamples(mean: 1.2, repetitions: 10, seed: 2)), options: .init())
+                             current: try table(syntheticSamples(mean: 1.2, repetitions: 10, seed: 2)), options: Self.noDrift)
         #expect(ten.findings.filter { $0.metric.name == "wall_s" }.allSatisfy { $0.verdict == .regression })
         let three = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 3, seed: 1)),
-                               current: try table(syntheticSamples(mean: 1.2, repetitions: 3, seed: 2)), options: .init())
+                               current: try table(syntheticSamples(mean: 1.2, repetitions: 3, seed: 2)), options: Self.noDrift)
         #expect(three.findings.filter { $0.metric.name == "wall_s" }.allSatisfy { $0.verdict == .underpowered })
         #expect(!three.hasRegression)
     }
 
     @Test("ops/s: smaller is worse")
     func polarity() throws {
-        var options = Comparison.Options()
+        var options = Self.noDrift
         options.metrics = [Comparison.Metric.named("ops_per_s")!]
         let slower = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 10, seed: 1)),
                                 current: try table(syntheticSamples(mean: 1.3, repetitions: 10, seed: 2)), options: options)
         #expect(slower.findings.allSatisfy { $0.verdict == .regression })
     }
 
-    @Test("a deterministic metric catches a 3% bigger store that timing noise would hide")
+    @Test("identical repetitions catch a 3% bigger store that timing noise would hide; a few KiB are under the byte floor")
     func deterministic() throws {
         let comparison = Comparison(
-            baseline: try table(syntheticSamples(mean: 1, spread: 0.3, repetitions: 5, seed: 1, storeBytes: 10_000)),
-            current: try table(syntheticSamples(mean: 1, spread: 0.3, repetitions: 5, seed: 2, storeBytes: 10_300)),
+            baseline: try table(syntheticSamples(mean: 1, spread: 0.3, repetitions: 5, seed: 1, storeBytes: 10_000_000)),
+            current: try table(syntheticSamples(mean: 1, spread: 0.3, repetitions: 5, seed: 2, storeBytes: 10_300_000)),
             options: .init())
-        #expect(comparison.findings.first { $0.metric.name == "store_bytes" }?.verdict == .regression)
+        let store = try #require(comparison.findings.first { $0.metric.name == "store_bytes" })
+        #expect(store.verdict == .regression && store.method == "identical repetitions")
         #expect(comparison.findings.first { $0.metric.name == "wall_s" }?.verdict != .regression)
+        // A read-only row whose store grew from 0 to one page: judged as 4 KiB, not as an infinite ratio.
+        let page = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 6, seed: 1, storeBytes: 0)),
+                              current: try table(syntheticSamples(mean: 1, repetitions: 6, seed: 2, storeBytes: 4096)),
+                              options: .init())
+        #expect(page.findings.first { $0.metric.name == "store_bytes" }?.verdict == .unchanged)
+    }
+
+    @Test("bytes that vary between repetitions are judged statistically, not as deterministic")
+    func varyingBytes() throws {
+        func varying(_ seed: UInt64, scale: Double) throws -> SampleTable {
+            var rng = SplitMix64(seed: seed)
+            return try table(syntheticSamples(mean: 1, repetitions: 8, seed: seed).map { sample in
+                var copy = sample
+                copy.storeBytes = Int64((20_000_000 + Double(rng.next() % 18_000_000)) * scale)
+                return copy
+            })
+        }
+        let comparison = Comparison(baseline: try varying(1, scale: 1), current: try varying(2, scale: 1), options: .init())
+        let store = try #require(comparison.findings.first { $0.metric.name == "store_bytes" })
+        #expect(store.method.hasPrefix("bootstrap") && store.verdict != .regression, "\(store.verdict) \(store.method)")
+    }
+
+    @Test("separate runs: a run that is slower throughout is within drift, not a regression; ab's paired rounds catch 20%")
+    func drift() throws {
+        let rows = (0..<10).map { "b\($0)" }
+        let base = try table(syntheticSamples(mean: 1, repetitions: 10, seed: 1, rows: rows))
+        let slower = try table(syntheticSamples(mean: 1.25, repetitions: 10, seed: 2, rows: rows))
+        let separate = Comparison(baseline: base, current: slower, options: .init())
+        #expect(!separate.hasRegression && separate.findings.contains { $0.verdict == .withinDrift })
+        #expect(separate.warnings.contains { $0.contains("slower throughout") })
+        var paired = Comparison.Options()
+        paired.paired = true
+        paired.metrics = [Comparison.Metric.named("wall_s")!]
+        let interleaved = Comparison(baseline: base, current: slower, options: paired)
+        #expect(interleaved.findings.allSatisfy { $0.verdict == .regression && $0.method == "paired rounds" })
+        // A/A through paired rounds: nothing flagged.
+        let same = Comparison(baseline: base, current: try table(syntheticSamples(mean: 1, repetitions: 10, seed: 3, rows: rows)),
+                              options: paired)
+        #expect(!same.hasRegression && !same.hasImprovement)
+    }
+
+    @Test("the gate cannot pass when a row is ok in baseline and unsupported in current, failed in baseline, or other work")
+    func statusProblems() throws {
+        let base = syntheticSamples(mean: 1, repetitions: 6, seed: 1)
+        let unsupported = base.map { sample -> Sample in
+            guard sample.key.backend == "memory" else { return sample }
+            var copy = sample
+            copy.status = .unsupported
+            return copy
+        }
+        let comparison = Comparison(baseline: try table(base), current: try table(unsupported), options: .init())
+        #expect(comparison.problems.contains { $0.hasPrefix("ok in baseline, unsupported in current: insert memory") })
+        let failedBase = Comparison(baseline: try table(unsupported.map { sample in
+            var copy = sample
+            if copy.status == .unsupported { copy.status = .failed }
+            return copy
+        }), current: try table(base), options: .init())
+        #expect(failedBase.problems.contains { $0.hasPrefix("failed in baseline: insert memory") })
+        let other = syntheticSamples(mean: 1, repetitions: 6, seed: 2).map { sample -> Sample in
+            var copy = sample
+            copy.key = RowKey(scenario: "s", workload: "insert", backend: sample.key.backend, variant: "default", size: 100,
+                              parameters: "count=100 stored=500")
+            return copy
+        }
+        let mismatch = Comparison(baseline: try table(base), current: try table(other), options: .init())
+        #expect(mismatch.problems.contains { $0.hasPrefix("not compared: insert sqlite [default] size=100 (count=100) measured other work") })
+        #expect(mismatch.findings.isEmpty)
+    }
+
+    @Test("the even/odd split of a committed default run is one run: compare exits 0")
+    func evenOddSplit() throws {
+        let even = packageRoot.appendingPathComponent("Tests/Fixtures/split-even").path
+        let odd = packageRoot.appendingPathComponent("Tests/Fixtures/split-odd").path
+        let result = try runStorebench(["compare", even, odd, "--metric", "wall_s", "--metric", "store_bytes",
+                                        "--metric", "write_bytes", "--metric", "ops", "--allow-underpowered"])
+        #expect(result.status == 0, "\(result.stdout.prefix(3000))")
+        #expect(!result.stdout.contains("| regression |"))
     }
 
     @Test("a row missing in current is a problem the gate cannot pass; a row only in current is a warning")
@@ -117,8 +202,8 @@ struct CompareVerdictTests {
         let comparison = Comparison(baseline: try table(syntheticSamples(mean: 1, repetitions: 3, seed: 1)),
                                     current: try table(syntheticSamples(mean: 1, repetitions: 3, seed: 2, rows: ["sqlite", "lmdb"])),
                                     options: .init())
-        #expect(comparison.problems == ["missing in current: insert memory [default] size=100"])
-        #expect(comparison.warnings.contains("only in current: insert lmdb [default] size=100"))
+        #expect(comparison.problems == ["missing in current: insert memory [default] size=100 (count=100)"])
+        #expect(comparison.warnings.contains("only in current: insert lmdb [default] size=100 (count=100)"))
     }
 
     @Test("a file that is not samples.csv is a clear error")
@@ -147,7 +232,8 @@ struct CompareEndToEndTests {
         try write(syntheticSamples(mean: 0.8, repetitions: 10, seed: 3), to: fast)
         try write(syntheticSamples(mean: 1, repetitions: 10, seed: 4), to: same)
 
-        let regression = try runStorebench(["compare", base.path, slow.path, "--csv", temp.url.appendingPathComponent("f.csv").path])
+        // Two separate runs of one row each: the statistics alone (--drift 0); the drift model has its own test.
+        let regression = try runStorebench(["compare", base.path, slow.path, "--drift", "0", "--csv", temp.url.appendingPathComponent("f.csv").path])
         #expect(regression.status == 2)
         #expect(regression.stdout.contains("| regression | insert | sqlite |"))
         #expect(regression.stdout.contains("environment differs: host: a vs b"))
@@ -156,7 +242,7 @@ struct CompareEndToEndTests {
         #expect(csv.header == CompareReport.csvHeader && csv.rows.first?.first == "regression")
 
         #expect(try runStorebench(["compare", base.path, same.path]).status == 0)
-        let json = try runStorebench(["compare", base.path, slow.path, "--json"])
+        let json = try runStorebench(["compare", base.path, slow.path, "--json", "--drift", "0"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(json.status == 2 && (document["findings"] as? [[String: Any]])?.first?["verdict"] as? String == "regression")
         let list = try runStorebench(["list", "--json"])
@@ -169,7 +255,7 @@ struct CompareEndToEndTests {
         #expect(few.status == 5 && few.stdout.contains("| underpowered | insert |") && !few.stdout.contains("| regression |"))
         #expect(try runStorebench(["compare", fewBase.path, fewSlow.path, "--allow-underpowered"]).status == 0)
         #expect(try runStorebench(["compare", base.path, fast.path]).status == 0)
-        #expect(try runStorebench(["compare", base.path, fast.path, "--fail-on-improvement"]).status == 4)
+        #expect(try runStorebench(["compare", base.path, fast.path, "--fail-on-improvement", "--drift", "0"]).status == 4)
         let missing = try runStorebench(["compare", base.path, temp.url.appendingPathComponent("nothing").path])
         #expect(missing.status == 1 && missing.stderr.contains("no such file or directory"))
         #expect(try runStorebench(["compare", base.path, same.path, "--metric", "speed"]).status == 64)

@@ -5,16 +5,22 @@ import Testing
 @Suite("The decision report")
 struct DecisionReportTests {
     /// Ten repetitions of insert at `size` on `backend`, around `mean` seconds.
-    func rows(_ backend: String, mean: Double, size: Int = 100, seed: UInt64) -> [Sample] {
-        syntheticSamples(mean: mean, repetitions: 10, seed: seed, rows: [backend]).map { sample in
+    func rows(_ backend: String, mean: Double, size: Int = 100, spread: Double = 0.02, repetitions: Int = 10,
+              parameters: String? = nil, workload: String = "insert", seed: UInt64) -> [Sample] {
+        syntheticSamples(mean: mean, spread: spread, repetitions: repetitions, seed: seed, rows: [backend]).map { sample in
             var copy = sample
-            copy.key = RowKey(scenario: "s", workload: "insert", backend: backend, variant: "default", size: size,
-                              parameters: "count=\(size)")
+            copy.key = RowKey(scenario: "s", workload: workload, backend: backend, variant: "default", size: size,
+                              parameters: parameters ?? "count=\(size)")
             return copy
         }
     }
 
-    @Test("ranks by median at the main size, groups by durability, lowers a promise a crash run refuted, never ranks other sizes or the floor")
+    func cells(_ answer: String, _ workload: String) throws -> [String] {
+        let line = try #require(answer.split(separator: "\n").first { $0.hasPrefix("| \(workload) (") })
+        return line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test("ranks by median within equal parameters, lowers a promise a crash run refuted, ranks other sizes apart, never the floor")
     func ranking() throws {
         let samples = rows("fast", mean: 1.0, seed: 1) + rows("safe", mean: 1.5, seed: 2) + rows("liar", mean: 1.2, seed: 3)
             + rows("floor", mean: 0.1, seed: 4) + rows("small", mean: 0.01, size: 10, seed: 5)
@@ -27,43 +33,108 @@ struct DecisionReportTests {
             """)
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: kills)
         let answer = report.answer
-        let line = try #require(answer.split(separator: "\n").first { $0.hasPrefix("| insert (100)") })
-        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(cells[1].hasPrefix("fast [default]") && cells[1].contains("survives a killed app"), "\(cells)")
-        #expect(cells[3].hasPrefix("safe [default]") && cells[3].contains("1.5"), "the liar lost data, so safe is the durable pick: \(cells)")
-        #expect(answer.contains("if the data must survive power loss, safe [default]"))
+        let row = try cells(answer, "insert")
+        #expect(row[2].hasPrefix("fast [default]") && row[2].contains("survives a killed app, declared"), "\(row)")
+        #expect(row[4].hasPrefix("safe [default]") && row[4].contains("1.5"), "the liar lost data, so safe is the durable pick: \(row)")
+        #expect(answer.contains("if the data must survive power loss, safe [default] (survives power loss (declared))"))
+        #expect(answer.contains("### Warnings") && answer.contains("liar [default]: declared 'survives power loss'"))
         let rankings = report.rankings
         #expect(rankings.contains("| floor | floor [default] |"))
-        #expect(rankings.contains("| – | small [default] | 10 |") && rankings.contains("not ranked (size differs)"))
-        #expect(rankings.contains("| liar [default] | 100 |") && rankings.contains("7 of 1,000 lost"))
-        #expect(rankings.contains("may lose data when the app is killed"))
+        #expect(rankings.contains("### insert, ranked apart: 10 records (count=10)") && rankings.contains("| 1 | small [default] |"))
+        #expect(rankings.contains("| liar [default] | 10 |") && rankings.contains("7 of 1,000 lost"))
+        #expect(rankings.contains("may lose data when the app is killed (measured: a killed app, 7 of 1,000 lost in 50 kills)"))
     }
 
-    @Test("a measured power-loss loss lowers a durable promise to 'survives a killed app'; unmeasured ones say 'declared'")
+    @Test("rows whose ratio interval includes 1 are tied; the stronger class is picked and said to cost nothing measurable")
+    func ties() throws {
+        let samples = rows("nosync", mean: 1.0, spread: 0.3, seed: 1) + rows("full", mean: 1.05, spread: 0.3, seed: 2)
+            + rows("slow", mean: 3.0, seed: 3) + rows("few", mean: 0.5, repetitions: 3, seed: 4)
+        let promises: [String: DurabilityPromise] = ["nosync": .survivesKill, "full": .durable, "slow": .durable, "few": .durable]
+        let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: [:])
+        let answer = report.answer
+        let row = try cells(answer, "insert")
+        #expect(row[2].hasPrefix("full [default]") && row[2].contains("tied with nosync [default]"), "\(row)")
+        #expect(answer.contains("full [default] survives power loss (declared), and costs no measurable time over the fastest"),
+                "\(answer)")
+        #expect(!answer.contains("few [default]: "), "3 repetitions neither win nor tie")
+        let rankings = report.rankings
+        #expect(rankings.contains("| – | few [default] | 3 |") && rankings.contains("too few repetitions"))
+        #expect(rankings.contains("| slower |") && rankings.contains("| tied |"))
+    }
+
+    @Test("a workload that writes nothing is ranked by speed; durability is a property there, not a cost")
+    func readOnly() throws {
+        let samples = rows("fast", mean: 1.0, workload: "lookup", seed: 1) + rows("safe", mean: 2.0, workload: "lookup", seed: 2)
+        let promises: [String: DurabilityPromise] = ["fast": .mayLose, "safe": .durable]
+        let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: [:],
+                                    readOnly: ["lookup"])
+        #expect(report.answer.contains("- **lookup** (reads only: durability is a property of the store here, not a cost): fast [default] is the fastest"))
+        #expect(!report.answer.contains("if the data must survive power loss"))
+    }
+
+    @Test("a measured power-loss loss in any image lowers a durable promise to 'survives a killed app'; unmeasured ones say 'declared'")
     func powerLoss() throws {
         let samples = rows("wal", mean: 1.0, seed: 1) + rows("extra", mean: 1.3, seed: 2) + rows("trusted", mean: 1.1, seed: 3)
-        let promises: [String: DurabilityPromise] = ["wal": .durable, "extra": .durable, "trusted": .durable]
+            + rows("torn", mean: 1.2, seed: 4)
+        let promises: [String: DurabilityPromise] = ["wal": .durable, "extra": .durable, "trusted": .durable, "torn": .durable]
         let crashes = CrashResult.read(csv: """
             backend,variant,settings,fault,image,trials,images,acked_batches,lost_batches,partial_batches,corrupt_opens,unrecoverable,retries,status,detail\r
             wal,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             wal,default,,power-loss,synced,50,50,800,12,0,0,0,0,measured,\r
             wal,default,,power-loss,prefix,50,150,2400,0,0,0,0,0,measured,\r
+            torn,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
+            torn,default,,power-loss,synced,50,50,800,0,0,0,0,0,measured,\r
+            torn,default,,power-loss,prefix,50,150,2400,3,0,1,0,0,measured,\r
             extra,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             extra,default,,power-loss,synced,50,50,800,0,0,0,0,0,measured,\r
             extra,default,,power-loss,prefix,50,150,2400,0,0,0,0,0,measured,\r
             trusted,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             trusted,default,,power-loss,synced,0,0,0,0,0,0,0,0,unavailable,no /dev/fuse\r
             """)
-        #expect(crashes["wal [default]"]?.powerLoss == CrashResult.Counts(trials: 50, acknowledged: 3200, lost: 12, corrupt: 0))
+        #expect(crashes["wal [default]"]?.synced == CrashResult.Counts(trials: 50, acknowledged: 800, lost: 12, corrupt: 0))
+        #expect(crashes["wal [default]"]?.prefix == CrashResult.Counts(trials: 50, acknowledged: 2400, lost: 0, corrupt: 0))
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: crashes)
-        let line = try #require(report.answer.split(separator: "\n").first { $0.hasPrefix("| insert (100)") })
-        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(cells[1].hasPrefix("wal [default]") && cells[1].contains("survives a killed app"), "\(cells)")
-        #expect(cells[3].hasPrefix("trusted [default]") && cells[3].contains("(declared)"), "\(cells)")
+        let row = try cells(report.answer, "insert")
+        #expect(row[2].hasPrefix("wal [default]") && row[2].contains("survives a killed app, measured"), "\(row)")
+        #expect(row[4].hasPrefix("trusted [default]") && row[4].contains("survives power loss, declared"), "\(row)")
+        let classes = Dictionary(uniqueKeysWithValues: report.classRows.dropFirst().map { ($0[0], $0) })
+        #expect(classes["torn"]?[4] == "survives a killed app", "a prefix image's loss lowers the class too")
+        #expect(classes["extra"]?[4] == "survives power loss" && classes["extra"]?[5] == "yes")
+        #expect(classes["extra"]?[6] == "measured: 0 of 3,200 lost in 50 cuts")
+        #expect(classes["trusted"]?[5] == "no")
         let rankings = report.rankings
-        #expect(rankings.contains("| survives power loss | 0 of 900 lost, 0 unreadable in 50 trials | 0 of 3,200 lost, 0 unreadable in 50 trials |"),
-                "extra: measured both ways")
-        #expect(rankings.contains("survives power loss (declared) |") && rankings.contains("unavailable: no /dev/fuse"))
-        #expect(rankings.contains("12 of 3,200 lost"))
+        #expect(rankings.contains("synced: 12 of 800 lost in 50 cuts; prefix: 0 of 2,400 lost in 50 images"))
+        #expect(rankings.contains("survives power loss (declared)") && rankings.contains("unavailable: no /dev/fuse"))
+    }
+
+    @Test("several crash files merge: counts of the same variant add up")
+    func mergedFiles() throws {
+        let temp = try TemporaryDirectory()
+        let text = """
+            backend,variant,settings,fault,image,trials,images,acked_batches,lost_batches,partial_batches,corrupt_opens,unrecoverable,retries,status,detail\r
+            a,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
+            a,default,,power-loss,synced,50,50,800,0,0,0,0,0,measured,\r
+
+            """
+        for name in ["durability.csv", "durability-quick.csv"] {
+            try Data(text.utf8).write(to: temp.url.appendingPathComponent(name))
+        }
+        let files = CrashResult.files(in: temp.url)
+        #expect(files.map(\.lastPathComponent) == ["durability-quick.csv", "durability.csv"])
+        let merged = try CrashResult.read(files: files)
+        #expect(merged["a [default]"]?.kill == CrashResult.Counts(trials: 100, acknowledged: 1800, lost: 0, corrupt: 0))
+        #expect(merged["a [default]"]?.durability(declared: .durable).evidence == "measured: 0 of 1,600 lost in 100 cuts")
+    }
+
+    @Test("every label names the settings that decide durability and speed, defaults included")
+    func labels() throws {
+        let registry = BackendRegistry.standard()
+        let (sqlite, variant) = try registry.resolve(backend: "sqlite", settings: "journal=wal")
+        #expect(sqlite.label(variant) == "sqlite [txn=single journal=wal sync=full]")
+        let (lmdb, lmdbVariant) = try registry.resolve(backend: "lmdb", settings: "")
+        #expect(lmdb.label(lmdbVariant) == "lmdb [txn=single sync=full]")
+        let (grdb, grdbVariant) = try registry.resolve(backend: "grdb", settings: "")
+        #expect(grdb.label(grdbVariant) == "grdb [style=records writer=queue]")
+        #expect(grdb.promise(grdbVariant) == .survivesKill, "GRDB's queue is journal=delete FULL: the last commit may roll back on power loss")
     }
 }

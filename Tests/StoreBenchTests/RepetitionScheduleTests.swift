@@ -24,11 +24,11 @@ struct RepetitionScheduleTests {
         return used
     }
 
-    @Test("a steady case stops at the minimum once its interval is within the target")
+    @Test("a steady case stops at the schedule's first look once its interval is within the target, never between looks")
     func steadyStopsAtMinimum() {
         var schedule = RepetitionSchedule(policy: RepetitionPolicy(minimum: 6, maximum: 20), caseCount: 1)
         let used = feed(&schedule, (0..<20).map { 1.0 + Double($0 % 3) * 0.001 })
-        #expect(used == 6 && schedule.cases[0].stop == .precise)
+        #expect(used == 8 && schedule.cases[0].stop == .precise)
         #expect(schedule.precision(0).map { $0 <= 0.05 } == true)
     }
 
@@ -169,7 +169,7 @@ struct AdaptiveRunTests {
             let n = row.statistics?.n ?? 0
             #expect((6...9).contains(n), "\(row.key): n=\(n)")
             #expect(["precise", "max-repetitions"].contains(row.stopped))
-            #expect(row.stopped == "precise" ? row.precision! <= 0.2 : n == 9)
+            #expect(row.stopped == "precise" ? row.reach! <= 0.2 : n == 9)
             #expect(row.targetPrecision == 0.2 && (row.caseSeconds ?? 0) > 0)
         }
         #expect(result.manifest.repetitionPolicy.contains("6–9 measured repetitions"))

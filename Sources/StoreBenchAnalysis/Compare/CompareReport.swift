@@ -12,13 +12,21 @@ public enum CompareReport {
         }
         lines += [
             "\(counts[.regression] ?? 0) regression(s), \(counts[.underpowered] ?? 0) underpowered, "
-                + "\(counts[.improvement] ?? 0) improvement(s), "
+                + "\(counts[.improvement] ?? 0) improvement(s), \(counts[.withinDrift] ?? 0) within drift, "
                 + "\(counts[.inconclusive] ?? 0) inconclusive, \(counts[.unchanged] ?? 0) unchanged "
                 + "(threshold ±\(percent(options.threshold)), alpha \(options.alpha), "
-                + "deterministic metrics ±\(percent(options.deterministicThreshold)))",
+                + "identical repetitions ±\(percent(options.deterministicThreshold)), bytes at least "
+                + "\(MarkdownTable.grouped(options.minimumBytes)) B)",
             "",
-            "| verdict | workload | backend | variant | size | metric | baseline | current | ratio | 95% CI | p |",
-            "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|",
+            options.paired
+                ? "Time judged on paired rounds (interleaved in one job): no drift allowance."
+                : (comparison.drift.map { "Two separate runs: time must also exceed the drift between them, ±"
+                    + percent(($0.allowance * 100).rounded() / 100) + ($0.rows > 0 ? " (measured on \($0.rows) rows; "
+                    + String(format: "common shift %.2f×", $0.shift) + ")" : " (given)")
+                    + ". A smaller change needs `storebench ab` (interleaved)." } ?? ""),
+            "",
+            "| verdict | workload | backend | variant | size | metric | baseline | current | ratio | 95% CI | p | judged by |",
+            "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---|",
         ]
         for f in comparison.findings {
             let ci = f.interval.map { String(format: "%.3f–%.3f", $0.lowerBound, $0.upperBound) } ?? "–"
@@ -27,7 +35,7 @@ public enum CompareReport {
             lines.append("| \(f.verdict.rawValue) | \(e(f.key.workload)) | \(e(f.key.backend)) | \(e(f.key.variant)) | \(f.key.size) | "
                          + "\(f.metric.name) | \(format(f.baselineMedian, f.metric)) (n=\(f.baselineCount)) | "
                          + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | "
-                         + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) |")
+                         + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) | \(e(f.method)) |")
         }
         if !comparison.warnings.isEmpty {
             lines += ["", "**Warnings**", ""] + comparison.warnings.map { "- \(MarkdownTable.escape($0))" }
@@ -37,7 +45,7 @@ public enum CompareReport {
 
     public static let csvHeader = [
         "verdict", "scenario", "workload", "backend", "variant", "size", "metric", "baseline_median", "current_median",
-        "baseline_n", "current_n", "ratio", "ci95_low", "ci95_high", "p_value",
+        "baseline_n", "current_n", "ratio", "ci95_low", "ci95_high", "p_value", "method",
     ]
 
     public static func csv(_ comparison: Comparison) throws -> Data {
@@ -45,7 +53,7 @@ public enum CompareReport {
             [f.verdict.rawValue, f.key.scenario, f.key.workload, f.key.backend, f.key.variant, String(f.key.size),
              f.metric.name, number(f.baselineMedian), number(f.currentMedian), String(f.baselineCount),
              String(f.currentCount), number(f.ratio), f.interval.map { number($0.lowerBound) } ?? "",
-             f.interval.map { number($0.upperBound) } ?? "", f.pValue.map(number) ?? ""]
+             f.interval.map { number($0.upperBound) } ?? "", f.pValue.map(number) ?? "", f.method]
         })
     }
 
@@ -77,12 +85,14 @@ public enum CompareReport {
             object["ci95_low"] = f.interval.map { $0.lowerBound } ?? NSNull()
             object["ci95_high"] = f.interval.map { $0.upperBound } ?? NSNull()
             object["p_value"] = f.pValue ?? NSNull()
+            object["method"] = f.method
             return object
         }
         let document: [String: Any] = [
             "problems": comparison.problems, "warnings": comparison.warnings, "findings": findings,
             "options": ["threshold": options.threshold, "alpha": options.alpha,
-                        "deterministic_threshold": options.deterministicThreshold],
+                        "deterministic_threshold": options.deterministicThreshold, "minimum_bytes": options.minimumBytes,
+                        "paired": options.paired, "drift": comparison.drift.map { $0.allowance as Any } ?? NSNull()],
         ]
         return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)

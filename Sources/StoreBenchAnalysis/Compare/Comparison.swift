@@ -23,8 +23,9 @@ public struct Comparison {
     /// Ordered as reports list them: regressions first.
     public enum Verdict: String, Sendable, Comparable, CaseIterable {
         /// `underpowered`: the difference is not within the threshold, and with this few repetitions a side no
-        /// result could be significant (``MannWhitney/smallestPValue(_:_:)`` ≥ alpha).
-        case regression, underpowered, improvement, inconclusive, unchanged
+        /// result could be significant. `within drift`: two separate runs differ by more than the threshold, but by
+        /// no more than the drift between separate runs allows (gate time with `storebench ab`).
+        case regression, underpowered, improvement, withinDrift = "within drift", inconclusive, unchanged
 
         public static func < (a: Self, b: Self) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -43,6 +44,8 @@ public struct Comparison {
         public let interval: ClosedRange<Double>?
         public let pValue: Double?
         public let verdict: Verdict
+        /// How it was judged: "identical repetitions", "paired rounds", "bootstrap + Mann-Whitney", "bytes".
+        public var method = ""
     }
 
     public struct Options: Sendable {
@@ -50,8 +53,18 @@ public struct Comparison {
         /// Relative change that matters (0.05 = 5%).
         public var threshold = 0.05
         public var alpha = 0.01
-        /// The threshold of deterministic metrics (0 = exact).
+        /// The threshold of metrics whose repetitions are identical in both runs (0 = exact).
         public var deterministicThreshold = 0.01
+        /// The smallest difference in bytes that matters, whatever the ratio (a page or two of a store is noise).
+        public var minimumBytes = 65_536.0
+        /// Time metrics of two separate runs: the drift between runs to allow beyond the threshold (0.3 = 30%);
+        /// nil: measured from the rows themselves (``DriftModel``). Ignored when `paired`.
+        public var drift: Double?
+        /// The sides are interleaved rounds of one job (`storebench ab`): repetition r of BASELINE ran beside
+        /// repetition r of CURRENT. Time is then judged on the paired ratios, with no drift allowance.
+        public var paired = false
+        /// The error the whole gate allows over its paired findings (Bonferroni over rows).
+        public var familyAlpha = 0.05
         public var resamples = 2000
         public var seed: UInt64 = 42
         public init() {}
@@ -59,66 +72,81 @@ public struct Comparison {
 
     public let findings: [Finding]
     public let warnings: [String]
-    /// Why the gate cannot pass whatever the numbers say: rows missing or failed on the current side, no row in
-    /// common. Listed first in the report; `compare` exits 1 when there is any.
+    /// Why the gate cannot pass whatever the numbers say: rows missing, failed or emptied on either side, rows whose
+    /// parameters or data differ, no row in common. Listed first in the report; `compare` exits 1 when there is any.
     public let problems: [String]
+    /// The drift allowed between the two runs' times (nil: paired, or no time metric).
+    public let drift: DriftModel?
 
     public init(baseline: SampleTable, current: SampleTable, options: Options) {
         var findings: [Finding] = []
         var warnings: [String] = []
         var problems: [String] = []
-        for key in baseline.keys.subtracting(current.keys).sorted() { problems.append("missing in current: \(key.label)") }
-        let failed = Set(current.rows.filter { $0.status == .failed }.map { ComparisonKey($0.key) })
-        for key in failed.sorted() { problems.append("failed in current: \(key.label)") }
+        let currentLoose = Dictionary(grouping: current.keys, by: \.loose)
+        for key in baseline.keys.subtracting(current.keys).sorted() {
+            if let others = currentLoose[key.loose] {
+                problems.append("not compared: \(key.label) measured other work in current (parameters '\(others[0].parameters)', "
+                                + "data \(others[0].dataset) vs '\(key.parameters)', data \(key.dataset))")
+            } else {
+                problems.append("missing in current: \(key.label)")
+            }
+        }
+        let before = baseline.statuses, after = current.statuses
+        for (key, status) in after.sorted(by: { $0.key < $1.key }) where status == .failed {
+            problems.append("failed in current: \(key.label)")
+        }
+        for (key, status) in before.sorted(by: { $0.key < $1.key }) where status == .failed {
+            problems.append("failed in baseline: \(key.label) (nothing to compare it with)")
+        }
+        for (key, status) in before.sorted(by: { $0.key < $1.key }) where status == .ok {
+            if let now = after[key], now != .ok && now != .failed { problems.append("ok in baseline, \(now.rawValue) in current: \(key.label)") }
+        }
         if baseline.keys.intersection(current.keys).isEmpty {
             problems.insert("no row of \(current.source) matches a row of \(baseline.source) "
                             + "(renamed scenario, workloads or variants?)", at: 0)
         }
-        for key in current.keys.subtracting(baseline.keys).sorted() { warnings.append("only in current: \(key.label)") }
+        for key in current.keys.subtracting(baseline.keys).sorted() where currentLoose[key.loose] != nil
+            && !baseline.keys.contains(where: { $0.loose == key.loose }) {
+            warnings.append("only in current: \(key.label)")
+        }
+        let drift = options.paired ? nil : DriftModel(baseline: baseline.values(of: "wall_s"), current: current.values(of: "wall_s"),
+                                                      fixed: options.drift)
+        var judged: [(ComparisonKey, Metric, [Double], [Double], [Int: Double], [Int: Double])] = []
         for metric in options.metrics {
-            let before = baseline.values(of: metric.name), after = current.values(of: metric.name)
-            for key in Set(before.keys).intersection(after.keys).sorted() {
-                findings.append(Self.judge(key: key, metric: metric, baseline: before[key]!, current: after[key]!,
-                                           options: options))
+            let beforeValues = baseline.values(of: metric.name), afterValues = current.values(of: metric.name)
+            for key in Set(beforeValues.keys).intersection(after.keys.filter { after[$0] == .ok }).sorted() {
+                guard let now = afterValues[key], !now.isEmpty else {
+                    problems.append("\(metric.name) of \(key.label): values in baseline, none in current")
+                    continue
+                }
+                judged.append((key, metric, beforeValues[key]!, now, baseline.byRepetition(metric.name, key),
+                               current.byRepetition(metric.name, key)))
             }
+        }
+        let pairedCount = max(judged.count, 1)
+        for (key, metric, b, c, rb, rc) in judged {
+            findings.append(Self.judge(key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
+                                       pairs: options.paired ? Self.pairs(rb, rc) : nil, tests: pairedCount))
+        }
+        if let drift, drift.rows > 0, abs(log(drift.shift)) > log(1 + options.threshold) {
+            let factor = String(format: "%.2f×", drift.shift >= 1 ? drift.shift : 1 / drift.shift)
+            warnings.append("current is \(factor) \(drift.shift >= 1 ? "slower" : "faster") throughout (the median over "
+                            + "\(drift.rows) rows): machine drift between the runs, or a change that affects everything; "
+                            + "only `storebench ab` (interleaved) can tell")
         }
         warnings += EnvironmentDifference.warnings(baseline.environment, current.environment)
         self.findings = findings.sorted { ($0.verdict, $0.key, $0.metric.name) < ($1.verdict, $1.key, $1.metric.name) }
         self.warnings = warnings
         self.problems = problems
+        self.drift = drift
     }
 
-    static func judge(key: ComparisonKey, metric: Metric, baseline: [Double], current: [Double],
-                      options: Options) -> Finding {
-        let b = Statistics.median(baseline)!, c = Statistics.median(current)!
-        let ratio = b == 0 ? (c == 0 ? 1 : .infinity) : c / b
-        let worseWhenLarger = metric.column.polarity == .lowerIsBetter
-        func classify(low: Double, high: Double, significant: Bool, threshold: Double) -> Verdict {
-            let (worse, better) = worseWhenLarger ? (low > 1 + threshold, high < 1 - threshold)
-                : (high < 1 - threshold, low > 1 + threshold)
-            if worse && significant { return .regression }
-            if better && significant { return .improvement }
-            if low >= 1 - threshold && high <= 1 + threshold { return .unchanged }
-            return .inconclusive
+    /// The ratios current/baseline of the repetitions both sides have (rounds of `ab`).
+    static func pairs(_ baseline: [Int: Double], _ current: [Int: Double]) -> [Double] {
+        baseline.keys.sorted().compactMap { round in
+            guard let b = baseline[round], let c = current[round], b > 0 else { return nil }
+            return c / b
         }
-        if metric.deterministic {
-            let verdict = classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold)
-            return Finding(key: key, metric: metric, baselineMedian: b, currentMedian: c, baselineCount: baseline.count,
-                           currentCount: current.count, ratio: ratio, interval: nil, pValue: nil, verdict: verdict)
-        }
-        let seed = options.seed ^ UInt64(truncatingIfNeeded: key.label.hashValueStable)
-        let interval = Bootstrap.ratioOfMedians(baseline: baseline, current: current, resamples: options.resamples, seed: seed)
-        let test = MannWhitney.test(baseline, current)
-        var verdict = Verdict.inconclusive
-        if let interval, let test, baseline.count >= 2, current.count >= 2 {
-            verdict = classify(low: interval.lowerBound, high: interval.upperBound, significant: test.pValue < options.alpha,
-                               threshold: options.threshold)
-        }
-        if verdict == .inconclusive && MannWhitney.smallestPValue(baseline.count, current.count) >= options.alpha {
-            verdict = .underpowered
-        }
-        return Finding(key: key, metric: metric, baselineMedian: b, currentMedian: c, baselineCount: baseline.count,
-                       currentCount: current.count, ratio: ratio, interval: interval, pValue: test?.pValue, verdict: verdict)
     }
 
     public var hasRegression: Bool { findings.contains { $0.verdict == .regression } }

@@ -12,6 +12,11 @@ public struct SampleTable {
         public let values: [String: Double]
         public let settings: String
         public let error: String
+        /// The fingerprint of the generated data (`dataset`).
+        public let dataset: String
+
+        /// What `compare` and `report` match the row by.
+        public var comparisonKey: ComparisonKey { ComparisonKey(key, dataset: dataset) }
     }
 
     public let source: String
@@ -53,13 +58,25 @@ public struct SampleTable {
         let column = Dictionary(summary.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         guard let n = column["n"], let failed = column["failed"], let status = column["status"] else { return }
         var present: [String: Int] = [:]
-        for row in rows { present[ComparisonKey(row.key).label, default: 0] += 1 }
+        var seen = Set<String>()
+        for row in rows {
+            let label = row.comparisonKey.label
+            // A repeated repetition number is a duplicated line, not another measurement.
+            guard seen.insert("\(label)\u{1F}\(row.repetition)").inserted else {
+                throw CompareError("\(self.source): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
+            }
+            present[label, default: 0] += 1
+        }
         for cells in summary.rows where cells.count == summary.header.count {
             func cell(_ name: String) -> String { column[name].map { cells[$0] } ?? "" }
             let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
-                             variant: cell("variant"), size: Int(cell("size")) ?? 0, parameters: "")
+                             variant: cell("variant"), size: Int(cell("size")) ?? 0, parameters: cell("parameters"))
             let expected = max((Int(cells[n]) ?? 0) + (Int(cells[failed]) ?? 0), cells[status] == "unsupported" ? 1 : 0)
             let label = ComparisonKey(key).label
+            if present[label, default: 0] > expected {
+                throw CompareError("\(self.source): \(label) has \(present[label, default: 0]) repetitions, summary.csv says "
+                                   + "\(expected): samples.csv has rows of another run")
+            }
             guard present[label, default: 0] >= expected else {
                 throw CompareError("\(self.source): \(label) has \(present[label, default: 0]) repetitions, summary.csv says "
                                    + "\(expected): samples.csv is cut short or belongs to another run")
@@ -112,21 +129,34 @@ public struct SampleTable {
             let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
                              variant: cell("variant"), size: size, parameters: cell("parameters"))
             return Row(key: key, status: status, repetition: repetition, values: values, settings: cell("settings"),
-                       error: cell("error"))
+                       error: cell("error"), dataset: cell("dataset"))
         }
     }
 
-    /// The ok values of `metric` per row identity (scenario, workload, backend, variant, size).
+    /// The ok values of `metric` per row identity (scenario, workload, backend, variant, size, parameters, dataset).
     func values(of metric: String) -> [ComparisonKey: [Double]] {
         var grouped: [ComparisonKey: [Double]] = [:]
         for row in rows where row.status == .ok {
-            if let value = row.values[metric] { grouped[ComparisonKey(row.key), default: []].append(value) }
+            if let value = row.values[metric] { grouped[row.comparisonKey, default: []].append(value) }
         }
         return grouped
     }
 
     /// Every row identity present, ok or not.
-    var keys: Set<ComparisonKey> { Set(rows.map { ComparisonKey($0.key) }) }
+    var keys: Set<ComparisonKey> { Set(rows.map(\.comparisonKey)) }
+
+    /// The status of each row identity: failed if any repetition failed, ok if any was ok, else unsupported.
+    var statuses: [ComparisonKey: RowStatus] {
+        var statuses: [ComparisonKey: RowStatus] = [:]
+        for row in rows {
+            switch (statuses[row.comparisonKey], row.status) {
+            case (.failed?, _), (_, .failed): statuses[row.comparisonKey] = .failed
+            case (.ok?, _), (_, .ok): statuses[row.comparisonKey] = .ok
+            default: statuses[row.comparisonKey] = .unsupported
+            }
+        }
+        return statuses
+    }
 
     /// Rebuilds the samples as ``Sample`` values (for the Markdown summary of `report`).
     public func samples() -> [Sample] {
@@ -141,24 +171,38 @@ public struct SampleTable {
     }
 }
 
-/// What `compare` matches rows by: a row's key without its parameters (scenario, workload, backend, variant,
-/// size); its fields read as the key's (`key.workload`).
+/// What `compare` and `report` match rows by: a row's whole key (scenario, workload, backend, variant, size,
+/// parameters) and the fingerprint of its generated data; its fields read as the key's (`key.workload`). Rows whose
+/// parameters or data differ are different rows: they are never compared or ranked together.
 @dynamicMemberLookup
 public struct ComparisonKey: Hashable, Sendable, Comparable {
     private let row: RowKey
+    /// The dataset fingerprint ("" when the file has none).
+    public let dataset: String
 
-    init(_ key: RowKey) {
-        row = RowKey(scenario: key.scenario, workload: key.workload, backend: key.backend, variant: key.variant,
-                     size: key.size, parameters: "")
+    init(_ key: RowKey, dataset: String = "") {
+        row = key
+        self.dataset = dataset
     }
 
     public subscript<Value>(dynamicMember field: KeyPath<RowKey, Value>) -> Value { row[keyPath: field] }
 
-    public static func < (a: Self, b: Self) -> Bool {
-        (a.scenario, a.workload, a.backend, a.variant, a.size) < (b.scenario, b.workload, b.backend, b.variant, b.size)
+    /// The row without its parameters and data: two keys that agree here but not in full measured other work.
+    var loose: ComparisonKey {
+        ComparisonKey(RowKey(scenario: row.scenario, workload: row.workload, backend: row.backend, variant: row.variant,
+                             size: row.size, parameters: ""))
     }
 
-    public var label: String { "\(row.workload) \(row.backend) [\(row.variant)] size=\(row.size)" }
+    public static func < (a: Self, b: Self) -> Bool {
+        if (a.scenario, a.workload, a.backend, a.variant) != (b.scenario, b.workload, b.backend, b.variant) {
+            return (a.scenario, a.workload, a.backend, a.variant) < (b.scenario, b.workload, b.backend, b.variant)
+        }
+        return (a.size, a.parameters, a.dataset) < (b.size, b.parameters, b.dataset)
+    }
+
+    public var label: String {
+        "\(row.workload) \(row.backend) [\(row.variant)] size=\(row.size)" + (row.parameters.isEmpty ? "" : " (\(row.parameters))")
+    }
 }
 
 /// Unreadable or mismatched input to `compare` or `report` (exit 1).
@@ -166,4 +210,25 @@ public struct CompareError: Error, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+extension SampleTable {
+    /// The values of the run's repetition policy, as environment.json records them (nil for older runs).
+    private var policyValues: [String: Any]? { environment?["repetition_policy_values"] as? [String: Any] }
+
+    /// How the run looked at its rows (``LookSchedule``): recomputed intervals use the run's level. Older runs,
+    /// which looked after every repetition, get a plain 95% interval.
+    public var lookSchedule: LookSchedule {
+        guard let values = policyValues, let looks = values["looks"] as? [Int], let alpha = values["look_alpha"] as? Double
+        else { return .single }
+        return LookSchedule(looks: looks, alpha: alpha)
+    }
+
+    /// The reach the run aimed for (default ±5%).
+    public var targetPrecision: Double {
+        policyValues?["target_precision"] as? Double ?? NoiseFlags.defaultTargetPrecision
+    }
+
+    /// The cores of the machine that ran it (nil: not recorded).
+    public var cores: Int? { environment?["cores"] as? Int }
 }

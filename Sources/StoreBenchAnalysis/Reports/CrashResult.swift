@@ -1,10 +1,12 @@
+import Foundation
 import StoreBenchContract
 
-/// What `storebench crash` measured for one backend variant (`durability.csv`), and the durability class it
-/// supports.
+/// What `storebench crash` measured for one backend variant (`durability*.csv`), image by image, and the
+/// durability class it supports (``DurabilityClass``).
 public struct CrashResult: Sendable, Equatable {
-    /// The counts of one fault, summed over its images.
+    /// The counts of one fault's image, summed over trials (and over files that measured the same variant).
     public struct Counts: Sendable, Equatable {
+        /// Trials (kills or power cuts).
         public var trials = 0
         public var acknowledged = 0
         public var lost = 0
@@ -23,43 +25,57 @@ public struct CrashResult: Sendable, Equatable {
             "\(lost) of \(MarkdownTable.grouped(Double(acknowledged))) lost, \(corrupt) unreadable in \(trials) trials"
         }
 
-        mutating func add(trials: Int, acknowledged: Int, lost: Int, corrupt: Int) {
-            self.trials = max(self.trials, trials)
-            self.acknowledged += acknowledged
-            self.lost += lost
-            self.corrupt += corrupt
+        /// "0 of 1,234 lost in 50 cuts" (unreadable stores named only when there were some).
+        public func brief(_ noun: String) -> String {
+            "\(lost) of \(MarkdownTable.grouped(Double(acknowledged))) lost"
+                + (corrupt > 0 ? ", \(corrupt) unreadable" : "") + " in \(trials) \(noun)"
+        }
+
+        static func + (a: Counts, b: Counts) -> Counts {
+            Counts(trials: a.trials + b.trials, acknowledged: a.acknowledged + b.acknowledged, lost: a.lost + b.lost,
+                   corrupt: a.corrupt + b.corrupt)
         }
     }
 
-    /// The killed-app result (nil: not measured).
+    /// The killed-app result (image `live`; nil: not measured).
     public var kill: Counts?
-    /// The power-cut result over the synced and prefix images (nil: not measured; see ``powerLossUnmeasured``).
-    public var powerLoss: Counts?
+    /// The power cut's `synced` image: only what was synced survives (nil: not measured).
+    public var synced: Counts?
+    /// The power cut's `prefix` images: the synced state plus an in-order part of the rest (nil: not measured).
+    public var prefix: Counts?
     /// Why power loss was not measured ("not-modelled: …", "unavailable: …"), when the file says.
     public var powerLossUnmeasured: String?
 
-    public init(kill: Counts? = nil, powerLoss: Counts? = nil, powerLossUnmeasured: String? = nil) {
+    public init(kill: Counts? = nil, synced: Counts? = nil, prefix: Counts? = nil, powerLossUnmeasured: String? = nil) {
         self.kill = kill
-        self.powerLoss = powerLoss
+        self.synced = synced
+        self.prefix = prefix
         self.powerLossUnmeasured = powerLossUnmeasured
     }
 
-    /// The class a report shows: the declared promise, lowered where a fault lost acknowledged data or left an
-    /// unreadable store. A measurement never raises a declared promise (no loss in N trials is not a proof);
-    /// `measured` tells whether the power-loss part of the class was measured.
-    public func durability(declared: DurabilityPromise) -> (promise: DurabilityPromise, measured: Bool) {
-        var promise = declared
-        if let kill, kill.lostSomething { promise = max(promise, .mayLose) }
-        if let powerLoss, powerLoss.lostSomething { promise = max(promise, .survivesKill) }
-        return (promise, powerLoss != nil)
+    /// Both power-loss images together: the cuts are the synced image's (every cut has one), the losses summed.
+    public var powerLoss: Counts? {
+        switch (synced, prefix) {
+        case (nil, nil): return nil
+        case (let one?, nil), (nil, let one?): return one
+        case (let synced?, let prefix?):
+            var sum = synced + prefix
+            sum.trials = max(synced.trials, prefix.trials)
+            return sum
+        }
     }
 
-    /// The power-loss cell of a report.
+    /// The class a report shows: ``DurabilityClass/init(declared:crash:)``.
+    public func durability(declared: DurabilityPromise) -> DurabilityClass { DurabilityClass(declared: declared, crash: self) }
+
+    /// The power-loss cell of a report: each image on its own.
     public var powerLossSummary: String {
-        powerLoss?.summary ?? powerLossUnmeasured ?? "not measured"
+        guard synced != nil || prefix != nil else { return powerLossUnmeasured ?? "not measured" }
+        return [synced.map { "synced: \($0.brief("cuts"))" }, prefix.map { "prefix: \($0.brief("images"))" }]
+            .compactMap { $0 }.joined(separator: "; ")
     }
 
-    /// Reads `durability.csv` into results by "backend [variant]". A file without a `fault` column (before power
+    /// Reads one `durability.csv` into results by "backend [variant]". A file without a `fault` column (before power
     /// loss was measured) holds kills.
     public static func read(csv text: String) -> [String: CrashResult] {
         guard let decoded = try? CSVFormat.decode(text) else { return [:] }
@@ -71,18 +87,17 @@ public struct CrashResult: Sendable, Equatable {
             guard let backend = text("backend"), let variant = text("variant") else { continue }
             let key = "\(backend) [\(variant)]"
             var result = results[key] ?? CrashResult()
-            let trials = max(int("trials"), int("kills"))
+            let counts = Counts(trials: max(int("trials"), int("kills")), acknowledged: int("acked_batches"),
+                                lost: int("lost_batches"), corrupt: int("corrupt_opens"))
             let status = text("status") ?? "measured"
-            switch text("fault") ?? "kill" {
-            case "kill":
-                var counts = result.kill ?? Counts()
-                counts.add(trials: trials, acknowledged: int("acked_batches"), lost: int("lost_batches"), corrupt: int("corrupt_opens"))
-                result.kill = counts
-            case "power-loss" where status == "measured":
-                var counts = result.powerLoss ?? Counts()
-                counts.add(trials: trials, acknowledged: int("acked_batches"), lost: int("lost_batches"), corrupt: int("corrupt_opens"))
-                result.powerLoss = counts
-            case "power-loss":
+            switch (text("fault") ?? "kill", text("image") ?? "live") {
+            case ("kill", _):
+                result.kill = result.kill.map { $0 + counts } ?? counts
+            case ("power-loss", "synced") where status == "measured":
+                result.synced = result.synced.map { $0 + counts } ?? counts
+            case ("power-loss", _) where status == "measured":
+                result.prefix = result.prefix.map { $0 + counts } ?? counts
+            case ("power-loss", _):
                 result.powerLossUnmeasured = "\(status): \(text("detail") ?? "")"
             default:
                 continue
@@ -90,5 +105,32 @@ public struct CrashResult: Sendable, Equatable {
             results[key] = result
         }
         return results
+    }
+
+    /// Reads several crash files and merges what they measured of the same variant (counts add up).
+    public static func read(files: [URL]) throws -> [String: CrashResult] {
+        var merged: [String: CrashResult] = [:]
+        for file in files {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+                throw CompareError("\(file.path): cannot read this crash result file")
+            }
+            for (key, result) in read(csv: text) {
+                merged[key] = merged[key].map { $0.merging(result) } ?? result
+            }
+        }
+        return merged
+    }
+
+    func merging(_ other: CrashResult) -> CrashResult {
+        func add(_ a: Counts?, _ b: Counts?) -> Counts? { a.map { a in b.map { a + $0 } ?? a } ?? b }
+        return CrashResult(kill: add(kill, other.kill), synced: add(synced, other.synced), prefix: add(prefix, other.prefix),
+                           powerLossUnmeasured: powerLossUnmeasured ?? other.powerLossUnmeasured)
+    }
+
+    /// The crash result files of a run folder: every `durability*.csv` in it, sorted by name.
+    public static func files(in directory: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix("durability") && $0.hasSuffix(".csv") }.sorted()
+            .map { directory.appendingPathComponent($0) }
     }
 }

@@ -2,144 +2,171 @@ import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
 
-/// The first screen of `report.md`: which strategy to pick, generated from the run's numbers alone.
+/// The first screen of `report.md`: which strategy to pick, generated from the run's numbers alone, claiming only
+/// what they show.
 ///
-/// Per workload, the strategies run at the workload's main size (the size most rows have) are ranked by their median
-/// time, with the ratio to the fastest and a bootstrap interval of that ratio; rows a scenario limited to another
-/// size are listed but never ranked against them. Each is grouped by durability class: the
-/// variant's declared promise, lowered to "may lose data" where `durability.csv` measured a loss or an unreadable
-/// store. The in-memory floor is shown as a reference, never recommended.
+/// - **Like with like.** Per workload, rows are ranked together only when their size, parameters and data are the
+///   same: the group most rows share is the main one; rows a scenario limited (another size or parameters) are
+///   ranked apart, never against it.
+/// - **Ties.** The row with the lowest median among those with an interval is the fastest; every row whose
+///   bootstrap interval of the ratio of medians against it includes 1 is *tied* with it ("indistinguishable at
+///   this precision"). Rows with too few repetitions for an interval neither win nor tie: they are listed apart.
+///   Among tied rows the answer picks the stronger durability class and says it costs no measurable time.
+/// - **Durability** is each variant's ``DurabilityClass``: declared, lowered by any loss `storebench crash`
+///   measured of that exact variant, and marked measured or declared. A workload that writes nothing is ranked by
+///   speed alone; its class is a property of the store, not a cost.
+/// - The in-memory floor is shown as a reference, never recommended.
 public struct DecisionReport {
     /// A ranked strategy of one workload.
     struct Entry {
         let key: ComparisonKey
         let walls: [Double]
-        var ranked = true
         let median: Double
-        let promise: DurabilityPromise
-        /// Whether the power-loss part of `promise` was measured (else it is the backend's declaration).
-        let powerLossMeasured: Bool
+        /// The median's interval at the run's level (nil: too few repetitions).
+        let interval: MedianInterval?
+        let durability: DurabilityClass
         let crash: CrashResult?
         let storeBytes: Double?
         let memoryKiB: Double?
         let label: String
+
+        var isFloor: Bool { durability.promise == .none }
+        var hasInterval: Bool { interval != nil }
     }
 
-    let workloads: [(name: String, entries: [Entry])]
+    /// Rows of one workload with equal size, parameters and data.
+    struct Group {
+        let size: Int
+        let parameters: String
+        /// By median, fastest first.
+        let entries: [Entry]
+    }
+
+    struct Workload {
+        let name: String
+        /// The workload leaves its store unchanged: durability costs nothing there.
+        let readOnly: Bool
+        /// The main group first, then the others by size.
+        let groups: [Group]
+    }
+
+    let workloads: [Workload]
     let seed: UInt64
+    /// The smallest number of repetitions with an interval at the run's level.
+    let minimumCount: Int
 
     /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `crashes` the measured results
-    /// by "backend [variant]" (``CrashResult/read(csv:)``).
-    /// `label` names a variant for people (e.g. without its default settings).
+    /// by "backend [variant]" (``CrashResult/read(files:)``). `label` names a variant for people (its settings that
+    /// decide durability and speed, defaults included). `readOnly` names the workloads that write nothing.
     public init(table: SampleTable, promise: (String, String) -> DurabilityPromise?, crashes: [String: CrashResult],
-                label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [], seed: UInt64 = 42) {
+                label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [],
+                readOnly: Set<String> = [], seed: UInt64 = 42) {
+        let schedule = table.lookSchedule
         var order: [String] = []
-        var groups: [String: [ComparisonKey: [Double]]] = [:]
+        var walls: [String: [ComparisonKey: [Double]]] = [:]
         for row in table.rows where row.status == .ok {
             guard let wall = row.values["wall_s"] else { continue }
-            let key = ComparisonKey(row.key)
-            if groups[key.workload] == nil { order.append(key.workload) }
-            groups[key.workload, default: [:]][key, default: []].append(wall)
+            let key = row.comparisonKey
+            if walls[key.workload] == nil { order.append(key.workload) }
+            walls[key.workload, default: [:]][key, default: []].append(wall)
         }
         let stores = table.values(of: "store_bytes").compactMapValues(Statistics.median)
         let memory = table.values(of: "mem_growth_kib").compactMapValues(Statistics.median)
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }
         workloads = order.map { workload in
-            let entries = groups[workload]!.map { key, values -> Entry in
+            let entries = walls[workload]!.map { key, values -> Entry in
                 let crash = crashes["\(key.backend) [\(key.variant)]"]
                 let declared = promise(key.backend, key.variant) ?? .mayLose
-                let durability = crash?.durability(declared: declared) ?? (promise: declared, measured: false)
-                return Entry(key: key, walls: values, median: Statistics.median(values)!, promise: durability.promise,
-                             powerLossMeasured: durability.measured, crash: crash,
+                let statistics = Statistics(values, schedule: schedule)!
+                return Entry(key: key, walls: values, median: statistics.median, interval: statistics.medianInterval,
+                             durability: DurabilityClass(declared: declared, crash: crash), crash: crash,
                              storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant))
             }
-            let sizes = Dictionary(grouping: entries, by: \.key.size).mapValues(\.count)
-            let mainSize = sizes.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key ?? 0
-            let sorted = entries.map { entry -> Entry in
-                var copy = entry
-                copy.ranked = entry.key.size == mainSize
-                return copy
-            }.sorted { a, b in
-                a.ranked != b.ranked ? a.ranked : (a.median, a.label) < (b.median, b.label)
+            let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
+            // The main group: the most rows (the floor aside), then the larger size.
+            let main = grouped.map { (id: $0.key, count: $0.value.filter { !$0.isFloor }.count) }
+                .sorted { ($1.count, $1.id.size, $0.id.parameters) < ($0.count, $0.id.size, $1.id.parameters) }.first?.id
+            let groups = grouped.sorted { a, b in
+                (a.key != main ? 1 : 0, a.key.size, a.key.parameters) < (b.key != main ? 1 : 0, b.key.size, b.key.parameters)
+            }.map { id, members in
+                Group(size: id.size, parameters: id.parameters, entries: members.sorted { ($0.median, $0.label) < ($1.median, $1.label) })
             }
-            return (workload, sorted)
+            return Workload(name: workload, readOnly: readOnly.contains(workload), groups: groups)
         }
         self.seed = seed
+        minimumCount = schedule.minimumCount
     }
 
-    /// The fastest entry that keeps at least `promise` (the floor excluded).
-    func fastest(_ entries: [Entry], keeping promise: DurabilityPromise) -> Entry? {
-        entries.first { $0.ranked && $0.promise != .none && $0.promise.keeps(atLeast: promise) }
+    private struct GroupID: Hashable {
+        let size: Int
+        let parameters: String
+        let dataset: String
     }
 
-    /// `x.xx× [low–high]` of `entry` against `best`.
+    /// The bootstrap interval of `entry`'s median over `best`'s (nil unless both have an interval).
+    func ratioInterval(_ entry: Entry, to best: Entry) -> ClosedRange<Double>? {
+        guard entry.hasInterval, best.hasInterval else { return nil }
+        return Bootstrap.ratioOfMedians(baseline: best.walls, current: entry.walls,
+                                        seed: seed ^ UInt64(truncatingIfNeeded: (entry.label + best.label).hashValueStable))
+    }
+
+    /// Whether `entry` is indistinguishable from `best` at this precision (its ratio interval includes 1).
+    func isTied(_ entry: Entry, with best: Entry) -> Bool {
+        guard entry.key != best.key else { return true }
+        guard let interval = ratioInterval(entry, to: best) else { return false }
+        return interval.contains(1)
+    }
+
+    /// `x.xx× [low–high]` of `entry` against `best`; the plain ratio and "too few repetitions to tell" when either
+    /// has no interval.
     func ratio(_ entry: Entry, to best: Entry) -> String {
-        let value = entry.median / best.median
         guard entry.key != best.key else { return "1×" }
-        guard entry.ranked else { return "not ranked (size differs)" }
-        let interval = Bootstrap.ratioOfMedians(baseline: best.walls, current: entry.walls,
-                                                seed: seed ^ UInt64(truncatingIfNeeded: entry.label.hashValueStable))
-        return String(format: "%.2f×", value) + (interval.map { String(format: " [%.2f–%.2f]", $0.lowerBound, $0.upperBound) } ?? " [n too small]")
+        let value = String(format: "%.2f×", entry.median / best.median)
+        guard let interval = ratioInterval(entry, to: best) else { return value + " (too few repetitions to tell)" }
+        return value + String(format: " [%.2f–%.2f]", interval.lowerBound, interval.upperBound)
     }
 
-
-    /// The answer table and the generated recommendations.
-    public var answer: String {
-        var lines = ["## The answer", "",
-                     "The fastest strategy per workload for each durability need, by median time at the workload's main "
-                        + "size (rows a scenario limited to a smaller size are not ranked), and how much slower it is than "
-                        + "the fastest of all: the ratio of medians with a 95% bootstrap interval. Durability is each "
-                        + "variant's declared promise, lowered where `storebench crash` measured a loss (a killed app, or a "
-                        + "power cut through the page-cache model); \"declared\" marks a power-loss class nobody measured. "
-                        + "The in-memory floor is left out.", "",
-                     "| workload | fastest of all | fastest that survives a killed app | fastest that survives power loss |",
-                     "|---|---|---|---|"]
-        for (workload, entries) in workloads {
-            guard let overall = fastest(entries, keeping: .mayLose) else { continue }
-            func cell(_ promise: DurabilityPromise) -> String {
-                guard let entry = fastest(entries, keeping: promise) else { return "none in this run" }
-                return "\(MarkdownTable.escape(entry.label)): \(MarkdownTable.duration(entry.median)), \(ratio(entry, to: overall))"
-                    + (entry.crash?.kill.map { "; killed app: \($0.summary)" } ?? "")
-                    + (promise == .durable ? (entry.crash?.powerLoss.map { "; power loss: \($0.summary)" } ?? " (declared)") : "")
-            }
-            lines.append("| \(workload) (\(MarkdownTable.grouped(Double(overall.key.size)))) | \(MarkdownTable.escape(overall.label)): \(MarkdownTable.duration(overall.median)) "
-                         + "(\(overall.promise.rawValue)) | \(cell(.survivesKill)) | \(cell(.durable)) |")
+    /// The choice for one durability need in a workload's main group.
+    struct Choice {
+        /// The lowest median among the candidates with an interval.
+        let fastest: Entry
+        /// Candidates indistinguishable from `fastest` (itself included), fastest first.
+        let tied: [Entry]
+        /// The pick: among the tied, the strongest durability class (then the lowest median).
+        var pick: Entry {
+            tied.min { ($0.durability.promise, $0.median) < ($1.durability.promise, $1.median) }!
         }
-        lines += ["", "### Recommendations", ""]
-        for (workload, entries) in workloads {
-            guard let overall = fastest(entries, keeping: .mayLose), let safe = fastest(entries, keeping: .durable) else { continue }
-            if safe.key == overall.key {
-                lines.append("- **\(workload)**: \(safe.label) is the fastest and survives power loss.")
-            } else {
-                lines.append("- **\(workload)**: if the data must survive power loss, \(safe.label) "
-                             + "(\(ratio(safe, to: overall)) the time of the fastest, \(overall.label), which "
-                             + "\(overall.promise.rawValue)).")
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Every workload's full ranking.
-    public var rankings: String {
-        var lines = ["## Rankings", ""]
-        for (workload, entries) in workloads {
-            guard let best = fastest(entries, keeping: .mayLose) ?? entries.first else { continue }
-            lines += ["### \(workload)", "",
-                      "| # | backend [variant] | size | median | × fastest [95% CI] | durability | killed app, measured | power loss, measured | store | memory |",
-                      "|---:|---|---:|---:|---|---|---|---|---:|---:|"]
-            for (index, entry) in entries.enumerated() {
-                let store = entry.storeBytes.map { MarkdownTable.grouped($0 / 1024) + " KiB" } ?? "–"
-                let memory = entry.memoryKiB.map { MarkdownTable.grouped($0) + " KiB" } ?? "–"
-                let rank = entry.promise == .none ? "floor" : (entry.ranked ? String(index + 1) : "–")
-                lines.append("| \(rank) | \(MarkdownTable.escape(entry.label)) | "
-                             + "\(MarkdownTable.grouped(Double(entry.key.size))) | \(MarkdownTable.duration(entry.median)) | "
-                             + "\(ratio(entry, to: best)) | \(entry.promise.rawValue)\(entry.powerLossMeasured || entry.promise == .none ? "" : " (declared)") | "
-                             + "\(entry.crash?.kill?.summary ?? "not measured") | \(entry.crash?.powerLossSummary ?? "not measured") | "
-                             + "\(store) | \(memory) |")
+    /// The choice among the main group's rows with an interval that keep at least `need` (the floor excluded); nil
+    /// when there is none.
+    func choice(_ workload: Workload, keeping need: DurabilityPromise) -> Choice? {
+        guard let main = workload.groups.first else { return nil }
+        let candidates = main.entries.filter { !$0.isFloor && $0.hasInterval && $0.durability.promise.keeps(atLeast: need) }
+        guard let fastest = candidates.first else { return nil }
+        return Choice(fastest: fastest, tied: candidates.filter { isTied($0, with: fastest) })
+    }
+
+    /// The classes of every variant the run measured, for `classes.csv` (the charts read it): header first.
+    public var classRows: [[String]] {
+        var seen = Set<String>()
+        var rows = [["backend", "variant", "label", "declared_durability", "durability", "measured", "evidence"]]
+        for workload in workloads {
+            for entry in workload.groups.flatMap(\.entries) where seen.insert("\(entry.key.backend) [\(entry.key.variant)]").inserted {
+                rows.append([entry.key.backend, entry.key.variant, entry.label, entry.durability.declared.rawValue,
+                             entry.durability.promise.rawValue, entry.durability.measured ? "yes" : "no", entry.durability.evidence])
             }
-            lines.append("")
         }
-        return lines.joined(separator: "\n")
+        return rows
+    }
+
+    /// Declared classes that a measurement contradicts, one warning each.
+    public var contradictions: [String] {
+        var seen = Set<String>()
+        return workloads.flatMap { $0.groups.flatMap(\.entries) }.compactMap { entry in
+            guard let text = entry.durability.contradiction, seen.insert(entry.label).inserted else { return nil }
+            return "\(entry.label): \(text)"
+        }.sorted()
     }
 }

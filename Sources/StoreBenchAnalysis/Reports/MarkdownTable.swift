@@ -12,7 +12,7 @@ public enum MarkdownTable {
         for row in rows {
             let s = row.statistics
             let ci = s?.medianInterval.map { "\(duration($0.low))–\(duration($0.high))" }
-                ?? s.map { "none (n=\($0.n) < \(MedianInterval.minimumCount))" } ?? "–"
+                ?? s.map { "none (n=\($0.n): too few)" } ?? "–"
             let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(shortened(row.error, to: 100)))"
             lines.append(
                 "| \(row.key.workload) | \(row.key.backend) | \(escape(row.key.variant)) | \(row.key.size) | \(s?.n ?? 0) | "

@@ -98,9 +98,13 @@ public enum ReportColumns {
         .column("load_1m", .ratio, .lowerIsBetter, .median, .noise, "the 1-minute load average when the operation began"),
         .column("repetition_s", .seconds, .lowerIsBetter, .none, .harness,
                 "wall-clock time of the whole repetition: opening and filling the store, the timed operation, verification and clean-up"),
-        .column("durability", .text, .neither, .first, .durability,
-                "what the variant promises about completed operations: survives power loss, survives a killed app, "
-                    + "may lose data when the app is killed, or in memory only (declared; storebench crash measures it)"),
+        .column("prepare_s", .seconds, .lowerIsBetter, .none, .harness,
+                "wall-clock time of opening and filling the store before the timed region (part of repetition_s; not "
+                    + "charged to the case's time cap, so a large store's fill does not cut its repetitions short)"),
+        .column("declared_durability", .text, .neither, .first, .durability,
+                "what the variant declares about completed operations (its library's documentation, not a measurement): "
+                    + "survives power loss, survives a killed app, may lose data when the app is killed, or in memory "
+                    + "only; `storebench report` lowers it where `storebench crash` measured a loss"),
     ]
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
@@ -114,30 +118,35 @@ public enum ReportColumns {
         .column("min_s", .seconds, .lowerIsBetter, .statistic, .statistics, "fastest repetition"),
         .column("max_s", .seconds, .lowerIsBetter, .statistic, .statistics, "slowest repetition"),
         .column("median_ci95_low_s", .seconds, .lowerIsBetter, .statistic, .statistics,
-                "distribution-free 95% interval of the median wall_s, low end (order statistic; empty when n < 6)"),
+                "distribution-free 95% interval of the median wall_s, low end (order statistic at the run's look "
+                    + "schedule's level, 95% for the procedure; empty when n is too small)"),
         .column("median_ci95_high_s", .seconds, .lowerIsBetter, .statistic, .statistics,
-                "distribution-free 95% interval of the median wall_s, high end (order statistic; empty when n < 6)"),
+                "distribution-free 95% interval of the median wall_s, high end (order statistic at the run's look "
+                    + "schedule's level, 95% for the procedure; empty when n is too small)"),
     ] + medians(["ops_per_s", "cpu_user_s", "cpu_sys_s", "max_rss_kib", "read_bytes", "write_bytes", "store_bytes",
                  "store_alloc_bytes"])
       + firsts(["settings", "error"]) + keys(["parameters"]) + [
         .column("median_s_per_item", .seconds, .lowerIsBetter, .statistic, .timing, "median_s / size: comparable across sizes"),
       ] + medians(["p50_us", "p90_us", "p99_us", "p999_us", "max_us"]) + [
         .column("median_ci_coverage", .ratio, .neither, .statistic, .statistics,
-                "exact coverage of the median's interval (≥ 0.95: the order statistics rarely give exactly 95%)"),
+                "coverage of the median's interval under the run's stopping rule: exact for a fixed policy, else the "
+                    + "Bonferroni bound over the schedule's looks (≥ 0.95 either way)"),
         .column("median_ci_note", .text, .neither, .statistic, .statistics, "why the median's interval is empty, if it is"),
       ] + medians(["mem_growth_kib", "other_cpu_s", "load_1m"]) + [
         .column("noise", .text, .neither, .statistic, .noise,
                 "flags: contended (others used the CPUs meanwhile), imprecise (the median's interval is wider than the "
-                    + "target precision), no-interval (n < 6); empty when none applies"),
-        .column("precision", .ratio, .lowerIsBetter, .statistic, .statistics,
-                "half-width of the median's 95% interval relative to the median (empty without an interval)"),
-        .column("target_precision", .ratio, .neither, .statistic, .statistics, "the precision the run aimed for (repetition policy)"),
-        .column("target_met", .text, .neither, .statistic, .statistics, "yes when precision ≤ target_precision, else no"),
+                    + "target precision), no-interval (too few repetitions); empty when none applies"),
+        .column("ci_reach", .ratio, .lowerIsBetter, .statistic, .statistics,
+                "how far the median's interval reaches from the median: the larger of its two ends' distances, "
+                    + "relative to the median (0.05: both ends within ±5%; empty without an interval)"),
+        .column("target_precision", .ratio, .neither, .statistic, .statistics,
+                "the reach the run aimed for: both ends of the interval within ±this of the median (repetition policy)"),
+        .column("target_met", .text, .neither, .statistic, .statistics, "yes when ci_reach ≤ target_precision, else no"),
         .column("stopped", .text, .neither, .statistic, .statistics,
                 "why the case left the rotation: precise, max-repetitions, case-time, budget, failed or unsupported"),
         .column("case_s", .seconds, .lowerIsBetter, .statistic, .harness,
                 "wall-clock time the case took over all its repetitions, warm-ups, preparation and verification included"),
-      ] + firsts(["durability"])
+      ] + firsts(["declared_durability"])
 
     /// The sample column called `name` (a programming error when there is none).
     public static func sample(_ name: String) -> ReportColumn {

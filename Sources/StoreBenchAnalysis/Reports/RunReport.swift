@@ -11,7 +11,7 @@ public enum RunReport {
     }
 
     public static func markdown(summary: String, environment: [String: Any]?, charts: [String],
-                                decision: DecisionReport? = nil) -> String {
+                                decision: DecisionReport? = nil, crashFiles: [String] = []) -> String {
         var lines = ["# storebench run", ""]
         if let environment {
             let scenario = environment["scenario_name"] ?? "?"
@@ -20,7 +20,12 @@ public enum RunReport {
             if let interrupted = environment["interrupted"] { lines.append("**Interrupted** (\(interrupted)): the rows are incomplete.") }
             lines.append("")
         }
-        if let decision { lines += [decision.answer] }
+        if let decision {
+            lines += [decision.answer]
+            lines += [crashFiles.isEmpty
+                ? "_Durability: declared classes only (no `storebench crash` results in this folder; see `storebench report --help`)._"
+                : "_Durability measured by `storebench crash`: \(crashFiles.map { "`\($0)`" }.joined(separator: ", "))._", ""]
+        }
         if charts.contains("overview.png") { lines += ["![overview](charts/overview.png)", ""] }
         lines += ["## Summary", "", summary]
         if let decision { lines += [decision.rankings] }

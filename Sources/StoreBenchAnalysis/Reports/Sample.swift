@@ -59,6 +59,10 @@ public struct Sample: Sendable {
     public var loadAverage: Double?
     /// Wall-clock time of the whole repetition: prepare, measure, verify and clean-up (the harness's cost).
     public var repetitionSeconds: Double?
+    /// Wall-clock time of opening and filling the store before the timed region (not charged to the case's cap).
+    public var prepareSeconds: Double?
+    /// The part of the repetition charged to the case's time cap: all but the preparation.
+    public var cappedSeconds: Double { max((repetitionSeconds ?? 0) - (prepareSeconds ?? 0), 0) }
     public var readBytes: Int64?
     public var writeBytes: Int64?
     public var storeBytes: Int64 = 0
@@ -97,7 +101,7 @@ public struct Sample: Sendable {
         case "repetition": return String(repetition)
         case "status": return status.rawValue
         case "settings": return settings
-        case "durability": return durability
+        case "declared_durability": return durability
         case "checksum": return checksum
         case "error": return error
         case "dataset": return dataset
@@ -149,6 +153,7 @@ public struct Sample: Sendable {
         "other_cpu_s": .init(get: { $0.otherCPUSeconds }, set: { $0.otherCPUSeconds = $1 }),
         "load_1m": .init(get: { $0.loadAverage }, set: { $0.loadAverage = $1 }),
         "repetition_s": .init(get: { $0.repetitionSeconds }, set: { $0.repetitionSeconds = $1 }),
+        "prepare_s": .init(get: { $0.prepareSeconds }, set: { $0.prepareSeconds = $1 }),
         "read_bytes": .init(get: { $0.readBytes.map(Double.init) }, set: { $0.readBytes = Int64($1) }),
         "write_bytes": .init(get: { $0.writeBytes.map(Double.init) }, set: { $0.writeBytes = Int64($1) }),
         "store_bytes": .init(get: { Double($0.storeBytes) }, set: { $0.storeBytes = Int64($1) }),

@@ -11,11 +11,12 @@ public struct Statistics: Sendable, Equatable {
     public let standardDeviation: Double
     public let minimum: Double
     public let maximum: Double
-    /// The distribution-free 95% interval of the median (``MedianInterval``); nil when n is too small for one.
+    /// The distribution-free interval of the median (``MedianInterval``) at the level `schedule` asks for (95% for
+    /// the procedure); nil when n is too small for one.
     public let medianInterval: MedianInterval?
 
-    /// Nil for an empty sample.
-    public init?(_ values: [Double]) {
+    /// Nil for an empty sample. `schedule`: how the run looked at the row (``LookSchedule``).
+    public init?(_ values: [Double], schedule: LookSchedule = .single) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         n = sorted.count
@@ -30,7 +31,7 @@ public struct Statistics: Sendable, Equatable {
         } else {
             standardDeviation = 0
         }
-        medianInterval = MedianInterval(sorted: sorted)
+        medianInterval = schedule.interval(sorted: sorted)
     }
 
     /// The median of an ascending array (mean of the two middle values for an even count).

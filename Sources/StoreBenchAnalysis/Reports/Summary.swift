@@ -26,12 +26,19 @@ public struct SummaryBuilder {
 
     private var order: [RowKey] = []
     private var rows: [RowKey: Accumulator] = [:]
-    /// The precision the run aimed for (the half-width of the median's interval relative to the median).
+    /// The reach the run aimed for (both ends of the median's interval within ±this of the median).
     public let targetPrecision: Double
+    /// How the run looked at its rows: the level of every interval (``LookSchedule``).
+    public let schedule: LookSchedule
+    /// The cores of the machine that ran the samples (for the contention flag).
+    public let cores: Int
 
     /// `order` fixes the row order of the summary (the plan's order); rows not in it follow in first-seen order.
-    public init(order: [RowKey] = [], targetPrecision: Double = NoiseFlags.defaultTargetPrecision) {
+    public init(order: [RowKey] = [], targetPrecision: Double = NoiseFlags.defaultTargetPrecision,
+                schedule: LookSchedule = .single, cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.targetPrecision = targetPrecision
+        self.schedule = schedule
+        self.cores = cores
         var seen = Set<RowKey>()
         self.order = order.filter { seen.insert($0).inserted }
         for key in self.order { rows[key] = Accumulator() }
@@ -85,13 +92,14 @@ public struct SummaryBuilder {
         /// ``NoiseFlags`` of the row, comma-separated ("" when none applies).
         public let noise: String
         public let targetPrecision: Double
+        public let schedule: LookSchedule
         public let stopped: String
         public let caseSeconds: Double?
 
-        /// The relative half-width of the median's interval (nil without an interval).
-        public var precision: Double? {
+        /// How far the median's interval reaches from the median, relative (nil without an interval).
+        public var reach: Double? {
             guard let statistics, let interval = statistics.medianInterval else { return nil }
-            return NoiseFlags.precision(interval, median: statistics.median)
+            return NoiseFlags.reach(interval, median: statistics.median)
         }
 
         public var medianOpsPerSecond: Double? { medians["ops_per_s"] }
@@ -104,7 +112,7 @@ public struct SummaryBuilder {
             switch column.name {
             case "status": return status.rawValue
             case "settings": return settings
-            case "durability": return durability
+            case "declared_durability": return durability
             case "error": return error
             case "n": return String(s?.n ?? 0)
             case "failed": return String(failed)
@@ -115,12 +123,12 @@ public struct SummaryBuilder {
             case "max_s": return number(s?.maximum)
             case "median_ci95_low_s": return number(s?.medianInterval?.low)
             case "median_ci95_high_s": return number(s?.medianInterval?.high)
-            case "median_ci_coverage": return number(s?.medianInterval?.coverage)
-            case "median_ci_note": return s.flatMap { MedianInterval.unavailableReason(n: $0.n) } ?? ""
+            case "median_ci_coverage": return number(s?.medianInterval == nil ? nil : s.flatMap { schedule.coverage(n: $0.n) })
+            case "median_ci_note": return s.flatMap { MedianInterval.unavailableReason(n: $0.n, alpha: schedule.alpha) } ?? ""
             case "noise": return noise
-            case "precision": return number(precision)
+            case "ci_reach": return number(reach)
             case "target_precision": return number(targetPrecision)
-            case "target_met": return status == .ok ? (precision.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
+            case "target_met": return status == .ok ? (reach.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
             case "stopped": return stopped
             case "case_s": return number(caseSeconds)
             case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
@@ -137,15 +145,15 @@ public struct SummaryBuilder {
         order.compactMap { key in
             guard let row = rows[key], row.wall.count + row.failed + row.unsupported > 0 else { return nil }
             let status: RowStatus = row.failed > 0 ? .failed : (row.unsupported > 0 && row.wall.isEmpty ? .unsupported : .ok)
-            let statistics = Statistics(row.wall)
+            let statistics = Statistics(row.wall, schedule: schedule)
             let medians = row.values.compactMapValues(Statistics.median)
             let noise = statistics.map {
                 NoiseFlags.flags(statistics: $0, medianLoad: medians["load_1m"], wallTotal: row.wallTotal,
-                                 otherCPUTotal: row.otherCPUTotal, target: targetPrecision)
+                                 otherCPUTotal: row.otherCPUTotal, target: targetPrecision, cores: cores)
             } ?? []
             return Row(key: key, status: status, statistics: statistics, failed: row.failed,
                        settings: row.settings, durability: row.durability, error: row.firstError, medians: medians,
-                       noise: noise.joined(separator: ","), targetPrecision: targetPrecision, stopped: row.stopped,
+                       noise: noise.joined(separator: ","), targetPrecision: targetPrecision, schedule: schedule, stopped: row.stopped,
                        caseSeconds: row.caseSeconds)
         }
     }

@@ -18,6 +18,7 @@ public enum DefaultsBackend {
                             summary: "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)"),
             ],
             storeFiles: ["defaults.plist"],
+            keyAxes: ["sync"],
             promise: { _ in .mayLose },
             open: { location in try DefaultsStore(location: location) }
         )

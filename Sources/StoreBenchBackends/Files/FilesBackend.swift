@@ -19,6 +19,7 @@ public enum FilesBackend {
             summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
             axes: [fsync],
             storeFiles: ["articles"],
+            keyAxes: ["fsync"],
             promise: { variant in variant["fsync"] == "each" ? .durable : .survivesKill },
             open: { location in try FilesStore(location: location) }
         )

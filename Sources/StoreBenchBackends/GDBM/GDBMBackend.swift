@@ -20,6 +20,7 @@ public enum GDBMBackend {
             ],
             readBack: .afterClose("GDBM locks the file: no second handle can open while the writer has it"),
             storeFiles: [GDBMStore.fileName],
+            keyAxes: ["sync"],
             promise: { _ in .mayLose },
             libraryVersions: { ["gdbm": GDBMFile.version] },
             open: { location in try GDBMStore(location: location) }

@@ -23,6 +23,7 @@ public enum LMDBBackend {
             ],
             readBack: .afterClose("LMDB forbids opening an environment twice in one process"),
             storeFiles: ["data.mdb"],
+            keyAxes: ["txn", "sync"],
             promise: { variant in variant["sync"] == "full" ? .durable : .survivesKill },
             libraryVersions: { ["lmdb": LMDBEnvironment.version] },
             open: { location in try LMDBStore(location: location) }

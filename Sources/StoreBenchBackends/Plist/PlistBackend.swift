@@ -18,6 +18,7 @@ public enum PlistBackend {
                             summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
             ],
             storeFiles: ["articles.plist"],
+            keyAxes: ["write", "flush"],
             promise: { variant in variant["write"] == "atomic" ? .durable : .mayLose },
             open: { location in try PlistStore(location: location) }
         )

@@ -32,12 +32,13 @@ public enum SQLiteBackend {
             summary: "raw SQLite C API: prepared statements reused, index on uid, bulk UPDATE via json_each",
             axes: axes,
             storeFiles: [SQLiteStore.fileName],
+            keyAxes: ["txn", "journal", "sync"],
             promise: { variant in
-                // SQLite: an open batch is lost on a kill; NORMAL in WAL mode (and OFF) keeps commits across a kill
-                // but not necessarily across a power loss. FULL syncs every commit, but in journal=delete the
-                // unlink of the journal (the commit point) is not synced: the last commit may roll back after a
-                // power loss. EXTRA syncs the directory after that unlink.
-                if variant["txn"] == "batch" { return .mayLose }
+                // SQLite: NORMAL in WAL mode (and OFF) keeps commits across a kill but not necessarily across a power
+                // loss. FULL syncs every commit, but in journal=delete the unlink of the journal (the commit point) is
+                // not synced: the last commit may roll back after a power loss. EXTRA syncs the directory after that
+                // unlink. txn=batch commits its open batch when the app operation ends (inside the clock, and before
+                // the crash writer acknowledges), so at that point it keeps what its journal and sync keep.
                 switch (variant["sync"], variant["journal"]) {
                 case ("extra", _), ("full", "wal"): return .durable
                 default: return .survivesKill

@@ -38,6 +38,9 @@ public struct BackendDescriptor: Sendable {
     /// Names in a store's directory that exist once the store holds articles (`verify-store` requires them,
     /// instead of letting the library create an empty store).
     public let storeFiles: [String]
+    /// The axes that decide durability and speed (sqlite txn, journal and sync): every label names them, defaults
+    /// included, so that a reader can tell `journal=wal sync=full` from `journal=wal sync=normal`.
+    public let keyAxes: [String]
 
     /// How verification proves that an operation's writes were committed when the clock stopped.
     public enum ReadBack: Sendable, Equatable {
@@ -57,12 +60,15 @@ public struct BackendDescriptor: Sendable {
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
         storeFiles: [String] = [],
+        keyAxes: [String] = [],
         promise: @escaping @Sendable (Variant) -> DurabilityPromise = { _ in .mayLose },
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
         self.readBack = readBack
         self.storeFiles = storeFiles
+        precondition(keyAxes.allSatisfy { name in axes.contains { $0.name == name } }, "\(name): key axes must be axes")
+        self.keyAxes = keyAxes
         if persistent {
             self.promise = promise
         } else {
@@ -112,6 +118,15 @@ public struct BackendDescriptor: Sendable {
             settings.append(Variant.Setting(name: axis.name, value: value))
         }
         return Variant(settings: settings)
+    }
+
+    /// The variant's name for people: `backend [setting=value …]` with the ``keyAxes`` always and the other
+    /// settings where they differ from their defaults; the bare name when nothing is left.
+    public func label(_ variant: Variant) -> String {
+        let shown = variant.settings.filter { setting in
+            keyAxes.contains(setting.name) || axes.first { $0.name == setting.name }?.defaultValue != setting.value
+        }
+        return shown.isEmpty ? name : "\(name) [\(shown.map { "\($0.name)=\($0.value)" }.joined(separator: " "))]"
     }
 
     /// Every combination of the choice axes (integer axes at their defaults): what the contract suite covers.

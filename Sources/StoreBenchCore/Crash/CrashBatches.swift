@@ -14,8 +14,9 @@ public enum CrashBatches {
         (index * size..<(index + 1) * size).map(generator.article(at:))
     }
 
-    /// Runs in the writer child: commits batch after batch, one app operation each, and after each commit
-    /// returned writes the batch number and a newline to standard output. Stops after `limit` batches. With
+    /// Runs in the writer child: commits batch after batch, one app operation each, and when the timed path would
+    /// consider the operation done (its unit of work returned and any pending batch committed, as the clock does)
+    /// writes the batch number and a newline to standard output. Stops after `limit` batches. With
     /// `pauseAfterFirst` it reads one line from standard input after the first acknowledgement (the power-loss
     /// trial settles the store there).
     public static func write(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
@@ -27,6 +28,8 @@ public enum CrashBatches {
             try store.unitOfWork {
                 for article in articles { try store.insert(article) }
             }
+            // The clock stops after commitPending (RepetitionRunner): acknowledge at the same point.
+            try store.commitPending()
             let line = Array("\(index)\n".utf8)
             guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
                 throw StoreError.inconsistent("cannot acknowledge batch \(index): \(String(cString: strerror(errno)))")

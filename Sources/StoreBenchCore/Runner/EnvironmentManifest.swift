@@ -45,6 +45,36 @@ public struct EnvironmentManifest: Codable, Sendable {
     public var storage: StorageFacts?
     /// How many repetitions each row got, and why.
     public var repetitionPolicy = ""
+    /// The same policy as numbers, for `report` and `compare` (which recompute intervals at the run's level).
+    public var repetitionPolicyValues: PolicyValues?
+
+    /// A repetition policy's values and its look schedule.
+    public struct PolicyValues: Codable, Sendable {
+        public var warmup: Int
+        public var minimum: Int
+        public var maximum: Int
+        public var targetPrecision: Double
+        public var caseSeconds: Double?
+        public var budgetSeconds: Double?
+        public var looks: [Int]
+        public var lookAlpha: Double
+
+        public init(_ policy: RepetitionPolicy) {
+            warmup = policy.warmup
+            minimum = policy.minimum
+            maximum = policy.maximum
+            targetPrecision = policy.targetPrecision
+            caseSeconds = policy.caseSeconds
+            budgetSeconds = policy.budgetSeconds
+            looks = policy.schedule.looks
+            lookAlpha = policy.schedule.alpha
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case warmup, minimum = "min_repetitions", maximum = "max_repetitions", targetPrecision = "target_precision",
+                 caseSeconds = "case_seconds", budgetSeconds = "budget_seconds", looks, lookAlpha = "look_alpha"
+        }
+    }
     public var warnings: [String]
     /// Set when a signal stopped the run: which, and how many cases had finished.
     public var interrupted: String?
@@ -65,6 +95,7 @@ public struct EnvironmentManifest: Codable, Sendable {
              scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
              medianIntervalMethod = "median_interval_method", diskFloorsAtStart = "disk_floors_at_start",
              diskFloorsAtEnd = "disk_floors_at_end", storage, repetitionPolicy = "repetition_policy",
+             repetitionPolicyValues = "repetition_policy_values",
              warnings, interrupted, resumedFrom = "resumed_from", invocation, binaryHash = "binary_hash",
              startedAt = "started_at", finishedAt = "finished_at"
     }

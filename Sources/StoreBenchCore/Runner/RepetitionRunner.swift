@@ -102,8 +102,10 @@ final class RepetitionRunner {
     /// The three phases of one case, with the timed region around measure alone.
     private static func measure<Case: WorkloadCase>(_ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
                                              into sample: inout Sample, phase: inout String, directory: URL) throws {
+        let prepareStart = monotonicNanoseconds()
         if requiresStore { try run.openInitialStore() }
         let prepared = try workloadCase.prepare(run)
+        sample.prepareSeconds = Double(monotonicNanoseconds() - prepareStart) / 1_000_000_000
         phase = "measure"
         let resetWorked = PeakMemory.reset()
         let residentBefore = PeakMemory.residentKiB()

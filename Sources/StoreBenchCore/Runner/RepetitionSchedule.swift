@@ -49,10 +49,11 @@ public struct RepetitionSchedule {
     public func isActive(_ index: Int) -> Bool { cases[index].stop == nil }
     public var activeCount: Int { cases.count { $0.stop == nil } }
 
-    /// The relative half-width of the case's median interval, nil while there is none.
+    /// How far the case's median interval reaches from the median (relative), nil while there is none.
     public func precision(_ index: Int) -> Double? {
-        guard let statistics = Statistics(cases[index].wall), let interval = statistics.medianInterval else { return nil }
-        return NoiseFlags.precision(interval, median: statistics.median)
+        guard let statistics = Statistics(cases[index].wall, schedule: policy.schedule),
+              let interval = statistics.medianInterval else { return nil }
+        return NoiseFlags.reach(interval, median: statistics.median)
     }
 
     /// Records a repetition that took `seconds` overall, then decides whether the case goes on. A warm-up that
@@ -87,7 +88,10 @@ public struct RepetitionSchedule {
 
     private func decide(_ index: Int, runElapsed: Double) -> StopReason? {
         let state = cases[index]
-        if state.wall.count >= policy.minimum, let precision = precision(index), precision <= policy.targetPrecision {
+        // Precision is judged only at the schedule's looks: judging after every repetition would stop on samples
+        // that are narrow by chance, and the interval would cover its median less often than it says.
+        if state.wall.count >= policy.minimum, policy.schedule.isLook(state.wall.count), let precision = precision(index),
+           precision <= policy.targetPrecision {
             return .precise
         }
         if state.measured >= policy.maximum { return .maximum }
@@ -116,6 +120,9 @@ public struct RepetitionSchedule {
                 } else {
                     needed = 1
                 }
+                // A case stops for precision only at a look: the next look at or after the estimate.
+                let wanted = state.wall.count + needed
+                if let look = policy.schedule.looks.first(where: { $0 >= wanted }) { needed = look - state.wall.count }
             }
             needed = max(min(needed, policy.maximum - state.measured), 0)
             if let cap = policy.caseSeconds, cost > 0 {

@@ -80,7 +80,8 @@ public struct Runner {
         options.interrupt.setCleanup { WorkDirectory.removeTree(workPath) }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
-        var summary = SummaryBuilder(order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision)
+        var summary = SummaryBuilder(order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
+                                     schedule: scenario.policy.schedule)
         let policy = scenario.policy
         var schedule = RepetitionSchedule(policy: policy, caseCount: plan.cases.count)
         options.progress("repetitions: \(policy)")
@@ -106,7 +107,7 @@ public struct Runner {
                     var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
                     // A repetition the signal cut short is not a result: the resumed run repeats it.
                     if options.interrupt.signal != nil && sample.status != .ok { break rounds }
-                    let counts = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
+                    let counts = schedule.record(caseIndex, sample, seconds: sample.cappedSeconds,
                                                  warmup: warmup, runElapsed: elapsed())
                     sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
                     done += 1
@@ -147,6 +148,7 @@ public struct Runner {
         manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
         manifest.storage = StorageFacts.of(options.workdir.path)
         manifest.repetitionPolicy = scenario.policy.description
+        manifest.repetitionPolicyValues = .init(scenario.policy)
         manifest.invocation = options.invocation
         manifest.binaryHash = options.binaryHash
         manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
@@ -177,7 +179,7 @@ public struct Runner {
             }
             let cost = sample.repetitionSeconds ?? 0
             seconds += cost
-            _ = schedule.record(caseIndex, sample, seconds: cost, warmup: false, runElapsed: 0)
+            _ = schedule.record(caseIndex, sample, seconds: sample.cappedSeconds, warmup: false, runElapsed: 0)
             try samples.append(cells: row)
             summary.add(sample)
         }

@@ -5,9 +5,12 @@ import StoreBenchAnalysis
 /// enough or the time set aside for the case (or the whole run) is spent.
 ///
 /// Rounds stay interleaved and shuffled over the cases still running. A case leaves the rotation when
-/// - it has at least ``minimum`` ok repetitions and its median's 95% interval is within ±``targetPrecision``, or
+/// - its count of ok repetitions is one of the schedule's looks (``schedule``, from ``minimum`` on) and both ends of
+///   its median's interval (at the schedule's level, so that stopping early keeps it a 95% interval) lie within
+///   ±``targetPrecision`` of the median, or
 /// - it has ``maximum`` repetitions, or
-/// - it has spent ``caseSeconds`` (warm-ups, preparation and verification included) and has one measured
+/// - it has spent ``caseSeconds`` (warm-ups and verification included; the preparation that fills its store is not
+///   charged, `prepare_s`) and has one measured
 ///   repetition, or
 /// - the run has spent ``budgetSeconds`` and the case has one measured repetition, or
 /// - a repetition failed or the backend declined the workload (repeating it would not change the row).
@@ -81,6 +84,9 @@ public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
 
     public var isFixed: Bool { minimum == maximum }
 
+    /// When a case may stop for precision, and the level of its interval (``LookSchedule``).
+    public var schedule: LookSchedule { LookSchedule(minimum: minimum, maximum: maximum) }
+
     /// Throws a message naming the offending key when the values do not fit together.
     public func validate() throws {
         guard minimum >= 1, maximum >= minimum else {
@@ -99,8 +105,8 @@ public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
         if isFixed {
             parts.append("\(minimum) measured repetitions per case")
         } else {
-            parts.append("\(minimum)–\(maximum) measured repetitions per case, stopping once the median's 95% interval "
-                         + "is within ±\(Self.percent(targetPrecision))")
+            parts.append("\(minimum)–\(maximum) measured repetitions per case, stopping at a look once both ends of the "
+                         + "median's interval are within ±\(Self.percent(targetPrecision)) (\(schedule))")
         }
         if let caseSeconds { parts.append("at most \(Self.seconds(caseSeconds)) per case") }
         if let budgetSeconds { parts.append("a run budget of \(Self.seconds(budgetSeconds))") }
