@@ -60,6 +60,7 @@ struct CrashCommand: ParsableCommand {
         let interrupt = InterruptRequest.install()
         defer { interrupt.uninstall() }
         let file = output.appendingPathComponent("durability.csv")
+        let started = Date()
         let variants = plan.backends
         var rows: [DurabilityRow] = []
         var finished = 0
@@ -85,7 +86,11 @@ struct CrashCommand: ParsableCommand {
                 rows += found
             }
             finished += 1
-            try failing(.failure) { try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file) }
+            try failing(.failure) {
+                try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file)
+                try AtomicFile.write(try environment(plan: plan, work: work, started: started, variants: finished),
+                                     to: output.appendingPathComponent("durability.environment.json"))
+            }
         }
         if interrupt.signal != nil {
             printError("interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
@@ -96,6 +101,25 @@ struct CrashCommand: ParsableCommand {
             print("| " + line.joined(separator: " | ") + " |")
         }
         print("wrote \(file.path)")
+    }
+}
+
+extension CrashCommand {
+    /// `durability.environment.json`: what produced the crash results (machine, build, scenario, trial settings).
+    func environment(plan: Scenario, work: URL, started: Date, variants: Int) throws -> Data {
+        let record: [String: Any] = [
+            "storebench_version": StoreBenchVersion.current, "git_commit": MachineFacts.gitCommit(),
+            "build_configuration": MachineFacts.buildConfiguration, "host": MachineFacts.hostName,
+            "cpu_model": MachineFacts.cpuModel, "cores": ProcessInfo.processInfo.activeProcessorCount,
+            "kernel": MachineFacts.kernel, "workdir_filesystem": WorkDirectory.fileSystemType(of: work.path),
+            "scenario_name": plan.name, "scenario_file": plan.file, "scenario_hash": plan.fileHash,
+            "seed": seed ?? plan.seed, "fault": fault.rawValue, "trials": trials, "prefix_images": prefixImages,
+            "batch": batch, "max_delay_ms": maxDelay, "variants_finished": variants,
+            "command_line": CommandLine.arguments,
+            "started_at": MachineFacts.timestamp(started), "finished_at": MachineFacts.timestamp(),
+        ]
+        return try JSONSerialization.data(withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            + Data("\n".utf8)
     }
 }
 

@@ -331,7 +331,7 @@ struct CompareEndToEndTests {
         try write(samples, to: run)
         let result = try runStorebench(["compare", run.path, run.path])
         let rows = result.stdout.split(separator: "\n").filter { $0.hasPrefix("| unchanged") }
-        #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("a\\|b c") && $0.split(separator: "|", omittingEmptySubsequences: false).count == 14 })
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("a\\|b c") && $0.split(separator: "|", omittingEmptySubsequences: false).count == 15 })
     }
 
     @Test("report prints the summary and writes report.md")

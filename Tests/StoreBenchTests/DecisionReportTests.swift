@@ -34,8 +34,8 @@ struct DecisionReportTests {
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: kills)
         let answer = report.answer
         let row = try cells(answer, "insert")
-        #expect(row[2].hasPrefix("fast [default]") && row[2].contains("survives a killed app, declared"), "\(row)")
-        #expect(row[4].hasPrefix("safe [default]") && row[4].contains("1.5"), "the liar lost data, so safe is the durable pick: \(row)")
+        #expect(row[1].hasPrefix("fast [default]") && row[1].contains("survives a killed app, declared"), "\(row)")
+        #expect(row[3].hasPrefix("safe [default]") && row[3].contains("1.5"), "the liar lost data, so safe is the durable pick: \(row)")
         #expect(answer.contains("if the data must survive power loss, safe [default] (survives power loss (declared))"))
         #expect(answer.contains("### Warnings") && answer.contains("liar [default]: declared 'survives power loss'"))
         let rankings = report.rankings
@@ -53,7 +53,7 @@ struct DecisionReportTests {
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: [:])
         let answer = report.answer
         let row = try cells(answer, "insert")
-        #expect(row[2].hasPrefix("full [default]") && row[2].contains("tied with nosync [default]"), "\(row)")
+        #expect(row[1].hasPrefix("full [default]") && row[1].contains("tied with nosync [default]"), "\(row)")
         #expect(answer.contains("full [default] survives power loss (declared), and costs no measurable time over the fastest"),
                 "\(answer)")
         #expect(!answer.contains("few [default]: "), "3 repetitions neither win nor tie")
@@ -95,8 +95,8 @@ struct DecisionReportTests {
         #expect(crashes["wal [default]"]?.prefix == CrashResult.Counts(trials: 50, acknowledged: 2400, lost: 0, corrupt: 0))
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: crashes)
         let row = try cells(report.answer, "insert")
-        #expect(row[2].hasPrefix("wal [default]") && row[2].contains("survives a killed app, measured"), "\(row)")
-        #expect(row[4].hasPrefix("trusted [default]") && row[4].contains("survives power loss, declared"), "\(row)")
+        #expect(row[1].hasPrefix("wal [default]") && row[1].contains("survives a killed app, measured"), "\(row)")
+        #expect(row[3].hasPrefix("trusted [default]") && row[3].contains("survives power loss, declared"), "\(row)")
         let classes = Dictionary(uniqueKeysWithValues: report.classRows.dropFirst().map { ($0[0], $0) })
         #expect(classes["torn"]?[4] == "survives a killed app", "a prefix image's loss lowers the class too")
         #expect(classes["extra"]?[4] == "survives power loss" && classes["extra"]?[5] == "yes")

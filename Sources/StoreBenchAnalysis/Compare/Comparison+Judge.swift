@@ -41,8 +41,7 @@ extension Comparison {
             if low >= 1 - threshold && high <= 1 + threshold { return .unchanged }
             return .inconclusive
         }
-        // Identical only where each side shows it: one repetition proves nothing.
-        if baseline.count >= 2, current.count >= 2, Set(baseline).count == 1, Set(current).count == 1 {
+        if identical(baseline, current) {
             return finding(classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold),
                            method: "identical repetitions")
         }

@@ -123,7 +123,8 @@ public struct Comparison {
                                current.byRepetition(metric.name, key)))
             }
         }
-        let pairedCount = max(judged.count, 1)
+        // Bonferroni over the findings the paired rounds judge (identical repetitions need no statistics).
+        let pairedCount = max(judged.filter { !Self.identical($0.2, $0.3) }.count, 1)
         for (key, metric, b, c, rb, rc) in judged {
             findings.append(Self.judge(key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
                                        pairs: options.paired ? Self.pairs(rb, rc) : nil, tests: pairedCount))
@@ -139,6 +140,11 @@ public struct Comparison {
         self.warnings = warnings
         self.problems = problems
         self.drift = drift
+    }
+
+    /// Whether each side's repetitions all gave one value (at least two each: one repetition proves nothing).
+    static func identical(_ baseline: [Double], _ current: [Double]) -> Bool {
+        baseline.count >= 2 && current.count >= 2 && Set(baseline).count == 1 && Set(current).count == 1
     }
 
     /// The ratios current/baseline of the repetitions both sides have (rounds of `ab`).

@@ -11,11 +11,14 @@ final class RepetitionRunner {
     let childExecutable: URL?
     /// Directories of filled stores kept for the next repetition, by case.
     private var filled: [Int: URL] = [:]
+    /// The test seam's fraction per backend (``TestSlowdown``); empty in every real run.
+    let slowdown: [String: Double]
 
-    init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?) {
+    init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil) {
         self.plan = plan
         self.workDirectory = workDirectory
         self.childExecutable = childExecutable
+        self.slowdown = slowdown?.fractions ?? [:]
     }
 
     /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.
@@ -35,7 +38,8 @@ final class RepetitionRunner {
         let planned = plan.cases[caseIndex]
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
-            let sample = Self.run(planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable)
+            let sample = Self.run(planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
+                                  slowdown: slowdown(planned))
             keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
             return sample
         }
@@ -47,9 +51,15 @@ final class RepetitionRunner {
             sample.error = Self.describe(planned, phase: "prepare", error)
             return sample
         }
-        let sample = Self.run(planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable)
+        let sample = Self.run(planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable,
+                              slowdown: slowdown(planned))
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
+    }
+
+    /// The test seam's stretch for a case: its backend and workload's, else its backend's.
+    private func slowdown(_ planned: RunPlan.Case) -> Double {
+        slowdown["\(planned.backend.name)/\(planned.workload.name)"] ?? slowdown[planned.backend.name] ?? 0
     }
 
     private func keepOrRetire(_ directory: URL, caseIndex: Int, sample: Sample, reusable: Bool) {
@@ -62,7 +72,7 @@ final class RepetitionRunner {
 
     /// One repetition of `planned` with its store in `directory` (which the caller removes).
     static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
-                    childExecutable: URL?) -> Sample {
+                    childExecutable: URL?, slowdown: Double = 0) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
         let missing = planned.workload.requires.subtracting(planned.backend.roles)
@@ -85,7 +95,7 @@ final class RepetitionRunner {
         var phase = "prepare"
         do {
             try measure(planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
-                        phase: &phase, directory: directory)
+                        phase: &phase, directory: directory, slowdown: slowdown)
             sample.status = .ok
         } catch let error as StoreError {
             if case .unsupported = error { sample.status = .unsupported }
@@ -101,7 +111,8 @@ final class RepetitionRunner {
 
     /// The three phases of one case, with the timed region around measure alone.
     private static func measure<Case: WorkloadCase>(_ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
-                                             into sample: inout Sample, phase: inout String, directory: URL) throws {
+                                             into sample: inout Sample, phase: inout String, directory: URL,
+                                             slowdown: Double = 0) throws {
         let prepareStart = monotonicNanoseconds()
         if requiresStore { try run.openInitialStore() }
         let prepared = try workloadCase.prepare(run)
@@ -117,6 +128,7 @@ final class RepetitionRunner {
         let start = monotonicNanoseconds()
         let measured = try workloadCase.measure(prepared, run)
         try run.commitPending()
+        if slowdown > 0 { TestSlowdown.stretch(since: start, by: slowdown) }
         let end = monotonicNanoseconds()
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()

@@ -17,7 +17,8 @@ public final class RunOutput {
     private var lock: Int32
     /// Files and directories a storebench run, report, chart or crash run writes; `--force` removes these.
     public static let reportNames = ["samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
-                                     "durability.csv", "samples.csv.partial", "summary.csv.partial",
+                                     "durability.csv", "durability.environment.json", "classes.csv",
+                                     "samples.csv.partial", "summary.csv.partial",
                                      "environment.json.partial"]
     static let lockName = ".storebench.lock"
     static let stagingPrefix = ".staging-"

@@ -70,6 +70,8 @@ public struct Runner {
         if WorkDirectory.isMemoryBacked(options.workdir.path) {
             warnings.append("work directory \(options.workdir.path) is memory-backed (tmpfs): disk costs are not measured")
         }
+        let slowdown = try TestSlowdown()
+        if let slowdown { warnings.append(slowdown.warning) }
         for warning in warnings { options.progress("WARNING: \(warning)") }
 
         options.progress("generating data (seed \(scenario.seed))…")
@@ -89,7 +91,7 @@ public struct Runner {
         do {
             let earlier = try resume(options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
             let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
-                                                    childExecutable: options.childExecutable)
+                                                    childExecutable: options.childExecutable, slowdown: slowdown)
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0
