@@ -114,7 +114,9 @@ extension DecisionReport {
             let store = entry.storeBytes.map { MarkdownTable.grouped($0 / 1024) + " KiB" } ?? "–"
             let memory = entry.memoryKiB.map { MarkdownTable.grouped($0) + " KiB" } ?? "–"
             let ratioCell = best.map { ratio(entry, to: $0) } ?? "–"
-            lines.append("| \(rank) | \(MarkdownTable.escape(entry.label)) | \(entry.walls.count) | "
+            // A row cut short by filling its store says so.
+            let fill = entry.prepareShare.flatMap { $0 >= 0.5 ? " (filling the store: \(Int(($0 * 100).rounded()))% of its time)" : nil } ?? ""
+            lines.append("| \(rank) | \(MarkdownTable.escape(entry.label)) | \(entry.walls.count)\(fill) | "
                          + "\(MarkdownTable.duration(entry.median)) | \(ratioCell) | \(verdict) | "
                          + "\(MarkdownTable.escape(entry.durability.label))\(readOnly && !entry.isFloor ? " (a property here, not a cost)" : "") | "
                          + "\(entry.crash?.kill?.summary ?? "not measured") | \(MarkdownTable.escape(entry.crash?.powerLossSummary ?? "not measured")) | "

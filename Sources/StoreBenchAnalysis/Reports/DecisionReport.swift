@@ -29,6 +29,8 @@ public struct DecisionReport {
         let storeBytes: Double?
         let memoryKiB: Double?
         let label: String
+        /// The share of the row's repetition time spent filling its store (nil: not recorded).
+        let prepareShare: Double?
 
         var isFloor: Bool { durability.promise == .none }
         var hasInterval: Bool { interval != nil }
@@ -72,6 +74,8 @@ public struct DecisionReport {
         }
         let stores = table.values(of: "store_bytes").compactMapValues(Statistics.median)
         let memory = table.values(of: "mem_growth_kib").compactMapValues(Statistics.median)
+        let prepared = table.values(of: "prepare_s").mapValues { $0.reduce(0, +) }
+        let repeated = table.values(of: "repetition_s").mapValues { $0.reduce(0, +) }
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }
         workloads = order.map { workload in
@@ -81,7 +85,8 @@ public struct DecisionReport {
                 let statistics = Statistics(values, schedule: schedule)!
                 return Entry(key: key, walls: values, median: statistics.median, interval: statistics.medianInterval,
                              durability: DurabilityClass(declared: declared, crash: crash), crash: crash,
-                             storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant))
+                             storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant),
+                             prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil })
             }
             let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
             // The main group: the most rows (the floor aside), then the larger size.

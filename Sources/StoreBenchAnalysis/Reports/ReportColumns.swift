@@ -99,8 +99,7 @@ public enum ReportColumns {
         .column("repetition_s", .seconds, .lowerIsBetter, .none, .harness,
                 "wall-clock time of the whole repetition: opening and filling the store, the timed operation, verification and clean-up"),
         .column("prepare_s", .seconds, .lowerIsBetter, .none, .harness,
-                "wall-clock time of opening and filling the store before the timed region (part of repetition_s; not "
-                    + "charged to the case's time cap, so a large store's fill does not cut its repetitions short)"),
+                "wall-clock time of opening and filling the store before the timed region (part of repetition_s)"),
         .column("declared_durability", .text, .neither, .first, .durability,
                 "what the variant declares about completed operations (its library's documentation, not a measurement): "
                     + "survives power loss, survives a killed app, may lose data when the app is killed, or in memory "
@@ -144,6 +143,9 @@ public enum ReportColumns {
         .column("target_met", .text, .neither, .statistic, .statistics, "yes when ci_reach ≤ target_precision, else no"),
         .column("stopped", .text, .neither, .statistic, .statistics,
                 "why the case left the rotation: precise, max-repetitions, case-time, budget, failed or unsupported"),
+        .column("prepare_share", .ratio, .neither, .statistic, .harness,
+                "the share of the row's repetition time spent opening and filling its store (prepare_s over "
+                    + "repetition_s); a row that stopped for case-time with a large share was cut short by its fill"),
         .column("case_s", .seconds, .lowerIsBetter, .statistic, .harness,
                 "wall-clock time the case took over all its repetitions, warm-ups, preparation and verification included"),
       ] + firsts(["declared_durability"])

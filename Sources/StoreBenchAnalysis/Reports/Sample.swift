@@ -59,10 +59,8 @@ public struct Sample: Sendable {
     public var loadAverage: Double?
     /// Wall-clock time of the whole repetition: prepare, measure, verify and clean-up (the harness's cost).
     public var repetitionSeconds: Double?
-    /// Wall-clock time of opening and filling the store before the timed region (not charged to the case's cap).
+    /// Wall-clock time of opening and filling the store before the timed region (part of `repetitionSeconds`).
     public var prepareSeconds: Double?
-    /// The part of the repetition charged to the case's time cap: all but the preparation.
-    public var cappedSeconds: Double { max((repetitionSeconds ?? 0) - (prepareSeconds ?? 0), 0) }
     public var readBytes: Int64?
     public var writeBytes: Int64?
     public var storeBytes: Int64 = 0

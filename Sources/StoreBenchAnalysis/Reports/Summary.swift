@@ -11,6 +11,9 @@ public struct SummaryBuilder {
         /// Sums over ok repetitions, for the contention flag (one repetition is often shorter than a clock tick).
         var wallTotal = 0.0
         var otherCPUTotal = 0.0
+        /// Repetition and preparation seconds over the written repetitions (for `prepare_share`).
+        var repetitionTotal = 0.0
+        var prepareTotal = 0.0
         var failed = 0
         var unsupported = 0
         var settings = ""
@@ -49,6 +52,8 @@ public struct SummaryBuilder {
         var row = rows[sample.key, default: Accumulator()]
         if row.settings.isEmpty { row.settings = sample.settings }
         if row.durability.isEmpty { row.durability = sample.durability }
+        row.repetitionTotal += sample.repetitionSeconds ?? 0
+        row.prepareTotal += sample.prepareSeconds ?? 0
         switch sample.status {
         case .ok:
             row.wall.append(sample.wallSeconds)
@@ -95,6 +100,8 @@ public struct SummaryBuilder {
         public let schedule: LookSchedule
         public let stopped: String
         public let caseSeconds: Double?
+        /// The share of the repetitions' time spent preparing the store (nil when not recorded).
+        public let prepareShare: Double?
 
         /// How far the median's interval reaches from the median, relative (nil without an interval).
         public var reach: Double? {
@@ -131,6 +138,7 @@ public struct SummaryBuilder {
             case "target_met": return status == .ok ? (reach.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
             case "stopped": return stopped
             case "case_s": return number(caseSeconds)
+            case "prepare_share": return number(prepareShare)
             case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
             default:
                 precondition(column.aggregation == .median, "summary column \(column.name) has no value")
@@ -154,7 +162,8 @@ public struct SummaryBuilder {
             return Row(key: key, status: status, statistics: statistics, failed: row.failed,
                        settings: row.settings, durability: row.durability, error: row.firstError, medians: medians,
                        noise: noise.joined(separator: ","), targetPrecision: targetPrecision, schedule: schedule, stopped: row.stopped,
-                       caseSeconds: row.caseSeconds)
+                       caseSeconds: row.caseSeconds,
+                       prepareShare: row.repetitionTotal > 0 ? row.prepareTotal / row.repetitionTotal : nil)
         }
     }
 

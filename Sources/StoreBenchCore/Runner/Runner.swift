@@ -109,7 +109,7 @@ public struct Runner {
                     var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
                     // A repetition the signal cut short is not a result: the resumed run repeats it.
                     if options.interrupt.signal != nil && sample.status != .ok { break rounds }
-                    let counts = schedule.record(caseIndex, sample, seconds: sample.cappedSeconds,
+                    let counts = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
                                                  warmup: warmup, runElapsed: elapsed())
                     sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
                     done += 1
@@ -181,7 +181,7 @@ public struct Runner {
             }
             let cost = sample.repetitionSeconds ?? 0
             seconds += cost
-            _ = schedule.record(caseIndex, sample, seconds: sample.cappedSeconds, warmup: false, runElapsed: 0)
+            _ = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0, warmup: false, runElapsed: 0)
             try samples.append(cells: row)
             summary.add(sample)
         }

@@ -9,9 +9,8 @@ import StoreBenchAnalysis
 ///   its median's interval (at the schedule's level, so that stopping early keeps it a 95% interval) lie within
 ///   ±``targetPrecision`` of the median, or
 /// - it has ``maximum`` repetitions, or
-/// - it has spent ``caseSeconds`` (warm-ups and verification included; the preparation that fills its store is not
-///   charged, `prepare_s`) and has one measured
-///   repetition, or
+/// - it has spent ``caseSeconds`` (warm-ups, preparation and verification included; the row's `prepare_share` says
+///   how much of it filling the store took) and has one measured repetition, or
 /// - the run has spent ``budgetSeconds`` and the case has one measured repetition, or
 /// - a repetition failed or the backend declined the workload (repeating it would not change the row).
 ///
