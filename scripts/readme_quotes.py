@@ -5,7 +5,7 @@ A block sits between `<!-- generated:NAME -->` and `<!-- end generated -->`:
 - `facts`: the run's date, commit, row count and duration;
 - `seed-table`: the seed questions' table from summary.csv and classes.csv (median, and how far its interval's
   two ends reach from it; the repetitions when there is no interval; "at N" where a limit changed the row's size);
-- `recommendations`: report.md's Recommendations, verbatim (Tests/StoreBenchTests/ReadmeQuoteTests.swift checks
+- `recommendations`: report.md's Recommendations for the seed workloads, verbatim (Tests/StoreBenchTests/ReadmeQuoteTests.swift checks
   that every such line is still in report.md).
 Usage: readme_quotes.py README.md RUN_DIR
 """
@@ -82,7 +82,8 @@ def recommendations(run_dir):
         text = handle.read()
     section = text.split("### Recommendations", 1)[1]
     section = re.split(r"\n#+ ", section, maxsplit=1)[0]
-    return [line for line in section.strip().splitlines() if line.startswith("- ")]
+    wanted = [f"- **{workload}**" for workload, _ in SEED_WORKLOADS]
+    return [line for line in section.strip().splitlines() if any(line.startswith(w) for w in wanted)]
 
 
 def facts(run_dir):

@@ -78,6 +78,8 @@ struct CoverageSimulationTests {
     func coverage(maximum: Int) throws {
         let policy = RepetitionPolicy(minimum: 6, maximum: maximum, targetPrecision: 0.05)
         let outcome = try Self.simulate(policy: policy, trials: 40)
+        print("coverage simulation, policy 6–\(maximum) (looks \(policy.schedule.looks)): \(outcome.covered) of \(outcome.precise) "
+              + "precise stops covered the median (\(String(format: "%.3f ± %.3f", outcome.coverage, outcome.standardError)))")
         #expect(outcome.precise >= 300, "too few precise stops to judge: \(outcome.precise)")
         #expect(outcome.coverage >= 0.95 - 2 * outcome.standardError,
                 "coverage \(outcome.coverage) over \(outcome.precise) precise stops (looks \(policy.schedule.looks))")
@@ -87,6 +89,8 @@ struct CoverageSimulationTests {
     func oldRuleFallsShort() throws {
         let policy = RepetitionPolicy(minimum: 6, maximum: 20, targetPrecision: 0.05)
         let outcome = try Self.simulate(policy: policy, trials: 40, everyRepetition: true)
+        print("coverage simulation, old rule (a look after every repetition): \(outcome.covered) of \(outcome.precise) "
+              + "(\(String(format: "%.3f ± %.3f", outcome.coverage, outcome.standardError)))")
         #expect(outcome.coverage < 0.95 - 2 * outcome.standardError, "coverage \(outcome.coverage) over \(outcome.precise)")
     }
 

@@ -36,7 +36,7 @@ struct DecisionReportTests {
         let row = try cells(answer, "insert")
         #expect(row[1].hasPrefix("fast [default]") && row[1].contains("survives a killed app, declared"), "\(row)")
         #expect(row[3].hasPrefix("safe [default]") && row[3].contains("1.5"), "the liar lost data, so safe is the durable pick: \(row)")
-        #expect(answer.contains("if the data must survive power loss, safe [default] (survives power loss (declared))"))
+        #expect(answer.contains("if the data must survive power loss, safe [default], which survives power loss (declared): "))
         #expect(answer.contains("### Warnings") && answer.contains("liar [default]: declared 'survives power loss'"))
         let rankings = report.rankings
         #expect(rankings.contains("| floor | floor [default] |"))

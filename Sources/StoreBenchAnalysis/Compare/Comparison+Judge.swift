@@ -27,10 +27,11 @@ extension Comparison {
         let negligibleBytes = bytesScale.map { abs(c - b) * $0 < options.minimumBytes } ?? false
         let isTime = [.seconds, .microseconds, .perSecond].contains(metric.column.unit)
         func finding(_ verdict: Verdict, interval: ClosedRange<Double>? = nil, p: Double? = nil, method: String) -> Finding {
+            let floored = negligibleBytes && verdict != .underpowered && verdict != .unchanged
             var finding = Finding(key: key, metric: metric, baselineMedian: b, currentMedian: c, baselineCount: baseline.count,
                                   currentCount: current.count, ratio: ratio, interval: interval, pValue: p,
-                                  verdict: negligibleBytes && verdict != .underpowered ? .unchanged : verdict)
-            finding.method = negligibleBytes ? method + ", under the byte floor" : method
+                                  verdict: floored ? .unchanged : verdict)
+            finding.method = floored ? method + ", under the byte floor" : method
             return finding
         }
         func classify(low: Double, high: Double, significant: Bool, threshold: Double) -> Verdict {

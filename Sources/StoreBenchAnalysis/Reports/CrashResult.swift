@@ -27,7 +27,7 @@ public struct CrashResult: Sendable, Equatable {
 
         /// "0 of 1,234 lost in 50 cuts" (unreadable stores named only when there were some).
         public func brief(_ noun: String) -> String {
-            "\(lost) of \(MarkdownTable.grouped(Double(acknowledged))) lost"
+            "\(MarkdownTable.grouped(Double(lost))) of \(MarkdownTable.grouped(Double(acknowledged))) lost"
                 + (corrupt > 0 ? ", \(corrupt) unreadable" : "") + " in \(trials) \(noun)"
         }
 

@@ -63,8 +63,11 @@ extension DecisionReport {
                 + (tied.isEmpty ? "." : "; indistinguishable from it at this precision: \(names(tied)).")
         }
         guard let safe = choice(workload, keeping: .durable)?.pick else {
-            return "- **\(workload.name)**: no strategy in this run survives power loss; the fastest is "
-                + "\(overall.pick.label) (\(overall.pick.durability.label))."
+            let unsure = main.entries.contains { !$0.isFloor && !$0.hasInterval && $0.durability.promise.keeps(atLeast: .durable) }
+            return "- **\(workload.name)**: " + (unsure
+                ? "the strategies that survive power loss have too few repetitions to tell their cost"
+                : "no strategy in this run survives power loss")
+                + "; the fastest is \(overall.pick.label) (\(overall.pick.durability.short))."
         }
         let fastest = overall.fastest
         if safe.key == fastest.key {
@@ -74,8 +77,8 @@ extension DecisionReport {
             return "- **\(workload.name)**: \(safe.label) \(safe.durability.label), and costs no measurable time over the "
                 + "fastest, \(fastest.label) (\(ratio(safe, to: fastest)): indistinguishable at this precision)."
         }
-        return "- **\(workload.name)**: if the data must survive power loss, \(safe.label) (\(safe.durability.label)): "
-            + "\(ratio(safe, to: fastest)) the time of the fastest, \(fastest.label), which \(fastest.durability.label)."
+        return "- **\(workload.name)**: if the data must survive power loss, \(safe.label), which \(safe.durability.label): "
+            + "\(ratio(safe, to: fastest)) the time of the fastest, \(fastest.label) (\(fastest.durability.short))."
     }
 
     /// Every workload's rankings: the main group, then each other group apart.

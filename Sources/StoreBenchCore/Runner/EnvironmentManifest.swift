@@ -48,31 +48,35 @@ public struct EnvironmentManifest: Codable, Sendable {
     /// The same policy as numbers, for `report` and `compare` (which recompute intervals at the run's level).
     public var repetitionPolicyValues: PolicyValues?
 
-    /// A repetition policy's values and its look schedule.
+    /// A repetition policy's values (its own coding keys: `min_repetitions`, `target_precision`, …) and its look
+    /// schedule (`looks`, `look_alpha`), in one flat object.
     public struct PolicyValues: Codable, Sendable {
-        public var warmup: Int
-        public var minimum: Int
-        public var maximum: Int
-        public var targetPrecision: Double
-        public var caseSeconds: Double?
-        public var budgetSeconds: Double?
+        public var policy: RepetitionPolicy
         public var looks: [Int]
         public var lookAlpha: Double
 
         public init(_ policy: RepetitionPolicy) {
-            warmup = policy.warmup
-            minimum = policy.minimum
-            maximum = policy.maximum
-            targetPrecision = policy.targetPrecision
-            caseSeconds = policy.caseSeconds
-            budgetSeconds = policy.budgetSeconds
+            self.policy = policy
             looks = policy.schedule.looks
             lookAlpha = policy.schedule.alpha
         }
 
         enum CodingKeys: String, CodingKey {
-            case warmup, minimum = "min_repetitions", maximum = "max_repetitions", targetPrecision = "target_precision",
-                 caseSeconds = "case_seconds", budgetSeconds = "budget_seconds", looks, lookAlpha = "look_alpha"
+            case looks, lookAlpha = "look_alpha"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            policy = try RepetitionPolicy(from: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            looks = try container.decode([Int].self, forKey: .looks)
+            lookAlpha = try container.decode(Double.self, forKey: .lookAlpha)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try policy.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(looks, forKey: .looks)
+            try container.encode(lookAlpha, forKey: .lookAlpha)
         }
     }
     public var warnings: [String]

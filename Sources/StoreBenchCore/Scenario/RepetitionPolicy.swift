@@ -15,7 +15,7 @@ import StoreBenchAnalysis
 /// - a repetition failed or the backend declined the workload (repeating it would not change the row).
 ///
 /// `minimum == maximum` is a fixed count: every case runs exactly that often unless a time limit ends it.
-public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
+public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConvertible {
     public var warmup: Int
     public var minimum: Int
     public var maximum: Int
@@ -27,6 +27,11 @@ public struct RepetitionPolicy: Sendable, Equatable, CustomStringConvertible {
     public var budgetSeconds: Double?
 
     public static let defaultTargetPrecision = NoiseFlags.defaultTargetPrecision
+
+    enum CodingKeys: String, CodingKey {
+        case warmup, minimum = "min_repetitions", maximum = "max_repetitions", targetPrecision = "target_precision",
+             caseSeconds = "case_seconds", budgetSeconds = "budget_seconds"
+    }
 
     public init(warmup: Int = 1, minimum: Int = 6, maximum: Int = 20, targetPrecision: Double = defaultTargetPrecision,
                 caseSeconds: Double? = nil, budgetSeconds: Double? = nil) {
