@@ -111,7 +111,7 @@ public struct Comparison {
         }
         let drift = options.paired ? nil : DriftModel(baseline: baseline.values(of: "wall_s"), current: current.values(of: "wall_s"),
                                                       fixed: options.drift)
-        var judged: [(ComparisonKey, Metric, [Double], [Double], [Int: Double], [Int: Double])] = []
+        var judged: [(ComparisonKey, Metric, [Double], [Double])] = []
         for metric in options.metrics {
             let beforeValues = baseline.values(of: metric.name), afterValues = current.values(of: metric.name)
             for key in Set(beforeValues.keys).intersection(after.keys.filter { after[$0] == .ok }).sorted() {
@@ -119,15 +119,17 @@ public struct Comparison {
                     problems.append("\(metric.name) of \(key.label): values in baseline, none in current")
                     continue
                 }
-                judged.append((key, metric, beforeValues[key]!, now, baseline.byRepetition(metric.name, key),
-                               current.byRepetition(metric.name, key)))
+                judged.append((key, metric, beforeValues[key]!, now))
             }
         }
         // Bonferroni over the findings the paired rounds judge (identical repetitions need no statistics).
         let pairedCount = max(judged.filter { !Self.identical($0.2, $0.3) }.count, 1)
-        for (key, metric, b, c, rb, rc) in judged {
+        for (key, metric, b, c) in judged {
+            // Rounds are paired only for `ab`: two separate runs' repetition numbers mean nothing to each other.
+            let pairs = options.paired
+                ? Self.pairs(baseline.byRepetition(metric.name, key), current.byRepetition(metric.name, key)) : nil
             findings.append(Self.judge(key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
-                                       pairs: options.paired ? Self.pairs(rb, rc) : nil, tests: pairedCount))
+                                       pairs: pairs, tests: pairedCount))
         }
         if let drift, drift.rows > 0, abs(log(drift.shift)) > log(1 + options.threshold) {
             let factor = String(format: "%.2f×", drift.shift >= 1 ? drift.shift : 1 / drift.shift)

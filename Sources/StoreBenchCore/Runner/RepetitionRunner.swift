@@ -128,7 +128,7 @@ final class RepetitionRunner {
         let start = monotonicNanoseconds()
         let measured = try workloadCase.measure(prepared, run)
         try run.commitPending()
-        if slowdown > 0 { TestSlowdown.stretch(since: start, by: slowdown) }
+        TestSlowdown.stretch(since: start, by: slowdown)
         let end = monotonicNanoseconds()
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()

@@ -41,8 +41,12 @@ public struct RepetitionSchedule {
     public let policy: RepetitionPolicy
     public private(set) var cases: [CaseState]
 
+    /// The policy's look schedule, computed once: it is consulted after every repetition, for every case.
+    public let looks: LookSchedule
+
     public init(policy: RepetitionPolicy, caseCount: Int) {
         self.policy = policy
+        looks = policy.schedule
         cases = Array(repeating: CaseState(), count: caseCount)
     }
 
@@ -51,7 +55,7 @@ public struct RepetitionSchedule {
 
     /// How far the case's median interval reaches from the median (relative), nil while there is none.
     public func precision(_ index: Int) -> Double? {
-        guard let statistics = Statistics(cases[index].wall, schedule: policy.schedule),
+        guard let statistics = Statistics(cases[index].wall, schedule: looks),
               let interval = statistics.medianInterval else { return nil }
         return NoiseFlags.reach(interval, median: statistics.median)
     }
@@ -90,7 +94,7 @@ public struct RepetitionSchedule {
         let state = cases[index]
         // Precision is judged only at the schedule's looks: judging after every repetition would stop on samples
         // that are narrow by chance, and the interval would cover its median less often than it says.
-        if state.wall.count >= policy.minimum, policy.schedule.isLook(state.wall.count), let precision = precision(index),
+        if state.wall.count >= policy.minimum, looks.isLook(state.wall.count), let precision = precision(index),
            precision <= policy.targetPrecision {
             return .precise
         }
@@ -122,7 +126,7 @@ public struct RepetitionSchedule {
                 }
                 // A case stops for precision only at a look: the next look at or after the estimate.
                 let wanted = state.wall.count + needed
-                if let look = policy.schedule.looks.first(where: { $0 >= wanted }) { needed = look - state.wall.count }
+                if let look = looks.looks.first(where: { $0 >= wanted }) { needed = look - state.wall.count }
             }
             needed = max(min(needed, policy.maximum - state.measured), 0)
             if let cap = policy.caseSeconds, cost > 0 {

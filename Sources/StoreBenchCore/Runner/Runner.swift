@@ -181,7 +181,7 @@ public struct Runner {
             }
             let cost = sample.repetitionSeconds ?? 0
             seconds += cost
-            _ = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0, warmup: false, runElapsed: 0)
+            _ = schedule.record(caseIndex, sample, seconds: cost, warmup: false, runElapsed: 0)
             try samples.append(cells: row)
             summary.add(sample)
         }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A test-only seam: `STOREBENCH_TEST_SLOWDOWN=TARGET:FRACTION[,…]`, where TARGET is a backend (`sqlite:0.2`) or a
-/// backend and workload (`sqlite/insert:0.2`), stretches every timed operation of the target by the fraction (a spin inside the clock, after the operation), so that a
-/// known regression can be planted to prove the CI gate catches it (docs/COMPARING.md). A run that has it records a
+/// backend and workload (`sqlite/insert:0.2`), stretches every timed operation of the target by the fraction (a
+/// spin inside the clock, after the operation; nothing when the fraction is 0), so that a known regression can be planted to prove the CI gate catches it (docs/COMPARING.md). A run that has it records a
 /// warning in environment.json; it is read once, never in the timed path.
 public struct TestSlowdown: Sendable, Equatable {
     public static let variable = "STOREBENCH_TEST_SLOWDOWN"
