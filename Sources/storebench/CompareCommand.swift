@@ -37,6 +37,14 @@ struct CompareCommand: ParsableCommand {
     static func compare(baseline: String, current: String, options: Comparison.Options, csv: String?,
                         failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false) -> Exit {
         let comparison: Comparison
+        if let csv {
+            do {
+                try AtomicFile.checkTarget(URL(fileURLWithPath: csv), inputs: SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current))
+            } catch {
+                printError("storebench compare: --csv: \(error)")
+                return .badInput
+            }
+        }
         do {
             let before = try SampleTable(path: baseline), after = try SampleTable(path: current)
             try before.requireComplete()

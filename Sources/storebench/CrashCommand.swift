@@ -35,6 +35,7 @@ struct CrashCommand: ParsableCommand {
     @Option(help: "Seed for the data and the kill moments (default: the scenario's).") var seed: UInt64?
     @Option(help: "Output directory for durability.csv (default: results/<UTC timestamp>-<host>-crash/).") var out: String?
     @Option(help: "Where private work directories are made (default: $TMPDIR or /var/tmp).") var workdir: String?
+    @Flag(help: "Replace the crash run already in --out (recognised by its durability.environment.json).") var force = false
 
     func validate() throws {
         guard (1...100_000).contains(trials) else { throw ValidationError("--trials must be in 1...100000, got \(trials)") }
@@ -45,11 +46,22 @@ struct CrashCommand: ParsableCommand {
 
     func run() throws {
         let registry = BackendRegistry.standard()
-        let (plan, output, work) = try failing(.badInput) {
-            (try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenario)
-                .narrowed(backends: backends, workloads: []),
-             try OutputLocations.prepareOutput(out ?? OutputLocations.defaultOutput() + "-crash"),
-             try OutputLocations.workdir(workdir))
+        let scenarioFile = try failing(.badInput) { try BundledScenarios.resolve(scenario) }
+        let (plan, claim, work) = try failing(.badInput) {
+            if let out { try RunOutput.checkPath(out) }
+            let plan = try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenarioFile)
+                .narrowed(backends: backends, workloads: [])
+            let work = try OutputLocations.workdir(workdir)
+            // An output of its own: new or empty, or (--force) a previous crash run's, never a run's results folder.
+            let claim = try RunOutput(URL(fileURLWithPath: out ?? OutputLocations.defaultOutput() + "-crash", isDirectory: true),
+                                      existing: force ? .replace : .refuse, kind: .crash,
+                                      inputs: [URL(fileURLWithPath: scenarioFile)])
+            return (plan, claim, work)
+        }
+        defer { claim.release() }
+        let output = claim.url
+        for path in WorkDirectory.removeAbandoned(in: work) {
+            printError("removed \(path): a work directory left by a storebench command that is no longer running")
         }
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench crash: cannot find the storebench executable to start writer children")
@@ -95,6 +107,7 @@ struct CrashCommand: ParsableCommand {
         if interrupt.signal != nil {
             printError("interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
                        + (finished == 0 ? "; nothing was written" : "; their rows are in \(file.path)"))
+            if finished == 0 { claim.releaseRemovingIfEmpty() }
             throw ExitCode(interrupt.exitCode)
         }
         for line in [DurabilityRow.header, DurabilityRow.header.map { _ in "---" }] + rows.map(\.fields) {

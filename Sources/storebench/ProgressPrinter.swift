@@ -24,7 +24,7 @@ final class ProgressPrinter {
     func message(_ text: String) {
         clearStatus()
         if quiet && !Self.matters(text) { return }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((text.escapingControlCharacters(keepingNewlines: true) + "\n").utf8))
     }
 
     /// One repetition done.

@@ -31,7 +31,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("size"), parsing: .singleValue, help: ArgumentHelp(
         "Sizes of an ad-hoc run's workloads (their size parameter), e.g. 1000,10000.", valueName: "n,n,…"),
             transform: { text in
-                try text.split(separator: ",").map { part in
+                try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
                     guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
                         throw ValidationError("--size: '\(part)' is not a positive whole number")
                     }
@@ -96,6 +96,10 @@ struct RunCommand: ParsableCommand {
     var resume: String?
 
     func validate() throws {
+        if let repeated = Dictionary(grouping: sizes, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("--size lists \(repeated) twice; give each size once (as scenario files must)")
+        }
+        if let out, out.isEmpty { throw ValidationError("--out is empty; name a directory") }
         if resume != nil {
             let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, !sizes.isEmpty, !filters.isEmpty,
                                dryRun, reps != nil, warmup != nil,

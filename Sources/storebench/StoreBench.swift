@@ -24,6 +24,11 @@ struct StoreBench: ParsableCommand {
     /// Parses and runs a subcommand; a ``CommandFailure`` becomes its message on standard error and its exit code
     /// (the one error-to-exit-code mapping), any other error is reported by ArgumentParser.
     static func main() {
+        if let (index, shown) = invalidUTF8Argument() {
+            printError("storebench: argument \(index) ('\(shown)') is not valid UTF-8; storebench takes paths and names "
+                       + "as UTF-8 text (rename the file or directory)")
+            Foundation.exit(StoreBenchExit.badInput.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -36,7 +41,21 @@ struct StoreBench: ParsableCommand {
     }
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error, control characters escaped (messages quote scenario and store text).
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((line.escapingControlCharacters(keepingNewlines: true) + "\n").utf8))
+}
+
+/// Every argument must be UTF-8: Swift decodes invalid bytes as U+FFFD, so a path such as `out/bad\xff` would
+/// silently name a different file. Returns the position and a printable form of the first argument that is not.
+func invalidUTF8Argument() -> (index: Int, text: String)? {
+    for index in 1..<Int(CommandLine.argc) {
+        guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+        if String(validatingCString: pointer) == nil {
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            return (index, shown)
+        }
+    }
+    return nil
 }

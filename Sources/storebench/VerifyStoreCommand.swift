@@ -25,6 +25,13 @@ struct VerifyStoreCommand: ParsableCommand {
     @Argument(help: "The store's directory.") var directory: String
     @Option(help: "Where the private copy is made (default: $TMPDIR or /var/tmp).") var workdir: String?
 
+    func validate() throws {
+        if let expectedChecksum, expectedChecksum.count != 16 || !expectedChecksum.allSatisfy(\.isHexDigit) {
+            throw ValidationError("--expect-checksum must be 16 hexadecimal digits (the checksum column of samples.csv), "
+                                  + "not '\(expectedChecksum.escapingControlCharacters)'")
+        }
+    }
+
     func run() throws {
         let registry = BackendRegistry.standard()
         let (descriptor, variant) = try failing(.badInput) { try registry.resolve(backend: backend, settings: settings) }
@@ -45,12 +52,19 @@ struct VerifyStoreCommand: ParsableCommand {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench verify-store: cannot find the storebench executable to start the checking child")
         }
-        let work = try failing(.badInput) {
-            try WorkDirectory(in: try OutputLocations.workdir(workdir), prefix: "storebench-verify-")
+        let parent = try failing(.badInput) { try OutputLocations.workdir(workdir) }
+        for path in WorkDirectory.removeAbandoned(in: parent) {
+            printError("removed \(path): a work directory left by a storebench command that is no longer running")
         }
+        let work = try failing(.badInput) { try WorkDirectory(in: parent, prefix: "storebench-verify-") }
         defer { work.remove() }
+        // Ctrl-C while the child checks: nothing to publish, so the first signal removes the copy and exits.
+        let interrupt = InterruptRequest.install(exitAtOnce: true)
+        let workPath = work.url
+        interrupt.addCleanup { WorkDirectory.removeTree(workPath) }
+        defer { interrupt.uninstall() }
         let copy = work.url.appendingPathComponent("store")
-        try failing(.failure) { try FileManager.default.copyItem(at: URL(fileURLWithPath: directory), to: copy) }
+        try failing(.badInput) { try PrivateCopy.copyTree(from: URL(fileURLWithPath: directory), to: copy) }
         let store = ChildStore.named(backend, settings: variant.description, directory: copy.path)
         var report = try StoreVerification.inChild(executable: executable, store: store,
                                                    expectedChecksum: expectedChecksum?.lowercased())

@@ -7,12 +7,14 @@ final class BackgroundRun {
     let process = Process()
     let stderrURL: URL
 
-    init(_ arguments: [String], stderrIn directory: URL) throws {
+    init(_ arguments: [String], stderrIn directory: URL, directory workingDirectory: URL = packageRoot,
+         environment: [String: String] = [:]) throws {
         stderrURL = directory.appendingPathComponent("stderr-\(UUID().uuidString).txt")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = try storebenchBinary()
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = workingDirectory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
@@ -79,7 +81,7 @@ struct RunOwnershipTests {
         let forced = try quickRun(temp, out: out, extra: ["--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-        #expect(names == ["samples.csv", "summary.csv", "summary.json", "environment.json", "notes.txt", ".storebench.lock"], "\(names)")
+        #expect(names == ["samples.csv", "summary.csv", "summary.json", "environment.json", "notes.txt"], "\(names)")
     }
 
     @Test("a second run into the same --out refuses while the first runs, and the first one's report is whole")
@@ -103,8 +105,9 @@ struct RunOwnershipTests {
         let out = temp.url.appendingPathComponent("out")
         let victim = temp.url.appendingPathComponent("victim.txt")
         try Data("precious".utf8).write(to: victim)
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        #expect(try quickRun(temp, out: out).status == 0, "a run to replace")
         for name in ["samples.csv", "samples.csv.partial", "summary.csv"] {
+            try? FileManager.default.removeItem(at: out.appendingPathComponent(name))
             try FileManager.default.createSymbolicLink(at: out.appendingPathComponent(name), withDestinationURL: victim)
         }
         let run = try quickRun(temp, out: out, extra: ["--force"])

@@ -30,14 +30,29 @@ public struct SampleTable {
 
     static let required = ["scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s"]
 
+    /// The files `SampleTable(path:)` reads for `path`: samples.csv first, then summary.csv and environment.json.
+    public static func inputFiles(_ path: String) -> [URL] {
+        var isDirectory: ObjCBool = false
+        let samples = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? URL(fileURLWithPath: path).appendingPathComponent("samples.csv") : URL(fileURLWithPath: path)
+        let directory = samples.deletingLastPathComponent()
+        return [samples, directory.appendingPathComponent("summary.csv"), directory.appendingPathComponent("environment.json")]
+    }
+
     /// Reads `path`: a run directory (its `samples.csv`) or a samples file.
     public init(path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CompareError("\(path): no such file or directory")
         }
-        let file = isDirectory.boolValue ? URL(fileURLWithPath: path).appendingPathComponent("samples.csv")
-            : URL(fileURLWithPath: path)
+        let file = Self.inputFiles(path)[0]
+        var isFile: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFile) else {
+            throw CompareError("\(path): no samples.csv in this directory (not a storebench run directory?)")
+        }
+        guard !isFile.boolValue, (try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType) == .typeRegular else {
+            throw CompareError("\(file.path): not a regular file")
+        }
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
             throw CompareError("\(file.path): cannot read it as UTF-8 text")
         }

@@ -12,7 +12,10 @@ import StoreBenchContract
 /// symlink is never opened or followed), is fsynced, and is renamed over the target (which replaces a symlink
 /// there rather than writing through it). A failure removes the temporary file.
 public enum AtomicFile {
+    /// Writes `data` to `url` (see the type). Refuses a target that exists and is neither a regular file nor a
+    /// symlink (``checkTarget(_:inputs:)``), so a device node, FIFO or directory is never replaced.
     public static func write(_ data: Data, to url: URL) throws {
+        try checkTarget(url)
         let (fd, temporary) = try createTemporary(for: url)
         var ok = FileBytes.writeAll(data, to: fd)
         let writeError = errno
@@ -24,6 +27,37 @@ public enum AtomicFile {
             throw failure("cannot write", url)
         }
         try commit(temporary, to: url)
+    }
+
+    /// Throws unless `url` is missing, a regular file or a symlink (which the rename replaces, never follows), and
+    /// unless it is the very file of one of `inputs` (followed through symlinks): `compare --csv out/A/samples.csv`
+    /// must not replace its own input. Call it before any work, so bad input fails with nothing written.
+    public static func checkTarget(_ url: URL, inputs: [URL] = []) throws {
+        var target = stat()
+        guard lstat(url.path, &target) == 0 else {
+            guard errno == ENOENT else { throw failure("cannot write", url) }
+            return
+        }
+        let type = target.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFLNK else {
+            let kind = switch type {
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            case S_IFDIR: "a directory"
+            default: "not a regular file"
+            }
+            throw ReportError(message: "\(url.path) is \(kind); storebench writes reports only to regular files, "
+                              + "which it replaces whole")
+        }
+        guard type == S_IFREG else { return }
+        for input in inputs {
+            var other = stat()
+            if stat(input.path, &other) == 0, other.st_dev == target.st_dev, other.st_ino == target.st_ino {
+                throw ReportError(message: "\(url.path) is the input \(input.path); write the report elsewhere")
+            }
+        }
     }
 
     /// Creates `.<name>.XXXXXX` beside `url`, exclusively (mode 0644); returns its descriptor and path.

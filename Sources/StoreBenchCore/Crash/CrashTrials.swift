@@ -73,7 +73,7 @@ public struct CrashTrials {
                 throw StoreError.inconsistent("\(backend.name) [\(variant)]: \(retries) attempts tested nothing (no batch acknowledged before the \(fault.rawValue))")
             }
             let delay = 1 + Int(rng.next() % UInt64(maxDelayMilliseconds))
-            let directory = try WorkDirectory(in: workRoot, prefix: "crash")
+            let directory = try WorkDirectory(in: workRoot, prefix: "storebench-crash-")
             defer { directory.remove() }
             if try body(try directory.subdirectory("store"), delay) { counted += 1 } else { retries += 1 }
         }

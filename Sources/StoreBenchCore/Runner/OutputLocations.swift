@@ -7,24 +7,6 @@ public enum OutputLocations {
         public let message: String
     }
 
-    /// Creates the output directory if needed and proves it is writable.
-    public static func prepareOutput(_ requested: String?) throws -> URL {
-        let url = URL(fileURLWithPath: requested ?? defaultOutput(), isDirectory: true)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw Failure(message: "--out \(url.path) exists and is not a directory")
-        }
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw Failure(message: "cannot create output directory \(url.path): \(error.localizedDescription)")
-        }
-        guard FileManager.default.isWritableFile(atPath: url.path) else {
-            throw Failure(message: "output directory \(url.path) is not writable")
-        }
-        return url
-    }
-
     /// The parent of the private work directories: an existing, writable directory.
     public static func workdir(_ requested: String?) throws -> URL {
         let path = requested ?? ProcessInfo.processInfo.environment["TMPDIR"] ?? "/var/tmp"

@@ -122,6 +122,7 @@ public struct RunInvocation {
             } else {
                 previous = nil
             }
+            if let file = invocation.scenarioFile { invocation.scenarioFile = try BundledScenarios.resolve(file) }
             var parsed = try invocation.scenario(backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
             parsed = try parsed.filtered(invocation.filters)
             parsed.policy = try parsed.policy.applying(invocation.policy)
@@ -134,14 +135,16 @@ public struct RunInvocation {
             }
             scenario = parsed
             workURL = try OutputLocations.workdir(workdir)
+            if let requested = invocation.output { try RunOutput.checkPath(requested) }
             let outputURL = URL(fileURLWithPath: invocation.output ?? OutputLocations.defaultOutput(), isDirectory: true)
-            output = try RunOutput(outputURL, existing: resume != nil ? .resume : (force ? .replace : .refuse))
+            output = try RunOutput(outputURL, existing: resume != nil ? .resume : (force ? .replace : .refuse),
+                                   inputs: invocation.scenarioFile.map { [URL(fileURLWithPath: $0)] } ?? [])
         } catch {
             stderr("error: \(error)")
             return .badInput
         }
         defer { output.release() }
-        for path in WorkDirectory.removeAbandoned(in: workURL, prefix: "storebench-") {
+        for path in WorkDirectory.removeAbandoned(in: workURL) {
             stderr("removed \(path): a work directory left by a storebench run that is no longer running")
         }
         let runner = Runner(backends: backendRegistry, workloads: workloadRegistry)
@@ -149,6 +152,9 @@ public struct RunInvocation {
         let staging: URL
         do {
             staging = try output.stage()
+            let stagingPath = staging
+            interrupt.addCleanup { try? FileManager.default.removeItem(at: stagingPath) }
+            interrupt.addCleanup(output.emergencyCleanup)
         } catch {
             stderr("error: \(error)")
             return .failure

@@ -79,7 +79,7 @@ public struct Runner {
         let workDirectory = try WorkDirectory(in: options.workdir, prefix: "storebench-")
         defer { workDirectory.remove() }
         let workPath = workDirectory.url
-        options.interrupt.setCleanup { WorkDirectory.removeTree(workPath) }
+        options.interrupt.addCleanup { WorkDirectory.removeTree(workPath) }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
         var summary = SummaryBuilder(order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,

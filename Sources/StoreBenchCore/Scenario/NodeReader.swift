@@ -48,9 +48,8 @@ struct NodeReader {
             if required { throw error(path, "required key is missing") }
             return nil
         }
-        guard case .scalar(let scalar) = node, scalar.style != .plain || !isNumberLike(scalar.string) else {
-            throw error(path, "expected text, found \(kind(node))")
-        }
+        // Read as written: `nan`, `1.5`, `0x10`, `yes` and `null` are names like any other.
+        guard case .scalar(let scalar) = node else { throw error(path, "expected text, found \(kind(node))") }
         return scalar.string
     }
 
@@ -82,8 +81,6 @@ struct NodeReader {
         guard range.contains(value) else { throw error(path, "\(scalar.string) is out of range; expected \(bounds)") }
         return value
     }
-
-    private func isNumberLike(_ text: String) -> Bool { Double(text) != nil }
 
     func kind(_ node: Node) -> String {
         switch node {

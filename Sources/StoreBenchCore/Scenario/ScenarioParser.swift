@@ -41,6 +41,11 @@ public struct ScenarioParser {
         guard let text = String(data: data, encoding: .utf8) else { throw fail("", "the file is not valid UTF-8") }
         let root: Node?
         do {
+            try YAMLEventScan.check(text)
+        } catch let refusal as YAMLEventScan.Refusal {
+            throw fail("", "line \(refusal.line), column \(refusal.column): \(refusal.message)")
+        }
+        do {
             root = try Yams.compose(yaml: text)
         } catch {
             throw fail("", "not valid YAML: \(error)")

@@ -29,12 +29,16 @@ public final class WorkDirectory {
         try? Data(ProcessOwner.current.recorded.utf8).write(to: url.appendingPathComponent(ProcessOwner.fileName))
     }
 
-    /// Removes the work directories in `parent` (named `prefix` + six characters) whose owner, recorded when they
-    /// were made, is no longer running: what a killed run left behind. Returns their paths.
-    public static func removeAbandoned(in parent: URL, prefix: String) -> [String] {
+    /// The prefixes storebench's commands give their work directories (`<prefix>XXXXXX`).
+    public static let prefixes = ["storebench-", "storebench-verify-", "storebench-crash-", "storebench-overhead-"]
+
+    /// Removes the work directories in `parent` (named one of ``prefixes`` + six characters, holding an `.owner`
+    /// file) whose owner, recorded when they were made, is no longer running: what a killed command left behind,
+    /// whichever command it was. Returns their paths.
+    public static func removeAbandoned(in parent: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         var removed: [String] = []
-        for name in names.sorted() where name.hasPrefix(prefix) && name.count == prefix.count + 6 {
+        for name in names.sorted() where prefixes.contains(where: { name.hasPrefix($0) && name.count == $0.count + 6 }) {
             let directory = parent.appendingPathComponent(name, isDirectory: true)
             guard let recorded = try? String(contentsOf: directory.appendingPathComponent(ProcessOwner.fileName), encoding: .utf8),
                   let owner = ProcessOwner(recorded: recorded), !owner.isRunning

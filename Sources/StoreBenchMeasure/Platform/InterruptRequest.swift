@@ -9,13 +9,13 @@ import Synchronization
 /// SIGINT and SIGTERM turned into a request that a long command checks at safe points (between repetitions).
 ///
 /// The first signal only records itself: the command finishes what it is doing, publishes what it completed and
-/// exits with ``exitCode``. A second SIGINT or SIGTERM runs the clean-up set with ``setCleanup(_:)`` (e.g.
+/// exits with ``exitCode``. A second SIGINT or SIGTERM runs the clean-ups added with ``addCleanup(_:)`` (e.g.
 /// removing the work directory) and exits at once. Signals are taken off the default action only while the request is installed;
 /// ``uninstall()`` restores them.
 public final class InterruptRequest: @unchecked Sendable {
     // @unchecked: `sources` is written once in `install` and only read after; the signal number is atomic.
     private let received = Atomic<Int32>(0)
-    private let cleanup = Mutex<(@Sendable () -> Void)?>(nil)
+    private let cleanups = Mutex<[@Sendable () -> Void]>([])
     private var sources: [DispatchSourceSignal] = []
     private var installed: [Int32] = []
     private static let handled = [SIGINT, SIGTERM]
@@ -23,8 +23,9 @@ public final class InterruptRequest: @unchecked Sendable {
     /// A request that no signal can set (tests, library callers that handle signals themselves).
     public init() {}
 
-    /// Catches SIGINT and SIGTERM from now on.
-    public static func install() -> InterruptRequest {
+    /// Catches SIGINT and SIGTERM from now on. `exitAtOnce`: already the first signal runs the clean-up and exits
+    /// (a short command with nothing to publish, such as `verify-store`).
+    public static func install(exitAtOnce: Bool = false) -> InterruptRequest {
         let request = InterruptRequest()
         let queue = DispatchQueue(label: "storebench.signals")
         for number in handled {
@@ -33,8 +34,8 @@ public final class InterruptRequest: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [request] in
                 let (exchanged, _) = request.received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
-                if !exchanged {
-                    request.cleanup.withLock { $0 }?()
+                if !exchanged || exitAtOnce {
+                    for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
                     _exit(128 + number)
                 }
             }
@@ -45,9 +46,10 @@ public final class InterruptRequest: @unchecked Sendable {
         return request
     }
 
-    /// What a second signal runs before exiting at once (e.g. removing the work directory).
-    public func setCleanup(_ body: @escaping @Sendable () -> Void) {
-        cleanup.withLock { $0 = body }
+    /// Adds to what a second signal runs before exiting at once (e.g. removing the work directory and the
+    /// staging directory), in the order added.
+    public func addCleanup(_ body: @escaping @Sendable () -> Void) {
+        cleanups.withLock { $0.append(body) }
     }
 
     /// Asks the command to stop as if `number` had arrived (tests).

@@ -25,7 +25,7 @@ public enum MachineFacts {
     }
 
     /// The compiler that built this binary, to the minor version (the language has no finer compile-time test),
-    /// plus `swift --version` of the toolchain on PATH when there is one.
+    /// plus `swift-frontend --version` of the toolchain on PATH when there is one.
     public static var swiftVersion: String {
         #if compiler(>=6.4)
         let compiled = "6.4 or later"
@@ -36,7 +36,9 @@ public enum MachineFacts {
         #else
         let compiled = "6.0–6.1"
         #endif
-        let toolchain = run(["swift", "--version"])?.split(separator: "\n").first.map(String.init)
+        // The frontend, not the `swift` driver: the driver leaves a `TemporaryDirectory.XXXXXX` in TMPDIR each
+        // time it runs (hundreds piled up in /tmp), and the frontend prints the same version line.
+        let toolchain = run(["swift-frontend", "--version"])?.split(separator: "\n").first.map(String.init)
         return "compiler \(compiled)" + (toolchain.map { "; toolchain on PATH: \($0)" } ?? "")
     }
 
