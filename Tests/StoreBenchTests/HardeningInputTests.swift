@@ -78,6 +78,31 @@ struct HardeningInputTests {
         }
     }
 
+    @Test("9. duplicated sample lines never inflate n: a samples.csv repeated 4× or with more repetitions than summary.csv is refused")
+    func duplicatedSamples() throws {
+        let box = try Sandbox()
+        let source = try String(contentsOfFile: HardeningOutputTests.even + "/samples.csv", encoding: .utf8)
+        let lines = source.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let repeated = ([lines[0]] + lines.dropFirst().flatMap { Array(repeating: $0, count: 4) }).joined(separator: "\r\n") + "\r\n"
+        let file = try box.root.file("samples.csv", repeated)
+        for current in [file, box.url.path] {
+            let result = try box.run(["compare", HardeningOutputTests.even, current, "--allow-underpowered"])
+            #expect(result.status == 1 && result.stderr.contains("appears twice"), "\(result.stderr)")
+        }
+        // More repetitions than summary.csv says: rows of another run, refused.
+        let run = box.url.appendingPathComponent("run")
+        #expect(try box.run(["run", "--scenario", try box.tinyScenario(), "--out", run.path, "--workdir", box.work.path]).status == 0)
+        let samples = run.appendingPathComponent("samples.csv")
+        var table = try CSVFormat.decode(String(contentsOf: samples, encoding: .utf8))
+        let repetition = try #require(table.header.firstIndex(of: "repetition"))
+        var extra = try #require(table.rows.last)
+        extra[repetition] = "3"
+        table.rows.append(extra)
+        try CSVFormat.encode([table.header] + table.rows).write(to: samples)
+        let more = try box.run(["compare", run.path, run.path, "--allow-underpowered"])
+        #expect(more.status == 1 && more.stderr.contains("rows of another run"), "\(more.stderr)")
+    }
+
     @Test("11. an --expect-checksum that is not 16 hex digits is refused (64), not reported lost")
     func checksumSyntax() throws {
         let box = try Sandbox()

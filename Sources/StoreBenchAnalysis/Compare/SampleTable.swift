@@ -60,6 +60,14 @@ public struct SampleTable {
         let manifest = file.deletingLastPathComponent().appendingPathComponent("environment.json")
         environment = (try? Data(contentsOf: manifest)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         guard text.utf8.last == UInt8(ascii: "\n") else { throw CompareError("\(file.path): the file ends in the middle of a row (cut short)") }
+        // A repeated repetition number is a duplicated line, not another measurement (it would inflate n).
+        var seen = Set<String>()
+        for row in rows {
+            let label = row.comparisonKey.label
+            guard seen.insert("\(label)\u{1F}\(row.repetition)").inserted else {
+                throw CompareError("\(file.path): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
+            }
+        }
         let summary = file.deletingLastPathComponent().appendingPathComponent("summary.csv")
         if let data = FileManager.default.contents(atPath: summary.path), let summaryText = String(data: data, encoding: .utf8) {
             try checkComplete(against: summaryText, source: summary.path)
@@ -73,15 +81,7 @@ public struct SampleTable {
         let column = Dictionary(summary.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         guard let n = column["n"], let failed = column["failed"], let status = column["status"] else { return }
         var present: [String: Int] = [:]
-        var seen = Set<String>()
-        for row in rows {
-            let label = row.comparisonKey.label
-            // A repeated repetition number is a duplicated line, not another measurement.
-            guard seen.insert("\(label)\u{1F}\(row.repetition)").inserted else {
-                throw CompareError("\(self.source): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
-            }
-            present[label, default: 0] += 1
-        }
+        for row in rows { present[row.comparisonKey.label, default: 0] += 1 }
         for cells in summary.rows where cells.count == summary.header.count {
             func cell(_ name: String) -> String { column[name].map { cells[$0] } ?? "" }
             let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
