@@ -8,19 +8,21 @@ struct ABCommand: ParsableCommand {
         abstract: "Run two storebench binaries interleaved (A B, B A, …) and compare their samples.",
         discussion: """
             Noise between machines and minutes is larger than most regressions: two builds are only comparable \
-            when they run interleaved in one job. Each round runs one full scenario pass (one repetition per row) \
-            with each binary, alternating which goes first; the samples of all rounds are merged per side into \
-            OUT/baseline and OUT/current and compared as `storebench compare` does, with its exit codes, except \
-            that each metric is judged on the paired rounds (round r of A against round r of B): the sign-test \
-            interval of the median ratio, Bonferroni-adjusted over the findings, with no drift allowance. This is \
-            the way to gate time in CI (scripts/ci-regress).
+            when they run interleaved in one job. Each round runs one scenario pass (--reps-per-round repetitions \
+            per row) with each binary, alternating which goes first; the samples of all rounds are merged per side \
+            into OUT/baseline and OUT/current and compared as `storebench compare` does, with its exit codes, \
+            except that each metric is judged on the paired rounds (the median of round r of A against that of B): \
+            the Hodges-Lehmann interval of the signed-rank test on the log ratios, Bonferroni-adjusted over the \
+            findings, with no drift allowance. This is the way to gate time in CI (scripts/ci-regress; \
+            docs/COMPARING.md gives the rounds a slowdown of a given size needs).
             """
     )
 
     @Option(help: "The baseline storebench binary (A).") var baselineBinary: String
     @Option(help: "The current storebench binary (B).") var currentBinary: String
     @Option(help: "The scenario file.") var scenario = "scenarios/smoke.yaml"
-    @Option(help: "Rounds (each: one repetition per row with each binary).") var rounds = 10
+    @Option(help: "Rounds (each: a pass of --reps-per-round repetitions per row with each binary).") var rounds = 10
+    @Option(help: "Measured repetitions per row in each round's pass; the round's value is their median.") var repsPerRound = 1
     @Option(help: "Warm-up repetitions inside each round's run.") var warmup = 1
     @Option(help: "Where the rounds and merged samples go (default: a new temporary directory).") var out: String?
     @Option(help: "Where the binaries make their work directories.") var workdir: String?
@@ -28,6 +30,7 @@ struct ABCommand: ParsableCommand {
 
     func validate() throws {
         guard (2...1000).contains(rounds) else { throw ValidationError("--rounds must be in 2...1000") }
+        guard (1...100).contains(repsPerRound) else { throw ValidationError("--reps-per-round must be in 1...100") }
         for binary in [baselineBinary, currentBinary] where !FileManager.default.isExecutableFile(atPath: binary) {
             throw ValidationError("\(binary) is not an executable file")
         }
@@ -36,6 +39,8 @@ struct ABCommand: ParsableCommand {
     func run() throws {
         var options = judging.comparisonOptions
         options.paired = true
+        options.repetitionsPerRound = repsPerRound
+        let scenario = try failing(.badInput) { try BundledScenarios.resolve(self.scenario) }
         let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("storebench-ab-\(UUID().uuidString)").path)
         let sides = [("baseline", baselineBinary), ("current", currentBinary)]
@@ -44,14 +49,14 @@ struct ABCommand: ParsableCommand {
             for (name, binary) in round % 2 == 1 ? sides : sides.reversed() {
                 let runDirectory = output.appendingPathComponent("rounds/\(name)-\(round)")
                 printError("[ab round \(round)/\(rounds)] \(name): \(binary)")
-                var arguments = ["run", "--scenario", scenario, "--reps", "1", "--warmup", String(warmup),
+                var arguments = ["run", "--scenario", scenario, "--reps", String(repsPerRound), "--warmup", String(warmup),
                                  "--out", runDirectory.path]
                 if let workdir { arguments += ["--workdir", workdir] }
                 let status = try Self.execute(binary, arguments)
                 guard status == 0 || status == 1 else {
                     throw CommandFailure(exit: .failure, message: "storebench ab: \(binary) exited \(status) in round \(round); stopping")
                 }
-                try failing(.failure) { try merged[name, default: ABMerge()].add(runDirectory, round: round) }
+                try failing(.failure) { try merged[name, default: ABMerge()].add(runDirectory, round: round, perRound: repsPerRound) }
             }
         }
         for (name, merge) in merged {
@@ -77,13 +82,14 @@ struct ABCommand: ParsableCommand {
     }
 }
 
-/// The samples of one side of an A/B run, merged over rounds (repetition = round).
+/// The samples of one side of an A/B run, merged over rounds: repetition r of round k becomes repetition
+/// (k − 1) × perRound + r, so that ``Comparison`` can group them back into rounds.
 struct ABMerge {
     var header: [String]?
     var rows: [[String]] = []
     var environment: Data?
 
-    mutating func add(_ runDirectory: URL, round: Int) throws {
+    mutating func add(_ runDirectory: URL, round: Int, perRound: Int = 1) throws {
         let file = runDirectory.appendingPathComponent("samples.csv")
         guard let text = try? String(contentsOf: file, encoding: .utf8) else {
             throw CompareError("\(file.path): missing or unreadable")
@@ -96,7 +102,7 @@ struct ABMerge {
         }
         rows += decoded.rows.map { row in
             var row = row
-            row[repetition] = String(round)
+            row[repetition] = String((round - 1) * perRound + (Int(row[repetition]) ?? 1))
             return row
         }
         if environment == nil { environment = try? Data(contentsOf: runDirectory.appendingPathComponent("environment.json")) }

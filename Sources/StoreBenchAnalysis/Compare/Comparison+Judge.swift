@@ -6,9 +6,9 @@ extension Comparison {
     /// Judges one (row, metric):
     /// - **identical repetitions** on both sides (every repetition of each run gave the same value): the metric is
     ///   deterministic for this row, and its medians are compared against `deterministicThreshold`;
-    /// - **paired rounds** (`ab`): the per-round ratios current/baseline, with the sign-test interval of their median
-    ///   at `familyAlpha / tests` (Bonferroni over the gate's findings); no drift allowance, since both sides ran
-    ///   side by side;
+    /// - **paired rounds** (`ab`): the per-round log ratios current/baseline, with the Hodges–Lehmann interval of the
+    ///   signed-rank test (``SignedRank``) at `familyAlpha / tests` (Bonferroni over the gate's findings); no drift
+    ///   allowance, since both sides ran side by side;
     /// - **separate runs**: the seeded bootstrap interval of the ratio of medians and a Mann-Whitney test; time
     ///   metrics must also exceed the drift between runs (``DriftModel``), else they are `within drift`.
     /// Bytes must differ by at least `minimumBytes` as well as by the threshold, so 0 → 4,096 B on a read-only row
@@ -48,12 +48,12 @@ extension Comparison {
         }
         if let pairs {
             let alpha = options.familyAlpha / Double(max(tests, 1))
-            guard let interval = MedianInterval(sorted: pairs.sorted(), alpha: alpha) else {
+            guard let interval = SignedRank.interval(pairs, alpha: alpha) else {
                 return finding(.underpowered, method: "paired rounds: \(pairs.count) too few at alpha \(String(format: "%.2g", alpha))")
             }
-            let range = interval.low...interval.high
-            let verdict = classify(low: interval.low, high: interval.high, significant: true, threshold: options.threshold)
-            return finding(verdict, interval: range, p: SignTest.pValue(pairs), method: "paired rounds")
+            let (low, high) = (exp(interval.low), exp(interval.high))
+            let verdict = classify(low: low, high: high, significant: true, threshold: options.threshold)
+            return finding(verdict, interval: low...high, p: SignedRank.pValue(pairs), method: "paired rounds, signed-rank")
         }
         let seed = options.seed ^ UInt64(truncatingIfNeeded: key.label.hashValueStable)
         let interval = Bootstrap.ratioOfMedians(baseline: baseline, current: current, resamples: options.resamples, seed: seed)
@@ -75,16 +75,6 @@ extension Comparison {
         return finding(verdict, interval: interval, p: test?.pValue,
                        method: isTime && drift != nil ? "bootstrap + Mann-Whitney, drift ±\(Int((drift!.allowance * 100).rounded()))%"
                            : "bootstrap + Mann-Whitney")
-    }
-}
-
-/// The two-sided sign test of paired ratios against 1 (ties dropped).
-enum SignTest {
-    static func pValue(_ ratios: [Double]) -> Double {
-        let above = ratios.count { $0 > 1 }, below = ratios.count { $0 < 1 }
-        let n = above + below
-        guard n > 0 else { return 1 }
-        return min(1, 2 * MedianInterval.binomialCDF(min(above, below), n: n))
     }
 }
 

@@ -44,7 +44,7 @@ public struct Comparison {
         public let interval: ClosedRange<Double>?
         public let pValue: Double?
         public let verdict: Verdict
-        /// How it was judged: "identical repetitions", "paired rounds", "bootstrap + Mann-Whitney", "bytes".
+        /// How it was judged: "identical repetitions", "paired rounds, signed-rank", "bootstrap + Mann-Whitney", "bytes".
         public var method = ""
     }
 
@@ -63,6 +63,9 @@ public struct Comparison {
         /// The sides are interleaved rounds of one job (`storebench ab`): repetition r of BASELINE ran beside
         /// repetition r of CURRENT. Time is then judged on the paired ratios, with no drift allowance.
         public var paired = false
+        /// Paired rounds: how many consecutive repetitions of each side make one round (`ab --reps-per-round`);
+        /// each side's round is the median of its repetitions.
+        public var repetitionsPerRound = 1
         /// The error the whole gate allows over its paired findings (Bonferroni over rows).
         public var familyAlpha = 0.05
         public var resamples = 2000
@@ -127,7 +130,8 @@ public struct Comparison {
         for (key, metric, b, c) in judged {
             // Rounds are paired only for `ab`: two separate runs' repetition numbers mean nothing to each other.
             let pairs = options.paired
-                ? Self.pairs(baseline.byRepetition(metric.name, key), current.byRepetition(metric.name, key)) : nil
+                ? Self.pairs(baseline.byRepetition(metric.name, key), current.byRepetition(metric.name, key),
+                             perRound: options.repetitionsPerRound) : nil
             findings.append(Self.judge(key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
                                        pairs: pairs, tests: pairedCount))
         }
@@ -149,11 +153,16 @@ public struct Comparison {
         baseline.count >= 2 && current.count >= 2 && Set(baseline).count == 1 && Set(current).count == 1
     }
 
-    /// The ratios current/baseline of the repetitions both sides have (rounds of `ab`).
-    static func pairs(_ baseline: [Int: Double], _ current: [Int: Double]) -> [Double] {
-        baseline.keys.sorted().compactMap { round in
-            guard let b = baseline[round], let c = current[round], b > 0 else { return nil }
-            return c / b
+    /// The log ratios log(current/baseline) of the rounds both sides have (`ab`): repetitions 1…k are round 1,
+    /// k+1…2k round 2, and so on; each side's round is the median of its repetitions in it.
+    static func pairs(_ baseline: [Int: Double], _ current: [Int: Double], perRound: Int = 1) -> [Double] {
+        func rounds(_ values: [Int: Double]) -> [Int: Double] {
+            Dictionary(grouping: values, by: { ($0.key - 1) / max(perRound, 1) }).compactMapValues { Statistics.median($0.map(\.value)) }
+        }
+        let b = rounds(baseline), c = rounds(current)
+        return b.keys.sorted().compactMap { round in
+            guard let before = b[round], let after = c[round], before > 0, after > 0 else { return nil }
+            return log(after / before)
         }
     }
 
