@@ -7,7 +7,8 @@ extension Comparison {
     /// - **identical repetitions** on both sides (every repetition of each run gave the same value): the metric is
     ///   deterministic for this row, and its medians are compared against `deterministicThreshold`;
     /// - **paired rounds** (`ab`): the per-round log ratios current/baseline, with the Hodges–Lehmann interval of the
-    ///   signed-rank test (``SignedRank``) at `familyAlpha / tests` (Bonferroni over the gate's findings); no drift
+    ///   signed-rank test (``SignedRank``) at `familyAlpha / tests` (Bonferroni over the gate's findings): a
+    ///   regression when the interval excludes 1 and the Hodges–Lehmann estimate exceeds 1 + threshold; no drift
     ///   allowance, since both sides ran side by side;
     /// - **separate runs**: the seeded bootstrap interval of the ratio of medians and a Mann-Whitney test; time
     ///   metrics must also exceed the drift between runs (``DriftModel``), else they are `within drift`.
@@ -51,9 +52,20 @@ extension Comparison {
             guard let interval = SignedRank.interval(pairs, alpha: alpha) else {
                 return finding(.underpowered, method: "paired rounds: \(pairs.count) too few at alpha \(String(format: "%.2g", alpha))")
             }
-            let (low, high) = (exp(interval.low), exp(interval.high))
-            let verdict = classify(low: low, high: high, significant: true, threshold: options.threshold)
-            return finding(verdict, interval: low...high, p: SignedRank.pValue(pairs), method: "paired rounds, signed-rank")
+            let (low, high, estimate) = (exp(interval.low), exp(interval.high), exp(interval.estimate))
+            // A change is claimed when the interval excludes "no change" and its estimate is beyond the threshold
+            // (significant and material); "unchanged" still needs the whole interval within the threshold.
+            let t = options.threshold
+            let slower = low > 1 && estimate > 1 + t, faster = high < 1 && estimate < 1 - t
+            let verdict: Verdict = if worseWhenLarger ? slower : faster {
+                .regression
+            } else if worseWhenLarger ? faster : slower {
+                .improvement
+            } else {
+                classify(low: low, high: high, significant: false, threshold: t)
+            }
+            return finding(verdict, interval: low...high, p: SignedRank.pValue(pairs),
+                           method: "paired rounds, signed-rank (estimate \(String(format: "%.2f", estimate))×)")
         }
         let seed = options.seed ^ UInt64(truncatingIfNeeded: key.label.hashValueStable)
         let interval = Bootstrap.ratioOfMedians(baseline: baseline, current: current, resamples: options.resamples, seed: seed)
