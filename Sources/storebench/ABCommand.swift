@@ -20,10 +20,10 @@ struct ABCommand: ParsableCommand {
 
     @Option(help: "The baseline storebench binary (A).") var baselineBinary: String
     @Option(help: "The current storebench binary (B).") var currentBinary: String
-    @Option(help: "The scenario file.") var scenario = "scenarios/smoke.yaml"
-    @Option(help: "Rounds (each: a pass of --reps-per-round repetitions per row with each binary).") var rounds = 10
+    @Option(help: "The scenario file.") var scenario = "scenarios/quick.yaml"
+    @Option(help: "Rounds (each: a pass of --reps-per-round repetitions per row with each binary).") var rounds = 20
     @Option(help: "Measured repetitions per row in each round's pass; the round's value is their median.") var repsPerRound = 1
-    @Option(help: "Warm-up repetitions inside each round's run.") var warmup = 1
+    @Option(help: "Warm-up repetitions inside each round's run.") var warmup = 0
     @Option(help: "Where the rounds and merged samples go (default: a new temporary directory).") var out: String?
     @Option(help: "Where the binaries make their work directories.") var workdir: String?
     @OptionGroup var judging: CompareOptions

@@ -82,6 +82,6 @@ public enum AtomicFile {
     }
 
     static func failure(_ what: String, _ url: URL) -> ReportError {
-        ReportError(message: "\(what) \(url.path): \(String(cString: strerror(errno)))")
+        ReportError(message: "\(what) \(url.path): \(SystemError(what, path: url.path).message)")
     }
 }

@@ -50,7 +50,7 @@ enum FileWriter {
     }
 
     static func error(_ operation: String, _ url: URL) -> FileStoreError {
-        FileStoreError(operation: operation, path: url.path, reason: String(cString: strerror(errno)) + " (errno \(errno))")
+        FileStoreError(operation: operation, path: url.path, reason: SystemError(operation, path: url.path).description)
     }
 }
 

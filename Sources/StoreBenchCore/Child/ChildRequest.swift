@@ -43,7 +43,7 @@ public enum ChildRequest: Codable, Sendable, Equatable {
         do {
             self = try JSONDecoder().decode(Self.self, from: Data(argument.utf8))
         } catch {
-            throw StoreError.inconsistent("not a child request: \(error)")
+            throw HarnessError(.childRequest, "not a child request: \(error)")
         }
     }
 

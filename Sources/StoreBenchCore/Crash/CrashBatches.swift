@@ -32,10 +32,10 @@ public enum CrashBatches {
             try store.commitPending()
             let line = Array("\(index)\n".utf8)
             guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
-                throw StoreError.inconsistent("cannot acknowledge batch \(index): \(String(cString: strerror(errno)))")
+                throw HarnessError(.crashTrial, "cannot acknowledge batch \(index): \(SystemError("write", path: "standard output"))")
             }
             if index == 0 && pauseAfterFirst && readLine() == nil {
-                throw StoreError.inconsistent("the parent closed the writer's input before it could go on")
+                throw HarnessError(.crashTrial, "the parent closed the writer's input before it could go on")
             }
         }
         try store.close()

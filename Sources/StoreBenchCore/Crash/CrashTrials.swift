@@ -70,7 +70,7 @@ public struct CrashTrials {
         while counted < trials {
             if shouldStop() { throw Stopped() }
             guard retries <= trials else {
-                throw StoreError.inconsistent("\(backend.name) [\(variant)]: \(retries) attempts tested nothing (no batch acknowledged before the \(fault.rawValue))")
+                throw HarnessError(.crashTrial, "\(backend.name) [\(variant)]: \(retries) attempts tested nothing (no batch acknowledged before the \(fault.rawValue))")
             }
             let delay = 1 + Int(rng.next() % UInt64(maxDelayMilliseconds))
             let directory = try WorkDirectory(in: workRoot, prefix: "storebench-crash-")
@@ -96,7 +96,7 @@ public struct CrashTrials {
         }
         guard !acked.isEmpty else {
             let outcome = child.killAndWait()
-            throw StoreError.inconsistent("crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
+            throw HarnessError(.crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
         }
         if let afterFirst {
             try afterFirst()
@@ -112,7 +112,7 @@ public struct CrashTrials {
         acked += outcome.remainingLines.compactMap { Int($0) }
         if outcome.killedBySignal { return acked }
         if outcome.exitCode != 0 {
-            throw StoreError.inconsistent("crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
+            throw HarnessError(.crashTrial, "crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return nil
     }
@@ -127,7 +127,7 @@ public struct CrashTrials {
                                        completeBatches: [], partialBatches: [], foreignArticles: 0)
         }
         guard let report = outcome.answer?.crashReport else {
-            throw StoreError.inconsistent("crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
+            throw HarnessError(.crashTrial, "crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return report
     }

@@ -58,10 +58,10 @@ public final class PageCacheMount {
     public func send(_ command: String) throws -> String {
         try server.send(command)
         guard let reply = server.nextLine(waitingMilliseconds: 300_000) else {
-            throw StoreError.inconsistent("the page-cache layer at \(mountpoint.path) did not answer \"\(command)\"")
+            throw HarnessError(.pageCacheLayer, "the page-cache layer at \(mountpoint.path) did not answer \"\(command)\"")
         }
         guard reply.hasPrefix("ok") else {
-            throw StoreError.inconsistent("the page-cache layer at \(mountpoint.path): \"\(command)\": \(reply)")
+            throw HarnessError(.pageCacheLayer, "the page-cache layer at \(mountpoint.path): \"\(command)\": \(reply)")
         }
         return reply
     }

@@ -42,7 +42,7 @@ public struct StoreVerification: Codable, Sendable, Equatable {
                                      detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
         }
         guard let report = outcome.answer?.verification else {
-            throw StoreError.inconsistent("verify-store child \(outcome.how): \(outcome.errors)")
+            throw HarnessError(.childProcess, "verify-store child \(outcome.how): \(outcome.errors)")
         }
         return report
     }

@@ -23,13 +23,13 @@ public struct DiskFloors: Codable, Sendable {
         let page = [UInt8](repeating: 0x5A, count: 4096)
         let syncPath = probeDirectory.appendingPathComponent("sync").path
         let fd = open(syncPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw WorkDirectoryError(message: "cannot create \(syncPath): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw WorkDirectoryError(message: "disk floors: \(SystemError("open", path: syncPath))") }
         defer { close(fd) }
         var syncs: [Double] = [], creates: [Double] = []
         for index in 0..<samples {
             let start = monotonicNanoseconds()
             guard pwrite(fd, page, page.count, 0) == page.count, fdatasync(fd) == 0 else {
-                throw WorkDirectoryError(message: "write/fdatasync failed on \(syncPath): \(String(cString: strerror(errno)))")
+                throw WorkDirectoryError(message: "disk floors: \(SystemError("pwrite/fdatasync", path: syncPath))")
             }
             syncs.append(Double(monotonicNanoseconds() - start) / 1e9)
             let temporary = probeDirectory.appendingPathComponent("t\(index)").path
@@ -37,7 +37,7 @@ public struct DiskFloors: Codable, Sendable {
             let begin = monotonicNanoseconds()
             let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard file >= 0, write(file, page, 64) == 64, close(file) == 0, rename(temporary, final) == 0, unlink(final) == 0 else {
-                throw WorkDirectoryError(message: "create/rename/unlink failed in \(probeDirectory.path): \(String(cString: strerror(errno)))")
+                throw WorkDirectoryError(message: "disk floors: \(SystemError("open/rename/unlink", path: probeDirectory.path))")
             }
             creates.append(Double(monotonicNanoseconds() - begin) / 1e9)
         }

@@ -116,7 +116,7 @@ public final class RunOutput {
         }
         for directory in missing {
             guard mkdir(directory.path, 0o755) == 0 || errno == EEXIST else {
-                throw Refusal(description: "cannot create output directory \(directory.path): \(String(cString: strerror(errno)))")
+                throw Refusal(description: "cannot create output directory: \(SystemError("mkdir", path: directory.path))")
             }
             created.append(directory)
         }
@@ -129,7 +129,7 @@ public final class RunOutput {
         for _ in 0..<3 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw Refusal(description: "output directory \(url.path) is not writable: \(String(cString: strerror(errno)))")
+                throw Refusal(description: "output directory \(url.path) is not writable: \(SystemError("open", path: path))")
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 close(descriptor)
@@ -185,7 +185,7 @@ public final class RunOutput {
     public func stage() throws -> URL {
         var template = Array(url.appendingPathComponent(Self.stagingPrefix + "XXXXXX").path.utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw Refusal(description: "cannot create a staging directory in \(url.path): \(String(cString: strerror(errno)))")
+            throw Refusal(description: "cannot create a staging directory: \(SystemError("mkdtemp", path: url.path))")
         }
         return URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, isDirectory: true)
     }
@@ -207,7 +207,7 @@ public final class RunOutput {
         for name in staged.sorted() {
             let source = staging.appendingPathComponent(name), target = url.appendingPathComponent(name)
             guard rename(source.path, target.path) == 0 else {
-                throw Refusal(description: "cannot publish \(target.path): \(String(cString: strerror(errno)))")
+                throw Refusal(description: "cannot publish: \(SystemError("rename", path: target.path))")
             }
         }
         _ = FileBytes.syncDirectory(url.path)

@@ -59,7 +59,7 @@ public final class ChildProcess {
         posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(attributes, 0)
         guard Self.closeOnExecPipe(&output), Self.closeOnExecPipe(&errors), !withInput || Self.closeOnExecPipe(&input) else {
-            throw StoreError.inconsistent("pipe failed: \(String(cString: strerror(errno)))")
+            throw HarnessError(.childProcess, SystemError("pipe"))
         }
         posix_spawn_file_actions_adddup2(actions, output[1], 1)
         posix_spawn_file_actions_adddup2(actions, errors[1], 2)
@@ -88,7 +88,7 @@ public final class ChildProcess {
         input[0] = -1
         guard rc == 0 else {
             pid = 0
-            throw StoreError.inconsistent("posix_spawn \(path) failed: \(String(cString: strerror(rc)))")
+            throw HarnessError(.childProcess, SystemError("posix_spawn", path: path, code: rc))
         }
     }
 
@@ -147,7 +147,7 @@ public final class ChildProcess {
             let count = bytes.withUnsafeBytes { Glibc.write(input[1], $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                throw StoreError.inconsistent("cannot write to child \(path): \(String(cString: strerror(errno)))")
+                throw HarnessError(.childProcess, SystemError("write", path: "the input pipe of \(path)"))
             }
             bytes = bytes.dropFirst(count)
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import StoreBenchContract
 
 /// Copies a directory tree so that a library can do what it likes to the copy and nothing to the original.
 ///
@@ -43,7 +44,7 @@ public enum PrivateCopy {
         }
         var info = stat()
         guard stat(url.path, &info) == 0 else {
-            throw Refusal(description: "\(url.path): \(String(cString: strerror(errno)))")
+            throw Refusal(description: "\(SystemError("stat", path: url.path))")
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return
@@ -57,10 +58,10 @@ public enum PrivateCopy {
 
     private static func copy(_ url: URL, to destination: URL, depth: Int) throws {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { throw Refusal(description: "\(url.path): \(String(cString: strerror(errno)))") }
+        guard stat(url.path, &info) == 0 else { throw Refusal(description: "\(SystemError("stat", path: url.path))") }
         if info.st_mode & S_IFMT == S_IFDIR {
             guard mkdir(destination.path, 0o700) == 0 else {
-                throw Refusal(description: "cannot create \(destination.path): \(String(cString: strerror(errno)))")
+                throw Refusal(description: "\(SystemError("mkdir", path: destination.path))")
             }
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
                 try copy(url.appendingPathComponent(name), to: destination.appendingPathComponent(name), depth: depth + 1)
@@ -68,14 +69,14 @@ public enum PrivateCopy {
             return
         }
         let input = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard input >= 0 else { throw Refusal(description: "cannot open \(url.path): \(String(cString: strerror(errno)))") }
+        guard input >= 0 else { throw Refusal(description: "\(SystemError("open", path: url.path))") }
         defer { close(input) }
         guard fstat(input, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw Refusal(description: "\(url.path) is \(kind(info.st_mode)), not a store file; it is not read")
         }
         let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard output >= 0 else {
-            throw Refusal(description: "cannot create \(destination.path): \(String(cString: strerror(errno)))")
+            throw Refusal(description: "\(SystemError("open", path: destination.path))")
         }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -84,14 +85,14 @@ public enum PrivateCopy {
             if count == 0 { break }
             guard count > 0 else {
                 if errno == EINTR { continue }
-                throw Refusal(description: "cannot read \(url.path): \(String(cString: strerror(errno)))")
+                throw Refusal(description: "\(SystemError("read", path: url.path))")
             }
             var written = 0
             while written < count {
                 let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
                 guard result > 0 else {
                     if result < 0 && errno == EINTR { continue }
-                    throw Refusal(description: "cannot write \(destination.path): \(String(cString: strerror(errno)))")
+                    throw Refusal(description: "\(SystemError("write", path: destination.path))")
                 }
                 written += result
             }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import StoreBenchContract
 
 /// A private directory (mode 0700, created with `mkdtemp` so it never follows or reuses an existing path)
 /// that is removed with everything in it by ``remove()``.
@@ -21,7 +22,7 @@ public final class WorkDirectory {
         var template = Array(parent.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
         let created = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
         guard created != nil else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError("mkdtemp", path: parent.path).message
             throw WorkDirectoryError(message: "cannot create a work directory in \(parent.path): \(reason)")
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -53,7 +54,7 @@ public final class WorkDirectory {
     public func subdirectory(_ name: String) throws -> URL {
         let child = url.appendingPathComponent(name, isDirectory: true)
         guard mkdir(child.path, 0o700) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError("mkdir", path: child.path).message
             throw WorkDirectoryError(message: "cannot create \(child.path): \(reason)")
         }
         return child

@@ -27,7 +27,7 @@ public enum PageCache {
             guard fd >= 0 else { throw failure("open", path) }
             defer { close(fd) }
             let rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
-            guard rc == 0 else { throw WorkDirectoryError(message: "posix_fadvise failed on \(path): \(String(cString: strerror(rc)))") }
+            guard rc == 0 else { throw WorkDirectoryError(message: "\(SystemError("posix_fadvise", path: path, code: rc))") }
         }
         return residency(directory)
         #endif
@@ -59,6 +59,6 @@ public enum PageCache {
     }
 
     static func failure(_ operation: String, _ path: String) -> WorkDirectoryError {
-        WorkDirectoryError(message: "\(operation) failed on \(path): \(String(cString: strerror(errno)))")
+        WorkDirectoryError(message: "\(SystemError(operation, path: path))")
     }
 }
