@@ -120,6 +120,24 @@ struct PowerLossTests {
         try layer.cut()
         let before = try image(layer, .synced, in: temp)
         #expect(try FileManager.default.contentsOfDirectory(atPath: before.path) == ["old"], "no directory fsync: the unlink and the creation are lost")
+
+        // The positive case, on a fresh layer: the same unlink and creation, then the directory fsynced.
+        let (otherTemp, synced) = try mounted()
+        defer { synced.unmount() }
+        try Data("kept".utf8).write(to: synced.mountpoint.appendingPathComponent("old"))
+        try synced.settle()
+        try FileManager.default.removeItem(at: synced.mountpoint.appendingPathComponent("old"))
+        let file = open(synced.mountpoint.appendingPathComponent("new").path, O_CREAT | O_WRONLY, 0o644)
+        _ = "data".withCString { write(file, $0, strlen($0)) }
+        #expect(fsync(file) == 0)
+        close(file)
+        let directory = open(synced.mountpoint.path, O_RDONLY | O_DIRECTORY)
+        #expect(fsync(directory) == 0)
+        close(directory)
+        try synced.cut()
+        let after = try image(synced, .synced, in: otherTemp)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: after.path) == ["new"], "a directory fsync makes both durable")
+        #expect(FileManager.default.contents(atPath: after.appendingPathComponent("new").path) == Data("data".utf8))
     }
 
     @Test("sync=off, MDB_NOSYNC and files fsync=none lose acknowledged batches to a power cut, none to a kill; every row names its fault")

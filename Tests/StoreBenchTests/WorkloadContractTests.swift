@@ -73,7 +73,7 @@ struct WorkloadContractTests {
         #expect(sample.error.contains("does not play the role persistence"), "\(sample.error)")
     }
 
-    @Test("a backend that drops results fails search, settings and cache verification")
+    @Test("a backend that drops results fails search and cache verification; settings reads in a child storebench, which does not know a test-only backend")
     func brokenBackendFails() throws {
         var registry = BackendRegistry.standard()
         registry.register(BrokenBackend.descriptor())
@@ -84,6 +84,9 @@ struct WorkloadContractTests {
                                     registry: registry)
         // The cache's own bookkeeping notices the dropped put while it runs, or verification does afterwards.
         #expect(cache.status == .failed && cache.error.contains("broken [default] cache"), "\(cache.error)")
+        let settings = try Self.sample(SettingsWorkload(), ["count": 20], on: broken, registry: registry)
+        // Not the dropped setting: the reading child is the shipped binary, whose registry has no 'broken'.
+        #expect(settings.status == .failed && settings.error.contains("unknown backend 'broken'"), "\(settings.status) \(settings.error)")
     }
 
     @Test("EXPLAIN QUERY PLAN shows the index with index=on and a scan with index=off")

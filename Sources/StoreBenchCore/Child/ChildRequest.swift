@@ -49,36 +49,28 @@ public enum ChildRequest: Codable, Sendable, Equatable {
 
     /// Runs in the child: does the work with the backends of `registry` and returns the answer.
     public func perform(registry: BackendRegistry) throws -> ChildAnswer {
-        guard let store else {
-            return .launch(LaunchReport(readyNanoseconds: 0, readBytes: nil, checksum: "empty", settings: ""))
-        }
-        let (descriptor, location) = try store.resolve(in: registry)
         switch self {
         case .empty:
-            preconditionFailure("an empty request has no store")
-        case let .launchTimeline(_, screen):
+            return .launch(LaunchReport(readyNanoseconds: 0, readBytes: nil, checksum: "empty", settings: ""))
+        case let .launchTimeline(store, screen):
+            let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.loadFirstScreen(descriptor: descriptor, location: location, screen: screen))
-        case let .readSettings(_, seed, count):
+        case let .readSettings(store, seed, count):
+            let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
-        case let .crashWriter(_, batch, seed, pauseAfterFirst):
+        case let .crashWriter(store, batch, seed, pauseAfterFirst):
+            let (descriptor, location) = try store.resolve(in: registry)
             try CrashBatches.write(descriptor: descriptor, location: location, size: batch, seed: seed,
                                    limit: CrashTrials.batchLimit, pauseAfterFirst: pauseAfterFirst)
             return .done
-        case let .crashCheck(_, batch, seed, batches):
+        case let .crashCheck(store, batch, seed, batches):
+            let (descriptor, location) = try store.resolve(in: registry)
             return .crashCheck(CrashBatches.check(descriptor: descriptor, location: location, size: batch, seed: seed,
                                                   batches: batches))
-        case let .verify(_, expectedChecksum):
+        case let .verify(store, expectedChecksum):
+            let (descriptor, location) = try store.resolve(in: registry)
             return .verify(StoreVerification.inspect(descriptor: descriptor, location: location,
                                                      expectedChecksum: expectedChecksum))
-        }
-    }
-
-    /// The store the request works on (none for ``empty``).
-    var store: ChildStore? {
-        switch self {
-        case .empty: nil
-        case let .launchTimeline(store, _), let .readSettings(store, _, _), let .crashWriter(store, _, _, _),
-             let .crashCheck(store, _, _, _), let .verify(store, _): store
         }
     }
 }
