@@ -22,6 +22,10 @@ public enum GDBMBackend {
             storeFiles: [GDBMStore.fileName],
             keyAxes: ["sync"],
             promise: { _ in .mayLose },
+            powerLossNote: { _ in
+                "writes through a shared mapping: they reach the layer when the kernel writes the pages back "
+                    + "(msync at gdbm_sync, or writeback), so prefix images follow writeback order, not program order"
+            },
             libraryVersions: { ["gdbm": GDBMFile.version] },
             open: { location in try GDBMStore(location: location) }
         )

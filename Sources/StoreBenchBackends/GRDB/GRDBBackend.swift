@@ -29,6 +29,10 @@ public enum GRDBBackend {
             // (storebench crash --fault power-loss measured 39 of 1,273 lost). pool: WAL with synchronous=NORMAL, which
             // SQLite documents as durable across a crash of the app but not of the machine.
             promise: { _ in .survivesKill },
+            powerLossNote: { variant in
+                variant["writer"] == "pool"
+                    ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter" : ""
+            },
             libraryVersions: { ["grdb": version] },
             open: { location in try GRDBStore(location: location) }
         )

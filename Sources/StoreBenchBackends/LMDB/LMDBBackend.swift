@@ -25,6 +25,7 @@ public enum LMDBBackend {
             storeFiles: ["data.mdb"],
             keyAxes: ["txn", "sync"],
             promise: { variant in variant["sync"] == "full" ? .durable : .survivesKill },
+            powerLossNote: { _ in "pages are written with pwrite (no MDB_WRITEMAP); only lock.mdb is a shared mapping" },
             libraryVersions: { ["lmdb": LMDBEnvironment.version] },
             open: { location in try LMDBStore(location: location) }
         )

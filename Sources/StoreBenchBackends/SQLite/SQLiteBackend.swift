@@ -44,6 +44,10 @@ public enum SQLiteBackend {
                 default: return .survivesKill
                 }
             },
+            powerLossNote: { variant in
+                variant["journal"] == "wal"
+                    ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter" : ""
+            },
             libraryVersions: {
                 ["sqlite": SQLiteConnection.libraryVersion,
                  "sqlite_compile_options": SQLiteConnection.compileOptions.joined(separator: " ")]

@@ -41,6 +41,9 @@ public struct BackendDescriptor: Sendable {
     /// The axes that decide durability and speed (sqlite txn, journal and sync): every label names them, defaults
     /// included, so that a reader can tell `journal=wal sync=full` from `journal=wal sync=normal`.
     public let keyAxes: [String]
+    /// What a reader of a measured power-loss row should know about how the variant's writes reach the disk model
+    /// (docs/POWER-LOSS.md), e.g. a shared mapping written back in the kernel's order; "" when nothing.
+    public let powerLossNote: @Sendable (Variant) -> String
 
     /// How verification proves that an operation's writes were committed when the clock stopped.
     public enum ReadBack: Sendable, Equatable {
@@ -62,6 +65,7 @@ public struct BackendDescriptor: Sendable {
         storeFiles: [String] = [],
         keyAxes: [String] = [],
         promise: @escaping @Sendable (Variant) -> DurabilityPromise = { _ in .mayLose },
+        powerLossNote: @escaping @Sendable (Variant) -> String = { _ in "" },
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
@@ -69,6 +73,7 @@ public struct BackendDescriptor: Sendable {
         self.storeFiles = storeFiles
         precondition(keyAxes.allSatisfy { name in axes.contains { $0.name == name } }, "\(name): key axes must be axes")
         self.keyAxes = keyAxes
+        self.powerLossNote = powerLossNote
         if persistent {
             self.promise = promise
         } else {

@@ -93,10 +93,18 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     /// The data survives its process (a fresh process can read it back): not a protocol, the backend says so.
     public static let persistence = StoreRoles(rawValue: 1 << 6)
 
-    static let names: [(StoreRoles, String)] = [
-        (.articles, "articles"), (.timeline, "timeline"), (.queries, "queries"), (.settings, "settings"),
-        (.cache, "cache"), (.sharing, "sharing"), (.persistence, "persistence"),
+    /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
+    /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
+    static let protocols: [(role: StoreRoles, name: String, plays: @Sendable (any Store.Type) -> Bool)] = [
+        (.articles, "articles", { $0 is any ArticleStore.Type }),
+        (.timeline, "timeline", { $0 is any TimelineStore.Type }),
+        (.queries, "queries", { $0 is any QueryStore.Type }),
+        (.settings, "settings", { $0 is any SettingsStore.Type }),
+        (.cache, "cache", { $0 is any CacheStore.Type }),
+        (.sharing, "sharing", { $0 is any SharableStore.Type }),
     ]
+
+    static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }
 
     /// `articles, timeline`.
     public var description: String {
@@ -105,13 +113,6 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
 
     /// The protocol roles `type` conforms to.
     public static func of(_ type: any Store.Type) -> StoreRoles {
-        var roles: StoreRoles = []
-        if type is any ArticleStore.Type { roles.insert(.articles) }
-        if type is any TimelineStore.Type { roles.insert(.timeline) }
-        if type is any QueryStore.Type { roles.insert(.queries) }
-        if type is any SettingsStore.Type { roles.insert(.settings) }
-        if type is any CacheStore.Type { roles.insert(.cache) }
-        if type is any SharableStore.Type { roles.insert(.sharing) }
-        return roles
+        StoreRoles(protocols.filter { $0.plays(type) }.map(\.role))
     }
 }

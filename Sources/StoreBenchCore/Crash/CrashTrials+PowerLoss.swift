@@ -49,7 +49,7 @@ extension CrashTrials {
         } catch {
             return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
         }
-        let note = PowerLossModel.note(backend: backend.name, variant: variant)
+        let note = backend.powerLossNote(variant)
         return [synced, prefix].map { row in
             var row = row
             row.retries = retries
