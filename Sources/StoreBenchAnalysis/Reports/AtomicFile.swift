@@ -40,14 +40,7 @@ public enum AtomicFile {
         }
         let type = target.st_mode & S_IFMT
         guard type == S_IFREG || type == S_IFLNK else {
-            let kind = switch type {
-            case S_IFCHR: "a character device"
-            case S_IFBLK: "a block device"
-            case S_IFIFO: "a FIFO"
-            case S_IFSOCK: "a socket"
-            case S_IFDIR: "a directory"
-            default: "not a regular file"
-            }
+            let kind = FileKind.describe(target.st_mode)
             throw ReportError(message: "\(url.path) is \(kind); storebench writes reports only to regular files, "
                               + "which it replaces whole")
         }

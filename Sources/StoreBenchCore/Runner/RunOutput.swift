@@ -51,7 +51,7 @@ public final class RunOutput {
         do {
             try claim(existing: existing, kind: kind, inputs: inputs)
         } catch {
-            abandon()
+            releaseRemovingIfEmpty()
             throw error
         }
     }
@@ -156,18 +156,13 @@ public final class RunOutput {
         }
     }
 
-    /// Gives up the claim and removes the directories it created when nothing was written into them (a command
-    /// interrupted or failed before its first file).
+    /// Gives up the claim and removes the directories it created when nothing was written into them (a refused
+    /// claim, or a command interrupted or failed before its first file).
     public func releaseRemovingIfEmpty() {
         release()
         for directory in created.reversed() { rmdir(directory.path) }
     }
 
-    /// Undoes a refused claim: the lock file and the directories the claim created.
-    private func abandon() {
-        release()
-        for directory in created.reversed() { rmdir(directory.path) }
-    }
 
     deinit { release() }
 

@@ -27,15 +27,7 @@ public enum PrivateCopy {
         try copy(source, to: destination, depth: 0)
     }
 
-    private static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        default: "not a regular file"
-        }
-    }
+    private static func kind(_ mode: mode_t) -> String { FileKind.describe(mode) }
 
     /// Refuses the tree before anything is copied.
     private static func check(_ url: URL, depth: Int) throws {
