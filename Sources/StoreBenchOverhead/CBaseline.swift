@@ -44,7 +44,7 @@ struct CBaseline {
                 switch backend {
                 case "sqlite":
                     let path = directory.appendingPathComponent(SQLiteBackend.fileName).path
-                    return sb_sqlite_insert(path, Self.sqlitePragmas, SQLiteBackend.schema(for: variant),
+                    return sb_sqlite_insert(path, Self.sqlitePragmas, SQLiteBackend.schema(for: SQLiteSettings(variant)),
                                             SQLiteBackend.insertArticleSQL, &rows, count, elapsed, error, errorLength)
                 case "lmdb":
                     return sb_lmdb_insert(directory.path, mapSize, &rows, count, elapsed, error, errorLength)
@@ -120,7 +120,7 @@ struct CBaseline {
 
     static let sqlitePragmas = "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;"
 
-    private var mapSize: Int { variant.integer("mapsize_mb") << 20 }
+    private var mapSize: Int { LMDBBackend.Settings(variant).mapSizeMiB << 20 }
 
     /// Runs one C function and turns its error code and message into an error naming backend, operation and path.
     private func call(_ operation: String, _ directory: URL,

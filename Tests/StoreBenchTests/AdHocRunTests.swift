@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
@@ -36,7 +37,7 @@ struct AdHocRunTests {
         let registry = BackendRegistry.standard()
         let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: "scenarios/default.yaml")
         let single = try scenario.narrowed(backends: ["sqlite[txn=single]"], workloads: [])
-        #expect(single.backends.count == 3 && single.backends.allSatisfy { $0.variant["txn"] == "single" })
+        #expect(single.backends.count == 3 && single.backends.allSatisfy { SQLiteSettings($0.variant).txn == .single })
         #expect(throws: ScenarioError.self) { try scenario.narrowed(backends: ["sqlite[txn=never]"], workloads: []) }
         let globbed = try scenario.filtered(["lmdb*nosync*", "mark-*"])
         #expect(globbed.backends.count == 1 && globbed.workloads.map(\.workload) == ["mark-read"])

@@ -13,15 +13,22 @@ public enum DefaultsBackend {
         BackendDescriptor(
             name: "defaults",
             summary: "Foundation UserDefaults suite: one property-list dictionary per record",
-            axes: [
-                VariantAxis("sync", choices: ["each", "end"], default: "end",
-                            summary: "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)"),
-            ],
+            settings: Settings.self,
             storeFiles: ["defaults.plist"],
-            keyAxes: ["sync"],
             promise: { _ in .mayLose },
-            open: { location in try DefaultsStore(location: location) }
+            open: { location, settings in try DefaultsStore(location: location, settings: settings) }
         )
+    }
+
+    /// The settings of the `defaults` backend.
+    public struct Settings: BackendSettings {
+        public enum Synchronize: String, SettingChoice { case each, end }
+        public var sync = Synchronize.end
+        public init() {}
+        public static var axes: [SettingAxis<Settings>] {
+            [.choice("sync", \.sync, key: true,
+                     summary: "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)")]
+        }
     }
 
     /// The suite name for a store directory: an absolute path inside it, made only of safe characters.
@@ -48,15 +55,15 @@ final class DefaultsStore: AppStore {
     static func userKey(_ id: Int64) -> String { "user.\(id)" }
     static func messageKey(_ id: Int64) -> String { "message.\(id)" }
 
-    init(location: StoreLocation) throws {
+    init(location: StoreLocation, settings: DefaultsBackend.Settings) throws {
         let suite = try DefaultsBackend.suiteName(for: location.directory)
         guard let defaults = UserDefaults(suiteName: suite) else {
             throw StoreError.inconsistent("UserDefaults refused suite \(suite)")
         }
         self.defaults = defaults
         fileURL = URL(fileURLWithPath: suite + ".plist")
-        syncEach = location.variant["sync"] == "each"
-        effectiveSettings = "sync=\(location.variant["sync"]) file=inplace-truncate+fsync"
+        syncEach = settings.sync == .each
+        effectiveSettings = settings.text + " file=inplace-truncate+fsync"
     }
 
     func synchronize() throws {

@@ -9,25 +9,33 @@ import StoreBenchContract
 /// atomically (temporary file + rename). The timeline's order lives in a small index file,
 /// `timeline.index`: the message ids, newest first, as big-endian Int64.
 public enum FilesBackend {
-    /// Whether every written file (and its directory) is fsynced.
-    static let fsync = VariantAxis("fsync", choices: ["none", "each"], default: "none",
-                                   summary: "none: rename without fsync; each: fsync every file and its directory")
-
     public static var descriptor: BackendDescriptor {
         BackendDescriptor(
             name: "files",
             summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
-            axes: [fsync],
+            settings: Settings.self,
             storeFiles: ["articles"],
-            keyAxes: ["fsync"],
-            promise: { variant in variant["fsync"] == "each" ? .durable : .survivesKill },
-            open: { location in try FilesStore(location: location) }
+            promise: { settings in settings.fsync == .each ? .durable : .survivesKill },
+            open: { location, settings in try FilesStore(location: location, settings: settings) }
         )
+    }
+
+    /// The settings of the `files` backend.
+    public struct Settings: BackendSettings {
+        /// Whether every written file (and its directory) is fsynced.
+        public enum FileSync: String, SettingChoice { case none, each }
+        public var fsync = FileSync.none
+        public init() {}
+        public static var axes: [SettingAxis<Settings>] {
+            [.choice("fsync", \.fsync, key: true,
+                     summary: "none: rename without fsync; each: fsync every file and its directory")]
+        }
     }
 }
 
 final class FilesStore: AppStore {
     private let location: StoreLocation
+    private let settings: FilesBackend.Settings
     private let root: URL
     private let durable: Bool
     private let encoder = JSONEncoder()
@@ -35,13 +43,14 @@ final class FilesStore: AppStore {
     private var madeDirectories = Set<String>()
     let effectiveSettings: String
 
-    init(location: StoreLocation) throws {
+    init(location: StoreLocation, settings: FilesBackend.Settings) throws {
         self.location = location
+        self.settings = settings
         root = location.directory
-        durable = location.variant["fsync"] == "each"
+        durable = settings.fsync == .each
         encoder.dateEncodingStrategy = .millisecondsSince1970
         decoder.dateDecodingStrategy = .millisecondsSince1970
-        effectiveSettings = "fsync=\(location.variant["fsync"]) write=rename"
+        effectiveSettings = settings.text + " write=rename"
     }
 
     /// `<root>/<kind>/<fan>/<hex key>.json`, creating the fan-out directory on first use. Under `fsync=each` a
@@ -170,7 +179,7 @@ final class FilesStore: AppStore {
     /// A second handle on the same directory: every file is replaced by an atomic rename, so a reader sees
     /// the old or the new record and needs no lock.
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(writer: self, reader: try FilesStore(location: location),
+        SharedStore(writer: self, reader: try FilesStore(location: location, settings: settings),
                     concurrency: "second handle: files are replaced by atomic rename, readers take no lock")
     }
 

@@ -14,21 +14,28 @@ public enum GDBMBackend {
         BackendDescriptor(
             name: "gdbm",
             summary: "GDBM hash file: binary records by key, an index record for the timeline order",
-            axes: [
-                VariantAxis("sync", choices: ["none", "close", "each"], default: "close",
-                            summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)"),
-            ],
+            settings: Settings.self,
             readBack: .afterClose("GDBM locks the file: no second handle can open while the writer has it"),
             storeFiles: [GDBMStore.fileName],
-            keyAxes: ["sync"],
             promise: { _ in .mayLose },
             powerLossNote: { _ in
                 "writes through a shared mapping: they reach the layer when the kernel writes the pages back "
                     + "(msync at gdbm_sync, or writeback), so prefix images follow writeback order, not program order"
             },
             libraryVersions: { ["gdbm": GDBMFile.version] },
-            open: { location in try GDBMStore(location: location) }
+            open: { location, settings in try GDBMStore(location: location, settings: settings) }
         )
+    }
+
+    /// The settings of the `gdbm` backend.
+    public struct Settings: BackendSettings {
+        public enum Synchronize: String, SettingChoice { case none, close, each }
+        public var sync = Synchronize.close
+        public init() {}
+        public static var axes: [SettingAxis<Settings>] {
+            [.choice("sync", \.sync, key: true,
+                     summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)")]
+        }
     }
 }
 
@@ -41,12 +48,11 @@ final class GDBMStore: AppStore {
     private let syncAtEnd: Bool
     let effectiveSettings: String
 
-    init(location: StoreLocation) throws {
+    init(location: StoreLocation, settings: GDBMBackend.Settings) throws {
         file = try GDBMFile(path: location.path(Self.fileName))
-        let sync = location.variant["sync"]
-        syncEach = sync == "each"
-        syncAtEnd = sync != "none"
-        effectiveSettings = "sync=\(sync)"
+        syncEach = settings.sync == .each
+        syncAtEnd = settings.sync != .none
+        effectiveSettings = settings.text
     }
 
     static let articlePrefix = Array("a:".utf8)

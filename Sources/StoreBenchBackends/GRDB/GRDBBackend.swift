@@ -12,30 +12,43 @@ public enum GRDBBackend {
         BackendDescriptor(
             name: "grdb",
             summary: "GRDB.swift records over SQLite (the ORM layer), object-style or batch-style",
-            axes: [
-                VariantAxis("style", choices: ["records", "batch"], default: "records",
-                            summary: "records: insert(db) per record, mark-read fetches records, sets read, saves each; batch: cached INSERT statement and filter(keys:).updateAll"),
-                VariantAxis("writer", choices: ["queue", "pool"], default: "queue",
-                            summary: "queue: DatabaseQueue (rollback journal); pool: DatabasePool (WAL, GRDB sets synchronous=NORMAL)"),
-                VariantAxis("index", choices: ["on", "off"], default: "on",
-                            summary: "on: an index on article(feedID, read, published, uid) for the query workload; off: none"),
-                VariantAxis("search", choices: ["like", "fts5"], default: "like",
-                            summary: "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"),
-            ],
+            settings: Settings.self,
             storeFiles: ["store.sqlite"],
-            keyAxes: ["style", "writer"],
             // queue: a rollback journal with synchronous=FULL, exactly sqlite's journal=delete sync=full, whose commit
             // point (the journal's unlink) is never synced: the last commit may roll back after a power loss
             // (storebench crash --fault power-loss measured 39 of 1,273 lost). pool: WAL with synchronous=NORMAL, which
             // SQLite documents as durable across a crash of the app but not of the machine.
             promise: { _ in .survivesKill },
-            powerLossNote: { variant in
-                variant["writer"] == "pool"
+            powerLossNote: { settings in
+                settings.writer == .pool
                     ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter" : ""
             },
             libraryVersions: { ["grdb": version] },
-            open: { location in try GRDBStore(location: location) }
+            open: { location, settings in try GRDBStore(location: location, settings: settings) }
         )
+    }
+
+    /// The settings of the `grdb` backend.
+    public struct Settings: BackendSettings {
+        public enum Style: String, SettingChoice { case records, batch }
+        public enum Writer: String, SettingChoice { case queue, pool }
+        public var style = Style.records
+        public var writer = Writer.queue
+        public var index = SQLiteSettings.Switch.on
+        public var search = SQLiteSettings.Search.like
+        public init() {}
+        public static var axes: [SettingAxis<Settings>] {
+            [
+                .choice("style", \.style, key: true,
+                        summary: "records: insert(db) per record, mark-read fetches records, sets read, saves each; batch: cached INSERT statement and filter(keys:).updateAll"),
+                .choice("writer", \.writer, key: true,
+                        summary: "queue: DatabaseQueue (rollback journal); pool: DatabasePool (WAL, GRDB sets synchronous=NORMAL)"),
+                .choice("index", \.index,
+                        summary: "on: an index on article(feedID, read, published, uid) for the query workload; off: none"),
+                .choice("search", \.search,
+                        summary: "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"),
+            ]
+        }
     }
 }
 
@@ -70,10 +83,10 @@ final class GRDBStore: AppStore {
         INSERT INTO article (uid, feedID, title, summary, published, read) VALUES (?, ?, ?, ?, ?, ?)
         """
 
-    init(location: StoreLocation) throws {
+    init(location: StoreLocation, settings: GRDBBackend.Settings) throws {
         let path = location.path("store.sqlite")
         self.path = path
-        let usePool = location.variant["writer"] == "pool"
+        let usePool = settings.writer == .pool
         do {
             writer = usePool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
         } catch let error as DatabaseError {
@@ -81,8 +94,8 @@ final class GRDBStore: AppStore {
         }
         screen = GRDBScreenReader(writer: writer, path: path)
         do {
-            fullTextSearch = location.variant["search"] == "fts5"
-            try GRDBSchema.migrator(index: location.variant["index"] == "on", fullText: fullTextSearch).migrate(writer)
+            fullTextSearch = settings.search == .fts5
+            try GRDBSchema.migrator(index: settings.index == .on, fullText: fullTextSearch).migrate(writer)
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in
                 (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
@@ -92,10 +105,9 @@ final class GRDBStore: AppStore {
             guard journal == expectedJournal else {
                 throw StoreError.settingMismatch(setting: "journal_mode", requested: expectedJournal, effective: journal)
             }
-            let syncName = ["off", "normal", "full", "extra"].indices.contains(sync) ? ["off", "normal", "full", "extra"][sync] : "\(sync)"
-            batchStyle = location.variant["style"] == "batch"
-            effectiveSettings = "style=\(location.variant["style"]) writer=\(location.variant["writer"]) journal=\(journal) sync=\(syncName)"
-                + " index=\(location.variant["index"]) search=\(location.variant["search"])"
+            let syncName = SQLiteSettings.Synchronous(pragmaValue: String(sync))?.rawValue ?? "\(sync)"
+            batchStyle = settings.style == .batch
+            effectiveSettings = settings.text + " journal=\(journal) sync=\(syncName)"
         } catch let error as DatabaseError {
             try? writer.close()
             throw GRDBStoreError(underlying: error, path: path)

@@ -5,30 +5,48 @@ import StoreBenchContract
 /// `lmdb`: Lightning Memory-Mapped Database through the typed `LMDBAPI` wrapper. Records in the compact
 /// binary encoding of ``RecordCodec``; messages keyed newest-first so the first screen is a cursor walk.
 public enum LMDBBackend {
-    static let durabilities: [String: LMDBEnvironment.Durability] = [
-        "full": .full, "nometasync": .noMetaSync, "nosync": .noSync,
-    ]
-
     public static var descriptor: BackendDescriptor {
         BackendDescriptor(
             name: "lmdb",
             summary: "LMDB key-value store: binary records by uid, a newest-first time index for the timeline",
-            axes: [
-                VariantAxis("txn", choices: ["single", "each"], default: "single",
-                            summary: "single: one write transaction per app operation; each: one per record written"),
-                VariantAxis("sync", choices: ["full", "nometasync", "nosync"], default: "full",
-                            summary: "full: fsync at every commit; nometasync: MDB_NOMETASYNC; nosync: MDB_NOSYNC"),
-                VariantAxis("mapsize_mb", range: 1...1_048_576, default: 2048,
-                            summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
-            ],
+            settings: Settings.self,
             readBack: .afterClose("LMDB forbids opening an environment twice in one process"),
             storeFiles: ["data.mdb"],
-            keyAxes: ["txn", "sync"],
-            promise: { variant in variant["sync"] == "full" ? .durable : .survivesKill },
+            promise: { settings in settings.sync == .full ? .durable : .survivesKill },
             powerLossNote: { _ in "pages are written with pwrite (no MDB_WRITEMAP); only lock.mdb is a shared mapping" },
             libraryVersions: { ["lmdb": LMDBEnvironment.version] },
-            open: { location in try LMDBStore(location: location) }
+            open: { location, settings in try LMDBStore(location: location, settings: settings) }
         )
+    }
+
+    /// The settings of the `lmdb` backend.
+    public struct Settings: BackendSettings {
+        public enum Transactions: String, SettingChoice { case single, each }
+        public enum Synchronize: String, SettingChoice {
+            case full, nometasync, nosync
+            var durability: LMDBEnvironment.Durability {
+                switch self {
+                case .full: .full
+                case .nometasync: .noMetaSync
+                case .nosync: .noSync
+                }
+            }
+        }
+        public var txn = Transactions.single
+        public var sync = Synchronize.full
+        /// The memory map size in MiB.
+        public var mapSizeMiB = 2048
+        public init() {}
+        public static var axes: [SettingAxis<Settings>] {
+            [
+                .choice("txn", \.txn, key: true,
+                        summary: "single: one write transaction per app operation; each: one per record written"),
+                .choice("sync", \.sync, key: true,
+                        summary: "full: fsync at every commit; nometasync: MDB_NOMETASYNC; nosync: MDB_NOSYNC"),
+                .integer("mapsize_mb", \.mapSizeMiB, range: 1...1_048_576,
+                         summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
+            ]
+        }
     }
 }
 
@@ -37,7 +55,7 @@ final class LMDBStore: AppStore {
     private let articles: LMDBDatabase
     private let users: LMDBDatabase
     private let timeline: LMDBDatabase
-    private let settings: LMDBDatabase
+    private let settingsTable: LMDBDatabase
     private let cache: LMDBDatabase
     private let transactionPerRecord: Bool
     private let screen: LMDBScreenReader
@@ -47,24 +65,25 @@ final class LMDBStore: AppStore {
     private var scratch: [UInt8] = []
     let effectiveSettings: String
 
-    init(location: StoreLocation) throws {
-        let variant = location.variant
-        let requested = LMDBBackend.durabilities[variant["sync"]]!
-        environment = try LMDBEnvironment(path: location.directory.path, mapSize: variant.integer("mapsize_mb") << 20,
+    init(location: StoreLocation, settings: LMDBBackend.Settings) throws {
+        let requested = settings.sync.durability
+        environment = try LMDBEnvironment(path: location.directory.path, mapSize: settings.mapSizeMiB << 20,
                                           maxDatabases: 8, durability: requested)
         do {
             articles = try environment.openDatabase(named: "articles")
             users = try environment.openDatabase(named: "users")
             timeline = try environment.openDatabase(named: "timeline")
-            settings = try environment.openDatabase(named: "settings")
+            settingsTable = try environment.openDatabase(named: "settings")
             cache = try environment.openDatabase(named: "cache")
             screen = LMDBScreenReader(environment: environment, users: users, timeline: timeline)
             let durability = try environment.durability()
             guard durability == requested else {
-                throw StoreError.settingMismatch(setting: "sync", requested: variant["sync"], effective: "\(durability)")
+                throw StoreError.settingMismatch(setting: "sync", requested: settings.sync.rawValue, effective: "\(durability)")
             }
-            transactionPerRecord = variant["txn"] == "each"
-            effectiveSettings = "txn=\(variant["txn"]) sync=\(variant["sync"]) mapsize_mb=\(try environment.mapSize() >> 20)"
+            transactionPerRecord = settings.txn == .each
+            var effective = settings
+            effective.mapSizeMiB = try environment.mapSize() >> 20
+            effectiveSettings = effective.text
         } catch {
             environment.close()
             throw error
@@ -191,11 +210,11 @@ final class LMDBStore: AppStore {
     }
 
     func setSetting(_ value: SettingValue, forKey key: String) throws {
-        try writing { txn in try txn.put(Array(value.encoded.utf8), for: Array(key.utf8), in: settings) }
+        try writing { txn in try txn.put(Array(value.encoded.utf8), for: Array(key.utf8), in: settingsTable) }
     }
 
     func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
-        try environment.read { txn in try txn.get(Array(key.utf8), in: settings).map { try RecordCodec.decodeSetting($0, kind: kind) } }
+        try environment.read { txn in try txn.get(Array(key.utf8), in: settingsTable).map { try RecordCodec.decodeSetting($0, kind: kind) } }
     }
 
     func cachePut(_ entry: CacheEntry) throws {

@@ -8,20 +8,35 @@ public enum PlistBackend {
         BackendDescriptor(
             name: "plist",
             summary: "property-list files: each collection decoded whole and rewritten whole",
-            axes: [
-                VariantAxis("format", choices: ["binary", "xml"], default: "binary", summary: "property-list format"),
-                VariantAxis("codec", choices: ["codable", "archiver"], default: "codable",
-                            summary: "codable: PropertyListEncoder/Decoder; archiver: NSKeyedArchiver with NSSecureCoding classes"),
-                VariantAxis("write", choices: ["atomic", "inplace"], default: "atomic",
-                            summary: "atomic: Data.write(.atomic) (temp file, fsync, rename), then the directory fsynced; inplace: Data.write without .atomic (the file truncated and rewritten in place, which Foundation fsyncs: a kill during the rewrite leaves a torn file)"),
-                VariantAxis("flush", choices: ["each", "end"], default: "end",
-                            summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
-            ],
+            settings: Settings.self,
             storeFiles: ["articles.plist"],
-            keyAxes: ["write", "flush"],
-            promise: { variant in variant["write"] == "atomic" ? .durable : .mayLose },
-            open: { location in try PlistStore(location: location) }
+            promise: { settings in settings.write == .atomic ? .durable : .mayLose },
+            open: { location, settings in try PlistStore(location: location, settings: settings) }
         )
+    }
+
+    /// The settings of the `plist` backend.
+    public struct Settings: BackendSettings {
+        public enum Format: String, SettingChoice { case binary, xml }
+        public enum Codec: String, SettingChoice { case codable, archiver }
+        public enum Write: String, SettingChoice { case atomic, inplace }
+        public enum Flush: String, SettingChoice { case each, end }
+        public var format = Format.binary
+        public var codec = Codec.codable
+        public var write = Write.atomic
+        public var flush = Flush.end
+        public init() {}
+        public static var axes: [SettingAxis<Settings>] {
+            [
+                .choice("format", \.format, summary: "property-list format"),
+                .choice("codec", \.codec,
+                        summary: "codable: PropertyListEncoder/Decoder; archiver: NSKeyedArchiver with NSSecureCoding classes"),
+                .choice("write", \.write, key: true,
+                        summary: "atomic: Data.write(.atomic) (temp file, fsync, rename), then the directory fsynced; inplace: Data.write without .atomic (the file truncated and rewritten in place, which Foundation fsyncs: a kill during the rewrite leaves a torn file)"),
+                .choice("flush", \.flush, key: true,
+                        summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
+            ]
+        }
     }
 }
 
@@ -45,17 +60,16 @@ final class PlistStore: AppStore {
     private var dirty = false
     let effectiveSettings: String
 
-    init(location: StoreLocation) throws {
-        let variant = location.variant
+    init(location: StoreLocation, settings: PlistBackend.Settings) throws {
         articlesURL = location.directory.appendingPathComponent("articles.plist")
         timelineURL = location.directory.appendingPathComponent("timeline.plist")
         settingsURL = location.directory.appendingPathComponent("settings.plist")
         cacheURL = location.directory.appendingPathComponent("cache.plist")
-        format = variant["format"] == "xml" ? .xml : .binary
-        codec = variant["codec"] == "archiver" ? ArchiverPlistCodec(format: format) : CodablePlistCodec(format: format)
-        atomic = variant["write"] == "atomic"
-        flushEach = variant["flush"] == "each"
-        effectiveSettings = "format=\(variant["format"]) codec=\(variant["codec"]) write=\(variant["write"]) flush=\(variant["flush"])"
+        format = settings.format == .xml ? .xml : .binary
+        codec = settings.codec == .archiver ? ArchiverPlistCodec(format: format) : CodablePlistCodec(format: format)
+        atomic = settings.write == .atomic
+        flushEach = settings.flush == .each
+        effectiveSettings = settings.text
     }
 
     /// Writes a whole collection. Atomic: Foundation writes a temporary file, fsyncs it and renames it, but does

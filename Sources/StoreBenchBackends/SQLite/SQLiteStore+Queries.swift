@@ -60,8 +60,8 @@ extension SQLiteStore {
 
     /// A second connection to the same file, as an app opens one for its UI thread.
     func shareWithSecondThread() throws -> SharedStore {
-        let reader = try SQLiteStore(location: location)
-        let wal = location.variant["journal"] == "wal"
+        let reader = try SQLiteStore(location: location, settings: settings)
+        let wal = settings.journal == .wal
         return SharedStore(writer: self, reader: reader,
                            concurrency: wal ? "second connection: WAL readers do not wait for the writer"
                                : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)",

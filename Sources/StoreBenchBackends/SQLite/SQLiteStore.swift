@@ -9,6 +9,7 @@ final class SQLiteStore: AppStore {
 
     let connection: SQLiteConnection
     let location: StoreLocation
+    let settings: SQLiteSettings
     /// The `search` variant: `fts5` keeps an FTS5 index of titles and summaries.
     let fullTextSearch: Bool
     private let policy: TransactionPolicy
@@ -77,44 +78,46 @@ final class SQLiteStore: AppStore {
             INSERT INTO article_fts(rowid, title, summary) VALUES (new.rowid, new.title, new.summary); END;
         """
 
-    /// Everything a store of `variant` creates: the tables, the query index with `index=on`, the FTS5 table and its
-    /// triggers with `search=fts5`.
-    static func schema(for variant: Variant) -> String {
-        schema + (variant["index"] == "on" ? "\n" + queryIndex : "") + (variant["search"] == "fts5" ? "\n" + fullTextSchema : "")
+    /// Everything a store with `settings` creates: the tables, the query index with `index=on`, the FTS5 table and
+    /// its triggers with `search=fts5`.
+    static func schema(for settings: SQLiteSettings) -> String {
+        schema + (settings.index == .on ? "\n" + queryIndex : "") + (settings.search == .fts5 ? "\n" + fullTextSchema : "")
     }
 
-    init(location: StoreLocation) throws {
-        let variant = location.variant
+    init(location: StoreLocation, settings: SQLiteSettings) throws {
         self.location = location
-        fullTextSearch = variant["search"] == "fts5"
+        self.settings = settings
+        fullTextSearch = settings.search == .fts5
         connection = try SQLiteConnection(path: location.path(Self.fileName))
         do {
             // Another connection's lock (sync-while-reading) is waited for, as apps configure it.
             try connection.setBusyTimeout(milliseconds: 10_000)
-            let journal = try Self.apply("journal_mode", SQLiteBackend.journalModes[variant["journal"]]!,
-                                         requested: variant["journal"], on: connection) { $0.lowercased() }
-            let sync = try Self.apply("synchronous", SQLiteBackend.syncModes[variant["sync"]]!,
-                                      requested: variant["sync"], on: connection) { SQLiteBackend.syncNames[$0] ?? $0 }
+            var effective = settings
+            effective.journal = try Self.apply("journal_mode", settings.journal, on: connection) {
+                SQLiteSettings.JournalMode(rawValue: $0.lowercased())
+            }
+            effective.sync = try Self.apply("synchronous", settings.sync, on: connection) {
+                SQLiteSettings.Synchronous(pragmaValue: $0)
+            }
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
-            try connection.execute(Self.schema(for: variant))
-            policy = TransactionPolicy(variant)
-            effectiveSettings = "txn=\(variant["txn"]) journal=\(journal) sync=\(sync) temp_store=memory"
-                + (variant["txn"] == "batch" ? " batch_ops=\(variant["batch_ops"]) batch_ms=\(variant["batch_ms"])" : "")
-                + " index=\(variant["index"]) search=\(variant["search"])"
+            try connection.execute(Self.schema(for: settings))
+            policy = TransactionPolicy(settings)
+            effectiveSettings = effective.text + " temp_store=memory"
         } catch {
             try? connection.close()
             throw error
         }
     }
 
-    /// Sets a pragma from an allowlisted keyword, reads it back, and fails when SQLite did not take it.
-    private static func apply(_ pragma: String, _ keyword: String, requested: String, on connection: SQLiteConnection,
-                              normalize: (String) -> String) throws -> String {
-        try connection.execute("PRAGMA \(pragma) = \(keyword)")
-        let effective = normalize(try connection.scalarText("PRAGMA \(pragma)") ?? "")
-        guard effective == requested else {
-            throw StoreError.settingMismatch(setting: pragma, requested: requested, effective: effective)
+    /// Sets a pragma to a setting's keyword, reads it back, and fails when SQLite did not take it.
+    private static func apply<Value: SettingChoice>(
+        _ pragma: String, _ requested: Value, on connection: SQLiteConnection, parse: (String) -> Value?
+    ) throws -> Value where Value: PragmaKeyword {
+        try connection.execute("PRAGMA \(pragma) = \(requested.keyword)")
+        let text = try connection.scalarText("PRAGMA \(pragma)") ?? ""
+        guard let effective = parse(text), effective == requested else {
+            throw StoreError.settingMismatch(setting: pragma, requested: requested.rawValue, effective: text.lowercased())
         }
         return effective
     }
@@ -306,12 +309,12 @@ enum TransactionPolicy {
     /// quiet store commits its last batch at the next write or at close).
     case batch(operations: Int, nanoseconds: UInt64)
 
-    init(_ variant: Variant) {
-        switch variant["txn"] {
-        case "none": self = .none
-        case "batch": self = .batch(operations: variant.integer("batch_ops"),
-                                    nanoseconds: UInt64(variant.integer("batch_ms")) * 1_000_000)
-        default: self = .single
+    init(_ settings: SQLiteSettings) {
+        switch settings.txn {
+        case .none: self = .none
+        case .single: self = .single
+        case .batch: self = .batch(operations: settings.batchOperations,
+                                   nanoseconds: UInt64(settings.batchMilliseconds) * 1_000_000)
         }
     }
 }

@@ -55,37 +55,53 @@ public struct BackendDescriptor: Sendable {
         case afterClose(String)
     }
 
-    /// `open` returns the backend's own store type; its role conformances decide which workloads can run.
-    public init<S: Store>(
+    /// `open` returns the backend's own store type (its role conformances decide which workloads can run) and
+    /// receives the typed `Settings` decoded from the variant; `promise` and `powerLossNote` read the same value.
+    public init<S: Store & SendableMetatype, Settings: BackendSettings>(
         name: String,
         summary: String,
-        axes: [VariantAxis] = [],
+        settings: Settings.Type,
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
         storeFiles: [String] = [],
-        keyAxes: [String] = [],
-        promise: @escaping @Sendable (Variant) -> DurabilityPromise = { _ in .mayLose },
-        powerLossNote: @escaping @Sendable (Variant) -> String = { _ in "" },
+        promise: @escaping @Sendable (Settings) -> DurabilityPromise = { _ in .mayLose },
+        powerLossNote: @escaping @Sendable (Settings) -> String = { _ in "" },
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
-        open: @escaping @Sendable (StoreLocation) throws -> S
+        open: @escaping @Sendable (StoreLocation, Settings) throws -> S
     ) {
         self.readBack = readBack
         self.storeFiles = storeFiles
-        precondition(keyAxes.allSatisfy { name in axes.contains { $0.name == name } }, "\(name): key axes must be axes")
-        self.keyAxes = keyAxes
-        self.powerLossNote = powerLossNote
+        self.keyAxes = Settings.axes.filter(\.isKey).map(\.erased.name)
+        self.powerLossNote = { powerLossNote(Settings($0)) }
         if persistent {
-            self.promise = promise
+            self.promise = { promise(Settings($0)) }
         } else {
             self.promise = { _ in DurabilityPromise.none }
         }
         self.name = name
         self.summary = summary
-        self.axes = axes
+        self.axes = Settings.variantAxes
         self.libraryVersions = libraryVersions
-        self.open = { try open($0) }
+        self.open = { location in try open(location, Settings(location.variant)) }
         self.persistent = persistent
         self.roles = StoreRoles.of(S.self).union(persistent ? .persistence : [])
+    }
+
+    /// A backend without settings.
+    public init<S: Store & SendableMetatype>(
+        name: String,
+        summary: String,
+        persistent: Bool = true,
+        readBack: ReadBack = .independentHandle,
+        storeFiles: [String] = [],
+        promise: DurabilityPromise = .mayLose,
+        powerLossNote: String = "",
+        libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
+        open: @escaping @Sendable (StoreLocation) throws -> S
+    ) {
+        self.init(name: name, summary: summary, settings: NoSettings.self, persistent: persistent, readBack: readBack,
+                  storeFiles: storeFiles, promise: { _ in promise }, powerLossNote: { _ in powerLossNote },
+                  libraryVersions: libraryVersions, open: { location, _ in try open(location) })
     }
 
     /// Opens a store and casts it to the role a caller needs (`(any ArticleStore).self`); a store that does not

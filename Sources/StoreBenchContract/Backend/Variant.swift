@@ -15,13 +15,13 @@ public struct VariantAxis: Sendable {
     public private(set) var condition: (axis: String, value: String)?
 
     /// This axis, applicable only when `axis` has `value`.
-    public func only(when axis: String, is value: String) -> VariantAxis {
+    func only(when axis: String, is value: String) -> VariantAxis {
         var copy = self
         copy.condition = (axis, value)
         return copy
     }
 
-    public init(_ name: String, choices: [String], default defaultValue: String, summary: String) {
+    init(_ name: String, choices: [String], default defaultValue: String, summary: String) {
         precondition(choices.contains(defaultValue), "default \(defaultValue) not among \(choices)")
         self.name = name
         self.allowed = .choice(choices)
@@ -29,7 +29,7 @@ public struct VariantAxis: Sendable {
         self.summary = summary
     }
 
-    public init(_ name: String, range: ClosedRange<Int>, default defaultValue: Int, summary: String) {
+    init(_ name: String, range: ClosedRange<Int>, default defaultValue: Int, summary: String) {
         precondition(range.contains(defaultValue), "default \(defaultValue) outside \(range)")
         self.name = name
         self.allowed = .integer(range)
@@ -65,17 +65,6 @@ public struct Variant: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(settings: [Setting]) { self.settings = settings }
-
-    /// The value of axis `name` (every axis has one).
-    public subscript(name: String) -> String {
-        guard let setting = settings.first(where: { $0.name == name }) else {
-            preconditionFailure("variant has no axis \(name)")
-        }
-        return setting.value
-    }
-
-    /// The integer value of axis `name` (for integer axes).
-    public func integer(_ name: String) -> Int { Int(self[name]) ?? 0 }
 
     public var description: String {
         settings.isEmpty ? "default" : settings.map { "\($0.name)=\($0.value)" }.joined(separator: " ")

@@ -1,0 +1,56 @@
+import StoreBenchContract
+
+/// The settings of the `sqlite` backend: the only place their names and values are spelled.
+public struct SQLiteSettings: BackendSettings {
+    public enum Transactions: String, SettingChoice { case none, single, batch }
+    public enum JournalMode: String, SettingChoice {
+        case delete, wal
+        /// The `PRAGMA journal_mode` keyword (pragma values never come from scenario text itself).
+        var keyword: String { rawValue.uppercased() }
+    }
+    public enum Synchronous: String, SettingChoice {
+        case off, normal, full, extra
+        var keyword: String { rawValue.uppercased() }
+        /// `PRAGMA synchronous` reads back as a number: 0 off, 1 normal, 2 full, 3 extra.
+        init?(pragmaValue: String) {
+            guard let level = Int(pragmaValue), Self.allCases.indices.contains(level) else { return nil }
+            self = Self.allCases[level]
+        }
+    }
+    public enum Switch: String, SettingChoice { case on, off }
+    public enum Search: String, SettingChoice { case like, fts5 }
+
+    public var txn = Transactions.single
+    public var journal = JournalMode.delete
+    public var sync = Synchronous.full
+    public var batchOperations = 500
+    public var batchMilliseconds = 100
+    public var index = Switch.on
+    public var search = Search.like
+
+    public init() {}
+
+    public static var axes: [SettingAxis<SQLiteSettings>] {
+        [
+            .choice("txn", \.txn, key: true,
+                    summary: "none: every statement in its own implicit transaction (autocommit); single: the whole operation in one explicit transaction; batch: auto-batched commits (GYDataCenter style), app code never writes BEGIN"),
+            .choice("journal", \.journal, key: true,
+                    summary: "journal_mode: rollback journal (SQLite's default) or write-ahead log"),
+            .choice("sync", \.sync, key: true,
+                    summary: "synchronous: off (no fsync), normal, full (SQLite's default), extra (full, and in journal=delete the directory is synced after the journal is unlinked)"),
+            .integer("batch_ops", \.batchOperations, range: 1...1_000_000,
+                     summary: "txn=batch: commit after this many writes").only(when: \.txn, is: .batch),
+            .integer("batch_ms", \.batchMilliseconds, range: 1...600_000,
+                     summary: "txn=batch: commit at the first write this many ms after the batch began").only(when: \.txn, is: .batch),
+            .choice("index", \.index,
+                    summary: "on: an index on article(feed_id, read, published DESC, uid) for the query workload; off: none"),
+            .choice("search", \.search,
+                    summary: "like: LIKE '%word%' scans titles and summaries; fts5: an FTS5 index kept by triggers"),
+        ]
+    }
+}
+
+/// A setting whose value is set with a pragma keyword.
+protocol PragmaKeyword { var keyword: String { get } }
+extension SQLiteSettings.JournalMode: PragmaKeyword {}
+extension SQLiteSettings.Synchronous: PragmaKeyword {}
