@@ -85,7 +85,7 @@ struct CommitInsideClockTests {
     func afterCloseIsNoted() throws {
         let sample = try WorkloadContractTests.sample(InsertWorkload(), ["count": 50], on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
         #expect(sample.status == .ok)
-        #expect(sample.notes["note"]?.contains("read back after closing the timed store (GDBM locks the file") == true, "\(sample.notes)")
+        #expect(sample.notes[.note]?.contains("read back after closing the timed store (GDBM locks the file") == true, "\(sample.notes)")
     }
 }
 

@@ -27,7 +27,7 @@ struct InputSafetyTests {
                                         parameters: "count=1"), repetition: 1, dataset: "")
         sample.settings = "+x"
         sample.error = "@SUM(1)"
-        sample.notes["note"] = "-1+1"
+        sample.notes[.note] = "-1+1"
         let encoded = try CSVFormat.encode([Sample.header, sample.fields])
         let text = String(decoding: encoded, as: UTF8.self)
         #expect(!text.contains(",=evil") && text.contains(",'@SUM(1)"))

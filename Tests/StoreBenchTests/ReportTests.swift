@@ -19,6 +19,26 @@ struct ReportTests {
         #expect(decoded.rows == rows)
     }
 
+    @Test("the column table names every typed column once, and a sample's numbers read back through the same ids")
+    func typedColumns() {
+        let sampleIDs = ReportColumns.samples.map(\.id)
+        #expect(sampleIDs == SampleColumn.allCases.map(ColumnID.sample).sorted { a, b in
+            sampleIDs.firstIndex(of: a)! < sampleIDs.firstIndex(of: b)!
+        })
+        #expect(Set(sampleIDs).count == SampleColumn.allCases.count)
+        let summaryIDs = ReportColumns.summary.map(\.id)
+        #expect(Set(summaryIDs).count == summaryIDs.count)
+        for statistic in SummaryStatistic.allCases { #expect(summaryIDs.contains(.statistic(statistic)), "\(statistic)") }
+        var sample = Sample(key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "default", size: 1, parameters: ""),
+                            repetition: 1, dataset: "")
+        sample.status = .ok
+        for column in ReportColumns.samples where column.isNumeric && column.aggregation != .key {
+            guard case .sample(let id) = column.id, id != .repetition, id != .opsPerSecond else { continue }
+            sample.set(id, 3)
+            #expect(sample.number(id) == 3, "\(column.name)")
+        }
+    }
+
     @Test("numbers are plain numbers")
     func numberFormats() {
         #expect(CSVFormat.seconds(0.0123456789) == "0.012345679")

@@ -18,7 +18,7 @@ struct WorkloadContractTests {
     /// Runs one repetition of `workload` on a fresh store of `backend`, as the runner does; returns the verified
     /// checksum and notes (the row must be ok).
     static func run(_ workload: any Workload, _ overrides: [String: Int], on backend: BackendCase,
-                    registry: BackendRegistry = .standard()) throws -> (checksum: String, notes: [String: String]) {
+                    registry: BackendRegistry = .standard()) throws -> (checksum: String, notes: [SampleColumn: String]) {
         let sample = try sample(workload, overrides, on: backend, registry: registry)
         try #require(sample.status == .ok, "\(workload.name) on \(backend.testDescription): \(sample.error)")
         #expect(sample.ops > 0)
@@ -50,12 +50,12 @@ struct WorkloadContractTests {
             let expected = try Self.run(workload, parameters, on: Self.memory).checksum
             let found = try Self.run(workload, parameters, on: backend)
             #expect(found.checksum == expected, "\(workload.name)")
-            if workload.name == "cache" { #expect(found.notes["hit_ratio"].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true) }
+            if workload.name == "cache" { #expect(found.notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true) }
             if workload.name == "sync-while-reading" {
-                #expect(Int(found.notes["reads"] ?? "") ?? 0 >= 1)
-                #expect(found.notes["note"]?.hasPrefix("concurrency: ") == true)
+                #expect(Int(found.notes[.reads] ?? "") ?? 0 >= 1)
+                #expect(found.notes[.note]?.hasPrefix("concurrency: ") == true)
             }
-            if workload.name == "query" { #expect(!(found.notes["query_plan"] ?? "").isEmpty) }
+            if workload.name == "query" { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
         }
     }
 
@@ -94,12 +94,12 @@ struct WorkloadContractTests {
         for backend in ["sqlite", "grdb"] {
             let on = try Self.run(QueryWorkload(), ["stored": 200, "count": 2], on: BackendCase(backend: backend, variant: ["index": "on"], label: "on"))
             let off = try Self.run(QueryWorkload(), ["stored": 200, "count": 2], on: BackendCase(backend: backend, variant: ["index": "off"], label: "off"))
-            let planOn = on.notes["query_plan"] ?? "", planOff = off.notes["query_plan"] ?? ""
+            let planOn = on.notes[.queryPlan] ?? "", planOff = off.notes[.queryPlan] ?? ""
             #expect(planOn.contains("article_feed_unread"), "\(backend): \(planOn)")
             #expect(!planOff.contains("article_feed_unread") && planOff.contains("SCAN article"), "\(backend): \(planOff)")
         }
         let scan = try Self.run(QueryWorkload(), ["stored": 100, "count": 1], on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
-        #expect(scan.notes["query_plan"]?.hasPrefix("scan:") == true)
+        #expect(scan.notes[.queryPlan]?.hasPrefix("scan:") == true)
     }
 }
 

@@ -125,7 +125,7 @@ public struct DriftModel: Sendable {
 
 extension SampleTable {
     /// The ok values of `metric` of one row by repetition number (for pairing the rounds of `ab`).
-    func byRepetition(_ metric: String, _ key: ComparisonKey) -> [Int: Double] {
+    func byRepetition(_ metric: SampleColumn, _ key: ComparisonKey) -> [Int: Double] {
         var values: [Int: Double] = [:]
         for row in rows where row.status == .ok && row.comparisonKey == key {
             if let value = row.values[metric] { values[row.repetition] = value }

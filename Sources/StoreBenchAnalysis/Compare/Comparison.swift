@@ -7,6 +7,8 @@ public struct Comparison {
     /// A metric `compare` can judge: a numeric sample column with a polarity (``ReportColumns``).
     public struct Metric: Sendable {
         public let column: ReportColumn
+        /// The sample column the metric reads.
+        public let id: SampleColumn
         public var name: String { column.name }
         /// Deterministic metrics are compared by median with their own threshold, without statistics:
         /// they catch regressions that timing noise hides.
@@ -15,9 +17,19 @@ public struct Comparison {
         /// Every sample column that is a number and has a better direction.
         public static let all: [Metric] = ReportColumns.samples
             .filter { $0.isNumeric && $0.polarity != .neither && $0.aggregation != .key }
-            .map { Metric(column: $0) }
+            .compactMap { column in
+                guard case .sample(let id) = column.id else { return nil }
+                return Metric(column: column, id: id)
+            }
 
+        /// The metric a user named on the command line (`wall_s`), nil when there is none.
         public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+
+        /// The metric of sample column `id` (a programming error when the column is no metric).
+        public static func of(_ id: SampleColumn) -> Metric {
+            guard let metric = all.first(where: { $0.id == id }) else { preconditionFailure("\(id) is not a metric") }
+            return metric
+        }
     }
 
     /// Ordered as reports list them: regressions first.
@@ -49,7 +61,7 @@ public struct Comparison {
     }
 
     public struct Options: Sendable {
-        public var metrics: [Metric] = [Metric.named("wall_s")!, Metric.named("store_bytes")!, Metric.named("ops")!]
+        public var metrics: [Metric] = [.of(.wallSeconds), .of(.storeBytes), .of(.ops)]
         /// Relative change that matters (0.05 = 5%).
         public var threshold = 0.05
         public var alpha = 0.01
@@ -112,11 +124,11 @@ public struct Comparison {
             && !baseline.keys.contains(where: { $0.loose == key.loose }) {
             warnings.append("only in current: \(key.label)")
         }
-        let drift = options.paired ? nil : DriftModel(baseline: baseline.values(of: "wall_s"), current: current.values(of: "wall_s"),
+        let drift = options.paired ? nil : DriftModel(baseline: baseline.values(of: .wallSeconds), current: current.values(of: .wallSeconds),
                                                       fixed: options.drift)
         var judged: [(ComparisonKey, Metric, [Double], [Double])] = []
         for metric in options.metrics {
-            let beforeValues = baseline.values(of: metric.name), afterValues = current.values(of: metric.name)
+            let beforeValues = baseline.values(of: metric.id), afterValues = current.values(of: metric.id)
             for key in Set(beforeValues.keys).intersection(after.keys.filter { after[$0] == .ok }).sorted() {
                 guard let now = afterValues[key], !now.isEmpty else {
                     problems.append("\(metric.name) of \(key.label): values in baseline, none in current")
@@ -130,7 +142,7 @@ public struct Comparison {
         for (key, metric, b, c) in judged {
             // Rounds are paired only for `ab`: two separate runs' repetition numbers mean nothing to each other.
             let pairs = options.paired
-                ? Self.pairs(baseline.byRepetition(metric.name, key), current.byRepetition(metric.name, key),
+                ? Self.pairs(baseline.byRepetition(metric.id, key), current.byRepetition(metric.id, key),
                              perRound: options.repetitionsPerRound) : nil
             findings.append(Self.judge(key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
                                        pairs: pairs, tests: pairedCount))

@@ -9,7 +9,7 @@ public struct SampleTable {
         public let status: RowStatus
         public let repetition: Int
         /// Numeric cells by column name (empty cells are absent).
-        public let values: [String: Double]
+        public let values: [SampleColumn: Double]
         public let settings: String
         public let error: String
         /// The fingerprint of the generated data (`dataset`).
@@ -28,7 +28,8 @@ public struct SampleTable {
     /// `environment.json` beside the samples, when present.
     public private(set) var environment: [String: Any]?
 
-    static let required = ["scenario", "workload", "backend", "variant", "size", "repetition", "status", "wall_s"]
+    static let required = [SampleColumn.scenario, .workload, .backend, .variant, .size, .repetition, .status, .wallSeconds]
+        .map(\.rawValue)
 
     /// The files `SampleTable(path:)` reads for `path`: samples.csv first, then summary.csv and environment.json.
     public static func inputFiles(_ path: String) -> [URL] {
@@ -128,28 +129,29 @@ public struct SampleTable {
             guard cells.count == decoded.header.count else {
                 throw CompareError("\(source): line \(index + 2) has \(cells.count) cells, the header \(decoded.header.count)")
             }
-            func cell(_ name: String) -> String { column[name].map { cells[$0] } ?? "" }
-            guard let size = Int(cell("size")), let repetition = Int(cell("repetition")),
-                  let status = RowStatus(rawValue: cell("status"))
+            func cell(_ id: SampleColumn) -> String { column[id.rawValue].map { cells[$0] } ?? "" }
+            guard let size = Int(cell(.size)), let repetition = Int(cell(.repetition)),
+                  let status = RowStatus(rawValue: cell(.status))
             else { throw CompareError("\(source): line \(index + 2): bad size, repetition or status") }
-            var values: [String: Double] = [:]
-            for name in ReportColumns.samples.filter(\.isNumeric).map(\.name) where name != "size" && name != "repetition" {
-                let text = cell(name)
+            var values: [SampleColumn: Double] = [:]
+            for column in ReportColumns.samples where column.isNumeric {
+                guard case .sample(let id) = column.id, id != .size, id != .repetition else { continue }
+                let text = cell(id)
                 guard !text.isEmpty else { continue }
                 guard let value = Double(text), value.isFinite else {
-                    throw CompareError("\(source): line \(index + 2): \(name) is not a number: '\(text)'")
+                    throw CompareError("\(source): line \(index + 2): \(column.name) is not a number: '\(text)'")
                 }
-                values[name] = value
+                values[id] = value
             }
-            let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
-                             variant: cell("variant"), size: size, parameters: cell("parameters"))
-            return Row(key: key, status: status, repetition: repetition, values: values, settings: cell("settings"),
-                       error: cell("error"), dataset: cell("dataset"))
+            let key = RowKey(scenario: cell(.scenario), workload: cell(.workload), backend: cell(.backend),
+                             variant: cell(.variant), size: size, parameters: cell(.parameters))
+            return Row(key: key, status: status, repetition: repetition, values: values, settings: cell(.settings),
+                       error: cell(.error), dataset: cell(.dataset))
         }
     }
 
     /// The ok values of `metric` per row identity (scenario, workload, backend, variant, size, parameters, dataset).
-    func values(of metric: String) -> [ComparisonKey: [Double]] {
+    func values(of metric: SampleColumn) -> [ComparisonKey: [Double]] {
         var grouped: [ComparisonKey: [Double]] = [:]
         for row in rows where row.status == .ok {
             if let value = row.values[metric] { grouped[row.comparisonKey, default: []].append(value) }
@@ -180,7 +182,7 @@ public struct SampleTable {
             sample.status = row.status
             sample.settings = row.settings
             sample.error = row.error
-            for (name, value) in row.values { sample.set(name, value) }
+            for (column, value) in row.values { sample.set(column, value) }
             return sample
         }
     }

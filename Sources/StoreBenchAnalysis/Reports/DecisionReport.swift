@@ -67,15 +67,15 @@ public struct DecisionReport {
         var order: [String] = []
         var walls: [String: [ComparisonKey: [Double]]] = [:]
         for row in table.rows where row.status == .ok {
-            guard let wall = row.values["wall_s"] else { continue }
+            guard let wall = row.values[.wallSeconds] else { continue }
             let key = row.comparisonKey
             if walls[key.workload] == nil { order.append(key.workload) }
             walls[key.workload, default: [:]][key, default: []].append(wall)
         }
-        let stores = table.values(of: "store_bytes").compactMapValues(Statistics.median)
-        let memory = table.values(of: "mem_growth_kib").compactMapValues(Statistics.median)
-        let prepared = table.values(of: "prepare_s").mapValues { $0.reduce(0, +) }
-        let repeated = table.values(of: "repetition_s").mapValues { $0.reduce(0, +) }
+        let stores = table.values(of: .storeBytes).compactMapValues(Statistics.median)
+        let memory = table.values(of: .memoryGrowthKiB).compactMapValues(Statistics.median)
+        let prepared = table.values(of: .prepareSeconds).mapValues { $0.reduce(0, +) }
+        let repeated = table.values(of: .repetitionSeconds).mapValues { $0.reduce(0, +) }
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }
         workloads = order.map { workload in

@@ -20,14 +20,14 @@ public struct RowKey: Hashable, Sendable {
     public let parameters: String
 
     /// The cell of an identity column (``ReportColumn/Aggregation/key``), nil for any other column.
-    func cell(_ name: String) -> String? {
-        switch name {
-        case "scenario": scenario
-        case "workload": workload
-        case "backend": backend
-        case "variant": variant
-        case "size": String(size)
-        case "parameters": parameters
+    func cell(_ column: SampleColumn) -> String? {
+        switch column {
+        case .scenario: scenario
+        case .workload: workload
+        case .backend: backend
+        case .variant: variant
+        case .size: String(size)
+        case .parameters: parameters
         default: nil
         }
     }
@@ -74,8 +74,8 @@ public struct Sample: Sendable {
     public var error = ""
     /// Per-operation latency percentiles, for workloads made of many operations.
     public var latency: LatencyPercentiles?
-    /// Workload-specific cells by column name (``ReportColumns/notes``).
-    public var notes: [String: String] = [:]
+    /// Workload-specific cells (``ReportColumns/notes``).
+    public var notes: [SampleColumn: String] = [:]
 
     /// A failed row with nothing measured yet: the runner fills it in as the phases pass.
     public init(key: RowKey, repetition: Int, dataset: String) {
@@ -94,74 +94,89 @@ public struct Sample: Sendable {
 
     /// The cell of `column`: text as is, numbers formatted by unit; measurements empty unless the row is ok.
     func cell(_ column: ReportColumn) -> String {
-        if let identity = key.cell(column.name) { return identity }
-        switch column.name {
-        case "repetition": return String(repetition)
-        case "status": return status.rawValue
-        case "settings": return settings
-        case "declared_durability": return durability
-        case "checksum": return checksum
-        case "error": return error
-        case "dataset": return dataset
+        guard case .sample(let id) = column.id else { preconditionFailure("\(column.name) is not a sample column") }
+        if let identity = key.cell(id) { return identity }
+        switch id {
+        case .repetition: return String(repetition)
+        case .status: return status.rawValue
+        case .settings: return settings
+        case .declaredDurability: return durability
+        case .checksum: return checksum
+        case .error: return error
+        case .dataset: return dataset
         default:
-            if let note = notes[column.name] { return note }
-            return number(column.name).map { CSVFormat.number($0, unit: column.unit) } ?? ""
+            if let note = notes[id] { return note }
+            return number(id).map { CSVFormat.number($0, unit: column.unit) } ?? ""
         }
     }
 
     /// The measured value of a numeric column; nil when the row is not ok or has no such value.
-    func number(_ name: String) -> Double? {
+    public func number(_ column: SampleColumn) -> Double? {
         guard status == .ok else { return nil }
-        if let field = Self.measured[name] { return field.get(self) }
-        return notes[name].flatMap(Double.init)
+        switch column {
+        case .wallSeconds: return wallSeconds
+        case .cpuUserSeconds: return cpuUserSeconds
+        case .cpuSystemSeconds: return cpuSystemSeconds
+        case .maxRSSKiB: return Double(maxRSSKiB)
+        case .memoryGrowthKiB: return memoryGrowthKiB.map(Double.init)
+        case .otherCPUSeconds: return otherCPUSeconds
+        case .loadAverage: return loadAverage
+        case .repetitionSeconds: return repetitionSeconds
+        case .prepareSeconds: return prepareSeconds
+        case .readBytes: return readBytes.map(Double.init)
+        case .writeBytes: return writeBytes.map(Double.init)
+        case .storeBytes: return Double(storeBytes)
+        case .storeAllocatedBytes: return Double(storeAllocatedBytes)
+        case .ops: return Double(ops)
+        case .opsPerSecond: return opsPerSecond
+        case .p50: return latency?.p50
+        case .p90: return latency?.p90
+        case .p99: return latency?.p99
+        case .p999: return latency?.p999
+        case .maxLatency: return latency?.max
+        case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
+             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
+             .hitRatio, .reads, .queryPlan:
+            return notes[column].flatMap(Double.init)
+        }
     }
 
     /// Sets the measured value of a numeric column (the inverse of ``number(_:)``, for samples read back).
-    mutating func set(_ name: String, _ value: Double) {
-        if let field = Self.measured[name] {
-            field.set(&self, value)
-        } else {
-            notes[name] = CSVFormat.number(value, unit: ReportColumns.sample(name).unit)
+    public mutating func set(_ column: SampleColumn, _ value: Double) {
+        switch column {
+        case .wallSeconds: wallSeconds = value
+        case .cpuUserSeconds: cpuUserSeconds = value
+        case .cpuSystemSeconds: cpuSystemSeconds = value
+        case .maxRSSKiB: maxRSSKiB = Int64(value)
+        case .memoryGrowthKiB: memoryGrowthKiB = Int64(value)
+        case .otherCPUSeconds: otherCPUSeconds = value
+        case .loadAverage: loadAverage = value
+        case .repetitionSeconds: repetitionSeconds = value
+        case .prepareSeconds: prepareSeconds = value
+        case .readBytes: readBytes = Int64(value)
+        case .writeBytes: writeBytes = Int64(value)
+        case .storeBytes: storeBytes = Int64(value)
+        case .storeAllocatedBytes: storeAllocatedBytes = Int64(value)
+        case .ops: ops = Int(value)
+        case .opsPerSecond: break  // derived from ops and wall_s
+        case .p50: latency = (latency ?? LatencyPercentiles()).with { $0.p50 = value }
+        case .p90: latency = (latency ?? LatencyPercentiles()).with { $0.p90 = value }
+        case .p99: latency = (latency ?? LatencyPercentiles()).with { $0.p99 = value }
+        case .p999: latency = (latency ?? LatencyPercentiles()).with { $0.p999 = value }
+        case .maxLatency: latency = (latency ?? LatencyPercentiles()).with { $0.max = value }
+        case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
+             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
+             .hitRatio, .reads, .queryPlan:
+            notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }
+}
 
-    /// A measurement stored in a property of its own, read by ``number(_:)`` and written by ``set(_:_:)``.
-    struct MeasuredField: Sendable {
-        let get: @Sendable (Sample) -> Double?
-        let set: @Sendable (inout Sample, Double) -> Void
-
-        /// One of the latency percentiles.
-        static func latency(_ get: @escaping @Sendable (LatencyPercentiles) -> Double,
-                            _ set: @escaping @Sendable (inout LatencyPercentiles, Double) -> Void) -> MeasuredField {
-            MeasuredField(get: { $0.latency.map(get) }, set: { sample, value in
-                var percentiles = sample.latency ?? LatencyPercentiles()
-                set(&percentiles, value)
-                sample.latency = percentiles
-            })
-        }
+extension LatencyPercentiles {
+    /// A copy with `change` applied.
+    func with(_ change: (inout LatencyPercentiles) -> Void) -> LatencyPercentiles {
+        var copy = self
+        change(&copy)
+        return copy
     }
-
-    /// The measurements with a property of their own, by column name: the one mapping between the two.
-    static let measured: [String: MeasuredField] = [
-        "wall_s": .init(get: { $0.wallSeconds }, set: { $0.wallSeconds = $1 }),
-        "cpu_user_s": .init(get: { $0.cpuUserSeconds }, set: { $0.cpuUserSeconds = $1 }),
-        "cpu_sys_s": .init(get: { $0.cpuSystemSeconds }, set: { $0.cpuSystemSeconds = $1 }),
-        "max_rss_kib": .init(get: { Double($0.maxRSSKiB) }, set: { $0.maxRSSKiB = Int64($1) }),
-        "mem_growth_kib": .init(get: { $0.memoryGrowthKiB.map(Double.init) }, set: { $0.memoryGrowthKiB = Int64($1) }),
-        "other_cpu_s": .init(get: { $0.otherCPUSeconds }, set: { $0.otherCPUSeconds = $1 }),
-        "load_1m": .init(get: { $0.loadAverage }, set: { $0.loadAverage = $1 }),
-        "repetition_s": .init(get: { $0.repetitionSeconds }, set: { $0.repetitionSeconds = $1 }),
-        "prepare_s": .init(get: { $0.prepareSeconds }, set: { $0.prepareSeconds = $1 }),
-        "read_bytes": .init(get: { $0.readBytes.map(Double.init) }, set: { $0.readBytes = Int64($1) }),
-        "write_bytes": .init(get: { $0.writeBytes.map(Double.init) }, set: { $0.writeBytes = Int64($1) }),
-        "store_bytes": .init(get: { Double($0.storeBytes) }, set: { $0.storeBytes = Int64($1) }),
-        "store_alloc_bytes": .init(get: { Double($0.storeAllocatedBytes) }, set: { $0.storeAllocatedBytes = Int64($1) }),
-        "ops": .init(get: { Double($0.ops) }, set: { $0.ops = Int($1) }),
-        "ops_per_s": .init(get: { $0.opsPerSecond }, set: { _, _ in }),  // derived from ops and wall_s
-        "p50_us": .latency({ $0.p50 }, { $0.p50 = $1 }),
-        "p90_us": .latency({ $0.p90 }, { $0.p90 = $1 }),
-        "p99_us": .latency({ $0.p99 }, { $0.p99 = $1 }),
-        "p999_us": .latency({ $0.p999 }, { $0.p999 = $1 }),
-        "max_us": .latency({ $0.max }, { $0.max = $1 }),
-    ]
 }

@@ -7,7 +7,7 @@ public struct SummaryBuilder {
     struct Accumulator {
         var wall: [Double] = []
         /// Ok repetitions' values of every sample column summarized by its median.
-        var values: [String: [Double]] = [:]
+        var values: [SampleColumn: [Double]] = [:]
         /// Sums over ok repetitions, for the contention flag (one repetition is often shorter than a clock tick).
         var wallTotal = 0.0
         var otherCPUTotal = 0.0
@@ -25,7 +25,10 @@ public struct SummaryBuilder {
     }
 
     /// The sample columns whose medians the summary reports.
-    static let medianColumns = ReportColumns.samples.filter { $0.aggregation == .median }
+    static let medianColumns: [SampleColumn] = ReportColumns.samples.compactMap { column in
+        guard column.aggregation == .median, case .sample(let id) = column.id else { return nil }
+        return id
+    }
 
     private var order: [RowKey] = []
     private var rows: [RowKey: Accumulator] = [:]
@@ -60,7 +63,7 @@ public struct SummaryBuilder {
             row.wallTotal += sample.wallSeconds
             row.otherCPUTotal += sample.otherCPUSeconds ?? 0
             for column in Self.medianColumns {
-                if let value = sample.number(column.name) { row.values[column.name, default: []].append(value) }
+                if let value = sample.number(column) { row.values[column, default: []].append(value) }
             }
         case .failed:
             row.failed += 1
@@ -91,8 +94,8 @@ public struct SummaryBuilder {
         public let settings: String
         public let durability: String
         public let error: String
-        /// Medians over ok repetitions, by sample column name (`ops_per_s`, `p99_us`, …).
-        public let medians: [String: Double]
+        /// Medians over ok repetitions, by sample column (`ops_per_s`, `p99_us`, …).
+        public let medians: [SampleColumn: Double]
 
         /// ``NoiseFlags`` of the row, comma-separated ("" when none applies).
         public let noise: String
@@ -109,40 +112,46 @@ public struct SummaryBuilder {
             return NoiseFlags.reach(interval, median: statistics.median)
         }
 
-        public var medianOpsPerSecond: Double? { medians["ops_per_s"] }
+        public var medianOpsPerSecond: Double? { medians[.opsPerSecond] }
 
         /// The cell of a ``ReportColumns/summary`` column.
         func cell(_ column: ReportColumn) -> String {
             let s = statistics
             func number(_ value: Double?) -> String { value.map { CSVFormat.number($0, unit: column.unit) } ?? "" }
-            if let identity = key.cell(column.name) { return identity }
-            switch column.name {
-            case "status": return status.rawValue
-            case "settings": return settings
-            case "declared_durability": return durability
-            case "error": return error
-            case "n": return String(s?.n ?? 0)
-            case "failed": return String(failed)
-            case "median_s": return number(s?.median)
-            case "mean_s": return number(s?.mean)
-            case "stddev_s": return number(s?.standardDeviation)
-            case "min_s": return number(s?.minimum)
-            case "max_s": return number(s?.maximum)
-            case "median_ci95_low_s": return number(s?.medianInterval?.low)
-            case "median_ci95_high_s": return number(s?.medianInterval?.high)
-            case "median_ci_coverage": return number(s?.medianInterval == nil ? nil : s.flatMap { schedule.coverage(n: $0.n) })
-            case "median_ci_note": return s.flatMap { MedianInterval.unavailableReason(n: $0.n, alpha: schedule.alpha) } ?? ""
-            case "noise": return noise
-            case "ci_reach": return number(reach)
-            case "target_precision": return number(targetPrecision)
-            case "target_met": return status == .ok ? (reach.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
-            case "stopped": return stopped
-            case "case_s": return number(caseSeconds)
-            case "prepare_share": return number(prepareShare)
-            case "median_s_per_item": return number(s.map { $0.median / Double(max(key.size, 1)) })
-            default:
-                precondition(column.aggregation == .median, "summary column \(column.name) has no value")
-                return number(medians[String(column.name.dropFirst("median_".count))])
+            switch column.id {
+            case .sample(let id):
+                if let identity = key.cell(id) { return identity }
+                switch id {
+                case .status: return status.rawValue
+                case .settings: return settings
+                case .declaredDurability: return durability
+                case .error: return error
+                default: preconditionFailure("summary column \(column.name) has no value")
+                }
+            case .median(let id):
+                return number(medians[id])
+            case .statistic(let statistic):
+                switch statistic {
+                case .n: return String(s?.n ?? 0)
+                case .failed: return String(failed)
+                case .medianSeconds: return number(s?.median)
+                case .meanSeconds: return number(s?.mean)
+                case .standardDeviation: return number(s?.standardDeviation)
+                case .minimumSeconds: return number(s?.minimum)
+                case .maximumSeconds: return number(s?.maximum)
+                case .intervalLow: return number(s?.medianInterval?.low)
+                case .intervalHigh: return number(s?.medianInterval?.high)
+                case .coverage: return number(s?.medianInterval == nil ? nil : s.flatMap { schedule.coverage(n: $0.n) })
+                case .intervalNote: return s.flatMap { MedianInterval.unavailableReason(n: $0.n, alpha: schedule.alpha) } ?? ""
+                case .noise: return noise
+                case .reach: return number(reach)
+                case .targetPrecision: return number(targetPrecision)
+                case .targetMet: return status == .ok ? (reach.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
+                case .stopped: return stopped
+                case .caseSeconds: return number(caseSeconds)
+                case .prepareShare: return number(prepareShare)
+                case .secondsPerItem: return number(s.map { $0.median / Double(max(key.size, 1)) })
+                }
             }
         }
     }
@@ -156,7 +165,7 @@ public struct SummaryBuilder {
             let statistics = Statistics(row.wall, schedule: schedule)
             let medians = row.values.compactMapValues(Statistics.median)
             let noise = statistics.map {
-                NoiseFlags.flags(statistics: $0, medianLoad: medians["load_1m"], wallTotal: row.wallTotal,
+                NoiseFlags.flags(statistics: $0, medianLoad: medians[.loadAverage], wallTotal: row.wallTotal,
                                  otherCPUTotal: row.otherCPUTotal, target: targetPrecision, cores: cores)
             } ?? []
             return Row(key: key, status: status, statistics: statistics, failed: row.failed,

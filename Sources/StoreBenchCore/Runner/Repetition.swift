@@ -11,8 +11,8 @@ public final class Repetition {
     public let launch: LaunchTarget
     /// Per-operation latencies of the timed operation (workloads made of many operations record them here).
     public let latencies = LatencyRecorder()
-    /// Extra report cells by column name (``ReportColumns/notes``), e.g. `resident_pages`.
-    public private(set) var notes: [String: String] = [:]
+    /// Extra report cells (``ReportColumns/notes``), e.g. `resident_pages`.
+    public private(set) var notes: [SampleColumn: String] = [:]
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
     /// The store already holds what ``fill(_:)`` would put there: an earlier repetition of a workload that leaves
@@ -102,14 +102,14 @@ public final class Repetition {
     }
 
     /// Sets a report cell of this repetition's row (a column of ``ReportColumns/notes``).
-    public func note(_ column: String, _ value: String) {
+    public func note(_ column: SampleColumn, _ value: String) {
         precondition(ReportColumns.notes.contains(column), "\(column) is not a column a workload may note")
         notes[column] = value
     }
 
     /// Adds a sentence to the row's free-text `note`.
     public func appendNote(_ text: String) {
-        notes["note"] = notes["note"].map { "\($0); \(text)" } ?? text
+        notes[.note] = notes[.note].map { "\($0); \(text)" } ?? text
     }
 
     /// Runs `body` when the repetition ends, after verify or a failure (release what prepare made).

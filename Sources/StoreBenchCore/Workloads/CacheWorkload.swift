@@ -122,7 +122,7 @@ public struct CacheWorkload: Workload {
         func verify(_ results: [[UInt8]?], _: ExpiringCache, _ run: Repetition) throws -> String {
             let hits = results.compactMap { $0 }.count
             let gets = results.count
-            run.note("hit_ratio", gets == 0 ? "" : CSVFormat.decimal(Double(hits) / Double(gets)))
+            run.note(.hitRatio, gets == 0 ? "" : CSVFormat.decimal(Double(hits) / Double(gets)))
             guard hits == expectedHits, Self.digest(results) == expectedGets else {
                 throw VerificationError("\(hits) hits of \(gets) gets (expected \(expectedHits)), or different values returned")
             }

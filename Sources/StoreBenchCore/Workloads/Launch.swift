@@ -90,8 +90,8 @@ final class LaunchChild {
         else {
             throw VerificationError("launch child \(outcome.how): \(outcome.errors)")
         }
-        run.note("child_ready_s", CSVFormat.seconds(Double(report.readyNanoseconds) / 1e9))
-        run.note("child_read_bytes", CSVFormat.integer(report.readBytes))
+        run.note(.childReadySeconds, CSVFormat.seconds(Double(report.readyNanoseconds) / 1e9))
+        run.note(.childReadBytes, CSVFormat.integer(report.readBytes))
         return report
     }
 }

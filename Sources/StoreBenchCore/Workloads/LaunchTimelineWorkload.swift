@@ -40,9 +40,9 @@ public struct LaunchTimelineWorkload: Workload {
             try run.closeStore()
             let directory = run.launch.directory
             let residency = cold ? try PageCache.evict(directory) : PageCache.residency(directory)
-            run.note("resident_pages", residency.map { String($0.resident) } ?? "")
+            run.note(.residentPages, residency.map { String($0.resident) } ?? "")
             if cold, let residency, residency.resident > 0 {
-                run.note("note", "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction")
+                run.note(.note, "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction")
             }
             return try LaunchChild(.launchTimeline(run.launch.store, screen: data.screen), of: run.launch)
         }

@@ -53,7 +53,7 @@ public struct QueryWorkload: Workload {
 
         func prepare(_ run: Repetition) throws -> any QueryStore {
             let store = try run.storeLoaded(with: articles, as: (any QueryStore).self)
-            run.note("query_plan", try store.queryPlans().joined(separator: " | "))
+            run.note(.queryPlan, try store.queryPlans().joined(separator: " | "))
             return store
         }
 

@@ -69,7 +69,7 @@ public struct SearchWorkload: Workload {
                 hash.combine(keyword)
                 for uid in found.sorted() { hash.combine(uid) }
             }
-            run.note("note", "\(matches) matches over \(keywords.count) searches")
+            run.note(.note, "\(matches) matches over \(keywords.count) searches")
             return hash.hex
         }
     }

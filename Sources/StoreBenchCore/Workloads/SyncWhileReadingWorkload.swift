@@ -98,7 +98,7 @@ public struct SyncWhileReadingWorkload: Workload {
             let sharing = try store.shareWithSecondThread()
             let release = Once(sharing.release)
             run.onFinish { try? release.run() }
-            run.note("note", "concurrency: " + sharing.concurrency)
+            run.note(.note, "concurrency: " + sharing.concurrency)
             return SharedStore(writer: sharing.writer, reader: sharing.reader, concurrency: sharing.concurrency,
                                release: release.run)
         }
@@ -142,7 +142,7 @@ public struct SyncWhileReadingWorkload: Workload {
         }
 
         func verify(_ reads: Reads, _ shared: SharedStore, _ run: Repetition) throws -> String {
-            run.note("reads", String(reads.count))
+            run.note(.reads, String(reads.count))
             guard reads.short == 0 else { throw VerificationError("\(reads.short) of \(reads.count) screens were incomplete") }
             guard let last = reads.last, Checksum.timeline(last) == expectedScreen else {
                 throw VerificationError("the main thread's last screen differs from the stored timeline")

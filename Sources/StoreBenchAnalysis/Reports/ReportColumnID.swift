@@ -1,0 +1,42 @@
+/// A column of samples.csv, named once: its raw value is the column's name in every file, and code refers to the
+/// case, so a misspelt column is a compile error.
+public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
+    case scenario, workload, backend, variant, size, repetition, status
+    case wallSeconds = "wall_s", cpuUserSeconds = "cpu_user_s", cpuSystemSeconds = "cpu_sys_s"
+    case maxRSSKiB = "max_rss_kib", readBytes = "read_bytes", writeBytes = "write_bytes"
+    case storeBytes = "store_bytes", storeAllocatedBytes = "store_alloc_bytes", ops
+    case opsPerSecond = "ops_per_s", settings, checksum, error, parameters, dataset
+    case p50 = "p50_us", p90 = "p90_us", p99 = "p99_us", p999 = "p999_us", maxLatency = "max_us"
+    case residentPages = "resident_pages", childReadySeconds = "child_ready_s", childReadBytes = "child_read_bytes"
+    case note, hitRatio = "hit_ratio", reads, queryPlan = "query_plan"
+    case memoryGrowthKiB = "mem_growth_kib", otherCPUSeconds = "other_cpu_s", loadAverage = "load_1m"
+    case repetitionSeconds = "repetition_s", prepareSeconds = "prepare_s", declaredDurability = "declared_durability"
+}
+
+/// A column only summary.csv has: a statistic over a row's repetitions.
+public enum SummaryStatistic: String, CaseIterable, Sendable, Encodable {
+    case n, failed
+    case medianSeconds = "median_s", meanSeconds = "mean_s", standardDeviation = "stddev_s"
+    case minimumSeconds = "min_s", maximumSeconds = "max_s"
+    case intervalLow = "median_ci95_low_s", intervalHigh = "median_ci95_high_s"
+    case secondsPerItem = "median_s_per_item", coverage = "median_ci_coverage", intervalNote = "median_ci_note"
+    case noise, reach = "ci_reach", targetPrecision = "target_precision", targetMet = "target_met", stopped
+    case prepareShare = "prepare_share", caseSeconds = "case_s"
+}
+
+/// What a report column is, typed: a sample column (in samples.csv, or carried into summary.csv as a key or the
+/// first value), the median of a sample column (`median_<name>`), or a summary statistic.
+public enum ColumnID: Hashable, Sendable {
+    case sample(SampleColumn)
+    case median(SampleColumn)
+    case statistic(SummaryStatistic)
+
+    /// The column's name in the CSV files.
+    public var name: String {
+        switch self {
+        case .sample(let column): column.rawValue
+        case .median(let column): "median_" + column.rawValue
+        case .statistic(let statistic): statistic.rawValue
+        }
+    }
+}
