@@ -25,7 +25,7 @@ struct ABCommand: ParsableCommand {
     @Option(help: "Measured repetitions per row in each round's pass; the round's value is their median.") var repsPerRound = 1
     @Option(help: "Warm-up repetitions inside each round's run.") var warmup = 0
     @Option(help: "Where the rounds and merged samples go (default: a new temporary directory).") var out: String?
-    @Option(help: "Where the binaries make their work directories.") var workdir: String?
+    @OptionGroup var workdir: WorkDirectoryOption
     @OptionGroup var judging: CompareOptions
 
     func validate() throws {
@@ -51,7 +51,7 @@ struct ABCommand: ParsableCommand {
                 printError("[ab round \(round)/\(rounds)] \(name): \(binary)")
                 var arguments = ["run", "--scenario", scenario, "--reps", String(repsPerRound), "--warmup", String(warmup),
                                  "--out", runDirectory.path]
-                if let workdir { arguments += ["--workdir", workdir] }
+                if let workdir = workdir.workdir { arguments += ["--workdir", workdir] }
                 let status = try Self.execute(binary, arguments)
                 guard status == 0 || status == 1 else {
                     throw CommandFailure(exit: .failure, message: "storebench ab: \(binary) exited \(status) in round \(round); stopping")

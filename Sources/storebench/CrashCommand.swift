@@ -32,10 +32,11 @@ struct CrashCommand: ParsableCommand {
     var prefixImages = CrashTrials.defaultPrefixImages
     @Option(help: "Articles per batch (one app operation).") var batch = CrashTrials.defaultBatchSize
     @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
-    @Option(help: "Seed for the data and the kill moments (default: the scenario's).") var seed: UInt64?
-    @Option(help: "Output directory for durability.csv (default: results/<UTC timestamp>-<host>-crash/).") var out: String?
-    @Option(help: "Where private work directories are made (default: $TMPDIR or /var/tmp).") var workdir: String?
-    @Flag(help: "Replace the crash run already in --out (recognised by its durability.environment.json).") var force = false
+    @OptionGroup var seedOption: SeedOption
+    @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup var workdir: WorkDirectoryOption
+
+    var seed: UInt64? { seedOption.seed }
 
     func validate() throws {
         guard (1...100_000).contains(trials) else { throw ValidationError("--trials must be in 1...100000, got \(trials)") }
@@ -48,13 +49,13 @@ struct CrashCommand: ParsableCommand {
         let registry = BackendRegistry.standard()
         let scenarioFile = try failing(.badInput) { try BundledScenarios.resolve(scenario) }
         let (plan, claim, work) = try failing(.badInput) {
-            if let out { try RunOutput.checkPath(out) }
+            if let out = outputOptions.out { try RunOutput.checkPath(out) }
             let plan = try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenarioFile)
                 .narrowed(backends: backends, workloads: [])
-            let work = try OutputLocations.workdir(workdir)
+            let work = try OutputLocations.workdir(workdir.workdir)
             // An output of its own: new or empty, or (--force) a previous crash run's, never a run's results folder.
-            let claim = try RunOutput(URL(fileURLWithPath: out ?? OutputLocations.defaultOutput() + "-crash", isDirectory: true),
-                                      existing: force ? .replace : .refuse, kind: .crash,
+            let claim = try RunOutput(URL(fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-crash", isDirectory: true),
+                                      existing: outputOptions.force ? .replace : .refuse, kind: .crash,
                                       inputs: [URL(fileURLWithPath: scenarioFile)])
             return (plan, claim, work)
         }

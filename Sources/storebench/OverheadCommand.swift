@@ -21,10 +21,10 @@ struct OverheadCommand: ParsableCommand {
     @Option(help: "Articles per insert, and lookups per repetition.") var count = 10_000
     @Option(help: "Articles stored for the lookups.") var stored = 20_000
     @Option(help: "Measured repetitions per side.") var reps = 9
-    @Option(help: "Data seed.") var seed: UInt64 = 42
+    @OptionGroup var seed: SeedOption
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable): sqlite, lmdb, gdbm.")
     var backends: [String] = []
-    @Option(help: "Where the private work directory is made.") var workdir: String?
+    @OptionGroup var workdir: WorkDirectoryOption
 
     func validate() throws {
         guard (1...10_000_000).contains(count) else { throw ValidationError("--count must be in 1...10000000") }
@@ -37,13 +37,13 @@ struct OverheadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let workURL = try failing(.badInput) { try OutputLocations.workdir(workdir) }
+        let workURL = try failing(.badInput) { try OutputLocations.workdir(workdir.workdir) }
         if MachineFacts.buildConfiguration == "debug" {
             printError("WARNING: DEBUG BUILD: the Swift side is not optimized; build with -c release")
         }
         let chosen = backends.isEmpty ? AdapterOverhead.backends.map(\.name) : backends
         let results = try AdapterOverhead.measure(backends: chosen, count: count, stored: stored, repetitions: reps,
-                                                  seed: seed, workdir: workURL)
+                                                  seed: seed.seed ?? 42, workdir: workURL)
         print("| backend | operation | C median | Swift median | Swift/C | goal | equal work |")
         print("|---|---|---:|---:|---:|---:|---|")
         for result in results {

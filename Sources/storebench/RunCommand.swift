@@ -49,36 +49,10 @@ struct RunCommand: ParsableCommand {
 
     var sizes: [Int] { sizeLists.flatMap { $0 } }
 
-    @Option(help: "Exactly this many measured repetitions per row, no early stop (overrides the scenario).")
-    var reps: Int?
-
-    @Option(name: .customLong("min-reps"), help: "Fewest measured repetitions before a row may stop for precision.")
-    var minReps: Int?
-
-    @Option(name: .customLong("max-reps"), help: "Most measured repetitions of a row.")
-    var maxReps: Int?
-
-    @Option(name: .customLong("target-precision"),
-            help: "A row stops once its median's 95% interval is within ± this fraction of the median (0.05: ±5%).")
-    var targetPrecision: Double?
-
-    @Option(name: .customLong("case-seconds"), help: "Time cap per row over all its repetitions, in seconds.")
-    var caseSeconds: Double?
-
-    @Option(name: .customLong("budget"), help: "Seconds the whole run may take before rows stop at one measured repetition.")
-    var budgetSeconds: Double?
-
-    @Option(help: "Warm-up repetitions per row (overrides the scenario).")
-    var warmup: Int?
-
-    @Option(help: "Seed for the data and the run order (overrides the scenario).")
-    var seed: UInt64?
-
-    @Option(help: "Output directory (default: results/<UTC timestamp>-<host>/).")
-    var out: String?
-
-    @Option(help: "Where private work directories are made; must be a real disk (default: $TMPDIR or /var/tmp).")
-    var workdir: String?
+    @OptionGroup var repetitions: RepetitionOptions
+    @OptionGroup var seed: SeedOption
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var workdir: WorkDirectoryOption
 
     @Option(name: .customLong("max-cases"), help: "Refuse scenarios with more cases than this.")
     var maxCases = RunPlan.Limits().cases
@@ -89,9 +63,6 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress on stderr; only warnings, errors and where the results are.")
     var quiet = false
 
-    @Flag(help: "Replace the run already in --out (its reports and charts are removed when the new run publishes).")
-    var force = false
-
     @Option(help: ArgumentHelp("Continue the interrupted run in this directory (same scenario and binary).", valueName: "dir"))
     var resume: String?
 
@@ -99,58 +70,82 @@ struct RunCommand: ParsableCommand {
         if let repeated = Dictionary(grouping: sizes, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("--size lists \(repeated) twice; give each size once (as scenario files must)")
         }
-        if let out, out.isEmpty { throw ValidationError("--out is empty; name a directory") }
         if resume != nil {
             let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, !sizes.isEmpty, !filters.isEmpty,
-                               dryRun, reps != nil, warmup != nil,
-                               seed != nil, out != nil, force, minReps != nil, maxReps != nil, targetPrecision != nil,
-                               caseSeconds != nil, budgetSeconds != nil]
+                               dryRun, !repetitions.isEmpty, seed.seed != nil, output.out != nil, output.force]
             if conflicting.contains(true) {
                 throw ValidationError("--resume repeats the interrupted run's own input; give it alone (with --workdir at most)")
             }
         }
-        if let reps, !(1...1000).contains(reps) { throw ValidationError("--reps must be in 1...1000, got \(reps)") }
-        if let warmup, !(0...100).contains(warmup) { throw ValidationError("--warmup must be in 0...100, got \(warmup)") }
-        if reps != nil, minReps != nil || maxReps != nil {
-            throw ValidationError("--reps fixes the count; use it alone or use --min-reps/--max-reps")
-        }
-        for (flag, value) in [("--min-reps", minReps), ("--max-reps", maxReps)] {
-            if let value, !(1...1000).contains(value) { throw ValidationError("\(flag) must be in 1...1000, got \(value)") }
-        }
-        if let targetPrecision, !(0.001...0.5).contains(targetPrecision) {
-            throw ValidationError("--target-precision must be in 0.001...0.5 (0.05 is ±5%), got \(targetPrecision)")
-        }
-        for (flag, value) in [("--case-seconds", caseSeconds), ("--budget", budgetSeconds)] {
-            if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(flag) must be a positive number of seconds") }
-        }
+    }
+
+    /// The run's request: every option in one value.
+    var request: RunRequest {
+        var request = RunRequest(scenarioFile: scenario)
+        request.backends = backends
+        request.workloads = workloads
+        request.sizes = sizes
+        request.filters = filters
+        request.policy = repetitions.overrides
+        request.seed = seed.seed
+        request.output = output.out
+        request.force = output.force
+        request.workdir = workdir.workdir
+        request.resume = resume
+        request.dryRun = dryRun
+        request.limits.cases = maxCases
+        request.limits.records = maxRecords
+        return request
     }
 
     func run() throws {
-        var invocation = RunInvocation(scenarioFile: scenario)
-        invocation.sizes = sizes
-        invocation.filters = filters
-        invocation.dryRun = dryRun
-        invocation.narrow(backends: backends, workloads: workloads)
-        invocation.override(repetitions: reps, warmup: warmup, seed: seed)
-        invocation.policy.minimum = minReps
-        invocation.policy.maximum = maxReps
-        invocation.policy.targetPrecision = targetPrecision
-        invocation.policy.caseSeconds = caseSeconds
-        invocation.policy.budgetSeconds = budgetSeconds
-        invocation.output = out
-        invocation.workdir = workdir
+        var invocation = RunInvocation(request)
         invocation.childExecutable = RunningExecutable.url
-        invocation.force = force
-        invocation.limits.cases = maxCases
-        invocation.limits.records = maxRecords
-        invocation.resume = resume
         invocation.interrupt = InterruptRequest.install()
         defer { invocation.interrupt.uninstall() }
         let printer = ProgressPrinter(quiet: quiet)
         invocation.onRepetition = printer.update
-        let exit = invocation.execute(
-            backendRegistry: BackendRegistry.standard(), workloadRegistry: WorkloadRegistry.standard,
-            stdout: { printer.clearStatus(); print($0, terminator: "") }, stderr: printer.message)
+        let outcome: RunInvocation.Outcome
+        do {
+            outcome = try invocation.execute(backendRegistry: BackendRegistry.standard(),
+                                             workloadRegistry: WorkloadRegistry.standard, progress: printer.message)
+        } catch {
+            printer.message("error: \(error)")
+            switch error {
+            case .badInput: throw ExitCode(Exit.badInput)
+            case .stopped: throw ExitCode(Exit.failure)
+            }
+        }
+        printer.clearStatus()
+        let exit = RunCommand.report(outcome, interrupt: invocation.interrupt, print: { print($0, terminator: "") },
+                                     message: printer.message)
         if exit != .ok { throw ExitCode(exit) }
+    }
+
+    /// Prints what a run produced (the Markdown summary on stdout; warnings, where the results are and what failed
+    /// on stderr) and decides the exit code.
+    static func report(_ outcome: RunInvocation.Outcome, interrupt: InterruptRequest, print: (String) -> Void,
+                       message: (String) -> Void) -> Exit {
+        switch outcome {
+        case .planned(let plan):
+            print(plan)
+            return .ok
+        case let .finished(result, output):
+            print(MarkdownTable.render(result.summary))
+            for warning in result.manifest.warnings { message("WARNING: \(warning)") }
+            message("results: \(output.path)")
+            if result.interrupted {
+                let repetitions = result.summary.reduce(0) { $0 + ($1.statistics?.n ?? 0) + $1.failed }
+                message("interrupted by \(interrupt.signalName): \(repetitions) repetitions done (\(result.finishedCases) of "
+                        + "\(result.totalCases) cases finished) are in \(output.path); continue with: storebench run --resume "
+                        + output.path)
+                return interrupt.signal == SIGTERM ? .terminated : .interrupted
+            }
+            guard result.allSucceeded else {
+                message("error: some rows failed; see the status and error columns of \(output.path)/samples.csv")
+                return .failure
+            }
+            return .ok
+        }
     }
 }

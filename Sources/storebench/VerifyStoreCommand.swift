@@ -23,7 +23,7 @@ struct VerifyStoreCommand: ParsableCommand {
     @Option(name: .customLong("expect-checksum"), help: "The FNV-1a checksum of the articles the store should hold.")
     var expectedChecksum: String?
     @Argument(help: "The store's directory.") var directory: String
-    @Option(help: "Where the private copy is made (default: $TMPDIR or /var/tmp).") var workdir: String?
+    @OptionGroup var workdir: WorkDirectoryOption
 
     func validate() throws {
         if let expectedChecksum, expectedChecksum.count != 16 || !expectedChecksum.allSatisfy(\.isHexDigit) {
@@ -52,7 +52,7 @@ struct VerifyStoreCommand: ParsableCommand {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench verify-store: cannot find the storebench executable to start the checking child")
         }
-        let parent = try failing(.badInput) { try OutputLocations.workdir(workdir) }
+        let parent = try failing(.badInput) { try OutputLocations.workdir(workdir.workdir) }
         for path in WorkDirectory.removeAbandoned(in: parent) {
             printError("removed \(path): a work directory left by a storebench command that is no longer running")
         }

@@ -23,26 +23,35 @@ struct RunnerTests {
             """)
     }
 
-    func invoke(_ path: String, output: URL, registry: BackendRegistry) -> (RunInvocation.Exit, String) {
-        var invocation = RunInvocation(scenarioFile: path)
-        invocation.output = output.path
-        invocation.workdir = output.deletingLastPathComponent().path
-        var errors = ""
-        let exit = invocation.execute(backendRegistry: registry, workloadRegistry: .standard,
-                                      stdout: { _ in }, stderr: { errors += $0 + "\n" })
-        return (exit, errors)
+    /// Runs the scenario through the library: the finished run's result (the library returns it; the command
+    /// decides the exit code), or the failure's text, and the progress lines.
+    func invoke(_ path: String, output: URL, registry: BackendRegistry) -> (Runner.Result?, String) {
+        var request = RunRequest(scenarioFile: path)
+        request.output = output.path
+        request.workdir = output.deletingLastPathComponent().path
+        var lines = ""
+        do {
+            let outcome = try RunInvocation(request).execute(backendRegistry: registry, workloadRegistry: .standard,
+                                                             progress: { lines += $0 + "\n" })
+            guard case .finished(let result, let published) = outcome else { return (nil, lines + "planned only") }
+            #expect(published.standardizedFileURL.path == output.standardizedFileURL.path)
+            return (result, lines)
+        } catch {
+            return (nil, lines + "error: \(error)")
+        }
     }
 
-    @Test("verification catches a backend that drops 1 write in 1,000: rows failed, exit 1")
+    @Test("verification catches a backend that drops 1 write in 1,000: rows failed, the run reports it")
     func brokenBackendFails() throws {
         let temp = try TemporaryDirectory()
         var registry = BackendRegistry.standard()
         registry.register(BrokenBackend.descriptor())
         let path = try scenario(temp, backends: "  - backend: broken\n  - backend: memory")
         let output = temp.url.appendingPathComponent("out")
-        let (exit, errors) = invoke(path, output: output, registry: registry)
-        #expect(exit == .failure)
-        #expect(errors.contains("some rows failed"))
+        let (result, errors) = invoke(path, output: output, registry: registry)
+        let finished = try #require(result, "\(errors)")
+        #expect(!finished.allSucceeded && !finished.interrupted)
+        #expect(finished.summary.contains { $0.status == .failed })
 
         let summary = try CSVFormat.decode(String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8))
         let status = summary.header.firstIndex(of: "status")!, backend = summary.header.firstIndex(of: "backend")!
@@ -60,8 +69,8 @@ struct RunnerTests {
         let temp = try TemporaryDirectory()
         let path = try scenario(temp, backends: "  - backend: sqlite\n    variants: [{txn: single, journal: wal, sync: normal}]\n  - backend: memory", insertCount: 300)
         let output = temp.url.appendingPathComponent("out")
-        let (exit, errors) = invoke(path, output: output, registry: .standard())
-        #expect(exit == .ok, "\(errors)")
+        let (result, errors) = invoke(path, output: output, registry: .standard())
+        #expect(result?.allSucceeded == true, "\(errors)")
         #expect(temp.tree().filter { $0.hasPrefix("storebench-") }.isEmpty, "work directory left behind: \(temp.tree())")
         let samples = try CSVFormat.decode(String(contentsOf: output.appendingPathComponent("samples.csv"), encoding: .utf8))
         #expect(samples.header == Sample.header)

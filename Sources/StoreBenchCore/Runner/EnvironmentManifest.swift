@@ -85,7 +85,7 @@ public struct EnvironmentManifest: Codable, Sendable {
     /// The run directory whose interrupted run this one continued.
     public var resumedFrom: String?
     /// What `storebench run --resume` repeats.
-    public var invocation: RunInvocation.Recorded?
+    public var invocation: RunRequest?
     /// FNV-1a of the storebench executable's bytes.
     public var binaryHash = ""
     public var startedAt: String

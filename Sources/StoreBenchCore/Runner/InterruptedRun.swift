@@ -5,7 +5,7 @@ import Foundation
 struct InterruptedRun {
     let directory: URL
     let manifest: EnvironmentManifest
-    let recorded: RunInvocation.Recorded
+    let recorded: RunRequest
     let samples: SampleTable
 
     struct Refusal: Error, CustomStringConvertible {

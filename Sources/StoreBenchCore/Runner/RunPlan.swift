@@ -69,7 +69,7 @@ public struct RunPlan {
     }
 
     /// Caps on what a scenario may ask for, so a runaway file fails with a message instead of filling memory.
-    public struct Limits: Sendable {
+    public struct Limits: Sendable, Equatable {
         /// Cases (workload parameter sets × backend variants).
         public var cases = 5_000
         /// Generated records (articles, messages, users, settings, cache keys) over every distinct data set.

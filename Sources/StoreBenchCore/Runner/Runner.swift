@@ -21,10 +21,10 @@ public struct Runner {
         public var onRepetition: ((RunProgress) -> Void)?
         /// Checked between repetitions: once set, the run stops, writes what it completed and says it was interrupted.
         public var interrupt = InterruptRequest()
-        /// The samples of the interrupted run this one continues (``RunInvocation/resume``).
+        /// The samples of the interrupted run this one continues (``RunRequest/resume``).
         public var resumeFrom: SampleTable?
-        /// What `storebench run --resume` needs to repeat the run's input (recorded in environment.json).
-        public var invocation: RunInvocation.Recorded?
+        /// The request the run answers; its input part is recorded in environment.json for `--resume`.
+        public var request: RunRequest?
         /// FNV-1a of the storebench executable (recorded; a resumed run must use the same binary).
         public var binaryHash = ""
 
@@ -151,7 +151,7 @@ public struct Runner {
         manifest.storage = StorageFacts.of(options.workdir.path)
         manifest.repetitionPolicy = scenario.policy.description
         manifest.repetitionPolicyValues = .init(scenario.policy)
-        manifest.invocation = options.invocation
+        manifest.invocation = options.request
         manifest.binaryHash = options.binaryHash
         manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
         let finished = schedule.cases.count { $0.stop != nil }
