@@ -322,7 +322,7 @@ def scaling_charts(rows, out_dir, written):
 
 
 def ui_chart(rows, out_dir, written):
-    """sync-while-reading from the user's side: the main thread's screen loads (p99) while the sync runs."""
+    """sync-while-reading from the user's side: the UI thread's screen loads (p99) while the sync runs."""
     p99 = [c for c in C.latency if "99" in c and "999" not in c]
     if not p99:
         return
@@ -344,7 +344,7 @@ def ui_chart(rows, out_dir, written):
     time_axis(ax.xaxis)
     ax.axvline(1 / 60, color="red", linestyle=":", linewidth=1)
     ax.text(1 / 60, -0.6, " one 60 Hz frame", color="red", fontsize=8, va="bottom")
-    ax.set_xlabel("99th percentile of the main thread's screen loads while a second thread syncs (log scale)")
+    ax.set_xlabel("99th percentile of the UI thread's screen loads while the sync runs (log scale)")
     ax.set_title("sync-while-reading: what the user sees — UI delay during a sync (lower is better)")
     ax.grid(axis="x", which="both", alpha=0.3)
     durability_legend(ax, colours, {k[1] for _, k in entries})

@@ -1,8 +1,10 @@
 import CLMDB
 import Foundation
 
-/// An LMDB environment (one directory holding `data.mdb` and `lock.mdb`). Close it explicitly.
-public final class LMDBEnvironment {
+/// An LMDB environment (one directory holding `data.mdb` and `lock.mdb`). Close it explicitly, after every other
+/// thread is done with it.
+// @unchecked Sendable: lmdb.h lets many threads use one MDB_env (opened MDB_NOTLS, each transaction on one thread); only close() mutates, and it is ordered after every use.
+public final class LMDBEnvironment: @unchecked Sendable {
     /// How much the environment syncs at commit.
     public enum Durability: Sendable {
         /// fsync data and meta page at every commit (LMDB's default).

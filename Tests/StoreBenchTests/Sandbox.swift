@@ -54,7 +54,7 @@ final class Sandbox {
                 result[relative] = Data("-> \(target)".utf8)
             } else {
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
                 result[relative] = isDirectory.boolValue ? Data("dir".utf8) : (FileManager.default.contents(atPath: path) ?? Data("?".utf8))
             }
         }

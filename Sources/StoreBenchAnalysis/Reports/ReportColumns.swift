@@ -115,7 +115,7 @@ public enum ReportColumns {
         .column(.childReadBytes, .bytes, .lowerIsBetter, .none, .launch, "the launched child's disk reads from open to ready"),
         .column(.note, .text, .neither, .none, .workload, "what else the workload says about the row"),
         .column(.hitRatio, .ratio, .higherIsBetter, .none, .workload, "cache workload: hits / gets"),
-        .column(.reads, .count, .higherIsBetter, .none, .workload, "sync-while-reading: screens the main thread loaded"),
+        .column(.reads, .count, .higherIsBetter, .none, .workload, "sync-while-reading: screens the UI thread loaded"),
         .column(.queryPlan, .text, .neither, .none, .workload, "query workload: EXPLAIN QUERY PLAN or the strategy"),
         .column(.memoryGrowthKiB, .kibibytes, .lowerIsBetter, .median, .resources,
                 "peak resident memory during the timed region minus resident memory at its start: what the operation took"),

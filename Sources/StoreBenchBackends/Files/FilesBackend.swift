@@ -179,8 +179,11 @@ final class FilesStore: AppStore {
     /// A second handle on the same directory: every file is replaced by an atomic rename, so a reader sees
     /// the old or the new record and needs no lock.
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(writer: self, reader: try FilesStore(location: location, settings: settings),
-                    concurrency: "second handle: files are replaced by atomic rename, readers take no lock")
+        let location = location, settings = settings
+        return SharedStore(writer: self, concurrency: "second handle: files are replaced by atomic rename, readers take no lock") {
+            let reader = try FilesStore(location: location, settings: settings)
+            return SharedReader(reader, close: reader.close)
+        }
     }
 
     func setSetting(_ value: SettingValue, forKey key: String) throws {

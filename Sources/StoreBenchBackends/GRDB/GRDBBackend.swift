@@ -118,9 +118,9 @@ final class GRDBStore: AppStore {
     }
 
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(writer: self, reader: screen,
-                    concurrency: writer is DatabasePool ? "one DatabasePool: WAL, reads run while the writer writes"
-                        : "one DatabaseQueue: GRDB serializes every read behind the running write")
+        let screen = screen
+        return SharedStore(writer: self, concurrency: writer is DatabasePool ? "one DatabasePool: WAL, reads run while the writer writes"
+                               : "one DatabaseQueue: GRDB serializes every read behind the running write") { SharedReader(screen) }
     }
 
     /// Runs `body`, adding the database path to GRDB's errors.
@@ -224,7 +224,7 @@ final class GRDBStore: AppStore {
 
 /// The first screen, read the way a GRDB app's UI reads it: records through the query interface, on any thread
 /// (GRDB's queues and pools are thread-safe). The UI thread's view in `sync-while-reading`.
-struct GRDBScreenReader: TimelineReader {
+struct GRDBScreenReader: TimelineReader, Sendable {
     let writer: any DatabaseWriter
     let path: String
 

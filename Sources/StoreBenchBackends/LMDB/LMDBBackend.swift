@@ -91,8 +91,10 @@ final class LMDBStore: AppStore {
     }
 
     func shareWithSecondThread() throws -> SharedStore {
-        SharedStore(writer: self, reader: screen,
-                    concurrency: "one environment: MVCC readers never wait for the single writer")
+        let screen = screen
+        return SharedStore(writer: self, concurrency: "one environment: MVCC readers never wait for the single writer") {
+            SharedReader(screen)
+        }
     }
 
     /// Runs `body` in the unit of work's transaction, or in a transaction of its own.
@@ -240,7 +242,7 @@ final class LMDBStore: AppStore {
 
 /// The first screen as a cursor walk in a read transaction of its own: usable from any thread (LMDB environments
 /// are thread-safe and readers never wait for the writer). The UI thread's view in `sync-while-reading`.
-struct LMDBScreenReader: TimelineReader {
+struct LMDBScreenReader: TimelineReader, Sendable {
     let environment: LMDBEnvironment
     let users: LMDBDatabase
     let timeline: LMDBDatabase

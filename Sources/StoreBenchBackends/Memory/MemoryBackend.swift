@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StoreBenchContract
 
 /// `memory`: the floor — plain Swift collections, nothing on disk. It shows what the work itself costs.
@@ -18,30 +19,39 @@ public enum MemoryBackend {
     }
 }
 
-/// The collections of one memory store.
-final class MemoryContents {
-    var articles: [String: Article] = [:]
-    var users: [Int64: User] = [:]
-    /// Newest first, kept sorted.
-    var timeline: [Message] = []
-    var settings: [String: SettingValue] = [:]
-    var cache: [String: CacheEntry] = [:]
+/// The collections of one memory store, behind a lock: stores may be opened on any thread (the descriptor's
+/// `open` is `@Sendable`), and every store of one directory sees the same collections.
+final class MemoryContents: Sendable {
+    struct Collections {
+        var articles: [String: Article] = [:]
+        var users: [Int64: User] = [:]
+        /// Newest first, kept sorted.
+        var timeline: [Message] = []
+        var settings: [String: SettingValue] = [:]
+        var cache: [String: CacheEntry] = [:]
+    }
+
+    private let collections = Mutex(Collections())
+
+    /// Runs `body` on the collections, holding the lock (`body` must not call back into a store).
+    @inline(__always)
+    func access<T, E: Error>(_ body: (inout Collections) throws(E) -> T) throws(E) -> T {
+        try collections.withLock { (collections: inout sending Collections) throws(E) -> sending T in try body(&collections) }
+    }
 }
 
 /// The memory stores of one registry, by directory.
-final class MemoryVolumes: @unchecked Sendable {
-    // @unchecked: the dictionary is only touched under `lock`.
-    private let lock = NSLock()
-    private var volumes: [String: MemoryContents] = [:]
+final class MemoryVolumes: Sendable {
+    private let volumes = Mutex<[String: MemoryContents]>([:])
 
     func contents(for directory: URL) -> MemoryContents {
-        lock.lock()
-        defer { lock.unlock() }
-        volumes = volumes.filter { FileManager.default.fileExists(atPath: $0.key) }
-        if let existing = volumes[directory.path] { return existing }
-        let created = MemoryContents()
-        volumes[directory.path] = created
-        return created
+        volumes.withLock { volumes in
+            volumes = volumes.filter { FileManager.default.fileExists(atPath: $0.key) }
+            if let existing = volumes[directory.path] { return existing }
+            let created = MemoryContents()
+            volumes[directory.path] = created
+            return created
+        }
     }
 }
 
@@ -54,26 +64,34 @@ final class MemoryStore: AppStore {
     func unitOfWork(_ body: () throws -> Void) throws { try body() }
 
     func insert(_ article: Article) throws {
-        guard contents.articles.updateValue(article, forKey: article.uid) == nil else {
-            throw StoreError.inconsistent("duplicate uid \(article.uid)")
-        }
+        let duplicate = contents.access { $0.articles.updateValue(article, forKey: article.uid) != nil }
+        guard !duplicate else { throw StoreError.inconsistent("duplicate uid \(article.uid)") }
     }
 
     func markRead(uids: [String]) throws {
-        for uid in uids { contents.articles[uid]?.read = true }
+        contents.access { collections in
+            for uid in uids { collections.articles[uid]?.read = true }
+        }
     }
 
-    func article(uid: String) throws -> Article? { contents.articles[uid] }
+    func article(uid: String) throws -> Article? { contents.access { $0.articles[uid] } }
 
-    func allUIDs() throws -> [String] { Array(contents.articles.keys) }
+    func allUIDs() throws -> [String] { contents.access { Array($0.articles.keys) } }
 
     func delete(uids: [String]) throws {
-        for uid in uids { contents.articles.removeValue(forKey: uid) }
+        contents.access { collections in
+            for uid in uids { collections.articles.removeValue(forKey: uid) }
+        }
     }
 
     func loadTimeline(limit: Int) throws -> TimelineScreen {
-        let messages = Array(contents.timeline.prefix(limit))
-        return try TimelineScreen(messages: messages) { contents.users[$0] }
+        let (messages, users) = contents.access { collections in
+            let messages = Array(collections.timeline.prefix(limit))
+            return (messages, messages.map { collections.users[$0.userID] })
+        }
+        var authors: [Int64: User] = [:]
+        for case let user? in users { authors[user.id] = user }
+        return try TimelineScreen(messages: messages) { authors[$0] }
     }
 
     func load(articles: [Article]) throws {
@@ -81,28 +99,30 @@ final class MemoryStore: AppStore {
     }
 
     func load(users: [User], messages: [Message]) throws {
-        for user in users { contents.users[user.id] = user }
-        contents.timeline = (contents.timeline + messages).sorted(by: Message.isNewer)
+        contents.access { collections in
+            for user in users { collections.users[user.id] = user }
+            collections.timeline = (collections.timeline + messages).sorted(by: Message.isNewer)
+        }
     }
 
-    func allArticles() throws -> [Article] { Array(contents.articles.values) }
+    func allArticles() throws -> [Article] { contents.access { Array($0.articles.values) } }
 
     func forEachArticle(_ body: (Article) throws -> Void) throws {
-        for article in contents.articles.values { try body(article) }
+        for article in contents.access({ $0.articles.values }) { try body(article) }
     }
 
-    func setSetting(_ value: SettingValue, forKey key: String) throws { contents.settings[key] = value }
+    func setSetting(_ value: SettingValue, forKey key: String) throws { contents.access { $0.settings[key] = value } }
 
     func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
-        guard let value = contents.settings[key] else { return nil }
+        guard let value = contents.access({ $0.settings[key] }) else { return nil }
         guard value.kind == kind else { throw StoreError.inconsistent("setting \(key) is a \(value.kind.rawValue), not a \(kind.rawValue)") }
         return value
     }
 
-    func cachePut(_ entry: CacheEntry) throws { contents.cache[entry.key] = entry }
-    func cacheEntry(forKey key: String) throws -> CacheEntry? { contents.cache[key] }
-    func cacheRemove(forKey key: String) throws { contents.cache[key] = nil }
-    func cacheEntries() throws -> [CacheEntry] { Array(contents.cache.values) }
+    func cachePut(_ entry: CacheEntry) throws { contents.access { $0.cache[entry.key] = entry } }
+    func cacheEntry(forKey key: String) throws -> CacheEntry? { contents.access { $0.cache[key] } }
+    func cacheRemove(forKey key: String) throws { contents.access { $0.cache[key] = nil } }
+    func cacheEntries() throws -> [CacheEntry] { contents.access { Array($0.cache.values) } }
 
     func close() throws {}
 }

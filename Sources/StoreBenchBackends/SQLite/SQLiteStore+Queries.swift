@@ -60,12 +60,13 @@ extension SQLiteStore {
 
     /// A second connection to the same file, as an app opens one for its UI thread.
     func shareWithSecondThread() throws -> SharedStore {
-        let reader = try SQLiteStore(location: location, settings: settings)
-        let wal = settings.journal == .wal
-        return SharedStore(writer: self, reader: reader,
-                           concurrency: wal ? "second connection: WAL readers do not wait for the writer"
-                               : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)",
-                           release: { try reader.close() })
+        let location = location, settings = settings
+        return SharedStore(writer: self, concurrency: settings.journal == .wal
+                               ? "second connection: WAL readers do not wait for the writer"
+                               : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)") {
+            let reader = try SQLiteStore(location: location, settings: settings)
+            return SharedReader(reader, close: reader.close)
+        }
     }
 
     func setSetting(_ value: SettingValue, forKey key: String) throws {

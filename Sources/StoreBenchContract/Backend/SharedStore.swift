@@ -1,35 +1,50 @@
 import Foundation
 
-/// A store shared between two threads (see ``SharableStore/shareWithSecondThread()``): the sync thread writes
-/// through ``writer`` while the UI thread reads through ``reader``.
+/// A store shared between two threads (see ``SharableStore/shareWithSecondThread()``): the thread that shared it
+/// (the sync) writes through ``writer`` while a second thread (the UI) reads through the view ``openReader`` opens
+/// there.
+///
+/// Only ``openReader`` crosses to the other thread, and it is `@Sendable`: it captures what may cross threads (a
+/// location and settings to open a second connection, a thread-safe database object), so the compiler checks the
+/// sharing instead of a comment.
 public struct SharedStore {
     /// The view for the thread that shared the store (the sync).
     public let writer: any ArticleWriter
-    /// The view for the other thread (the UI).
-    public let reader: any TimelineReader
+    /// Opens the reader's view on the reader's own thread; the view is used and closed there.
+    public let openReader: @Sendable () throws -> SharedReader
     /// How the two threads share it, for the report (e.g. `second connection (WAL readers)`).
     public let concurrency: String
-    /// Releases what sharing opened (e.g. the second connection); the store itself stays open.
-    public let release: () throws -> Void
 
-    public init(writer: any ArticleWriter, reader: any TimelineReader, concurrency: String,
-                release: @escaping () throws -> Void = {}) {
+    public init(writer: any ArticleWriter, concurrency: String, openReader: @escaping @Sendable () throws -> SharedReader) {
         self.writer = writer
-        self.reader = reader
+        self.openReader = openReader
         self.concurrency = concurrency
-        self.release = release
     }
 
     /// Two views of `store` that take one recursive lock around every call (a unit of work holds it throughout):
     /// the serialization an app adds to a strategy with no concurrency of its own.
     public static func locked(_ store: some ArticleWriter & TimelineReader) -> SharedStore {
         let view = LockedView(store, lock: NSRecursiveLock())
-        return SharedStore(writer: view, reader: view, concurrency: "one lock around the store (no concurrency of its own)")
+        return SharedStore(writer: view, concurrency: "one lock around the store (no concurrency of its own)") {
+            SharedReader(view)
+        }
+    }
+}
+
+/// The reader's view of a shared store, and how to close what opening it opened (a second connection).
+public struct SharedReader {
+    public let reader: any TimelineReader
+    public let close: () throws -> Void
+
+    public init(_ reader: any TimelineReader, close: @escaping () throws -> Void = {}) {
+        self.reader = reader
+        self.close = close
     }
 }
 
 /// A view of a store whose every call holds a lock shared with the other thread. It does not own the store.
-final class LockedView: ArticleWriter, TimelineReader {
+// @unchecked Sendable: every use of `base` holds `lock`, and the store is not otherwise used until both threads are done.
+final class LockedView: ArticleWriter, TimelineReader, @unchecked Sendable {
     private let base: any ArticleWriter & TimelineReader
     private let lock: NSRecursiveLock
 

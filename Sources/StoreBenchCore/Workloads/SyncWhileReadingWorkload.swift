@@ -1,12 +1,13 @@
-/// `sync-while-reading`: a second thread applies a sync — `count` article changes in batches of `batch`, each
-/// batch one unit of work of new articles and articles marked read — while the main thread loads the timeline
-/// screen again and again, as a UI would. The row's latency columns are the main thread's screen loads (the
-/// jank); `ops_per_s` is the sync's throughput; `reads` counts the screens loaded; the note says how the two
-/// threads share the store (``Store/shareWithSecondThread()``).
+/// `sync-while-reading`: a sync thread applies a sync — `count` article changes in batches of `batch`, each
+/// batch one unit of work of new articles and articles marked read — while a UI thread loads the timeline
+/// screen again and again. The row's latency columns are the UI thread's screen loads (the jank); `ops_per_s` is
+/// the sync's throughput; `reads` counts the screens loaded; the note says how the two threads share the store
+/// (``SharableStore/shareWithSecondThread()``). The harness's own thread syncs (so the runner keeps the store it
+/// opened on its thread) and the UI loop runs on a second thread, which opens its view of the store there.
 public struct SyncWhileReadingWorkload: Workload {
     public init() {}
     public let name = "sync-while-reading"
-    public let summary = "a second thread syncs N article changes in batches while the main thread reloads the first screen"
+    public let summary = "a sync thread writes N article changes in batches while a UI thread reloads the first screen"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .sharing
     public let parameters = [
@@ -16,7 +17,7 @@ public struct SyncWhileReadingWorkload: Workload {
         WorkloadParameter("stored", default: 10_000, range: 0...10_000_000, summary: "articles stored before the sync"),
         WorkloadParameter("messages", default: 20_000, range: 1...10_000_000, summary: "timeline messages stored"),
         WorkloadParameter("users", default: 1_000, range: 1...1_000_000, summary: "timeline users stored"),
-        WorkloadParameter("screen", default: 200, range: 1...10_000, summary: "messages on the screen the main thread loads"),
+        WorkloadParameter("screen", default: 200, range: 1...10_000, summary: "messages on the screen the UI thread loads"),
     ] + ArticleShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
@@ -96,48 +97,54 @@ public struct SyncWhileReadingWorkload: Workload {
             try store.load(users: timeline.users, messages: timeline.messages)
             try store.load(articles: initial)
             let sharing = try store.shareWithSecondThread()
-            let release = Once(sharing.release)
-            run.onFinish { try? release.run() }
             run.note(.note, "concurrency: " + sharing.concurrency)
-            return SharedStore(writer: sharing.writer, reader: sharing.reader, concurrency: sharing.concurrency,
-                               release: release.run)
+            return sharing
         }
 
-        /// The main thread's screen loads while the sync runs.
-        struct Reads {
+        /// The UI thread's screen loads while the sync runs.
+        struct Reads: Sendable {
             var count = 0
             var short = 0
             var last: TimelineScreen?
+            /// Each screen load's latency, in nanoseconds.
+            var latencies: [UInt64] = []
         }
 
         func measure(_ shared: SharedStore, _ run: Repetition) throws -> Measured<Reads> {
-            let recorder = run.latencies, screen = timeline.screen
-            let writer = shared.writer, batches = batches
+            let screen = timeline.screen, openReader = shared.openReader
             let syncDone = DoneFlag()
-            // The sync thread is the only user of `writer` until it is joined.
-            let sync = SecondThread {
+            let ui = SecondThread { () throws -> Reads in
+                let opened = try openReader()
+                defer { try? opened.close() }
+                var reads = Reads()
+                reads.latencies.reserveCapacity(4_096)
+                var previous = monotonicNanoseconds()
+                repeat {
+                    let loaded = try opened.reader.loadTimeline(limit: screen)
+                    let now = monotonicNanoseconds()
+                    reads.latencies.append(now &- previous)
+                    previous = now
+                    reads.count += 1
+                    if loaded.messages.count != screen { reads.short += 1 }
+                    reads.last = loaded
+                } while !syncDone.isRaised
+                return reads
+            }
+            ui.start()
+            do {
                 defer { syncDone.raise() }
                 for batch in batches {
-                    try writer.unitOfWork {
-                        for article in batch.inserts { try writer.insert(article) }
-                        if !batch.reads.isEmpty { try writer.markRead(uids: batch.reads) }
+                    try shared.writer.unitOfWork {
+                        for article in batch.inserts { try shared.writer.insert(article) }
+                        if !batch.reads.isEmpty { try shared.writer.markRead(uids: batch.reads) }
                     }
                 }
+            } catch {
+                _ = try? ui.join()
+                throw error
             }
-            let reader = shared.reader
-            var reads = Reads()
-            var previous = monotonicNanoseconds()
-            sync.start()
-            repeat {
-                let loaded = try reader.loadTimeline(limit: screen)
-                let now = monotonicNanoseconds()
-                recorder.record(nanoseconds: now &- previous)
-                previous = now
-                reads.count += 1
-                if loaded.messages.count != screen { reads.short += 1 }
-                reads.last = loaded
-            } while !syncDone.isRaised
-            try sync.join()
+            let reads = try ui.join()
+            for latency in reads.latencies { run.latencies.record(nanoseconds: latency) }
             return Measured(ops: changes, reads)
         }
 
@@ -145,9 +152,8 @@ public struct SyncWhileReadingWorkload: Workload {
             run.note(.reads, String(reads.count))
             guard reads.short == 0 else { throw VerificationError("\(reads.short) of \(reads.count) screens were incomplete") }
             guard let last = reads.last, Checksum.timeline(last) == expectedScreen else {
-                throw VerificationError("the main thread's last screen differs from the stored timeline")
+                throw VerificationError("the UI thread's last screen differs from the stored timeline")
             }
-            try shared.release()
             return try run.expectArticles(expected)
         }
     }

@@ -12,12 +12,11 @@ import Synchronization
 /// exits with ``exitCode``. A second SIGINT or SIGTERM runs the clean-ups added with ``addCleanup(_:)`` (e.g.
 /// removing the work directory) and exits at once. Signals are taken off the default action only while the request is installed;
 /// ``uninstall()`` restores them.
-public final class InterruptRequest: @unchecked Sendable {
-    // @unchecked: `sources` is written once in `install` and only read after; the signal number is atomic.
+public final class InterruptRequest: Sendable {
     private let received = Atomic<Int32>(0)
     private let cleanups = Mutex<[@Sendable () -> Void]>([])
-    private var sources: [DispatchSourceSignal] = []
-    private var installed: [Int32] = []
+    /// The signal sources and the signals taken off their default action, while installed.
+    private let installation = Mutex<(sources: [any DispatchSourceSignal], signals: [Int32])>(([], []))
     private static let handled = [SIGINT, SIGTERM]
 
     /// A request that no signal can set (tests, library callers that handle signals themselves).
@@ -40,8 +39,7 @@ public final class InterruptRequest: @unchecked Sendable {
                 }
             }
             source.resume()
-            request.sources.append(source)
-            request.installed.append(number)
+            request.installation.withLock { $0.sources.append(source); $0.signals.append(number) }
         }
         return request
     }
@@ -71,9 +69,13 @@ public final class InterruptRequest: @unchecked Sendable {
 
     /// Restores the default actions.
     public func uninstall() {
+        let (sources, signals) = installation.withLock { installation -> ([any DispatchSourceSignal], [Int32]) in
+            let taken = (installation.sources, installation.signals)
+            installation = ([], [])
+            return taken
+        }
         for source in sources { source.cancel() }
-        sources = []
-        for source in [SIGINT, SIGTERM] where installed.contains(source) { Self.setAction(source, SIG_DFL) }
+        for source in [SIGINT, SIGTERM] where signals.contains(source) { Self.setAction(source, SIG_DFL) }
     }
 
     /// Sets the action; returns whether the signal was ignored before.
