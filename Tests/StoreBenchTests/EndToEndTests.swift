@@ -14,10 +14,9 @@ struct EndToEndTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "summary.json", "environment.json"])
 
-        let combinations = 13 * 19 + 1  // 13 store workloads × 19 backend variants + process-spawn in smoke.yaml
+        let (combinations, declined) = try InventoryTests.smokeRows()  // derived from the registries and smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         #expect(samples.header == Sample.header)
-        let declined = 3  // the memory store's launches (timeline-cold, timeline-warm, settings): one row each, not repeated
         #expect(samples.rows.count == (combinations - declined) * 2 + declined)
         let summary = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
         #expect(summary.header == SummaryBuilder.header)

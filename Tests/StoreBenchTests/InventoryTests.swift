@@ -34,4 +34,40 @@ struct InventoryTests {
             }
         }
     }
+
+    @Test("smoke.yaml runs every registered backend, and every registered workload with exactly its declared smoke parameters")
+    func smokeCoversTheRegistries() throws {
+        let backends = BackendRegistry.standard(), workloads = WorkloadRegistry.standard
+        let smoke = try ScenarioParser(backends: backends, workloads: workloads).parse(file: "scenarios/smoke.yaml")
+        #expect(Set(smoke.backends.map(\.backend)) == Set(backends.names))
+        #expect(Set(smoke.workloads.map(\.workload)) == Set(workloads.names))
+        for entry in smoke.workloads {
+            let workload = try #require(workloads[entry.workload])
+            var expected = workload.defaultParameters
+            for (name, value) in workload.smokeParameters { expected[name] = value }
+            #expect(entry.cases == [expected], "\(entry.workload): smoke.yaml has \(entry.cases), declared \(expected)")
+        }
+    }
+
+    /// The rows smoke.yaml makes, from the registries: every store workload on every backend variant, once for a
+    /// workload that uses no store (EndToEndTests checks a run has exactly these).
+    static func smokeRows() throws -> (rows: Int, declined: Int) {
+        let backends = BackendRegistry.standard(), workloads = WorkloadRegistry.standard
+        let smoke = try ScenarioParser(backends: backends, workloads: workloads).parse(file: "scenarios/smoke.yaml")
+        var rows = 0, declined = 0
+        for entry in smoke.workloads {
+            let workload = try #require(workloads[entry.workload])
+            guard workload.requiresStore else {
+                rows += entry.cases.count
+                continue
+            }
+            for backend in smoke.backends {
+                let descriptor = try #require(backends[backend.backend])
+                rows += entry.cases.count
+                // A launch needs a store that survives its process; the runner declines it once, not per repetition.
+                if !descriptor.roles.isSuperset(of: workload.requires) { declined += entry.cases.count }
+            }
+        }
+        return (rows, declined)
+    }
 }

@@ -39,6 +39,41 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
     }
 }
 
+extension BackendCase {
+    /// The registry the contract suites run: the shipped backends and the test target's own `jsonfile`, which plays
+    /// only the articles role (docs/ARCHITECTURE.md: a backend may play some roles).
+    static var contractRegistry: BackendRegistry {
+        var registry = BackendRegistry.standard()
+        registry.register(JSONFileBackend.descriptor)
+        return registry
+    }
+
+    /// Every shipped case, and the test backend's.
+    static var contract: [BackendCase] { all + [BackendCase(backend: "jsonfile", variant: [:], label: "default")] }
+
+    /// Opens fresh stores of this case as `role`. Nil when the backend does not play the role — after checking that
+    /// opening it as the role is refused with ``StoreError/unsupported(_:)``, the row a run reports for it.
+    func opener<Role>(in directory: URL, as role: Role.Type, registry: BackendRegistry = contractRegistry) throws
+        -> StoreOpener<Role>?
+    {
+        let descriptor = try #require(registry[backend])
+        let location = StoreLocation(directory: directory, variant: try descriptor.variant(variant))
+        do {
+            let probe = try descriptor.open(location, as: role)
+            try (probe as? any Store)?.close()
+        } catch let error as StoreError {
+            guard case .unsupported = error else { throw error }
+            return nil
+        }
+        return StoreOpener { try descriptor.open(location, as: role) }
+    }
+}
+
+/// Opens a fresh store of one backend variant as one role, each call.
+struct StoreOpener<Role> {
+    let open: () throws -> Role
+}
+
 /// Opens a fresh store of one backend variant, each call, as every role.
 struct AppStoreOpener {
     let open: () throws -> any AppStore

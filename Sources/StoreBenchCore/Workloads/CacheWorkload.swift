@@ -5,6 +5,7 @@
 public struct CacheWorkload: Workload {
     public init() {}
     public let name = "cache"
+    public let smokeParameters = ["count": 500, "capacity": 40, "keys": 120, "value_bytes": 64, "ttl": 200]
     public let summary = "expiring cache with a capacity (evict earliest-expiring): N puts/gets, hit ratio and latency"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .cache

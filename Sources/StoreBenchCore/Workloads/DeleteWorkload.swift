@@ -3,6 +3,7 @@
 public struct DeleteWorkload: Workload {
     public init() {}
     public let name = "delete"
+    public let smokeParameters = ["stored": 100, "count": 25]
     public let summary = "with M articles stored, delete a random list of D uids (expire old articles)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles

@@ -3,6 +3,7 @@
 public struct InsertWorkload: Workload {
     public init() {}
     public let name = "insert"
+    public let smokeParameters = ["count": 50]
     public let summary = "insert N articles one call at a time into an empty store (the transaction policy shows)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles

@@ -12,6 +12,7 @@ public struct LaunchTimelineWorkload: Workload {
     public init(cold: Bool) { self.cold = cold }
 
     public var name: String { cold ? "timeline-cold" : "timeline-warm" }
+    public let smokeParameters = ["users": 50, "messages": 500, "screen": 100]
     public var summary: String {
         cold ? "launch a fresh process with the store's pages evicted from the page cache and load the first screen"
             : "launch a fresh process (store pages still cached) and load the first screen"
@@ -65,6 +66,7 @@ public struct LaunchTimelineWorkload: Workload {
 public struct ProcessSpawnWorkload: Workload {
     public init() {}
     public let name = "process-spawn"
+    public let smokeParameters: [String: Int] = [:]
     public let summary = "spawn an empty storebench child and wait for its first line (process start-up alone)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = []

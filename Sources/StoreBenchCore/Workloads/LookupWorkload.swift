@@ -3,6 +3,7 @@
 public struct LookupWorkload: Workload {
     public init() {}
     public let name = "lookup"
+    public let smokeParameters = ["stored": 100, "count": 50]
     public let summary = "with M articles stored, N random point lookups by uid, one call each (latency percentiles)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles

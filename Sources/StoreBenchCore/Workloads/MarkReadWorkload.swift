@@ -3,6 +3,7 @@
 public struct MarkReadWorkload: Workload {
     public init() {}
     public let name = "mark-read"
+    public let smokeParameters = ["stored": 100, "count": 50]
     public let summary = "with M articles stored, mark a random list of N uids read (bulk flag update)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles

@@ -4,6 +4,7 @@
 public struct QueryWorkload: Workload {
     public init() {}
     public let name = "query"
+    public let smokeParameters = ["stored": 200, "count": 5]
     public let summary = "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .queries

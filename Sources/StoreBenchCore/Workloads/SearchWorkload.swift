@@ -4,6 +4,7 @@
 public struct SearchWorkload: Workload {
     public init() {}
     public let name = "search"
+    public let smokeParameters = ["stored": 200, "count": 5]
     public let summary = "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .queries

@@ -7,6 +7,7 @@ import Foundation
 public struct SettingsWorkload: Workload {
     public init() {}
     public let name = "settings"
+    public let smokeParameters = ["count": 20]
     public let summary = "write N small settings one by one, persist, read them back in a fresh process"
     public let sizeParameter = "count"
     public let requires: StoreRoles = [.settings, .persistence]

@@ -7,6 +7,7 @@
 public struct SyncWhileReadingWorkload: Workload {
     public init() {}
     public let name = "sync-while-reading"
+    public let smokeParameters = ["count": 100, "batch": 25, "stored": 100, "messages": 300, "users": 30, "screen": 50]
     public let summary = "a sync thread writes N article changes in batches while a UI thread reloads the first screen"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .sharing

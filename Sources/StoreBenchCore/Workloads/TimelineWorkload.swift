@@ -4,6 +4,7 @@
 public struct TimelineWorkload: Workload {
     public init() {}
     public let name = "timeline"
+    public let smokeParameters = ["users": 50, "messages": 500, "screen": 100]
     public let summary = "open a store of U users and K messages and load the first screen (newest 200 + users), warm"
     public let sizeParameter = "messages"
     public let requires: StoreRoles = .timeline

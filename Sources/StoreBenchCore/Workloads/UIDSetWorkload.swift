@@ -3,6 +3,7 @@
 public struct UIDSetWorkload: Workload {
     public init() {}
     public let name = "uid-set"
+    public let smokeParameters = ["stored": 100]
     public let summary = "with M articles stored, load all uids into a Set (keep the ids in memory)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .articles

@@ -54,6 +54,9 @@ public protocol Workload: Sendable {
     var parameters: [WorkloadParameter] { get }
     /// The parameter reported as a row's `size`.
     var sizeParameter: String { get }
+    /// Small values of the parameters for `scenarios/smoke.yaml` (CI: every workload on every backend in seconds);
+    /// a test checks that the smoke scenario runs each workload with exactly these.
+    var smokeParameters: [String: Int] { get }
     /// The roles the store must play. A backend whose store type lacks one gets an `unsupported` row without
     /// running; an empty set means the workload uses no store (it runs once, not once per backend).
     var requires: StoreRoles { get }
