@@ -3,27 +3,29 @@ import Foundation
 
 /// An error reported by GDBM: its code (named), GDBM's message, the operation and the file.
 public struct GDBMError: Error, CustomStringConvertible, Sendable {
-    /// GDBM's error codes with Swift names (`gdbm_error` values); unknown values keep their number.
+    /// GDBM's error codes with Swift names, imported from gdbm.h's enum; unknown values keep their number.
     public struct Code: RawRepresentable, Hashable, Sendable {
         public let rawValue: Int32
         public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// A code from gdbm.h's error enum (imported as `Int`).
+        init(_ code: Int) { rawValue = Int32(code) }
 
-        public static let noError = Code(rawValue: 0)
-        public static let mallocError = Code(rawValue: 1)
-        public static let fileOpenError = Code(rawValue: 3)
-        public static let fileWriteError = Code(rawValue: 4)
-        public static let fileReadError = Code(rawValue: 6)
-        public static let badMagicNumber = Code(rawValue: 7)
-        public static let emptyDatabase = Code(rawValue: 8)
-        public static let cantBeReader = Code(rawValue: 9)
-        public static let cantBeWriter = Code(rawValue: 10)
-        public static let itemNotFound = Code(rawValue: 15)
-        public static let cannotReplace = Code(rawValue: 17)
-        public static let malformedData = Code(rawValue: 18)
-        public static let needRecovery = Code(rawValue: 29)
-        public static let badBucket = Code(rawValue: 32)
-        public static let badHeader = Code(rawValue: 33)
-        public static let fileSyncError = Code(rawValue: 38)
+        public static let noError = Code(GDBM_NO_ERROR)
+        public static let mallocError = Code(GDBM_MALLOC_ERROR)
+        public static let fileOpenError = Code(GDBM_FILE_OPEN_ERROR)
+        public static let fileWriteError = Code(GDBM_FILE_WRITE_ERROR)
+        public static let fileReadError = Code(GDBM_FILE_READ_ERROR)
+        public static let badMagicNumber = Code(GDBM_BAD_MAGIC_NUMBER)
+        public static let emptyDatabase = Code(GDBM_EMPTY_DATABASE)
+        public static let cantBeReader = Code(GDBM_CANT_BE_READER)
+        public static let cantBeWriter = Code(GDBM_CANT_BE_WRITER)
+        public static let itemNotFound = Code(GDBM_ITEM_NOT_FOUND)
+        public static let cannotReplace = Code(GDBM_CANNOT_REPLACE)
+        public static let malformedData = Code(GDBM_MALFORMED_DATA)
+        public static let needRecovery = Code(GDBM_NEED_RECOVERY)
+        public static let badBucket = Code(GDBM_BAD_BUCKET)
+        public static let badHeader = Code(GDBM_BAD_HEADER)
+        public static let fileSyncError = Code(GDBM_FILE_SYNC_ERROR)
     }
 
     public let code: Code

@@ -69,7 +69,7 @@ public final class GDBMFile {
         let found = gdbm_fetch(file, datumKey)
         guard let pointer = found.dptr else {
             let code = gdbm_last_errno(file)
-            try check(code == GDBMError.Code.itemNotFound.rawValue || code == 0, "gdbm_fetch")
+            try check(code == GDBMError.Code.itemNotFound.rawValue || code == GDBMError.Code.noError.rawValue, "gdbm_fetch")
             return nil
         }
         defer { free(pointer) }
@@ -98,7 +98,7 @@ public final class GDBMFile {
             key = next
         }
         let code = gdbm_last_errno(file)
-        try check(code == 0 || code == GDBMError.Code.itemNotFound.rawValue, "gdbm_nextkey")
+        try check(code == GDBMError.Code.noError.rawValue || code == GDBMError.Code.itemNotFound.rawValue, "gdbm_nextkey")
         return keys
     }
 

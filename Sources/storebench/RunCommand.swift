@@ -117,21 +117,19 @@ struct RunCommand: ParsableCommand {
             }
         }
         printer.clearStatus()
-        let exit = RunCommand.report(outcome, interrupt: invocation.interrupt, print: { print($0, terminator: "") },
-                                     message: printer.message)
+        let exit = report(outcome, interrupt: invocation.interrupt, message: printer.message)
         if exit != .ok { throw ExitCode(exit) }
     }
 
     /// Prints what a run produced (the Markdown summary on stdout; warnings, where the results are and what failed
     /// on stderr) and decides the exit code.
-    static func report(_ outcome: RunInvocation.Outcome, interrupt: InterruptRequest, print: (String) -> Void,
-                       message: (String) -> Void) -> Exit {
+    private func report(_ outcome: RunInvocation.Outcome, interrupt: InterruptRequest, message: (String) -> Void) -> Exit {
         switch outcome {
         case .planned(let plan):
-            print(plan)
+            print(plan, terminator: "")
             return .ok
         case let .finished(result, output):
-            print(MarkdownTable.render(result.summary))
+            print(MarkdownTable.render(result.summary), terminator: "")
             for warning in result.manifest.warnings { message("WARNING: \(warning)") }
             message("results: \(output.path)")
             if result.interrupted {

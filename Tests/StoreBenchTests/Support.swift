@@ -30,13 +30,6 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
             }
         }
     }
-
-    /// A fresh registry and an opener for a store in `directory`, playing every role.
-    func opener(in directory: URL, registry: BackendRegistry = .standard()) throws -> AppStoreOpener {
-        let descriptor = try #require(registry[backend])
-        let location = StoreLocation(directory: directory, variant: try descriptor.variant(variant))
-        return AppStoreOpener { try descriptor.open(location, as: (any AppStore).self) }
-    }
 }
 
 extension BackendCase {
@@ -72,11 +65,6 @@ extension BackendCase {
 /// Opens a fresh store of one backend variant as one role, each call.
 struct StoreOpener<Role> {
     let open: () throws -> Role
-}
-
-/// Opens a fresh store of one backend variant, each call, as every role.
-struct AppStoreOpener {
-    let open: () throws -> any AppStore
 }
 
 extension BackendDescriptor {

@@ -53,7 +53,7 @@ struct TypedSettingsTests {
           arguments: BackendCase.all)
     func storesReceiveTheirSettings(_ backend: BackendCase) throws {
         let temp = try TemporaryDirectory()
-        let store = try backend.opener(in: temp.url).open()
+        let store = try #require(try backend.opener(in: temp.url, as: (any Store).self)).open()
         defer { try? store.close() }
         let reported = Set(store.effectiveSettings.split(separator: " ").map(String.init))
         for (name, value) in backend.variant {

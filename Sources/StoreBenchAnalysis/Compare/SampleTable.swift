@@ -47,11 +47,10 @@ public struct SampleTable {
             throw CompareError("\(path): no such file or directory")
         }
         let file = Self.inputFiles(path)[0]
-        var isFile: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFile) else {
+        guard FileManager.default.fileExists(atPath: file.path) else {
             throw CompareError("\(path): no samples.csv in this directory (not a storebench run directory?)")
         }
-        guard !isFile.boolValue, (try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType) == .typeRegular else {
+        guard (try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType) == .typeRegular else {
             throw CompareError("\(file.path): not a regular file")
         }
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {

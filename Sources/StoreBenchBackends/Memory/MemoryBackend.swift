@@ -85,13 +85,9 @@ final class MemoryStore: AppStore {
     }
 
     func loadTimeline(limit: Int) throws -> TimelineScreen {
-        let (messages, users) = contents.access { collections in
-            let messages = Array(collections.timeline.prefix(limit))
-            return (messages, messages.map { collections.users[$0.userID] })
+        try contents.access { collections in
+            try TimelineScreen(messages: Array(collections.timeline.prefix(limit))) { collections.users[$0] }
         }
-        var authors: [Int64: User] = [:]
-        for case let user? in users { authors[user.id] = user }
-        return try TimelineScreen(messages: messages) { authors[$0] }
     }
 
     func load(articles: [Article]) throws {

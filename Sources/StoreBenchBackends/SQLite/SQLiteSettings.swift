@@ -3,14 +3,9 @@ import StoreBenchContract
 /// The settings of the `sqlite` backend: the only place their names and values are spelled.
 public struct SQLiteSettings: BackendSettings {
     public enum Transactions: String, SettingChoice { case none, single, batch }
-    public enum JournalMode: String, SettingChoice {
-        case delete, wal
-        /// The `PRAGMA journal_mode` keyword (pragma values never come from scenario text itself).
-        var keyword: String { rawValue.uppercased() }
-    }
+    public enum JournalMode: String, SettingChoice { case delete, wal }
     public enum Synchronous: String, SettingChoice {
         case off, normal, full, extra
-        var keyword: String { rawValue.uppercased() }
         /// `PRAGMA synchronous` reads back as a number: 0 off, 1 normal, 2 full, 3 extra.
         init?(pragmaValue: String) {
             guard let level = Int(pragmaValue), Self.allCases.indices.contains(level) else { return nil }
@@ -50,7 +45,3 @@ public struct SQLiteSettings: BackendSettings {
     }
 }
 
-/// A setting whose value is set with a pragma keyword.
-protocol PragmaKeyword { var keyword: String { get } }
-extension SQLiteSettings.JournalMode: PragmaKeyword {}
-extension SQLiteSettings.Synchronous: PragmaKeyword {}

@@ -92,34 +92,30 @@ final class SQLiteStore: AppStore {
         do {
             // Another connection's lock (sync-while-reading) is waited for, as apps configure it.
             try connection.setBusyTimeout(milliseconds: 10_000)
-            var effective = settings
-            effective.journal = try Self.apply("journal_mode", settings.journal, on: connection) {
-                SQLiteSettings.JournalMode(rawValue: $0.lowercased())
-            }
-            effective.sync = try Self.apply("synchronous", settings.sync, on: connection) {
-                SQLiteSettings.Synchronous(pragmaValue: $0)
-            }
+            try Self.apply("journal_mode", settings.journal, on: connection) { SQLiteSettings.JournalMode(rawValue: $0.lowercased()) }
+            try Self.apply("synchronous", settings.sync, on: connection) { SQLiteSettings.Synchronous(pragmaValue: $0) }
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute(Self.schema(for: settings))
             policy = TransactionPolicy(settings)
-            effectiveSettings = effective.text + " temp_store=memory"
+            // `apply` read journal_mode and synchronous back and refused a difference: the settings are in force.
+            effectiveSettings = settings.text + " temp_store=memory"
         } catch {
             try? connection.close()
             throw error
         }
     }
 
-    /// Sets a pragma to a setting's keyword, reads it back, and fails when SQLite did not take it.
+    /// Sets a pragma to a setting's value (an enum case: pragma values never come from scenario text itself), reads
+    /// it back, and fails when SQLite did not take it.
     private static func apply<Value: SettingChoice>(
         _ pragma: String, _ requested: Value, on connection: SQLiteConnection, parse: (String) -> Value?
-    ) throws -> Value where Value: PragmaKeyword {
-        try connection.execute("PRAGMA \(pragma) = \(requested.keyword)")
+    ) throws {
+        try connection.execute("PRAGMA \(pragma) = \(requested.rawValue.uppercased())")
         let text = try connection.scalarText("PRAGMA \(pragma)") ?? ""
-        guard let effective = parse(text), effective == requested else {
+        guard parse(text) == requested else {
             throw StoreError.settingMismatch(setting: pragma, requested: requested.rawValue, effective: text.lowercased())
         }
-        return effective
     }
 
     func statement(_ query: Query) throws -> SQLiteStatement {

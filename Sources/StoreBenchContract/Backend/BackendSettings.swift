@@ -81,14 +81,19 @@ public struct SettingAxis<Settings: BackendSettings>: Sendable {
 }
 
 extension BackendSettings {
+    /// The setting `axis`'s condition names, and the spelled value it needs; nil for an unconditional setting.
+    private static func condition(of axis: SettingAxis<Self>) -> (setting: SettingAxis<Self>, value: String)? {
+        guard let condition = axis.condition else { return nil }
+        guard let setting = axes.first(where: { $0.path == condition.path }) else {
+            preconditionFailure("\(Self.self).\(axis.erased.name): its condition is not one of the settings")
+        }
+        return (setting, condition.value)
+    }
+
     /// The erased axes, with each condition naming the setting it depends on.
     static var variantAxes: [VariantAxis] {
         axes.map { axis in
-            guard let condition = axis.condition else { return axis.erased }
-            guard let other = axes.first(where: { $0.path == condition.path }) else {
-                preconditionFailure("\(Self.self).\(axis.erased.name): its condition is not one of the settings")
-            }
-            return axis.erased.only(when: other.erased.name, is: condition.value)
+            condition(of: axis).map { axis.erased.only(when: $0.setting.erased.name, is: $0.value) } ?? axis.erased
         }
     }
 
@@ -104,14 +109,10 @@ extension BackendSettings {
     }
 
     /// The settings as a variant text (`txn=single journal=wal …`), conditional settings only where they apply:
-    /// what a store reports as its effective settings after it overwrote the values it read back from its library.
+    /// what a store reports as its effective settings (after overwriting what it read back from its library).
     public var text: String {
-        Self.axes.filter { axis in
-            guard let condition = axis.condition,
-                  let other = Self.axes.first(where: { $0.path == condition.path }) else { return true }
-            return other.read(self) == condition.value
-        }
-        .map { "\($0.erased.name)=\($0.read(self))" }
-        .joined(separator: " ")
+        Self.axes.filter { axis in Self.condition(of: axis).map { $0.setting.read(self) == $0.value } ?? true }
+            .map { "\($0.erased.name)=\($0.read(self))" }
+            .joined(separator: " ")
     }
 }

@@ -93,30 +93,21 @@ public struct SyncWhileReadingWorkload: Workload {
             fingerprint = hash.hex
         }
 
-        func prepare(_ run: Repetition) throws -> SharedStore {
+        /// The sync's view of the store, and the UI thread with its view already open (untimed).
+        struct Sharing {
+            let writer: any ArticleWriter
+            let ui: SecondThread<Reads>
+            let syncDone: DoneFlag
+        }
+
+        func prepare(_ run: Repetition) throws -> Sharing {
             let store = try run.sharable
             try store.load(users: timeline.users, messages: timeline.messages)
             try store.load(articles: initial)
             let sharing = try store.shareWithSecondThread()
             run.note(.note, "concurrency: " + sharing.concurrency)
-            return sharing
-        }
-
-        /// The UI thread's screen loads while the sync runs.
-        struct Reads: Sendable {
-            var count = 0
-            var short = 0
-            var last: TimelineScreen?
-            /// Each screen load's latency, in nanoseconds.
-            var latencies: [UInt64] = []
-        }
-
-        func measure(_ shared: SharedStore, _ run: Repetition) throws -> Measured<Reads> {
-            let screen = timeline.screen, openReader = shared.openReader
-            let syncDone = DoneFlag()
-            let ui = SecondThread { () throws -> Reads in
-                let opened = try openReader()
-                defer { try? opened.close() }
+            let screen = timeline.screen, syncDone = DoneFlag()
+            let ui = try SecondThread(open: sharing.openReader, run: { (opened: SharedReader) throws -> Reads in
                 var reads = Reads()
                 reads.latencies.reserveCapacity(4_096)
                 var previous = monotonicNanoseconds()
@@ -125,33 +116,46 @@ public struct SyncWhileReadingWorkload: Workload {
                     let now = monotonicNanoseconds()
                     reads.latencies.append(now &- previous)
                     previous = now
-                    reads.count += 1
                     if loaded.messages.count != screen { reads.short += 1 }
                     reads.last = loaded
                 } while !syncDone.isRaised
                 return reads
-            }
-            ui.start()
+            }, close: { opened in try opened.close() })
+            run.onFinish { try? ui.finish() }
+            return Sharing(writer: sharing.writer, ui: ui, syncDone: syncDone)
+        }
+
+        /// The UI thread's screen loads while the sync runs.
+        struct Reads: Sendable {
+            /// Each screen load's latency, in nanoseconds: one per screen loaded.
+            var latencies: [UInt64] = []
+            var short = 0
+            var last: TimelineScreen?
+        }
+
+        func measure(_ sharing: Sharing, _ run: Repetition) throws -> Measured<Reads> {
+            let writer = sharing.writer
+            sharing.ui.go()
             do {
-                defer { syncDone.raise() }
+                defer { sharing.syncDone.raise() }
                 for batch in batches {
-                    try shared.writer.unitOfWork {
-                        for article in batch.inserts { try shared.writer.insert(article) }
-                        if !batch.reads.isEmpty { try shared.writer.markRead(uids: batch.reads) }
+                    try writer.unitOfWork {
+                        for article in batch.inserts { try writer.insert(article) }
+                        if !batch.reads.isEmpty { try writer.markRead(uids: batch.reads) }
                     }
                 }
-            } catch {
-                _ = try? ui.join()
-                throw error
             }
-            let reads = try ui.join()
+            let reads = try sharing.ui.result()
             for latency in reads.latencies { run.latencies.record(nanoseconds: latency) }
             return Measured(ops: changes, reads)
         }
 
-        func verify(_ reads: Reads, _ shared: SharedStore, _ run: Repetition) throws -> String {
-            run.note(.reads, String(reads.count))
-            guard reads.short == 0 else { throw VerificationError("\(reads.short) of \(reads.count) screens were incomplete") }
+        func verify(_ reads: Reads, _ sharing: Sharing, _ run: Repetition) throws -> String {
+            try sharing.ui.finish()
+            run.note(.reads, String(reads.latencies.count))
+            guard reads.short == 0 else {
+                throw VerificationError("\(reads.short) of \(reads.latencies.count) screens were incomplete")
+            }
             guard let last = reads.last, Checksum.timeline(last) == expectedScreen else {
                 throw VerificationError("the UI thread's last screen differs from the stored timeline")
             }

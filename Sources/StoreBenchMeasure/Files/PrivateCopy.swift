@@ -27,66 +27,55 @@ public enum PrivateCopy {
         try copy(source, to: destination, depth: 0)
     }
 
-    private static func kind(_ mode: mode_t) -> String { FileKind.describe(mode) }
-
     /// Refuses the tree before anything is copied.
     private static func check(_ url: URL, depth: Int) throws {
         guard depth <= maximumDepth else {
             throw Refusal(description: "\(url.path): nested deeper than \(maximumDepth) directories (a symlink loop?)")
         }
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw Refusal(description: "\(SystemError("stat", path: url.path))")
-        }
+        try SystemError.check("stat", path: url.path) { stat(url.path, &info) }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return
         case S_IFDIR:
             let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
             for name in names { try check(url.appendingPathComponent(name), depth: depth + 1) }
         default:
-            throw Refusal(description: "\(url.path) is \(kind(info.st_mode)), not a store file; it is not read")
+            throw notAStoreFile(url, info.st_mode)
         }
+    }
+
+    private static func notAStoreFile(_ url: URL, _ mode: mode_t) -> Refusal {
+        Refusal(description: "\(url.path) is \(FileKind.describe(mode)), not a store file; it is not read")
     }
 
     private static func copy(_ url: URL, to destination: URL, depth: Int) throws {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { throw Refusal(description: "\(SystemError("stat", path: url.path))") }
+        try SystemError.check("stat", path: url.path) { stat(url.path, &info) }
         if info.st_mode & S_IFMT == S_IFDIR {
-            guard mkdir(destination.path, 0o700) == 0 else {
-                throw Refusal(description: "\(SystemError("mkdir", path: destination.path))")
-            }
+            try SystemError.check("mkdir", path: destination.path) { mkdir(destination.path, 0o700) }
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
                 try copy(url.appendingPathComponent(name), to: destination.appendingPathComponent(name), depth: depth + 1)
             }
             return
         }
-        let input = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard input >= 0 else { throw Refusal(description: "\(SystemError("open", path: url.path))") }
+        let input = try SystemError.check("open", path: url.path) { open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         defer { close(input) }
-        guard fstat(input, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw Refusal(description: "\(url.path) is \(kind(info.st_mode)), not a store file; it is not read")
-        }
-        let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard output >= 0 else {
-            throw Refusal(description: "\(SystemError("open", path: destination.path))")
+        guard fstat(input, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw notAStoreFile(url, info.st_mode) }
+        let output = try SystemError.check("open", path: destination.path) {
+            open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            guard count > 0 else {
-                if errno == EINTR { continue }
-                throw Refusal(description: "\(SystemError("read", path: url.path))")
+            let count = try SystemError.check("read", path: url.path) {
+                buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             }
+            if count == 0 { break }
             var written = 0
             while written < count {
-                let result = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                guard result > 0 else {
-                    if result < 0 && errno == EINTR { continue }
-                    throw Refusal(description: "\(SystemError("write", path: destination.path))")
+                written += try SystemError.check("write", path: destination.path) {
+                    buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
                 }
-                written += result
             }
         }
     }
