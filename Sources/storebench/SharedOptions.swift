@@ -53,13 +53,8 @@ struct RepetitionOptions: ParsableArguments {
     /// The overrides as the scenario's policy takes them.
     var overrides: RepetitionPolicy.Overrides {
         var overrides = RepetitionPolicy.Overrides()
-        overrides.repetitions = reps
-        overrides.warmup = warmup
-        overrides.minimum = minReps
-        overrides.maximum = maxReps
-        overrides.targetPrecision = targetPrecision
-        overrides.caseSeconds = caseSeconds
-        overrides.budgetSeconds = budgetSeconds
+        (overrides.repetitions, overrides.warmup, overrides.minimum, overrides.maximum) = (reps, warmup, minReps, maxReps)
+        (overrides.targetPrecision, overrides.caseSeconds, overrides.budgetSeconds) = (targetPrecision, caseSeconds, budgetSeconds)
         return overrides
     }
 

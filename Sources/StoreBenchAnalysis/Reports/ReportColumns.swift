@@ -34,7 +34,7 @@ public struct ReportColumn: Sendable, Encodable {
 
     /// The column, typed: code refers to columns by this, never by their names.
     public let id: ColumnID
-    /// The column's name in the CSV files (``ColumnID/name``).
+    /// The column's name in the CSV files (``ColumnID/name``; the table's constructors set it from `id`).
     public let name: String
     public let unit: Unit
     public let polarity: Polarity
@@ -47,27 +47,15 @@ public struct ReportColumn: Sendable, Encodable {
     /// A sample column of the table (``ReportColumns``), in its compact positional form.
     static func column(_ id: SampleColumn, _ unit: Unit, _ polarity: Polarity, _ aggregation: Aggregation, _ group: Group,
                        deterministic: Bool = false, _ description: String) -> ReportColumn {
-        ReportColumn(id: .sample(id), unit: unit, polarity: polarity, aggregation: aggregation, group: group,
+        ReportColumn(id: .sample(id), name: id.rawValue, unit: unit, polarity: polarity, aggregation: aggregation, group: group,
                      deterministic: deterministic, description: description)
     }
 
     /// A summary statistic of the table.
     static func statistic(_ id: SummaryStatistic, _ unit: Unit, _ polarity: Polarity, _ aggregation: Aggregation,
                           _ group: Group, _ description: String) -> ReportColumn {
-        ReportColumn(id: .statistic(id), unit: unit, polarity: polarity, aggregation: aggregation, group: group,
+        ReportColumn(id: .statistic(id), name: id.rawValue, unit: unit, polarity: polarity, aggregation: aggregation, group: group,
                      deterministic: false, description: description)
-    }
-
-    init(id: ColumnID, unit: Unit, polarity: Polarity, aggregation: Aggregation, group: Group, deterministic: Bool,
-         description: String) {
-        self.id = id
-        self.name = id.name
-        self.unit = unit
-        self.polarity = polarity
-        self.aggregation = aggregation
-        self.group = group
-        self.deterministic = deterministic
-        self.description = description
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -199,7 +187,7 @@ public enum ReportColumns {
     private static func medians(_ ids: [SampleColumn]) -> [ReportColumn] {
         ids.map { id in
             let base = sample(id)
-            return ReportColumn(id: .median(id), unit: base.unit, polarity: base.polarity, aggregation: .median,
+            return ReportColumn(id: .median(id), name: ColumnID.median(id).name, unit: base.unit, polarity: base.polarity, aggregation: .median,
                                 group: base.group, deterministic: base.deterministic,
                                 description: "median over ok repetitions of \(base.name): \(base.description)")
         }

@@ -33,12 +33,8 @@ public struct RowKey: Hashable, Sendable {
     }
 
     public init(scenario: String, workload: String, backend: String, variant: String, size: Int, parameters: String) {
-        self.scenario = scenario
-        self.workload = workload
-        self.backend = backend
-        self.variant = variant
-        self.size = size
-        self.parameters = parameters
+        (self.scenario, self.workload, self.backend, self.variant) = (scenario, workload, backend, variant)
+        (self.size, self.parameters) = (size, parameters)
     }
 }
 

@@ -14,6 +14,7 @@ public enum DefaultsBackend {
             name: "defaults",
             summary: "Foundation UserDefaults suite: one property-list dictionary per record",
             settings: Settings.self,
+            smoke: [Settings(), Settings().with { $0.sync = .each }],
             storeFiles: ["defaults.plist"],
             promise: { _ in .mayLose },
             open: { location, settings in try DefaultsStore(location: location, settings: settings) }

@@ -14,6 +14,7 @@ public enum FilesBackend {
             name: "files",
             summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
             settings: Settings.self,
+            smoke: [Settings(), Settings().with { $0.fsync = .each }],
             storeFiles: ["articles"],
             promise: { settings in settings.fsync == .each ? .durable : .survivesKill },
             open: { location, settings in try FilesStore(location: location, settings: settings) }

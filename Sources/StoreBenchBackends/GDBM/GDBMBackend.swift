@@ -15,6 +15,7 @@ public enum GDBMBackend {
             name: "gdbm",
             summary: "GDBM hash file: binary records by key, an index record for the timeline order",
             settings: Settings.self,
+            smoke: [Settings().with { $0.sync = .none }, Settings().with { $0.sync = .each }],
             readBack: .afterClose("GDBM locks the file: no second handle can open while the writer has it"),
             storeFiles: [GDBMStore.fileName],
             promise: { _ in .mayLose },

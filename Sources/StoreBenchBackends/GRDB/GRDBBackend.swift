@@ -13,6 +13,11 @@ public enum GRDBBackend {
             name: "grdb",
             summary: "GRDB.swift records over SQLite (the ORM layer), object-style or batch-style",
             settings: Settings.self,
+            smoke: [
+                Settings(),
+                Settings().with { ($0.style, $0.writer) = (.batch, .pool) },
+                Settings().with { ($0.style, $0.index, $0.search) = (.batch, .off, .fts5) },
+            ],
             storeFiles: ["store.sqlite"],
             // queue: a rollback journal with synchronous=FULL, exactly sqlite's journal=delete sync=full, whose commit
             // point (the journal's unlink) is never synced: the last commit may roll back after a power loss

@@ -9,6 +9,7 @@ public enum PlistBackend {
             name: "plist",
             summary: "property-list files: each collection decoded whole and rewritten whole",
             settings: Settings.self,
+            smoke: [Settings(), Settings().with { ($0.format, $0.codec, $0.write, $0.flush) = (.xml, .archiver, .inplace, .each) }],
             storeFiles: ["articles.plist"],
             promise: { settings in settings.write == .atomic ? .durable : .mayLose },
             open: { location, settings in try PlistStore(location: location, settings: settings) }

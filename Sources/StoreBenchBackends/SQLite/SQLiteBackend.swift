@@ -8,6 +8,13 @@ public enum SQLiteBackend {
             name: "sqlite",
             summary: "raw SQLite C API: prepared statements reused, index on uid, bulk UPDATE via json_each",
             settings: SQLiteSettings.self,
+            smoke: [
+                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.none, .wal, .normal) },
+                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .normal) },
+                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync, $0.batchOperations) = (.batch, .wal, .normal, 50) },
+                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.none, .delete, .full) },
+                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync, $0.index, $0.search) = (.single, .wal, .normal, .off, .fts5) },
+            ],
             storeFiles: [SQLiteStore.fileName],
             promise: { settings in
                 // SQLite: NORMAL in WAL mode (and OFF) keeps commits across a kill but not necessarily across a power

@@ -41,6 +41,9 @@ public struct BackendDescriptor: Sendable {
     /// The axes that decide durability and speed (sqlite txn, journal and sync): every label names them, defaults
     /// included, so that a reader can tell `journal=wal sync=full` from `journal=wal sync=normal`.
     public let keyAxes: [String]
+    /// The variants `scenarios/smoke.yaml` runs (`backends: smoke`): a few that cover the settings that change how
+    /// the backend writes, at small sizes for CI. Declared by the backend as typed settings.
+    public private(set) var smokeVariants: [Variant] = []
     /// What a reader of a measured power-loss row should know about how the variant's writes reach the disk model
     /// (docs/POWER-LOSS.md), e.g. a shared mapping written back in the kernel's order; "" when nothing.
     public let powerLossNote: @Sendable (Variant) -> String
@@ -61,6 +64,7 @@ public struct BackendDescriptor: Sendable {
         name: String,
         summary: String,
         settings: Settings.Type,
+        smoke: [Settings] = [Settings()],
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
         storeFiles: [String] = [],
@@ -85,6 +89,13 @@ public struct BackendDescriptor: Sendable {
         self.open = { location in try open(location, Settings(location.variant)) }
         self.persistent = persistent
         self.roles = StoreRoles.of(S.self).union(persistent ? .persistence : [])
+        smokeVariants = smoke.map { settings in
+            do {
+                return try variant(settings.requested)
+            } catch {
+                preconditionFailure("\(name): a smoke variant is not allowed: \(error)")
+            }
+        }
     }
 
     /// A backend without settings.

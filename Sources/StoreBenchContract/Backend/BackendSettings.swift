@@ -108,10 +108,27 @@ extension BackendSettings {
         }
     }
 
+    /// These settings with `change` applied: `SQLiteSettings().with { $0.journal = .wal }`.
+    public func with(_ change: (inout Self) -> Void) -> Self {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+
+    /// The settings that apply, by name, as a scenario requests them (conditional settings only where they apply).
+    var requested: [String: String] {
+        Dictionary(uniqueKeysWithValues: Self.axes.filter(applies).map { ($0.erased.name, $0.read(self)) })
+    }
+
+    /// Whether `axis` applies to these settings (its condition, if any, holds).
+    private func applies(_ axis: SettingAxis<Self>) -> Bool {
+        Self.condition(of: axis).map { $0.setting.read(self) == $0.value } ?? true
+    }
+
     /// The settings as a variant text (`txn=single journal=wal …`), conditional settings only where they apply:
     /// what a store reports as its effective settings (after overwriting what it read back from its library).
     public var text: String {
-        Self.axes.filter { axis in Self.condition(of: axis).map { $0.setting.read(self) == $0.value } ?? true }
+        Self.axes.filter(applies)
             .map { "\($0.erased.name)=\($0.read(self))" }
             .joined(separator: " ")
     }

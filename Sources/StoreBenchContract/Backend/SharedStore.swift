@@ -21,11 +21,13 @@ public struct SharedStore {
         self.concurrency = concurrency
     }
 
-    /// Two views of `store` that take one recursive lock around every call (a unit of work holds it throughout):
-    /// the serialization an app adds to a strategy with no concurrency of its own.
+    /// Two views of `store` that run every call on one serial queue (a unit of work holds it throughout): the
+    /// serialization an app adds to a strategy with no concurrency of its own. The queue serves waiting threads
+    /// in turn, so neither thread can starve the other by taking the store back at once (what an unfair mutex
+    /// allows: which thread wins then depends on the scheduler, not on the store).
     public static func locked(_ store: some ArticleWriter & TimelineReader) -> SharedStore {
-        let view = LockedView(store, lock: NSRecursiveLock())
-        return SharedStore(writer: view, concurrency: "one lock around the store (no concurrency of its own)") {
+        let view = LockedView(store)
+        return SharedStore(writer: view, concurrency: "one serial queue around the store (no concurrency of its own)") {
             SharedReader(view)
         }
     }
@@ -42,21 +44,22 @@ public struct SharedReader {
     }
 }
 
-/// A view of a store whose every call holds a lock shared with the other thread. It does not own the store.
-// @unchecked Sendable: every use of `base` holds `lock`, and the store is not otherwise used until both threads are done.
+/// A view of a store whose every call runs on a serial queue shared with the other thread; calls made inside one
+/// (a unit of work's inserts) run inline. It does not own the store.
+// @unchecked Sendable: every use of `base` runs on `queue`, and the store is not otherwise used until both threads are done.
 final class LockedView: ArticleWriter, TimelineReader, @unchecked Sendable {
     private let base: any ArticleWriter & TimelineReader
-    private let lock: NSRecursiveLock
+    private let queue = DispatchQueue(label: "storebench.locked-store")
+    private let onQueue = DispatchSpecificKey<Bool>()
 
-    init(_ base: any ArticleWriter & TimelineReader, lock: NSRecursiveLock) {
+    init(_ base: any ArticleWriter & TimelineReader) {
         self.base = base
-        self.lock = lock
+        queue.setSpecific(key: onQueue, value: true)
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        if DispatchQueue.getSpecific(key: onQueue) == true { return try body() }
+        return try queue.sync(execute: body)
     }
 
     func unitOfWork(_ body: () throws -> Void) throws { try locked { try base.unitOfWork(body) } }

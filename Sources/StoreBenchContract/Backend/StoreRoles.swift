@@ -71,7 +71,7 @@ public protocol SharableStore: ArticleStore, TimelineStore {
     /// Shares the store between this thread (the writer) and one other (the reader), in the backend's natural
     /// idiom: a second connection (SQLite WAL readers), the same thread-safe database object (GRDB), one
     /// environment with a read transaction per call (LMDB), a second handle on atomically replaced files — or, for a
-    /// strategy with no concurrency of its own, one lock around the store, as an app would add (the default). Called
+    /// strategy with no concurrency of its own, one serial queue around the store, as an app would add (the default). Called
     /// once, with no unit of work running; the store stays open until both views are done.
     func shareWithSecondThread() throws -> SharedStore
 }

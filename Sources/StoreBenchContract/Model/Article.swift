@@ -13,12 +13,8 @@ public struct Article: Codable, Hashable, Sendable {
     public var read: Bool
 
     public init(uid: String, feedID: Int64, title: String, summary: String, published: Date, read: Bool) {
-        self.uid = uid
-        self.feedID = feedID
-        self.title = title
-        self.summary = summary
-        self.published = published
-        self.read = read
+        (self.uid, self.feedID, self.title, self.summary) = (uid, feedID, title, summary)
+        (self.published, self.read) = (published, read)
     }
 }
 

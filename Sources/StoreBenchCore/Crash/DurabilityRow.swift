@@ -44,13 +44,8 @@ public struct DurabilityRow: Sendable, Equatable {
 
     public init(backend: String, variant: String, settings: String = "", fault: CrashFault, image: Image,
                 status: Status = .measured, detail: String = "") {
-        self.backend = backend
-        self.variant = variant
-        self.settings = settings
-        self.fault = fault
-        self.image = image
-        self.status = status
-        self.detail = detail
+        (self.backend, self.variant, self.settings, self.fault) = (backend, variant, settings, fault)
+        (self.image, self.status, self.detail) = (image, status, detail)
     }
 
     public static let header = ["backend", "variant", "settings", "fault", "image", "trials", "images", "acked_batches",

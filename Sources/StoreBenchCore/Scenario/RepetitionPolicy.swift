@@ -35,12 +35,8 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
 
     public init(warmup: Int = 1, minimum: Int = 6, maximum: Int = 20, targetPrecision: Double = defaultTargetPrecision,
                 caseSeconds: Double? = nil, budgetSeconds: Double? = nil) {
-        self.warmup = warmup
-        self.minimum = minimum
-        self.maximum = maximum
-        self.targetPrecision = targetPrecision
-        self.caseSeconds = caseSeconds
-        self.budgetSeconds = budgetSeconds
+        (self.warmup, self.minimum, self.maximum, self.targetPrecision) = (warmup, minimum, maximum, targetPrecision)
+        (self.caseSeconds, self.budgetSeconds) = (caseSeconds, budgetSeconds)
     }
 
     /// Exactly `count` measured repetitions per case (no early stop for precision).

@@ -98,7 +98,18 @@ public struct ScenarioParser {
         return policy
     }
 
+    /// Whether `node` is the word `smoke`: every registered backend (workload) as it declares for smoke runs.
+    private func isSmoke(_ node: Node?) -> Bool {
+        if let node, case .scalar(let scalar) = node { return scalar.string == "smoke" }
+        return false
+    }
+
     private func parseBackends(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.BackendEntry] {
+        if isSmoke(node) {
+            return backends.descriptors.flatMap { descriptor in
+                descriptor.smokeVariants.map { Scenario.BackendEntry(backend: descriptor.name, variant: $0, limits: [:]) }
+            }
+        }
         let items = try reader.sequence(node, at: "backends", nonEmpty: true)
         var entries: [Scenario.BackendEntry] = []
         for (index, item) in items.enumerated() {
@@ -146,6 +157,18 @@ public struct ScenarioParser {
     }
 
     private func parseWorkloads(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.WorkloadEntry] {
+        if isSmoke(node) {
+            return try workloads.workloads.map { workload in
+                var parameters = workload.defaultParameters
+                for (name, value) in workload.smokeParameters { parameters[name] = value }
+                do {
+                    try workload.validate(parameters)
+                } catch {
+                    throw reader.error("workloads", "\(workload.name)'s smoke parameters: \(error)")
+                }
+                return Scenario.WorkloadEntry(workload: workload.name, cases: [parameters])
+            }
+        }
         let items = try reader.sequence(node, at: "workloads", nonEmpty: true)
         var entries: [Scenario.WorkloadEntry] = []
         for (index, item) in items.enumerated() {

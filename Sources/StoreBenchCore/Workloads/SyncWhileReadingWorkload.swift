@@ -1,3 +1,5 @@
+import Foundation
+
 /// `sync-while-reading`: a sync thread applies a sync — `count` article changes in batches of `batch`, each
 /// batch one unit of work of new articles and articles marked read — while a UI thread loads the timeline
 /// screen again and again. The row's latency columns are the UI thread's screen loads (the jank); `ops_per_s` is
@@ -97,6 +99,8 @@ public struct SyncWhileReadingWorkload: Workload {
         struct Sharing {
             let writer: any ArticleWriter
             let ui: SecondThread<Reads>
+            /// Signalled by the UI thread as it begins its first screen load.
+            let reading: DispatchSemaphore
             let syncDone: DoneFlag
         }
 
@@ -106,9 +110,10 @@ public struct SyncWhileReadingWorkload: Workload {
             try store.load(articles: initial)
             let sharing = try store.shareWithSecondThread()
             run.note(.note, "concurrency: " + sharing.concurrency)
-            let screen = timeline.screen, syncDone = DoneFlag()
+            let screen = timeline.screen, syncDone = DoneFlag(), reading = DispatchSemaphore(value: 0)
             let ui = try SecondThread(open: sharing.openReader, run: { (opened: SharedReader) throws -> Reads in
                 var reads = Reads()
+                reading.signal()
                 reads.latencies.reserveCapacity(4_096)
                 var previous = monotonicNanoseconds()
                 repeat {
@@ -122,7 +127,7 @@ public struct SyncWhileReadingWorkload: Workload {
                 return reads
             }, close: { opened in try opened.close() })
             run.onFinish { try? ui.finish() }
-            return Sharing(writer: sharing.writer, ui: ui, syncDone: syncDone)
+            return Sharing(writer: sharing.writer, ui: ui, reading: reading, syncDone: syncDone)
         }
 
         /// The UI thread's screen loads while the sync runs.
@@ -135,7 +140,9 @@ public struct SyncWhileReadingWorkload: Workload {
 
         func measure(_ sharing: Sharing, _ run: Repetition) throws -> Measured<Reads> {
             let writer = sharing.writer
+            // The screen is already loading when the sync begins, as when a sync starts under a visible UI.
             sharing.ui.go()
+            sharing.reading.wait()
             do {
                 defer { sharing.syncDone.raise() }
                 for batch in batches {
