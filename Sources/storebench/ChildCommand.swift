@@ -6,11 +6,8 @@ import StoreBenchCore
 /// The child side of every parent–child exchange (hidden): launches, the crash writer and checker, verify-store.
 /// Its one argument is a ``ChildRequest`` as JSON; it answers with one JSON line (``ChildAnswer``).
 struct ChildCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "child",
-        abstract: "Internal: do one child request (JSON) and answer with one JSON line.",
-        shouldDisplay: false
-    )
+    static let configuration = CommandConfiguration.internal(
+        "child", abstract: "Internal: do one child request (JSON) and answer with one JSON line.")
 
     @Argument(help: "The request, as JSON.") var request: String
 

@@ -8,10 +8,7 @@ public struct User: Codable, Hashable, Sendable {
     public var avatarURL: String
 
     public init(id: Int64, name: String, handle: String, avatarURL: String) {
-        self.id = id
-        self.name = name
-        self.handle = handle
-        self.avatarURL = avatarURL
+        (self.id, self.name, self.handle, self.avatarURL) = (id, name, handle, avatarURL)
     }
 }
 
@@ -24,10 +21,7 @@ public struct Message: Codable, Hashable, Sendable {
     public var created: Date
 
     public init(id: Int64, userID: Int64, text: String, created: Date) {
-        self.id = id
-        self.userID = userID
-        self.text = text
-        self.created = created
+        (self.id, self.userID, self.text, self.created) = (id, userID, text, created)
     }
 }
 

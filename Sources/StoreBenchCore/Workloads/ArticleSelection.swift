@@ -19,8 +19,8 @@ struct ArticleSelection {
     /// `count` (the row's size) and `stored`, with the given defaults.
     static func parameters(count: Int, countSummary: String, stored: Int = 20_000) -> [WorkloadParameter] {
         [
-            WorkloadParameter("count", default: count, range: 1...10_000_000, summary: countSummary),
-            WorkloadParameter("stored", default: stored, range: 1...10_000_000, summary: "articles in the store"),
+            .count(count, countSummary),
+            .stored(stored),
         ] + ArticleShape.parameters
     }
 
@@ -40,6 +40,16 @@ struct ArticleSelection {
     }
 }
 
+/// A workload over an ``ArticleSelection`` (mark-read, lookup, delete): its size is `count`, it needs the article
+/// store, and `count` must not exceed `stored`.
+public protocol ArticleSelectionWorkload: Workload {}
+
+extension ArticleSelectionWorkload {
+    public var sizeParameter: String { "count" }
+    public var requires: StoreRoles { .articles }
+    public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
+}
+
 /// The case of a workload over an ``ArticleSelection``: prepare fills the store with the articles; verify
 /// compares what it read back with the expected collection.
 class ArticleSelectionCase {
@@ -55,5 +65,13 @@ class ArticleSelectionCase {
 
     func prepare(_ run: Repetition) throws -> any ArticleStore {
         try run.storeLoaded(with: selection.articles, as: (any ArticleStore).self)
+    }
+
+    /// The timed operation of a bulk change: `change` given every chosen uid, inside one unit of work; one app
+    /// operation per uid.
+    func changeChosen(in store: any ArticleStore, _ change: ([String]) throws -> Void) throws -> Measured<Void> {
+        let uids = selection.uids
+        try store.unitOfWork { try change(uids) }
+        return Measured(ops: uids.count)
     }
 }

@@ -10,10 +10,10 @@ public struct CacheWorkload: Workload {
     public let sizeParameter = "count"
     public let requires: StoreRoles = .cache
     public let parameters = [
-        WorkloadParameter("count", default: 20_000, range: 1...10_000_000, summary: "cache operations"),
+        .count(20_000, "cache operations"),
         WorkloadParameter("capacity", default: 1_000, range: 1...1_000_000, summary: "entries kept at most"),
         WorkloadParameter("keys", default: 4_000, range: 1...10_000_000, summary: "distinct keys used"),
-        WorkloadParameter("get_percent", default: 80, range: 0...100, summary: "share of operations that are gets"),
+        .percent("get_percent", 80, "share of operations that are gets"),
         WorkloadParameter("value_bytes", default: 512, range: 0...10_000_000, summary: "bytes per cached value"),
         WorkloadParameter("ttl", default: 5_000, range: 1...1_000_000_000, summary: "longest time-to-live, in operations"),
     ]

@@ -8,7 +8,7 @@ public struct InsertWorkload: Workload {
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles
     public let parameters = [
-        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "articles inserted"),
+        .count(10_000, "articles inserted"),
     ] + ArticleShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {

@@ -70,7 +70,7 @@ public struct ProcessSpawnWorkload: Workload {
     public let summary = "spawn an empty storebench child and wait for its first line (process start-up alone)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = []
-    public let parameters = [WorkloadParameter("count", default: 1, range: 1...1, summary: "one launch per repetition")]
+    public let parameters: [WorkloadParameter] = [.count(1, "one launch per repetition", max: 1)]
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase { Case() }
 

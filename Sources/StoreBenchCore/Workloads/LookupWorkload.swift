@@ -1,16 +1,12 @@
 /// `lookup`: with M articles stored, look up N random uids one call at a time (each returns a model value),
 /// as a detail screen or a sync merge does. Records per-lookup latency percentiles.
-public struct LookupWorkload: Workload {
+public struct LookupWorkload: ArticleSelectionWorkload {
     public init() {}
     public let name = "lookup"
     public let smokeParameters = ["stored": 100, "count": 50]
     public let summary = "with M articles stored, N random point lookups by uid, one call each (latency percentiles)"
-    public let sizeParameter = "count"
-    public let requires: StoreRoles = .articles
     public let leavesStoreUnchanged = true
     public let parameters = ArticleSelection.parameters(count: 10_000, countSummary: "lookups")
-
-    public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(ArticleSelection(parameters, generator: generator, salt: 0x6C6F_6F6B))

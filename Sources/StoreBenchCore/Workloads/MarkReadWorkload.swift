@@ -1,15 +1,11 @@
 /// `mark-read`: with M articles stored, mark a given random list of N uids read in one app operation
 /// ("mark these 10,000 articles read").
-public struct MarkReadWorkload: Workload {
+public struct MarkReadWorkload: ArticleSelectionWorkload {
     public init() {}
     public let name = "mark-read"
     public let smokeParameters = ["stored": 100, "count": 50]
     public let summary = "with M articles stored, mark a random list of N uids read (bulk flag update)"
-    public let sizeParameter = "count"
-    public let requires: StoreRoles = .articles
     public let parameters = ArticleSelection.parameters(count: 10_000, countSummary: "articles marked read")
-
-    public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         let selection = ArticleSelection(parameters, generator: generator, salt: 0x6D61_726B)
@@ -20,9 +16,7 @@ public struct MarkReadWorkload: Workload {
 
     final class Case: ArticleSelectionCase, WorkloadCase {
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Void> {
-            let uids = selection.uids
-            try store.unitOfWork { try store.markRead(uids: uids) }
-            return Measured(ops: uids.count)
+            try changeChosen(in: store) { try store.markRead(uids: $0) }
         }
 
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {

@@ -10,9 +10,9 @@ public struct QueryWorkload: Workload {
     public let requires: StoreRoles = .queries
     public let leavesStoreUnchanged = true
     public let parameters = [
-        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
-        WorkloadParameter("count", default: 200, range: 1...1_000_000, summary: "queries (each: counts + one feed's newest unread)"),
-        WorkloadParameter("read_percent", default: 50, range: 0...100, summary: "share of the articles already read"),
+        .stored(20_000),
+        .count(200, "queries (each: counts + one feed's newest unread)", max: 1_000_000),
+        .percent("read_percent", 50, "share of the articles already read"),
         WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
     ] + ArticleShape.parameters
 

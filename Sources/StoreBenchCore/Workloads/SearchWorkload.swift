@@ -10,8 +10,8 @@ public struct SearchWorkload: Workload {
     public let requires: StoreRoles = .queries
     public let leavesStoreUnchanged = true
     public let parameters = [
-        WorkloadParameter("stored", default: 10_000, range: 1...10_000_000, summary: "articles in the store"),
-        WorkloadParameter("count", default: 20, range: 1...100_000, summary: "searches, one keyword each"),
+        .stored(10_000),
+        .count(20, "searches, one keyword each", max: 100_000),
     ] + ArticleShape.parameters
 
     /// Common words of the generated text and rare ones from its awkward pieces, some capitalized (case must

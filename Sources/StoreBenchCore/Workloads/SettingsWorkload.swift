@@ -11,7 +11,7 @@ public struct SettingsWorkload: Workload {
     public let summary = "write N small settings one by one, persist, read them back in a fresh process"
     public let sizeParameter = "count"
     public let requires: StoreRoles = [.settings, .persistence]
-    public let parameters = [WorkloadParameter("count", default: 100, range: 1...100_000, summary: "settings written")]
+    public let parameters: [WorkloadParameter] = [.count(100, "settings written", max: 100_000)]
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(seed: generator.seed, settings: generator.settings(count: parameters["count"]))

@@ -14,14 +14,11 @@ public struct SyncWhileReadingWorkload: Workload {
     public let sizeParameter = "count"
     public let requires: StoreRoles = .sharing
     public let parameters = [
-        WorkloadParameter("count", default: 10_000, range: 1...10_000_000, summary: "article changes synced"),
+        .count(10_000, "article changes synced"),
         WorkloadParameter("batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
-        WorkloadParameter("update_percent", default: 50, range: 0...100, summary: "share of changes that mark a stored article read (the rest insert)"),
-        WorkloadParameter("stored", default: 10_000, range: 0...10_000_000, summary: "articles stored before the sync"),
-        WorkloadParameter("messages", default: 20_000, range: 1...10_000_000, summary: "timeline messages stored"),
-        WorkloadParameter("users", default: 1_000, range: 1...1_000_000, summary: "timeline users stored"),
-        WorkloadParameter("screen", default: 200, range: 1...10_000, summary: "messages on the screen the UI thread loads"),
-    ] + ArticleShape.parameters
+        .percent("update_percent", 50, "share of changes that mark a stored article read (the rest insert)"),
+        .stored(10_000, "articles stored before the sync", allowEmpty: true),
+    ] + WorkloadParameter.timeline(messages: 20_000, users: 1_000) + ArticleShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
         let updates = parameters["count"] * parameters["update_percent"] / 100

@@ -39,11 +39,7 @@ public struct TimelineWorkload: Workload {
 
 /// The users and messages of a timeline and its expected first screen (`messages`, `users`, `screen`).
 struct TimelineData {
-    static let parameters = [
-        WorkloadParameter("messages", default: 100_000, range: 1...10_000_000, summary: "messages stored"),
-        WorkloadParameter("users", default: 5_000, range: 1...1_000_000, summary: "users stored"),
-        WorkloadParameter("screen", default: 200, range: 1...10_000, summary: "messages on the first screen"),
-    ]
+    static let parameters = WorkloadParameter.timeline(messages: 100_000, users: 5_000)
 
     let users: [User]
     let messages: [Message]

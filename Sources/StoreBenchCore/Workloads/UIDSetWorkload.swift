@@ -9,7 +9,7 @@ public struct UIDSetWorkload: Workload {
     public let requires: StoreRoles = .articles
     public let leavesStoreUnchanged = true
     public let parameters = [
-        WorkloadParameter("stored", default: 20_000, range: 1...10_000_000, summary: "articles in the store"),
+        .stored(20_000),
     ] + ArticleShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
