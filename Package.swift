@@ -37,8 +37,10 @@ let package = Package(
         .target(name: "StoreBenchContract"),
         // Measuring: the clock, probes of the process and the machine, page-cache eviction, child processes, work
         // directories. Every Linux-only call lives in its Platform/ folder.
+        // perf_event_open, its ioctls and prctl for the counted costs (Swift cannot call variadic C functions).
+        .target(name: "CPerfEvent"),
         .target(name: "StoreBenchMeasure", dependencies: [
-            "StoreBenchContract", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            "StoreBenchContract", "CPerfEvent", .product(name: "Histogram", package: "hdrhistogram-swift"),
         ]),
         // Reading numbers: the report columns, samples and summaries, statistics, CSV, compare.
         .target(name: "StoreBenchAnalysis", dependencies: [

@@ -47,6 +47,10 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan and a bound on its duration; run and write nothing.")
     var dryRun = false
 
+    @Flag(name: .customLong("no-counters"), help: ArgumentHelp(
+        "Do not count syncs, system calls, bytes and faults (their columns stay empty; environment.json says so)."))
+    var noCounters = false
+
     var sizes: [Int] { sizeLists.flatMap { $0 } }
 
     @OptionGroup var repetitions: RepetitionOptions
@@ -93,6 +97,7 @@ struct RunCommand: ParsableCommand {
         request.workdir = workdir.workdir
         request.resume = resume
         request.dryRun = dryRun
+        request.counters = !noCounters
         request.limits.cases = maxCases
         request.limits.records = maxRecords
         return request

@@ -69,6 +69,8 @@ public enum CompareReport {
         case .bytes: MarkdownTable.grouped(value) + " B"
         case .kibibytes: MarkdownTable.grouped(value) + " KiB"
         case .count: MarkdownTable.grouped(value)
+        case .countPerOp: String(format: "%.2f", value)
+        case .bytesPerOp: String(format: "%.1f B", value)
         default: String(format: "%.3g", value)
         }
     }

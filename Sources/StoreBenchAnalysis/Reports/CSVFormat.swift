@@ -58,12 +58,13 @@ public enum CSVFormat {
     public static func integer(_ value: Int64?) -> String { value.map(String.init) ?? "" }
 
     /// A number as its column's unit writes it: seconds with 9 decimals, byte and count columns as whole numbers,
-    /// the rest with 3 decimals.
+    /// per-operation values with 6 significant digits, the rest with 3 decimals.
     public static func number(_ value: Double, unit: ReportColumn.Unit) -> String {
         switch unit {
         case .seconds: seconds(value)
         case .bytes, .kibibytes, .count: String(Int64(value.rounded()))
         case .microseconds, .perSecond, .ratio, .text: decimal(value)
+        case .countPerOp, .bytesPerOp: String(format: "%.6g", value)
         }
     }
 }

@@ -1,3 +1,5 @@
+import StoreBenchMeasure
+
 /// A column of samples.csv, named once: its raw value is the column's name in every file, and code refers to the
 /// case, so a misspelt column is a compile error.
 public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
@@ -11,6 +13,46 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case note, hitRatio = "hit_ratio", reads, queryPlan = "query_plan"
     case memoryGrowthKiB = "mem_growth_kib", otherCPUSeconds = "other_cpu_s", loadAverage = "load_1m"
     case repetitionSeconds = "repetition_s", prepareSeconds = "prepare_s", declaredDurability = "declared_durability"
+    case syncs, writeCalls = "write_calls", writtenBytes = "written_bytes", readCalls = "read_calls"
+    case readBytesLogical = "read_bytes_logical", renames, unlinks, filesCreated = "files_created"
+    case faultsMajor = "faults_major", faultsMinor = "faults_minor", contextSwitches = "context_switches"
+    case pagesDirtied = "pages_dirtied"
+    case syncsPerOp = "syncs_per_op", writeCallsPerOp = "write_calls_per_op", writtenBytesPerOp = "written_bytes_per_op"
+    case readCallsPerOp = "read_calls_per_op", readBytesLogicalPerOp = "read_bytes_logical_per_op"
+    case renamesPerOp = "renames_per_op", unlinksPerOp = "unlinks_per_op", filesCreatedPerOp = "files_created_per_op"
+    case faultsMajorPerOp = "faults_major_per_op", faultsMinorPerOp = "faults_minor_per_op"
+    case contextSwitchesPerOp = "context_switches_per_op", pagesDirtiedPerOp = "pages_dirtied_per_op"
+    case recordBytes = "record_bytes", writeAmplification = "write_amplification"
+}
+
+extension SampleColumn {
+    /// The column of a counted cost over the whole timed region, and its column per app operation.
+    public static func counted(_ cost: CountedCost) -> (total: SampleColumn, perOp: SampleColumn) {
+        switch cost {
+        case .syncs: (.syncs, .syncsPerOp)
+        case .writeCalls: (.writeCalls, .writeCallsPerOp)
+        case .writtenBytes: (.writtenBytes, .writtenBytesPerOp)
+        case .readCalls: (.readCalls, .readCallsPerOp)
+        case .readBytesLogical: (.readBytesLogical, .readBytesLogicalPerOp)
+        case .renames: (.renames, .renamesPerOp)
+        case .unlinks: (.unlinks, .unlinksPerOp)
+        case .filesCreated: (.filesCreated, .filesCreatedPerOp)
+        case .faultsMajor: (.faultsMajor, .faultsMajorPerOp)
+        case .faultsMinor: (.faultsMinor, .faultsMinorPerOp)
+        case .contextSwitches: (.contextSwitches, .contextSwitchesPerOp)
+        case .pagesDirtied: (.pagesDirtied, .pagesDirtiedPerOp)
+        }
+    }
+
+    /// The counted cost this column reports, in total or per operation (nil for other columns).
+    public var countedCost: (cost: CountedCost, perOp: Bool)? {
+        for cost in CountedCost.allCases {
+            let columns = Self.counted(cost)
+            if self == columns.total { return (cost, false) }
+            if self == columns.perOp { return (cost, true) }
+        }
+        return nil
+    }
 }
 
 /// A column only summary.csv has: a statistic over a row's repetitions.

@@ -6,6 +6,8 @@ import StoreBenchMeasure
 public struct ReportColumn: Sendable, Encodable {
     public enum Unit: String, Sendable, Encodable {
         case text, seconds = "s", microseconds = "µs", bytes = "B", kibibytes = "KiB", count, perSecond = "1/s", ratio
+        /// A count or bytes per app operation (fractional).
+        case countPerOp = "1/op", bytesPerOp = "B/op"
     }
 
     /// Which way is better, for `compare` and the charts.
@@ -30,6 +32,8 @@ public struct ReportColumn: Sendable, Encodable {
     /// What the column is about, so scripts can find columns without hard-coding their names.
     public enum Group: String, Sendable, Encodable {
         case identity, outcome, timing, resources, store, latency, launch, workload, detail, statistics, noise, harness, durability
+        /// Counted costs (system calls, syncs, bytes, faults) over the timed region.
+        case counts
     }
 
     /// The column, typed: code refers to columns by this, never by their names.
@@ -118,7 +122,27 @@ public enum ReportColumns {
                 "what the variant declares about completed operations (its library's documentation, not a measurement): "
                     + "survives power loss, survives a killed app, may lose data when the app is killed, or in memory "
                     + "only; `storebench report` lowers it where `storebench crash` measured a loss"),
+    ] + countedColumns + [
+        .column(.recordBytes, .bytes, .neither, .median, .counts,
+                "the app data the operation wrote: the payload of the records it inserted or changed (whole records, "
+                    + "text as UTF-8, 8 bytes per number or date, 1 per flag); empty for an operation that writes none"),
+        .column(.writeAmplification, .ratio, .lowerIsBetter, .median, .counts,
+                "bytes the operation made the system write per byte of app data: the larger of written_bytes and "
+                    + "pages_dirtied × 4096 (a store writing through a shared mapping, like GDBM, hands few bytes to "
+                    + "write calls but dirties pages), over record_bytes"),
     ]
+
+    /// Each ``CountedCost`` in total and per app operation (`syncs`, `syncs_per_op`, …).
+    private static var countedColumns: [ReportColumn] {
+        CountedCost.allCases.flatMap { cost -> [ReportColumn] in
+            let (total, perOp) = SampleColumn.counted(cost)
+            let unit: ReportColumn.Unit = cost.isBytes ? .bytes : .count
+            return [
+                .column(total, unit, .lowerIsBetter, .none, .counts, cost.summary + ", over the timed region"),
+                .column(perOp, cost.isBytes ? .bytesPerOp : .countPerOp, .lowerIsBetter, .median, .counts, "\(total.rawValue) / ops"),
+            ]
+        }
+    }
 
     /// summary.csv: one row per (workload case, backend variant) over its repetitions.
     public static let summary: [ReportColumn] = keys([.scenario, .workload, .backend, .variant, .size]) + [
@@ -162,6 +186,7 @@ public enum ReportColumns {
         .statistic(.caseSeconds, .seconds, .lowerIsBetter, .statistic, .harness,
                 "wall-clock time the case took over all its repetitions, warm-ups, preparation and verification included"),
       ] + firsts([.declaredDurability])
+      + medians(CountedCost.allCases.map { SampleColumn.counted($0).perOp } + [.recordBytes, .writeAmplification])
 
     /// The sample column `id` (every ``SampleColumn`` is in the table; a test checks it).
     public static func sample(_ id: SampleColumn) -> ReportColumn {

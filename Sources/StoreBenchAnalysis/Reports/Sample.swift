@@ -72,6 +72,10 @@ public struct Sample: Sendable {
     public var latency: LatencyPercentiles?
     /// Workload-specific cells (``ReportColumns/notes``).
     public var notes: [SampleColumn: String] = [:]
+    /// The counted costs of the timed region; a cost that was not counted is absent (its cells stay empty).
+    public var costs: [CountedCost: Int64] = [:]
+    /// The app data the operation wrote (``WorkloadCase/recordBytesWritten``); nil when it writes none.
+    public var recordBytes: Int64?
 
     /// A failed row with nothing measured yet: the runner fills it in as the phases pass.
     public init(key: RowKey, repetition: Int, dataset: String) {
@@ -130,6 +134,18 @@ public struct Sample: Sendable {
         case .p99: return latency?.p99
         case .p999: return latency?.p999
         case .maxLatency: return latency?.max
+        case .recordBytes: return recordBytes.map(Double.init)
+        case .writeAmplification:
+            guard let recordBytes, recordBytes > 0, let written = costs[.writtenBytes] else { return nil }
+            let dirtied = (costs[.pagesDirtied] ?? 0) * 4096
+            return Double(max(written, dirtied)) / Double(recordBytes)
+        case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
+             .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,
+             .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp, .unlinksPerOp,
+             .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp, .pagesDirtiedPerOp:
+            guard let (cost, perOp) = column.countedCost, let count = costs[cost] else { return nil }
+            if !perOp { return Double(count) }
+            return ops > 0 ? Double(count) / Double(ops) : nil
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
              .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
              .hitRatio, .reads, .queryPlan:
@@ -160,6 +176,15 @@ public struct Sample: Sendable {
         case .p99: latency = (latency ?? LatencyPercentiles()).with { $0.p99 = value }
         case .p999: latency = (latency ?? LatencyPercentiles()).with { $0.p999 = value }
         case .maxLatency: latency = (latency ?? LatencyPercentiles()).with { $0.max = value }
+        case .recordBytes: recordBytes = Int64(value)
+        case .writeAmplification: break  // derived from the counts and record_bytes
+        case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
+             .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied:
+            if let (cost, _) = column.countedCost { costs[cost] = Int64(value) }
+        case .syncsPerOp, .writeCallsPerOp, .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp,
+             .unlinksPerOp, .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp,
+             .pagesDirtiedPerOp:
+            break  // derived from the count and ops
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
              .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
              .hitRatio, .reads, .queryPlan:

@@ -88,6 +88,9 @@ public struct EnvironmentManifest: Codable, Sendable {
     public var invocation: RunRequest?
     /// FNV-1a of the storebench executable's bytes.
     public var binaryHash = ""
+    /// The counted costs: the file system they were counted on, how syncs were counted, and why any cost was not
+    /// (its cells are empty). Nil in runs from before counting.
+    public var counters: CostCounters.Availability?
     public var startedAt: String
     public var finishedAt: String
 
@@ -100,7 +103,7 @@ public struct EnvironmentManifest: Codable, Sendable {
              medianIntervalMethod = "median_interval_method", diskFloorsAtStart = "disk_floors_at_start",
              diskFloorsAtEnd = "disk_floors_at_end", storage, repetitionPolicy = "repetition_policy",
              repetitionPolicyValues = "repetition_policy_values",
-             warnings, interrupted, resumedFrom = "resumed_from", invocation, binaryHash = "binary_hash",
+             warnings, interrupted, resumedFrom = "resumed_from", invocation, binaryHash = "binary_hash", counters,
              startedAt = "started_at", finishedAt = "finished_at"
     }
 

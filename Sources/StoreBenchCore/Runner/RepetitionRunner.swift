@@ -13,12 +13,16 @@ final class RepetitionRunner {
     private var filled: [Int: URL] = [:]
     /// The test seam's fraction per backend (``TestSlowdown``); empty in every real run.
     let slowdown: [String: Double]
+    /// Counts each repetition's costs over its timed region (nil: not counted).
+    let counters: CostCounters?
 
-    init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil) {
+    init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
+         counters: CostCounters? = nil) {
         self.plan = plan
         self.workDirectory = workDirectory
         self.childExecutable = childExecutable
         self.slowdown = slowdown?.fractions ?? [:]
+        self.counters = counters
     }
 
     /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.
@@ -39,7 +43,7 @@ final class RepetitionRunner {
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
             let sample = Self.run(planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
-                                  slowdown: slowdown(planned))
+                                  slowdown: slowdown(planned), counters: counters)
             keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
             return sample
         }
@@ -52,7 +56,7 @@ final class RepetitionRunner {
             return sample
         }
         let sample = Self.run(planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable,
-                              slowdown: slowdown(planned))
+                              slowdown: slowdown(planned), counters: counters)
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
     }
@@ -72,7 +76,7 @@ final class RepetitionRunner {
 
     /// One repetition of `planned` with its store in `directory` (which the caller removes).
     static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
-                    childExecutable: URL?, slowdown: Double = 0) -> Sample {
+                    childExecutable: URL?, slowdown: Double = 0, counters: CostCounters? = nil) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
         let missing = planned.workload.requires.subtracting(planned.backend.roles)
@@ -95,7 +99,7 @@ final class RepetitionRunner {
         var phase = "prepare"
         do {
             try measure(planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
-                        phase: &phase, directory: directory, slowdown: slowdown)
+                        phase: &phase, directory: directory, slowdown: slowdown, counters: counters)
             sample.status = .ok
         } catch let error as StoreError {
             if case .unsupported = error { sample.status = .unsupported }
@@ -112,7 +116,7 @@ final class RepetitionRunner {
     /// The three phases of one case, with the timed region around measure alone.
     private static func measure<Case: WorkloadCase>(_ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
                                              into sample: inout Sample, phase: inout String, directory: URL,
-                                             slowdown: Double = 0) throws {
+                                             slowdown: Double = 0, counters: CostCounters?) throws {
         let prepareStart = monotonicNanoseconds()
         if requiresStore { try run.openInitialStore() }
         let prepared = try workloadCase.prepare(run)
@@ -125,11 +129,19 @@ final class RepetitionRunner {
         let childrenBefore = CPUTime.children()
         let ioBefore = ProcessIO.now()
         let cpuBefore = CPUTime.now()
+        counters?.start()
         let start = monotonicNanoseconds()
-        let measured = try workloadCase.measure(prepared, run)
-        try run.commitPending()
+        let measured: Measured<Case.Outcome>
+        do {
+            measured = try workloadCase.measure(prepared, run)
+            try run.commitPending()
+        } catch {
+            counters?.stop()
+            throw error
+        }
         TestSlowdown.stretch(since: start, by: slowdown)
         let end = monotonicNanoseconds()
+        counters?.stop()
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()
         let machineAfter = MachineCPU.now()
@@ -148,6 +160,8 @@ final class RepetitionRunner {
         sample.storeBytes = usage.apparentBytes
         sample.storeAllocatedBytes = usage.allocatedBytes
         sample.ops = measured.ops
+        sample.costs = counters?.read() ?? [:]
+        sample.recordBytes = workloadCase.recordBytesWritten
         phase = "verify"
         sample.checksum = try workloadCase.verify(measured.outcome, prepared, run)
         if let machineBefore, let machineAfter {

@@ -77,6 +77,7 @@ public struct RunInvocation {
             options.resumeFrom = previous?.samples
             options.request = request
             options.binaryHash = binaryHash
+            options.counters = request.counters
             let result = try Runner(backends: backendRegistry, workloads: workloadRegistry).run(scenario, options: options)
             try output.publish(staging)
             return .finished(result, output: output.url)

@@ -31,6 +31,8 @@ public struct RunRequest: Codable, Sendable, Equatable {
     public var dryRun = false
     /// Caps on cases and generated data (`--max-cases`, `--max-records`).
     public var limits = RunPlan.Limits()
+    /// Count syncs, system calls, bytes and faults per repetition (`--no-counters` turns it off).
+    public var counters = true
 
     public init(scenarioFile: String? = nil) { self.scenarioFile = scenarioFile }
 
@@ -45,6 +47,7 @@ public struct RunRequest: Codable, Sendable, Equatable {
         request.workdir = workdir
         request.resume = directory
         request.limits = limits
+        request.counters = counters
         return request
     }
 

@@ -27,6 +27,9 @@ public struct Runner {
         public var request: RunRequest?
         /// FNV-1a of the storebench executable (recorded; a resumed run must use the same binary).
         public var binaryHash = ""
+        /// Count each repetition's costs (``CostCounters``). Off by default here (a test process runs many runs on
+        /// many threads at once, and every thread gets descriptors); `storebench run` turns it on.
+        public var counters = false
 
         public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
             self.workdir = workdir
@@ -78,6 +81,10 @@ public struct Runner {
         let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
         let workDirectory = try WorkDirectory(in: options.workdir, prefix: "storebench-")
         defer { workDirectory.remove() }
+        // Opened on this thread, before any repetition: later threads and children inherit the events.
+        let fileSystem = WorkDirectory.fileSystemType(of: workDirectory.url.path)
+        let counters = options.counters ? CostCounters.open(fileSystem: fileSystem) : nil
+        defer { counters?.close() }
         let workPath = workDirectory.url
         options.interrupt.addCleanup { WorkDirectory.removeTree(workPath) }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
@@ -91,7 +98,8 @@ public struct Runner {
         do {
             let earlier = try resume(options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
             let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
-                                                    childExecutable: options.childExecutable, slowdown: slowdown)
+                                                    childExecutable: options.childExecutable, slowdown: slowdown,
+                                                    counters: counters)
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0
@@ -152,6 +160,7 @@ public struct Runner {
         manifest.repetitionPolicy = scenario.policy.description
         manifest.repetitionPolicyValues = .init(scenario.policy)
         manifest.invocation = options.request
+        manifest.counters = counters?.availability ?? CostCounters.Availability.off(fileSystem: fileSystem)
         manifest.binaryHash = options.binaryHash
         manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
         let finished = schedule.cases.count { $0.stop != nil }

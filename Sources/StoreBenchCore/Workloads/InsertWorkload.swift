@@ -25,6 +25,7 @@ public struct InsertWorkload: Workload {
         }
 
         var fingerprint: String { expected.hex }
+        var recordBytesWritten: Int64? { articles.payloadBytes }
 
         func prepare(_ run: Repetition) throws -> any ArticleStore { try run.articles }
 

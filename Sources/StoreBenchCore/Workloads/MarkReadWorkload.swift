@@ -19,6 +19,9 @@ public struct MarkReadWorkload: ArticleSelectionWorkload {
             try changeChosen(in: store) { try store.markRead(uids: $0) }
         }
 
+        /// Whole records: the articles marked read.
+        var recordBytesWritten: Int64? { selection.chosen.map { selection.articles[$0] }.payloadBytes }
+
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
             let found = try run.readBackArticles()
             let read = Set(found.articles.lazy.filter(\.read).map(\.uid))

@@ -32,6 +32,8 @@ public struct SettingsWorkload: Workload {
         let settings: [(key: String, value: SettingValue)]
         let expected: String
         var fingerprint: String { expected }
+        /// Every setting's key and value.
+        var recordBytesWritten: Int64? { settings.reduce(0) { $0 + Int64($1.key.utf8.count + $1.value.payloadBytes) } }
 
         init(seed: UInt64, settings: [(key: String, value: SettingValue)]) {
             self.seed = seed

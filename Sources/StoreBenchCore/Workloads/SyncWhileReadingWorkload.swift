@@ -51,8 +51,12 @@ public struct SyncWhileReadingWorkload: Workload {
         let expected: ArticleSnapshot
         let expectedScreen: String
         let fingerprint: String
+        /// The inserted articles and the whole articles marked read.
+        let recordBytesWritten: Int64?
 
         init(initial: [Article], inserted: [Article], updated: [String], batch: Int, timeline: TimelineData) {
+            let marked = Set(updated)
+            recordBytesWritten = inserted.payloadBytes + initial.filter { marked.contains($0.uid) }.payloadBytes
             self.initial = initial
             self.timeline = timeline
             changes = inserted.count + updated.count

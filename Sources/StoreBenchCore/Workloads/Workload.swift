@@ -103,6 +103,19 @@ public protocol WorkloadCase: AnyObject {
     /// Untimed: check the store holds exactly what the operation should have produced. Returns the checksum of
     /// what was verified; throws ``VerificationError`` on a mismatch.
     func verify(_ outcome: Outcome, _ prepared: Prepared, _ run: Repetition) throws -> String
+    /// The app data the timed operation writes (``Article/payloadBytes`` of every record it inserts or changes, whole
+    /// records), computed once outside the clock: the denominator of `write_amplification`. Nil (the default) for
+    /// an operation that writes no record data.
+    var recordBytesWritten: Int64? { get }
+}
+
+extension WorkloadCase {
+    public var recordBytesWritten: Int64? { nil }
+}
+
+extension Sequence where Element == Article {
+    /// The summed ``Article/payloadBytes``.
+    var payloadBytes: Int64 { reduce(0) { $0 + Int64($1.payloadBytes) } }
 }
 
 /// What a timed operation did: the app operations done and what they returned.

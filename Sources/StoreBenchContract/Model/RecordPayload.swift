@@ -1,0 +1,28 @@
+/// The app data a record holds, the denominator of write amplification: its text as UTF-8, 8 bytes per number or
+/// date, 1 per flag. Backend-neutral: what any store must keep, before its own encoding and overhead.
+extension Article {
+    public var payloadBytes: Int { uid.utf8.count + title.utf8.count + summary.utf8.count + 8 + 8 + 1 }
+}
+
+extension Message {
+    public var payloadBytes: Int { text.utf8.count + 8 + 8 + 8 }
+}
+
+extension User {
+    public var payloadBytes: Int { name.utf8.count + handle.utf8.count + avatarURL.utf8.count + 8 }
+}
+
+extension CacheEntry {
+    public var payloadBytes: Int { key.utf8.count + value.count + 8 }
+}
+
+extension SettingValue {
+    /// The value as the app holds it: 1 byte for a flag, 8 for a number, the text's UTF-8 bytes.
+    public var payloadBytes: Int {
+        switch self {
+        case .bool: 1
+        case .int, .double: 8
+        case .string(let text): text.utf8.count
+        }
+    }
+}
