@@ -79,8 +79,11 @@ struct CompareCommand: ParsableCommand {
 
 /// How `compare` and `ab` judge differences.
 struct CompareOptions: ParsableArguments {
-    @Option(name: .customLong("metric"), help: "Metric to judge (repeatable; default: wall_s, store_bytes, ops).")
+    @Option(name: .customLong("metric"), help: ArgumentHelp(
+        "Metric to judge (repeatable; default: wall_s, store_bytes, ops, syncs_per_op, written_bytes_per_op, files_created_per_op)."))
     var metrics: [String] = []
+    @Flag(help: "Counts that cannot be compared (a side not counted, or counted on another file system) fail the gate (exit 1) instead of a warning.")
+    var requireCounts = false
     @Option(help: "Relative change that matters, e.g. 5% or 0.05.") var threshold = Fraction(0.05)
     @Option(help: "Significance level of the Mann-Whitney test.") var alpha = 0.01
     @Option(help: "Threshold of metrics whose repetitions are identical in both runs, e.g. 1% (0 = exact).")
@@ -111,6 +114,7 @@ struct CompareOptions: ParsableArguments {
         options.deterministicThreshold = deterministicThreshold.value
         options.minimumBytes = Double(minimumBytes)
         options.drift = drift?.value
+        options.requireCounts = requireCounts
         options.alpha = alpha
         options.resamples = resamples
         options.seed = bootstrapSeed

@@ -34,3 +34,14 @@ ensure_system_packages() {
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
+
+# ensure_tracefs: mounts the kernel's tracing file system when it is missing and we are root, so storebench can count
+# syncs and system calls (its tracepoints live there). Not root, or a kernel without tracefs: storebench leaves those
+# columns empty and says why in environment.json; this is not an error.
+ensure_tracefs() {
+    local root=/sys/kernel/tracing
+    if [ -d "$root/events/syscalls" ] || [ "$(id -u)" -ne 0 ] || [ ! -d "$root" ]; then
+        return 0
+    fi
+    mount -t tracefs nodev "$root" 2>/dev/null || echo "warning: could not mount tracefs at $root; syncs and system calls will not be counted" >&2
+}

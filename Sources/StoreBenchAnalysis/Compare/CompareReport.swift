@@ -37,10 +37,20 @@ public enum CompareReport {
                          + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | "
                          + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) | \(e(f.method)) |")
         }
+        let counted = comparison.findings.filter { $0.metric.isCount && ($0.verdict == .regression || $0.verdict == .improvement) }
+        if !counted.isEmpty {
+            lines += ["", "**Counted costs that changed**", ""] + counted.map { "- \(MarkdownTable.escape(countChange($0)))" }
+        }
         if !comparison.warnings.isEmpty {
             lines += ["", "**Warnings**", ""] + comparison.warnings.map { "- \(MarkdownTable.escape($0))" }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "regression: lmdb [txn=each] insert (size 100): syncs_per_op 2.00 → 3.00".
+    public static func countChange(_ f: Comparison.Finding) -> String {
+        "\(f.verdict.rawValue): \(f.key.backend) [\(f.key.variant)] \(f.key.workload) (size \(f.key.size)): "
+            + "\(f.metric.name) \(format(f.baselineMedian, f.metric)) → \(format(f.currentMedian, f.metric))"
     }
 
     public static let csvHeader = [

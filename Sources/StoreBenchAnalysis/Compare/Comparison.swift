@@ -10,6 +10,9 @@ public struct Comparison {
         /// The sample column the metric reads.
         public let id: SampleColumn
         public var name: String { column.name }
+        /// A counted cost (``CountedCost``), total or per operation.
+        public var isCount: Bool { id.countedCost != nil }
+
         /// Deterministic metrics are compared by median with their own threshold, without statistics:
         /// they catch regressions that timing noise hides.
         public var deterministic: Bool { column.deterministic }
@@ -61,7 +64,11 @@ public struct Comparison {
     }
 
     public struct Options: Sendable {
-        public var metrics: [Metric] = [.of(.wallSeconds), .of(.storeBytes), .of(.ops)]
+        public var metrics: [Metric] = [.of(.wallSeconds), .of(.storeBytes), .of(.ops), .of(.syncsPerOp),
+                                        .of(.writtenBytesPerOp), .of(.filesCreatedPerOp)]
+        /// Counts that cannot be compared (a side not counted, counted on another file system or another way) are a
+        /// problem (exit 1) rather than a warning: for a gate that must stand on them.
+        public var requireCounts = false
         /// Relative change that matters (0.05 = 5%).
         public var threshold = 0.05
         public var alpha = 0.01
@@ -127,7 +134,13 @@ public struct Comparison {
         let drift = options.paired ? nil : DriftModel(baseline: baseline.values(of: .wallSeconds), current: current.values(of: .wallSeconds),
                                                       fixed: options.drift)
         var judged: [(ComparisonKey, Metric, [Double], [Double])] = []
-        for metric in options.metrics {
+        var metrics = options.metrics
+        if metrics.contains(where: \.isCount),
+           let reason = CountedCostsRecord.incomparability(baseline: baseline.counters, current: current.counters) {
+            metrics.removeAll(where: \.isCount)
+            if options.requireCounts { problems.append("counts not compared: \(reason)") } else { warnings.append("counts not compared: \(reason)") }
+        }
+        for metric in metrics {
             let beforeValues = baseline.values(of: metric.id), afterValues = current.values(of: metric.id)
             for key in Set(beforeValues.keys).intersection(after.keys.filter { after[$0] == .ok }).sorted() {
                 guard let now = afterValues[key], !now.isEmpty else {

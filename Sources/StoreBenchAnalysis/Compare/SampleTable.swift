@@ -245,6 +245,9 @@ extension SampleTable {
         policyValues?["target_precision"] as? Double ?? NoiseFlags.defaultTargetPrecision
     }
 
+    /// How the run counted its costs (nil: not recorded, a run from before counting).
+    public var counters: CountedCostsRecord? { CountedCostsRecord(environment: environment) }
+
     /// The cores of the machine that ran it (nil: not recorded).
     public var cores: Int? { environment?["cores"] as? Int }
 }

@@ -136,8 +136,9 @@ public struct Sample: Sendable {
         case .maxLatency: return latency?.max
         case .recordBytes: return recordBytes.map(Double.init)
         case .writeAmplification:
-            guard let recordBytes, recordBytes > 0, let written = costs[.writtenBytes] else { return nil }
-            let dirtied = (costs[.pagesDirtied] ?? 0) * 4096
+            guard let recordBytes, recordBytes > 0, let written = costs[.writtenBytes], let pages = costs[.pagesDirtied]
+            else { return nil }
+            let dirtied = pages * 4096
             return Double(max(written, dirtied)) / Double(recordBytes)
         case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
              .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,

@@ -13,15 +13,20 @@ final class RepetitionRunner {
     private var filled: [Int: URL] = [:]
     /// The test seam's fraction per backend (``TestSlowdown``); empty in every real run.
     let slowdown: [String: Double]
+    /// The test seam's targets (``TestExtraSync``); nil in every real run.
+    let extraSync: TestExtraSync?
     /// Counts each repetition's costs over its timed region (nil: not counted).
     let counters: CostCounters?
+    /// ``RegionMarks`` around each counted region (verification only).
+    let markRegion = RegionMarks.enabled()
 
     init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
-         counters: CostCounters? = nil) {
+         extraSync: TestExtraSync? = nil, counters: CostCounters? = nil) {
         self.plan = plan
         self.workDirectory = workDirectory
         self.childExecutable = childExecutable
         self.slowdown = slowdown?.fractions ?? [:]
+        self.extraSync = extraSync
         self.counters = counters
     }
 
@@ -43,7 +48,7 @@ final class RepetitionRunner {
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
             let sample = Self.run(planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
-                                  slowdown: slowdown(planned), counters: counters)
+                                  seams: seams(planned), counters: counters)
             keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
             return sample
         }
@@ -56,14 +61,17 @@ final class RepetitionRunner {
             return sample
         }
         let sample = Self.run(planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable,
-                              slowdown: slowdown(planned), counters: counters)
+                              seams: seams(planned), counters: counters)
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
     }
 
-    /// The test seam's stretch for a case: its backend and workload's, else its backend's.
-    private func slowdown(_ planned: RunPlan.Case) -> Double {
-        slowdown["\(planned.backend.name)/\(planned.workload.name)"] ?? slowdown[planned.backend.name] ?? 0
+    /// The test seams for a case: the stretch of its backend and workload, else of its backend; the extra sync.
+    private func seams(_ planned: RunPlan.Case) -> TestSeams {
+        let (backend, workload) = (planned.backend.name, planned.workload.name)
+        return TestSeams(slowdown: slowdown["\(backend)/\(workload)"] ?? slowdown[backend] ?? 0,
+                         extraSync: extraSync?.applies(backend: backend, workload: workload) ?? false,
+                         markRegion: markRegion)
     }
 
     private func keepOrRetire(_ directory: URL, caseIndex: Int, sample: Sample, reusable: Bool) {
@@ -76,7 +84,7 @@ final class RepetitionRunner {
 
     /// One repetition of `planned` with its store in `directory` (which the caller removes).
     static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
-                    childExecutable: URL?, slowdown: Double = 0, counters: CostCounters? = nil) -> Sample {
+                    childExecutable: URL?, seams: TestSeams = TestSeams(), counters: CostCounters? = nil) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
         let missing = planned.workload.requires.subtracting(planned.backend.roles)
@@ -99,7 +107,7 @@ final class RepetitionRunner {
         var phase = "prepare"
         do {
             try measure(planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
-                        phase: &phase, directory: directory, slowdown: slowdown, counters: counters)
+                        phase: &phase, directory: directory, seams: seams, counters: counters)
             sample.status = .ok
         } catch let error as StoreError {
             if case .unsupported = error { sample.status = .unsupported }
@@ -116,7 +124,7 @@ final class RepetitionRunner {
     /// The three phases of one case, with the timed region around measure alone.
     private static func measure<Case: WorkloadCase>(_ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
                                              into sample: inout Sample, phase: inout String, directory: URL,
-                                             slowdown: Double = 0, counters: CostCounters?) throws {
+                                             seams: TestSeams, counters: CostCounters?) throws {
         let prepareStart = monotonicNanoseconds()
         if requiresStore { try run.openInitialStore() }
         let prepared = try workloadCase.prepare(run)
@@ -129,19 +137,22 @@ final class RepetitionRunner {
         let childrenBefore = CPUTime.children()
         let ioBefore = ProcessIO.now()
         let cpuBefore = CPUTime.now()
+        if seams.markRegion { RegionMarks.mark() }
         counters?.start()
         let start = monotonicNanoseconds()
         let measured: Measured<Case.Outcome>
         do {
             measured = try workloadCase.measure(prepared, run)
             try run.commitPending()
+            if seams.extraSync { try TestExtraSync.sync(directory, times: measured.ops) }
         } catch {
             counters?.stop()
             throw error
         }
-        TestSlowdown.stretch(since: start, by: slowdown)
+        TestSlowdown.stretch(since: start, by: seams.slowdown)
         let end = monotonicNanoseconds()
         counters?.stop()
+        if seams.markRegion { RegionMarks.mark() }
         let cpuAfter = CPUTime.now()
         let ioAfter = ProcessIO.now()
         let machineAfter = MachineCPU.now()

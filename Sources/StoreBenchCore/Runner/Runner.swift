@@ -75,6 +75,8 @@ public struct Runner {
         }
         let slowdown = try TestSlowdown()
         if let slowdown { warnings.append(slowdown.warning) }
+        let extraSync = try TestExtraSync()
+        if let extraSync { warnings.append(extraSync.warning) }
         for warning in warnings { options.progress("WARNING: \(warning)") }
 
         options.progress("generating data (seed \(scenario.seed))…")
@@ -98,7 +100,7 @@ public struct Runner {
         do {
             let earlier = try resume(options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
             let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
-                                                    childExecutable: options.childExecutable, slowdown: slowdown,
+                                                    childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
                                                     counters: counters)
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// The kernel's tracing file system, where tracepoints have their ids (`events/<group>/<name>/id`).
@@ -13,6 +16,9 @@ struct TraceFS: Sendable {
     static func find() -> Result<TraceFS, CounterUnavailable> {
         for root in candidates where FileManager.default.fileExists(atPath: root + "/events/syscalls") {
             return .success(TraceFS(root: root))
+        }
+        if geteuid() != 0, let root = candidates.first(where: { access($0, F_OK) == 0 && access($0, R_OK | X_OK) != 0 }) {
+            return .failure(CounterUnavailable("tracefs at \(root) is not readable by this user (tracepoints need root)"))
         }
         return .failure(CounterUnavailable(
             "no tracefs with syscall events at \(candidates.joined(separator: " or ")) "
