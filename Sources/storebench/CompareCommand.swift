@@ -15,6 +15,12 @@ struct CompareCommand: ParsableCommand {
             compared by median with its own threshold; bytes must also differ by --minimum-bytes. Two separate \
             runs drift apart on time: time must also exceed the drift measured between them (or --drift), else it \
             is 'within drift'; gate time with `storebench ab` (interleaved, paired rounds), as scripts/ci-regress does.
+            Counted costs (syncs_per_op, files_created_per_op, written_bytes_per_op by default) are judged the \
+            same way, exactly when their repetitions are identical; counts of runs counted on other file systems, \
+            or not counted, are named and left out (--require-counts: exit 1). Crash results are compared too: \
+            BASELINE and CURRENT may be two durability*.csv files of `storebench crash`, and run folders holding \
+            them are compared on them as well; a variant whose measured class weakens, or that loses acknowledged \
+            writes in an image where it lost none, is a regression even if it got faster. \
             The gate never passes on nothing: rows missing, failed, unsupported or emptied on either side, no rows \
             in common, a header-only, cut-short, duplicated or interrupted run all exit 1, listed first.
             Exit codes: 0 no regression; 1 unreadable, incomplete or mismatched input, or rows missing or failed \
@@ -36,6 +42,16 @@ struct CompareCommand: ParsableCommand {
     /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
     static func compare(baseline: String, current: String, options: Comparison.Options, csv: String?,
                         failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false) -> Exit {
+        if CrashInputs.isCrashFile(baseline) || CrashInputs.isCrashFile(current) {
+            return compareCrashes(baseline: baseline, current: current, failOnImprovement: failOnImprovement)
+        }
+        let durability: DurabilityComparison?
+        do {
+            durability = try CrashInputs.runFolders(baseline, current)
+        } catch {
+            printError("storebench compare: \(error)")
+            return .failure
+        }
         let comparison: Comparison
         if let csv {
             do {
@@ -61,19 +77,71 @@ struct CompareCommand: ParsableCommand {
             FileHandle.standardOutput.write(data)
         } else {
             print(CompareReport.markdown(comparison, options: options), terminator: "")
+            if let durability { print(durability.markdown, terminator: "") }
         }
         if !comparison.problems.isEmpty {
             printError("storebench compare: the gate cannot pass: \(comparison.problems.count) problem(s), listed first above")
             return .failure
         }
-        if comparison.hasRegression { return .regression }
+        if comparison.hasRegression || durability?.hasRegression == true { return .regression }
         if comparison.hasUnderpowered && !allowUnderpowered {
             printError("storebench compare: some rows have too few repetitions to show a regression at alpha "
                        + "\(options.alpha) (underpowered); add repetitions or pass --allow-underpowered")
             return .underpowered
         }
-        if failOnImprovement && comparison.hasImprovement { return .improvement }
+        if failOnImprovement && (comparison.hasImprovement || durability?.hasImprovement == true) { return .improvement }
         return .ok
+    }
+
+    /// Two crash result files (`durability*.csv`): the durability gate alone.
+    static func compareCrashes(baseline: String, current: String, failOnImprovement: Bool) -> Exit {
+        let durability: DurabilityComparison
+        do {
+            guard CrashInputs.isCrashFile(baseline) && CrashInputs.isCrashFile(current) else {
+                throw CompareError("compare two crash result files (durability*.csv of `storebench crash`), or two run folders")
+            }
+            durability = DurabilityComparison(baseline: try CrashResult.read(files: [URL(fileURLWithPath: baseline)]),
+                                              current: try CrashResult.read(files: [URL(fileURLWithPath: current)]))
+        } catch {
+            printError("storebench compare: \(error)")
+            return .failure
+        }
+        print("### storebench compare: durability\n" + durability.markdown, terminator: "")
+        guard durability.compared > 0 else {
+            printError("storebench compare: no variant was crash-tested in both files")
+            return .failure
+        }
+        if durability.hasRegression { return .regression }
+        return failOnImprovement && durability.hasImprovement ? .improvement : .ok
+    }
+}
+
+/// Where `compare` finds crash results.
+enum CrashInputs {
+    /// A crash result file: a CSV file whose header has `storebench crash`'s `acked_batches` (durability*.csv).
+    static func isCrashFile(_ path: String) -> Bool {
+        guard path.hasSuffix(".csv"), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+        return head.prefix { $0 != "\n" }.split(separator: ",").contains("acked_batches")
+    }
+
+    /// The run folders' crash results compared, when both have some; nil when neither has (one side only: an error,
+    /// so a gate never passes on durability it did not compare).
+    static func runFolders(_ baseline: String, _ current: String) throws -> DurabilityComparison? {
+        func folder(_ path: String) -> URL {
+            var isDirectory: ObjCBool = false
+            let url = URL(fileURLWithPath: path)
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? url : url.deletingLastPathComponent()
+        }
+        let before = CrashResult.files(in: folder(baseline)), after = CrashResult.files(in: folder(current))
+        if before.isEmpty && after.isEmpty { return nil }
+        guard !before.isEmpty && !after.isEmpty else {
+            throw CompareError("crash results (durability*.csv) in \(before.isEmpty ? "current" : "baseline") only: "
+                               + "run `storebench crash --out` for both, or compare the samples of folders without them")
+        }
+        return DurabilityComparison(baseline: try CrashResult.read(files: before), current: try CrashResult.read(files: after))
     }
 }
 
