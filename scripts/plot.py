@@ -4,7 +4,8 @@
 Charts: an overview (workloads × strategies, times slower than the fastest); median time per workload (log scale,
 one fixed colour per backend, hatched where a workload that writes may lose committed data on power loss — the
 class `storebench report` wrote to classes.csv, measured where `storebench crash` measured it, else the declared
-one — the in-memory floor as a reference line, the run's interval of the median as whiskers); cold vs warm
+one — the in-memory floor as a reference line, the run's interval of the median as whiskers); syncs per operation
+beside time per operation (insert); cold vs warm
 timeline; latency percentiles; scaling (per-item cost vs size); on-disk size. A chart whose data the run
 does not have is skipped with a message.
 """
@@ -49,6 +50,8 @@ class Columns:
         self.store = first(group="store", unit="B")
         self.latency = [c["name"] for c in samples if c["group"] == "latency"]
         self.durability = first(group="durability")
+        # The first counted cost per operation is syncs_per_op (CountedCost's order); None for runs before counting.
+        self.syncs = next((c["name"] for c in samples if c["group"] == "counts" and c["unit"] == "1/op"), None)
 
 
 C = None
@@ -248,6 +251,52 @@ def overview_chart(rows, out_dir, written):
     save(fig, out_dir, "overview", written)
 
 
+def syncs_chart(rows, out_dir, written):
+    """Syncs per operation beside time per operation, for insert (else the first workload that writes and syncs): why
+    a strategy is slow (a sync or more per record) or fast and unsafe (none)."""
+    if not C.syncs or not any(row.get(C.syncs) for row in rows):
+        print("skipped syncs chart: the run counted no syncs (see counters in environment.json)")
+        return
+    syncs = group([r for r in rows if r.get(C.syncs)], C.syncs, by=C.key)
+    times = per_operation(rows)
+    classes, colours = durability(rows), backend_colours(rows)
+    writing = [w for w in sorted({k[0] for k in syncs}) if w not in READ_ONLY
+               and any(median(v) > 0 for k, v in syncs.items() if k[0] == w)]
+    if not writing:
+        print("skipped syncs chart: no workload that writes synced")
+        return
+    # One workload, where the transaction policy shows most: insert when the run has it.
+    workloads = ["insert"] if "insert" in writing else writing[:1]
+    fig, axes = plt.subplots(len(workloads), 1, squeeze=False,
+                             figsize=(WIDTH_IN, sum(0.3 * sum(1 for k in syncs if k[0] == w) + 1.2 for w in workloads)),
+                             gridspec_kw={"height_ratios": [sum(1 for k in syncs if k[0] == w) + 3 for w in workloads]})
+    for ax, workload in zip(axes[:, 0], workloads):
+        entries = sorted((median(times[k]) if k in times else float("inf"), median(v), k)
+                         for k, v in syncs.items() if k[0] == workload and classes.get(k) != FLOOR)
+        bars = ax.barh(range(len(entries)), [e[1] for e in entries], color=[colours[k[1]] for _, _, k in entries],
+                       edgecolor="black", linewidth=0.4)
+        for bar, (time, count, key) in zip(bars, entries):
+            if may_lose(key, classes):
+                bar.set_hatch("//")
+            ax.annotate(f"{count:.3g} · {seconds_formatter(time)}/op" + ("  (no sync)" if count == 0 else ""),
+                        (count, bar.get_y() + bar.get_height() / 2), xytext=(4, 0), textcoords="offset points",
+                        va="center", fontsize=8)
+        ax.set_yticks(range(len(entries)), [label(k[1], k[2], k[3]) for _, _, k in entries], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xscale("symlog", linthresh=0.01)
+        ax.set_xlim(0, max(e[1] for e in entries) * 4 + 0.1)
+        ax.set_title(f"{workload}: syncs per operation (fastest first; each bar: syncs · median time per operation)",
+                     fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        durability_legend(ax, colours, {k[1] for _, _, k in entries})
+    axes[-1, 0].set_xlabel("durability barriers (fsync, fdatasync, O_DSYNC writes, msync) per app operation, counted by "
+                           "the kernel (symlog scale: 0 is no sync at all)")
+    fig.suptitle("What each strategy pays for durability: syncs per operation (lower is cheaper; 0 cannot survive power loss)",
+                 fontsize=12, y=1.0)
+    fig.tight_layout()
+    save(fig, out_dir, "syncs-per-operation", written)
+
+
 def cold_warm_chart(rows, out_dir, written):
     times = group(rows, C.time, by=C.key[:3])
     # Warm: the same fresh-process launch without eviction when the run has it, else the in-process timeline.
@@ -405,6 +454,7 @@ def main():
     written = []
     overview_chart(rows, out_dir, written)
     workload_charts(rows, out_dir, written)
+    syncs_chart(rows, out_dir, written)
     cold_warm_chart(rows, out_dir, written)
     latency_charts(rows, out_dir, written)
     scaling_charts(rows, out_dir, written)

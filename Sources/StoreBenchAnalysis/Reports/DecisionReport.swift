@@ -31,6 +31,8 @@ public struct DecisionReport {
         let label: String
         /// The share of the row's repetition time spent filling its store (nil: not recorded).
         let prepareShare: Double?
+        /// Medians of the counted costs per operation (``DecisionReport/costColumns``); absent where not counted.
+        let costs: [SampleColumn: Double]
 
         var isFloor: Bool { durability.promise == .none }
         var hasInterval: Bool { interval != nil }
@@ -75,6 +77,9 @@ public struct DecisionReport {
         let stores = table.values(of: .storeBytes).compactMapValues(Statistics.median)
         let memory = table.values(of: .memoryGrowthKiB).compactMapValues(Statistics.median)
         let prepared = table.values(of: .prepareSeconds).mapValues { $0.reduce(0, +) }
+        let costMedians = Dictionary(uniqueKeysWithValues: Self.costColumns.map { column in
+            (column, table.values(of: column).compactMapValues(Statistics.median))
+        })
         let repeated = table.values(of: .repetitionSeconds).mapValues { $0.reduce(0, +) }
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }
@@ -86,7 +91,8 @@ public struct DecisionReport {
                 return Entry(key: key, walls: values, median: statistics.median, interval: statistics.medianInterval,
                              durability: DurabilityClass(declared: declared, crash: crash), crash: crash,
                              storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant),
-                             prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil })
+                             prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil },
+                             costs: costMedians.compactMapValues { $0[key] })
             }
             let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
             // The main group: the most rows (the floor aside), then the larger size.

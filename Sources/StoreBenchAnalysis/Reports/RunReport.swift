@@ -28,7 +28,10 @@ public enum RunReport {
         }
         if charts.contains("overview.png") { lines += ["![overview](charts/overview.png)", ""] }
         lines += ["## Summary", "", summary]
-        if let decision { lines += [decision.rankings] }
+        if let decision {
+            lines += [decision.rankings]
+            lines += [decision.costs(notCounted: notCountedReason(environment))]
+        }
         if charts.isEmpty {
             lines += ["_No charts: run `scripts/plot` on this directory to draw them._", ""]
         } else {
@@ -55,5 +58,12 @@ public enum RunReport {
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Why the run counted no syncs (environment.json's reason), nil when it did.
+    static func notCountedReason(_ environment: [String: Any]?) -> String? {
+        guard let counters = environment?["counters"] as? [String: Any] else { return "a run from before counting" }
+        if (counters["counted"] as? [String])?.contains("syncs") == true { return nil }
+        return (counters["missing"] as? [String: String])?["syncs"] ?? "syncs were not counted"
     }
 }
