@@ -33,10 +33,16 @@ struct ReportTests {
                             repetition: 1, dataset: "")
         sample.status = .ok
         for column in ReportColumns.samples where column.isNumeric && column.aggregation != .key {
-            guard case .sample(let id) = column.id, id != .repetition, id != .opsPerSecond else { continue }
+            guard case .sample(let id) = column.id, id != .repetition, !id.isDerived else { continue }
             sample.set(id, 3)
             #expect(sample.number(id) == 3, "\(column.name)")
         }
+        // Derived from the counts, ops and record bytes set above (3 each; 3 dirtied pages = 12,288 B).
+        #expect(sample.number(.syncsPerOp) == 1)
+        #expect(sample.number(.writtenBytesPerOp) == 1)
+        #expect(sample.number(.writeAmplification) == 12_288.0 / 3)
+        sample.costs[.pagesDirtied] = nil
+        #expect(sample.number(.writeAmplification) == nil, "no amplification without the dirtied pages")
     }
 
     @Test("numbers are plain numbers")

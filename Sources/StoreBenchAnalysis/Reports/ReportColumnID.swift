@@ -44,6 +44,11 @@ extension SampleColumn {
         }
     }
 
+    /// Computed from other columns of the row (ops/s, per-operation counts, write amplification): set only through them.
+    public var isDerived: Bool {
+        self == .opsPerSecond || self == .writeAmplification || countedCost?.perOp == true
+    }
+
     /// The counted cost this column reports, in total or per operation (nil for other columns).
     public var countedCost: (cost: CountedCost, perOp: Bool)? {
         for cost in CountedCost.allCases {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import CPerfEvent
 import Foundation
@@ -71,7 +73,7 @@ public final class CostCounters {
             case .failure(let reason): missing[cost.rawValue] = reason.description
             }
         }
-        let io = Glibc.open("/proc/self/io", O_RDONLY | O_CLOEXEC)
+        let io = openDescriptor("/proc/self/io", O_RDONLY | O_CLOEXEC)
         if io < 0 {
             for cost in CountedCost.allCases where cost.isProcessIO {
                 missing[cost.rawValue] = "/proc/self/io cannot be read: \(String(cString: strerror(errno)))"
@@ -115,9 +117,9 @@ public final class CostCounters {
 
     /// Closes every descriptor (idempotent).
     public func close() {
-        for event in events { _ = Glibc.close(event.fd) }
+        for event in events { closeDescriptor(event.fd) }
         events = []
-        if ioDescriptor >= 0 { _ = Glibc.close(ioDescriptor) }
+        if ioDescriptor >= 0 { closeDescriptor(ioDescriptor) }
         ioDescriptor = -1
     }
 
@@ -132,7 +134,7 @@ public final class CostCounters {
 
     private static func value(_ fd: Int32) -> Int64 {
         var count: UInt64 = 0
-        let got = withUnsafeMutableBytes(of: &count) { Glibc.read(fd, $0.baseAddress, 8) }
+        let got = withUnsafeMutableBytes(of: &count) { readDescriptor(fd, $0.baseAddress, 8) }
         return got == 8 ? Int64(clamping: count) : 0
     }
 
@@ -147,7 +149,7 @@ public final class CostCounters {
                                    traceFS: Result<TraceFS, CounterUnavailable>) -> Result<[Int32], CounterUnavailable> {
         var opened: [Int32] = []
         func fail(_ reason: CounterUnavailable) -> Result<[Int32], CounterUnavailable> {
-            for fd in opened { _ = Glibc.close(fd) }
+            for fd in opened { closeDescriptor(fd) }
             return .failure(reason)
         }
         let sources: [EventSource]
@@ -205,3 +207,8 @@ struct ProcessBytes {
         return ProcessBytes(rchar: rchar, wchar: wchar, length: got)
     }
 }
+
+// The C calls under names that the class's own `open`, `close` and `read` do not shadow.
+private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
