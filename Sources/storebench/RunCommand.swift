@@ -47,6 +47,11 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan and a bound on its duration; run and write nothing.")
     var dryRun = false
 
+    @Option(name: .customLong("param"), help: ArgumentHelp(
+        "Set a workload parameter for every selected workload that has it (repeatable), e.g. summary_bytes=2000.",
+        valueName: "key=value"))
+    var parameterAssignments: [String] = []
+
     @Flag(name: .customLong("no-counters"), help: ArgumentHelp(
         "Do not count syncs, system calls, bytes and faults (their columns stay empty; environment.json says so)."))
     var noCounters = false
@@ -71,12 +76,14 @@ struct RunCommand: ParsableCommand {
     var resume: String?
 
     func validate() throws {
+        _ = try Self.parameters(parameterAssignments)
         if let repeated = Dictionary(grouping: sizes, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("--size lists \(repeated) twice; give each size once (as scenario files must)")
         }
         if resume != nil {
             let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, !sizes.isEmpty, !filters.isEmpty,
-                               dryRun, !repetitions.isEmpty, seed.seed != nil, output.out != nil, output.force]
+                               dryRun, !repetitions.isEmpty, seed.seed != nil, output.out != nil, output.force,
+                               !parameterAssignments.isEmpty]
             if conflicting.contains(true) {
                 throw ValidationError("--resume repeats the interrupted run's own input; give it alone (with --workdir at most)")
             }
@@ -98,6 +105,8 @@ struct RunCommand: ParsableCommand {
         request.resume = resume
         request.dryRun = dryRun
         request.counters = !noCounters
+        // Checked in validate(): here it parses.
+        request.parameters = parameterAssignments.isEmpty ? nil : try? Self.parameters(parameterAssignments)
         request.limits.cases = maxCases
         request.limits.records = maxRecords
         return request
@@ -150,5 +159,20 @@ struct RunCommand: ParsableCommand {
             }
             return .ok
         }
+    }
+
+    /// `KEY=VALUE` assignments as a dictionary; a malformed one or a key given twice is a usage error.
+    static func parameters(_ assignments: [String]) throws -> [String: Int] {
+        var parameters: [String: Int] = [:]
+        for assignment in assignments {
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, let value = Int(parts[1]) else {
+                throw ValidationError("--param \(assignment): expected KEY=INTEGER, e.g. --param summary_bytes=2000")
+            }
+            guard parameters.updateValue(value, forKey: parts[0]) == nil else {
+                throw ValidationError("--param \(parts[0]) is given twice")
+            }
+        }
+        return parameters
     }
 }

@@ -23,6 +23,29 @@ struct AdHocRunTests {
         #expect(Set(rows.compactMap { ($0["size"] as? Double).map(Int.init) }) == [100, 300])
     }
 
+    @Test("--param sets a parameter in every selected workload that has it; a key none has, a bad value or form is bad input")
+    func parameterOverrides() throws {
+        let scenario = try Scenario.adHoc(backends: ["memory"], workloads: ["insert", "mark-read", "timeline"], sizes: [],
+                                          backendRegistry: .standard(), workloadRegistry: .standard)
+        let shaped = try scenario.overriding(["summary_bytes": 2_000, "stored": 30_000], workloads: .standard)
+        let byName = Dictionary(uniqueKeysWithValues: shaped.workloads.map { ($0.workload, $0.cases) })
+        #expect(byName["insert"]?.map(\.description) == ["count=10000 stored=30000 summary_bytes=2000"])
+        #expect(byName["mark-read"]?.map(\.description) == ["count=10000 stored=30000 summary_bytes=2000"])
+        #expect(byName["timeline"]?.map(\.description) == ["messages=100000 screen=200 users=5000"])
+        #expect(throws: ScenarioError.self) { try scenario.overriding(["nope": 1], workloads: .standard) }
+        #expect(throws: ScenarioError.self) { try scenario.overriding(["summary_bytes": -1], workloads: .standard) }
+        // mark-read needs count ≤ stored.
+        #expect(throws: ScenarioError.self) { try scenario.overriding(["stored": 5], workloads: .standard) }
+        for bad in [["--param", "nope=1"], ["--param", "summary_bytes"], ["--param", "summary_bytes=big"],
+                    ["--param", "count=5", "--param", "count=6"]] {
+            let result = try runStorebench(["run", "--backend", "memory", "--workload", "insert", "--dry-run"] + bad)
+            #expect(result.status == 64, "\(bad): \(result.stderr)")
+            #expect(result.stderr.contains("--param") || result.stderr.contains("nope"), "\(result.stderr)")
+        }
+        let good = try runStorebench(["run", "--backend", "memory", "--workload", "insert", "--dry-run", "--param", "stored=500"])
+        #expect(good.status == 0 && good.stdout.contains("stored=500"), "\(good.stdout)\(good.stderr)")
+    }
+
     @Test("--dry-run prints the plan and a bound on its duration and writes nothing")
     func dryRun() throws {
         let temp = try TemporaryDirectory()

@@ -3,7 +3,7 @@ import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
-/// The query, search, sync-while-reading, settings and cache workloads, run through their own prepare → measure →
+/// The query, search, sync-while-reading, settings and cache workloads, and insert into a filled store, run through their own prepare → measure →
 /// verify on every backend variant at a small size: each must pass its verification and produce exactly the
 /// memory backend's result checksum.
 @Suite("Workload contract")
@@ -13,6 +13,7 @@ struct WorkloadContractTests {
         (SearchWorkload(), ["stored": 600, "count": 10]),
         (SyncWhileReadingWorkload(), ["count": 200, "batch": 50, "stored": 150, "messages": 400, "users": 30, "screen": 50]),
         (CacheWorkload(), ["count": 1_500, "capacity": 60, "keys": 200, "value_bytes": 64, "ttl": 300]),
+        (InsertWorkload(), ["count": 40, "stored": 120]),
     ]
 
     /// Runs one repetition of `workload` on a fresh store of `backend`, as the runner does; returns the verified
@@ -43,6 +44,19 @@ struct WorkloadContractTests {
     }
 
     static let memory = BackendCase(backend: "memory", variant: [:], label: "default")
+
+    @Test("insert without `stored` inserts exactly the articles it always did: the smoke baseline's checksum, and no stored parameter in the row")
+    func insertDefaultsUnchanged() throws {
+        let workload = InsertWorkload()
+        var parameters = workload.defaultParameters
+        parameters["count"] = 50
+        #expect(parameters.description == "count=50")
+        #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "0a1e50732c6c0998")
+        parameters["stored"] = 0
+        #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "0a1e50732c6c0998")
+        parameters["stored"] = 10
+        #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint != "0a1e50732c6c0998")
+    }
 
     @Test("query, search, sync-while-reading and cache: verified, the memory backend's result, unsupported without the role",
           arguments: BackendCase.contract)

@@ -193,7 +193,7 @@ final class GRDBStore: AppStore {
         try located {
             try writer.write { db in
                 for user in users { try user.insert(db) }
-                for message in messages { try MessageRecord(message).insert(db) }
+                for message in messages { try message.insert(db) }
             }
         }
     }
@@ -237,11 +237,11 @@ struct GRDBScreenReader: TimelineReader, Sendable {
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         try GRDBStoreError.located(path) {
             try writer.read { db in
-                let messages = try MessageRecord
-                    .order(MessageRecord.Columns.created.desc, MessageRecord.Columns.id.desc)
+                let messages = try Message
+                    .order(Column("created").desc, Column("id").desc)
                     .limit(limit)
                     .fetchAll(db)
-                    .map(\.message)
+                    .map(\.wholeMilliseconds)
                 let users = try User.fetchAll(db, keys: Set(messages.map(\.userID)))
                 return TimelineScreen(messages: messages, users: users)
             }

@@ -38,23 +38,13 @@ extension User: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "user"
 }
 
-struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "message"
-    var id: Int64
-    var userID: Int64
-    var text: String
-    var created: Date
+/// Messages too: their properties are the table's columns.
+extension Message: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "message"
 
-    enum Columns: String, ColumnExpression { case id, created }
-
-    init(_ message: Message) {
-        id = message.id
-        userID = message.userID
-        text = message.text
-        created = message.created
-    }
-
-    var message: Message {
+    /// The message as read back, its date normalized to whole milliseconds (GRDB's text date format round-trips the
+    /// millisecond but not every bit of the `Double`).
+    var wholeMilliseconds: Message {
         Message(id: id, userID: userID, text: text, created: Date(millisecondsSince1970: created.millisecondsSince1970))
     }
 }

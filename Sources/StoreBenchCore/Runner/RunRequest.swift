@@ -16,6 +16,8 @@ public struct RunRequest: Codable, Sendable, Equatable {
     public var policy = RepetitionPolicy.Overrides()
     /// Replaces the scenario's seed.
     public var seed: UInt64?
+    /// Workload parameters set for every selected workload that has them (`--param KEY=VALUE`).
+    public var parameters: [String: Int]?
 
     // Where and how this invocation runs: not part of the recorded input.
 
@@ -37,7 +39,7 @@ public struct RunRequest: Codable, Sendable, Equatable {
     public init(scenarioFile: String? = nil) { self.scenarioFile = scenarioFile }
 
     enum CodingKeys: String, CodingKey {
-        case scenarioFile = "scenario_file", backends, workloads, sizes, filters, policy, seed
+        case scenarioFile = "scenario_file", backends, workloads, sizes, filters, policy, seed, parameters
     }
 
     /// This request with the recorded input of `interrupted` (the run `--resume` continues), into its directory.
@@ -72,7 +74,7 @@ public struct RunRequest: Codable, Sendable, Equatable {
             scenario = try parser.parse(file: try BundledScenarios.path("default.yaml"))
                 .narrowed(backends: backends, workloads: workloads)
         }
-        scenario = try scenario.filtered(filters)
+        scenario = try scenario.filtered(filters).overriding(parameters ?? [:], workloads: workloadRegistry)
         scenario.policy = try scenario.policy.applying(policy)
         if let seed { scenario.seed = seed }
         return scenario

@@ -61,6 +61,44 @@ public struct Scenario: Sendable {
         return copy
     }
 
+    /// Sets each parameter in `overrides` in every case of every workload that has it (`--param KEY=VALUE`); cases
+    /// that become equal are kept once. Throws for a key no workload here has, a value out of its range, or a case
+    /// the workload rejects.
+    public func overriding(_ overrides: [String: Int], workloads registry: WorkloadRegistry) throws -> Scenario {
+        guard !overrides.isEmpty else { return self }
+        var copy = self
+        for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
+            let having = workloads.compactMap { entry in
+                registry[entry.workload]?.parameters.first { $0.name == key }.map { (entry.workload, $0) }
+            }
+            guard !having.isEmpty else {
+                throw ScenarioError(file: "--param", path: key, message: "no selected workload has this parameter ("
+                                    + workloads.map(\.workload).joined(separator: ", ") + "; `storebench list` shows theirs)")
+            }
+            for (workload, parameter) in having where !parameter.range.contains(value) {
+                throw ScenarioError(file: "--param", path: key, message: "\(value) is out of range for \(workload): "
+                                    + "\(parameter.range.lowerBound)...\(parameter.range.upperBound)")
+            }
+        }
+        copy.workloads = try workloads.map { entry in
+            guard let workload = registry[entry.workload] else { return entry }
+            let names = Set(workload.parameters.map(\.name))
+            var cases: [WorkloadParameters] = []
+            for original in entry.cases {
+                var parameters = original
+                for (key, value) in overrides where names.contains(key) { parameters[key] = value }
+                do {
+                    try workload.validate(parameters)
+                } catch {
+                    throw ScenarioError(file: "--param", path: entry.workload, message: "\(parameters): \(error)")
+                }
+                if !cases.contains(parameters) { cases.append(parameters) }
+            }
+            return WorkloadEntry(workload: entry.workload, cases: cases)
+        }
+        return copy
+    }
+
     /// Keeps the cases whose `backend[variant]` or workload name matches one of the shell-style globs
     /// (`*`, `?`): `--filter 'sqlite*txn=single*'`, `--filter mark-read`. Throws when nothing is left.
     public func filtered(_ patterns: [String]) throws -> Scenario {

@@ -1,33 +1,43 @@
-/// `insert`: N new articles into an empty store, one `insert` call per article inside one unit of work —
-/// what an app's sync does — so the backend's transaction policy is what gets measured.
+/// `insert`: N new articles, one `insert` call per article inside one unit of work — what an app's sync does — so the
+/// backend's transaction policy is what gets measured. Into an empty store, or (`stored` M) into a store that already
+/// holds M other articles: the latencies are then those of saving a record into a full store.
 public struct InsertWorkload: Workload {
     public init() {}
     public let name = "insert"
     public let smokeParameters = ["count": 50]
-    public let summary = "insert N articles one call at a time into an empty store (the transaction policy shows)"
+    public let summary = "insert N articles one call at a time into an empty store, or one holding M (the transaction policy shows)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles
     public let parameters = [
         .count(10_000, "articles inserted"),
+        .stored(0, "articles already in the store (0: an empty store)", allowEmpty: true, optional: true),
     ] + ArticleShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(articles: generator.articles(count: parameters["count"]))
+        // The stored articles come after the inserted ones in the generated sequence, so an empty store (the
+        // default) inserts exactly the articles, and has exactly the checksum, it always had.
+        let count = parameters["count"], stored = parameters.values["stored"] ?? 0
+        let generated = generator.articles(count: count + stored)
+        return Case(articles: Array(generated[..<count]), stored: Array(generated[count...]))
     }
 
     final class Case: WorkloadCase {
         let articles: [Article]
+        let stored: [Article]
         let expected: ArticleSnapshot
 
-        init(articles: [Article]) {
+        init(articles: [Article], stored: [Article]) {
             self.articles = articles
-            expected = ArticleSnapshot(articles)
+            self.stored = stored
+            expected = ArticleSnapshot(stored + articles)
         }
 
         var fingerprint: String { expected.hex }
         var recordBytesWritten: Int64? { articles.payloadBytes }
 
-        func prepare(_ run: Repetition) throws -> any ArticleStore { try run.articles }
+        func prepare(_ run: Repetition) throws -> any ArticleStore {
+            stored.isEmpty ? try run.articles : try run.storeLoaded(with: stored, as: (any ArticleStore).self)
+        }
 
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Void> {
             let articles = articles, recorder = run.latencies

@@ -5,10 +5,12 @@ extension WorkloadParameter {
         WorkloadParameter("count", default: defaultValue, range: 1...max, summary: summary)
     }
 
-    /// `stored`: the articles in the store before the timed operation; 0 only when `allowEmpty`.
+    /// `stored`: the articles in the store before the timed operation; 0 only when `allowEmpty`; `optional`: left
+    /// out of a row's parameters unless a scenario sets it (``WorkloadParameter/optional``).
     public static func stored(_ defaultValue: Int, _ summary: String = "articles in the store",
-                              allowEmpty: Bool = false) -> WorkloadParameter {
-        WorkloadParameter("stored", default: defaultValue, range: (allowEmpty ? 0 : 1)...10_000_000, summary: summary)
+                              allowEmpty: Bool = false, optional: Bool = false) -> WorkloadParameter {
+        WorkloadParameter("stored", default: defaultValue, range: (allowEmpty ? 0 : 1)...10_000_000, summary: summary,
+                          optional: optional)
     }
 
     /// A share in percent, 0…100.
