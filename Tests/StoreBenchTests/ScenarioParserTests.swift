@@ -188,7 +188,7 @@ struct ScenarioCapTests {
             try parse("{dance: {count: 5}}")
         }
         #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.insert.size",
-                                      message: "unknown key; allowed parameters of 'insert': count, stored, title_words, summary_bytes")) {
+                                      message: "unknown key; allowed parameters of 'insert': count, stored, title_words, summary_bytes, summary_max_bytes")) {
             try parse("{insert: {size: 5}}")
         }
         #expect(throws: ScenarioError(file: "t.yaml", path: "backends[0].limits.insert.count",

@@ -8,7 +8,7 @@ import Foundation
 public struct DatasetGenerator: Sendable {
     public let seed: UInt64
     /// The size of the articles' text fields (the defaults give the data every earlier run used).
-    public var shape = ArticleShape()
+    public var shape = RecordShape()
     /// 2026-01-01T00:00:00Z in milliseconds: every generated date lies in the year before it.
     static let epochMilliseconds: Int64 = 1_767_225_600_000
     private static let yearMilliseconds: Int64 = 365 * 24 * 3600 * 1000
@@ -26,7 +26,7 @@ public struct DatasetGenerator: Sendable {
         let uid = "tag:feeds.example,2026:" + String(repeating: "0", count: 16 - hex.count) + hex
         let feedID = Int64(rng.next() % 50) + 1
         let title = AwkwardText.sentence(words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
-        let summary = AwkwardText.paragraph(minimumBytes: shape.summaryBytes, using: &rng)
+        let summary = AwkwardText.paragraph(minimumBytes: shape.summaryTarget(seed: seed, index: index), using: &rng)
         let published = Self.epochMilliseconds - Int64(rng.next() % UInt64(Self.yearMilliseconds))
         return Article(uid: uid, feedID: feedID, title: title, summary: summary,
                        published: Date(millisecondsSince1970: published), read: false)
@@ -51,7 +51,7 @@ public struct DatasetGenerator: Sendable {
     public func message(at index: Int, userCount: Int) -> Message {
         var rng = SplitMix64.forItem(seed: seed, stream: Stream.message.rawValue, index: index)
         let userID = Int64(rng.next() % UInt64(userCount)) + 1
-        let text = AwkwardText.paragraph(minimumBytes: 130, using: &rng)
+        let text = AwkwardText.paragraph(minimumBytes: shape.messageBytes, using: &rng)
         let created = Self.epochMilliseconds - Int64(rng.next() % UInt64(Self.yearMilliseconds))
         return Message(id: Int64(index + 1), userID: userID, text: text, created: Date(millisecondsSince1970: created))
     }
@@ -93,12 +93,19 @@ public struct DatasetGenerator: Sendable {
     }
 }
 
-/// The shape of generated articles, so that a run can look like an app's own records: the title has
-/// `titleWords` to `titleWords + 5` words, the summary at least `summaryBytes` bytes of text. Workloads that store
-/// articles take both as parameters (`title_words`, `summary_bytes`); the data fingerprint reflects them.
-public struct ArticleShape: Sendable, Equatable {
+/// The shape of generated records, so that a run can look like an app's own: an article's title has `titleWords` to
+/// `titleWords + 5` words and its summary at least `summaryBytes` bytes of text — every summary, or, with
+/// `summaryMaxBytes` above it, a seeded spread whose median is `summaryBytes` and whose largest is `summaryMaxBytes`
+/// (half the summaries between a quarter of the median and the median, half from the median up a long tail, as real
+/// notes are mostly small); a message's text has at least `messageBytes`. Workloads that store those records take
+/// them as parameters (`title_words`, `summary_bytes`, `summary_max_bytes`, `message_bytes`), left out of a row unless
+/// set, so the defaults give exactly the data every earlier run used; the data fingerprint reflects them.
+public struct RecordShape: Sendable, Equatable {
     public var titleWords = 4
     public var summaryBytes = 190
+    /// The largest summary of a spread; nil: every summary has `summaryBytes`.
+    public var summaryMaxBytes: Int?
+    public var messageBytes = 130
 
     public init() {}
 
@@ -106,11 +113,42 @@ public struct ArticleShape: Sendable, Equatable {
     public init(_ parameters: WorkloadParameters) {
         if let words = parameters.values["title_words"] { titleWords = words }
         if let bytes = parameters.values["summary_bytes"] { summaryBytes = bytes }
+        if let most = parameters.values["summary_max_bytes"], most > summaryBytes { summaryMaxBytes = most }
+        if let bytes = parameters.values["message_bytes"] { messageBytes = bytes }
     }
 
-    /// The two workload parameters.
+    /// The article parameters.
     public static let parameters = [
         WorkloadParameter("title_words", default: 4, range: 1...200, summary: "fewest words in an article's title (it has up to 5 more)", optional: true),
-        WorkloadParameter("summary_bytes", default: 190, range: 0...1_000_000, summary: "fewest bytes of text in an article's summary", optional: true),
+        WorkloadParameter("summary_bytes", default: 190, range: 0...1_000_000,
+                          summary: "fewest bytes of text in an article's summary (the median with summary_max_bytes)", optional: true),
+        WorkloadParameter("summary_max_bytes", default: 0, range: 0...10_000_000,
+                          summary: "above summary_bytes: summaries spread up to this many bytes, long-tailed (0: all alike)", optional: true),
     ]
+
+    /// The message parameter (timeline, launch and sync-while-reading workloads).
+    public static let messageParameters = [
+        WorkloadParameter("message_bytes", default: 130, range: 0...1_000_000, summary: "fewest bytes of text in a message", optional: true),
+    ]
+
+    /// The random stream of the spread (after the generator's own streams 1–6).
+    static let spreadStream: UInt64 = 7
+
+    /// The fewest summary bytes of article `index`: `summaryBytes`, or its draw from the spread (its own random
+    /// stream, so the article's other fields are the same with or without a spread).
+    public func summaryTarget(seed: UInt64, index: Int) -> Int {
+        guard let most = summaryMaxBytes else { return summaryBytes }
+        var rng = SplitMix64.forItem(seed: seed, stream: Self.spreadStream, index: index)
+        let u = Double(rng.next() >> 11) / Double(1 << 53)
+        if u < 0.5 {
+            // The lower half: uniform between a quarter of the median and the median.
+            let low = summaryBytes / 4
+            return low + Int(Double(summaryBytes - low) * (u * 2))
+        }
+        // The upper half: from the median to the maximum on a log scale, most near the median (the cube bends it into
+        // a long tail: with a 10× maximum, the 75th percentile is 1.3× the median, the 90th 3.3×, the 99th 8.7×).
+        let v = (u - 0.5) * 2
+        let size = Double(max(summaryBytes, 1)) * pow(Double(most) / Double(max(summaryBytes, 1)), v * v * v)
+        return min(most, max(summaryBytes, Int(size.rounded(.down))))
+    }
 }

@@ -195,7 +195,7 @@ extension Runner {
                                backend: BackendDescriptor, variant: Variant, in directory: URL,
                                childExecutable: URL?) -> Sample {
         var shaped = DatasetGenerator(seed: seed)
-        shaped.shape = ArticleShape(parameters)
+        shaped.shape = RecordShape(parameters)
         let key = RowKey(scenario: "once", workload: workload.name, backend: backend.name, variant: variant.description,
                          size: parameters[workload.sizeParameter], parameters: parameters.description)
         let planned = RunPlan.Case(key: key, workload: workload, parameters: parameters, backend: backend, variant: variant,

@@ -51,7 +51,7 @@ public struct RunPlan {
                         data = cached
                     } else {
                         var shaped = generator
-                        shaped.shape = ArticleShape(parameters)
+                        shaped.shape = RecordShape(parameters)
                         data = workload.makeCase(parameters, generator: shaped)
                         cache[cacheKey] = data
                         records.append(.init(workload: workload.name, parameters: parameters.description, fingerprint: data.fingerprint))
@@ -96,7 +96,7 @@ public struct RunPlan {
                     cases += 1
                     planned.append((workload.name, parameters, workload.requiresStore ? backend : nil))
                     // Longer articles weigh more: a record of `summary_bytes` counts as that many default-sized ones.
-                    let weight = max(1, (parameters.values["summary_bytes"] ?? 0) / ArticleShape().summaryBytes)
+                    let weight = max(1, (parameters.values["summary_bytes"] ?? 0) / RecordShape().summaryBytes)
                     datasets["\(workload.name) \(parameters)"] = counted.compactMap { parameters.values[$0] }.reduce(0, +) * weight
                 }
             }

@@ -21,7 +21,7 @@ struct ArticleSelection {
         [
             .count(count, countSummary),
             .stored(stored),
-        ] + ArticleShape.parameters
+        ] + RecordShape.parameters
     }
 
     /// `count` must not exceed `stored`.

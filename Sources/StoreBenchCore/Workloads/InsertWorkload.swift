@@ -11,7 +11,7 @@ public struct InsertWorkload: Workload {
     public let parameters = [
         .count(10_000, "articles inserted"),
         .stored(0, "articles already in the store (0: an empty store)", allowEmpty: true, optional: true),
-    ] + ArticleShape.parameters
+    ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         // The stored articles come after the inserted ones in the generated sequence, so an empty store (the

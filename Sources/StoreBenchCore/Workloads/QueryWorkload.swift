@@ -14,7 +14,7 @@ public struct QueryWorkload: Workload {
         .count(200, "queries (each: counts + one feed's newest unread)", max: 1_000_000),
         .percent("read_percent", 50, "share of the articles already read"),
         WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
-    ] + ArticleShape.parameters
+    ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var articles = generator.articles(count: parameters["stored"])

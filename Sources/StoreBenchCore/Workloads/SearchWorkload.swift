@@ -12,7 +12,7 @@ public struct SearchWorkload: Workload {
     public let parameters = [
         .stored(10_000),
         .count(20, "searches, one keyword each", max: 100_000),
-    ] + ArticleShape.parameters
+    ] + RecordShape.parameters
 
     /// Common words of the generated text and rare ones from its awkward pieces, some capitalized (case must
     /// not matter). Each occurs only as a whole word, so substring and token matching agree.

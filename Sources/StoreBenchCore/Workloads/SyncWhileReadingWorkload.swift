@@ -18,7 +18,7 @@ public struct SyncWhileReadingWorkload: Workload {
         WorkloadParameter("batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
         .percent("update_percent", 50, "share of changes that mark a stored article read (the rest insert)"),
         .stored(10_000, "articles stored before the sync", allowEmpty: true),
-    ] + WorkloadParameter.timeline(messages: 20_000, users: 1_000) + ArticleShape.parameters
+    ] + WorkloadParameter.timeline(messages: 20_000, users: 1_000) + RecordShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
         let updates = parameters["count"] * parameters["update_percent"] / 100

@@ -10,7 +10,7 @@ public struct UIDSetWorkload: Workload {
     public let leavesStoreUnchanged = true
     public let parameters = [
         .stored(20_000),
-    ] + ArticleShape.parameters
+    ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(articles: generator.articles(count: parameters["stored"]))

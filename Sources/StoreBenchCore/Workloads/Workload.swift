@@ -5,7 +5,7 @@ public struct WorkloadParameter: Sendable {
     public let defaultValue: Int
     public let summary: String
     /// Left out of a case's parameters (and its `parameters` cell) unless a scenario sets it: for settings whose
-    /// default reproduces the data every earlier run used (``ArticleShape``).
+    /// default reproduces the data every earlier run used (``RecordShape``).
     public let optional: Bool
 
     public init(_ name: String, default defaultValue: Int, range: ClosedRange<Int>, summary: String, optional: Bool = false) {

@@ -24,6 +24,6 @@ extension WorkloadParameter {
             WorkloadParameter("messages", default: messages, range: 1...10_000_000, summary: "timeline messages stored"),
             WorkloadParameter("users", default: users, range: 1...1_000_000, summary: "timeline users stored"),
             WorkloadParameter("screen", default: screen, range: 1...10_000, summary: "newest messages on a screen"),
-        ]
+        ] + RecordShape.messageParameters
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import StoreBenchCore
+import Testing
+
+@Suite("Record shape")
+struct RecordShapeTests {
+    @Test("the default shape gives the data every earlier run used; other shapes give other, longer records")
+    func shapes() throws {
+        let standard = DatasetGenerator(seed: 42).articles(count: 10_000)
+        // The checksum `storebench overhead` has printed since before the shape existed.
+        #expect(Checksum.articles(standard).hex == "59a39d8ce7440dc7")
+        var long = DatasetGenerator(seed: 42)
+        long.shape = RecordShape(WorkloadParameters(["summary_bytes": 2_000, "title_words": 12]))
+        let articles = long.articles(count: 200)
+        #expect(articles.allSatisfy { $0.summary.utf8.count >= 2_000 && $0.title.split(separator: " ").count >= 12 })
+        #expect(Checksum.articles(articles).hex != Checksum.articles(Array(standard.prefix(200))).hex)
+        #expect(articles.map(\.uid) == standard.prefix(200).map(\.uid), "the same uids, so sizes are the only change")
+    }
+
+    @Test("a workload's summary_bytes reaches its data and its fingerprint")
+    func throughTheRun() throws {
+        let registry = BackendRegistry.standard()
+        let parser = ScenarioParser(backends: registry, workloads: .standard)
+        func fingerprint(_ extra: String) throws -> String {
+            let scenario = try parser.parse(data: Data("""
+                name: s
+                backends: [{backend: memory}]
+                workloads: [{workload: insert, parameters: {count: 50\(extra)}}]
+                """.utf8), file: "s.yaml")
+            let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
+            return plan.datasets[0].fingerprint
+        }
+        #expect(try fingerprint("") == fingerprint(", summary_bytes: 190"))
+        #expect(try fingerprint("") != fingerprint(", summary_bytes: 5000"))
+    }
+
+    @Test("a spread has the asked median and maximum, keeps every other field, and message_bytes sizes messages")
+    func spreadAndMessages() throws {
+        var spread = DatasetGenerator(seed: 42)
+        spread.shape = RecordShape(WorkloadParameters(["summary_bytes": 2_000, "summary_max_bytes": 20_000]))
+        let targets = (0..<4_001).map { spread.shape.summaryTarget(seed: 42, index: $0) }.sorted()
+        #expect(targets[2_000] == 2_000, "the median is summary_bytes")
+        #expect(targets.last! <= 20_000 && targets.last! > 12_000, "a long tail up to the maximum")
+        #expect(targets.first! >= 500, "the smallest is at least a quarter of the median")
+        #expect(targets[3_600] < 7_000, "most notes are small: 90% under 7 KB")
+        let articles = spread.articles(count: 300)
+        let fixed = DatasetGenerator(seed: 42).articles(count: 300)
+        #expect(zip(articles, fixed).allSatisfy { $0.uid == $1.uid && $0.feedID == $1.feedID && $0.title.count > 0 })
+        #expect(zip(articles, (0..<300).map { spread.shape.summaryTarget(seed: 42, index: $0) }).allSatisfy { $0.summary.utf8.count >= $1 })
+        #expect(Set(articles.map { $0.summary.utf8.count / 500 }).count > 5, "sizes vary")
+
+        // Messages: the default is today's data (the smoke baseline's timeline fingerprint), message_bytes lengthens them.
+        let timeline = TimelineWorkload()
+        var parameters = WorkloadParameters(["messages": 500, "users": 50, "screen": 100])
+        #expect(timeline.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "9ce9a09c3e7bc1bf")
+        parameters["message_bytes"] = 1_000
+        var long = DatasetGenerator(seed: 42)
+        long.shape = RecordShape(parameters)
+        #expect(long.messages(count: 50, userCount: 5).allSatisfy { $0.text.utf8.count >= 1_000 })
+        #expect(timeline.makeCase(parameters, generator: long).fingerprint != "9ce9a09c3e7bc1bf")
+    }
+}
