@@ -39,10 +39,6 @@ int sb_thread_id(void) { return (int)syscall(SYS_gettid); }
 #else
 int sb_perf_open(uint32_t type, uint64_t config, int tid) { (void)type; (void)config; (void)tid; return -ENOSYS; }
 int sb_perf_set_filter(int fd, const char *filter) { (void)fd; (void)filter; return -ENOSYS; }
-int sb_perf_enable(int fd, int on) {
-    return ioctl(fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
-}
-
 int sb_perf_enable(int fd, int on) { (void)fd; (void)on; return -ENOSYS; }
 int sb_perf_enable_owned(int on) { (void)on; return -ENOSYS; }
 int sb_thread_id(void) { return -ENOSYS; }

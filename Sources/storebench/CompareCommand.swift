@@ -129,12 +129,7 @@ enum CrashInputs {
     /// The run folders' crash results compared, when both have some; nil when neither has (one side only: an error,
     /// so a gate never passes on durability it did not compare).
     static func runFolders(_ baseline: String, _ current: String) throws -> DurabilityComparison? {
-        func folder(_ path: String) -> URL {
-            var isDirectory: ObjCBool = false
-            let url = URL(fileURLWithPath: path)
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? url : url.deletingLastPathComponent()
-        }
+        func folder(_ path: String) -> URL { SampleTable.inputFiles(path)[0].deletingLastPathComponent() }
         let before = CrashResult.files(in: folder(baseline)), after = CrashResult.files(in: folder(current))
         if before.isEmpty && after.isEmpty { return nil }
         guard !before.isEmpty && !after.isEmpty else {

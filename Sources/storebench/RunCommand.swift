@@ -50,7 +50,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("param"), help: ArgumentHelp(
         "Set a workload parameter for every selected workload that has it (repeatable), e.g. summary_bytes=2000.",
         valueName: "key=value"))
-    var parameterAssignments: [String] = []
+    var parameterAssignments: [ParameterAssignment] = []
 
     @Flag(name: .customLong("no-counters"), help: ArgumentHelp(
         "Do not count syncs, system calls, bytes and faults (their columns stay empty; environment.json says so)."))
@@ -76,7 +76,9 @@ struct RunCommand: ParsableCommand {
     var resume: String?
 
     func validate() throws {
-        _ = try Self.parameters(parameterAssignments)
+        if let repeated = Dictionary(grouping: parameterAssignments, by: \.key).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("--param \(repeated) is given twice")
+        }
         if let repeated = Dictionary(grouping: sizes, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("--size lists \(repeated) twice; give each size once (as scenario files must)")
         }
@@ -105,8 +107,9 @@ struct RunCommand: ParsableCommand {
         request.resume = resume
         request.dryRun = dryRun
         request.counters = !noCounters
-        // Checked in validate(): here it parses.
-        request.parameters = parameterAssignments.isEmpty ? nil : try? Self.parameters(parameterAssignments)
+        // Keys are unique (validate()).
+        request.parameters = parameterAssignments.isEmpty ? nil
+            : Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) })
         request.limits.cases = maxCases
         request.limits.records = maxRecords
         return request
@@ -160,19 +163,16 @@ struct RunCommand: ParsableCommand {
             return .ok
         }
     }
+}
 
-    /// `KEY=VALUE` assignments as a dictionary; a malformed one or a key given twice is a usage error.
-    static func parameters(_ assignments: [String]) throws -> [String: Int] {
-        var parameters: [String: Int] = [:]
-        for assignment in assignments {
-            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, let value = Int(parts[1]) else {
-                throw ValidationError("--param \(assignment): expected KEY=INTEGER, e.g. --param summary_bytes=2000")
-            }
-            guard parameters.updateValue(value, forKey: parts[0]) == nil else {
-                throw ValidationError("--param \(parts[0]) is given twice")
-            }
-        }
-        return parameters
+/// One `--param KEY=VALUE`: a workload parameter and its integer value.
+struct ParameterAssignment: ExpressibleByArgument {
+    let key: String
+    let value: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, let value = Int(parts[1]) else { return nil }
+        (key, self.value) = (parts[0], value)
     }
 }

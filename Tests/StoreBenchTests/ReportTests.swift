@@ -37,6 +37,12 @@ struct ReportTests {
             sample.set(id, 3)
             #expect(sample.number(id) == 3, "\(column.name)")
         }
+        for cost in CountedCost.allCases {
+            let (total, perOp) = SampleColumn.counted(cost)
+            #expect(total.countedCost?.cost == cost && total.countedCost?.perOp == false)
+            #expect(perOp.countedCost?.cost == cost && perOp.countedCost?.perOp == true)
+        }
+        #expect(SampleColumn.allCases.filter { $0.countedCost != nil }.count == 2 * CountedCost.allCases.count)
         // Derived from the counts, ops and record bytes set above (3 each; 3 dirtied pages = 12,288 B).
         #expect(sample.number(.syncsPerOp) == 1)
         #expect(sample.number(.writtenBytesPerOp) == 1)

@@ -136,7 +136,7 @@ public struct Comparison {
         var judged: [(ComparisonKey, Metric, [Double], [Double])] = []
         var metrics = options.metrics
         if metrics.contains(where: \.isCount),
-           let reason = CountedCostsRecord.incomparability(baseline: baseline.counters, current: current.counters) {
+           let reason = CostCounters.Availability.incomparability(baseline: baseline.counters, current: current.counters) {
             metrics.removeAll(where: \.isCount)
             if options.requireCounts { problems.append("counts not compared: \(reason)") } else { warnings.append("counts not compared: \(reason)") }
         }

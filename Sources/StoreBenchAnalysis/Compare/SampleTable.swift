@@ -246,7 +246,7 @@ extension SampleTable {
     }
 
     /// How the run counted its costs (nil: not recorded, a run from before counting).
-    public var counters: CountedCostsRecord? { CountedCostsRecord(environment: environment) }
+    public var counters: CostCounters.Availability? { CostCounters.Availability(environment: environment) }
 
     /// The cores of the machine that ran it (nil: not recorded).
     public var cores: Int? { environment?["cores"] as? Int }

@@ -26,22 +26,12 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
 }
 
 extension SampleColumn {
-    /// The column of a counted cost over the whole timed region, and its column per app operation.
+    private static let perOpSuffix = "_per_op"
+
+    /// The column of a counted cost over the whole timed region, and its column per app operation: named after the
+    /// cost (`syncs`, `syncs_per_op`; a test checks that every cost has both).
     public static func counted(_ cost: CountedCost) -> (total: SampleColumn, perOp: SampleColumn) {
-        switch cost {
-        case .syncs: (.syncs, .syncsPerOp)
-        case .writeCalls: (.writeCalls, .writeCallsPerOp)
-        case .writtenBytes: (.writtenBytes, .writtenBytesPerOp)
-        case .readCalls: (.readCalls, .readCallsPerOp)
-        case .readBytesLogical: (.readBytesLogical, .readBytesLogicalPerOp)
-        case .renames: (.renames, .renamesPerOp)
-        case .unlinks: (.unlinks, .unlinksPerOp)
-        case .filesCreated: (.filesCreated, .filesCreatedPerOp)
-        case .faultsMajor: (.faultsMajor, .faultsMajorPerOp)
-        case .faultsMinor: (.faultsMinor, .faultsMinorPerOp)
-        case .contextSwitches: (.contextSwitches, .contextSwitchesPerOp)
-        case .pagesDirtied: (.pagesDirtied, .pagesDirtiedPerOp)
-        }
+        (SampleColumn(rawValue: cost.rawValue)!, SampleColumn(rawValue: cost.rawValue + perOpSuffix)!)
     }
 
     /// Computed from other columns of the row (ops/s, per-operation counts, write amplification): set only through them.
@@ -51,12 +41,10 @@ extension SampleColumn {
 
     /// The counted cost this column reports, in total or per operation (nil for other columns).
     public var countedCost: (cost: CountedCost, perOp: Bool)? {
-        for cost in CountedCost.allCases {
-            let columns = Self.counted(cost)
-            if self == columns.total { return (cost, false) }
-            if self == columns.perOp { return (cost, true) }
+        if rawValue.hasSuffix(Self.perOpSuffix) {
+            return CountedCost(rawValue: String(rawValue.dropLast(Self.perOpSuffix.count))).map { ($0, true) }
         }
-        return nil
+        return CountedCost(rawValue: rawValue).map { ($0, false) }
     }
 }
 

@@ -62,8 +62,8 @@ public enum RunReport {
 
     /// Why the run counted no syncs (environment.json's reason), nil when it did.
     static func notCountedReason(_ environment: [String: Any]?) -> String? {
-        guard let counters = environment?["counters"] as? [String: Any] else { return "a run from before counting" }
-        if (counters["counted"] as? [String])?.contains("syncs") == true { return nil }
-        return (counters["missing"] as? [String: String])?["syncs"] ?? "syncs were not counted"
+        guard let counters = CostCounters.Availability(environment: environment) else { return "a run from before counting" }
+        if counters.counted.contains(.syncs) { return nil }
+        return counters.missing[CountedCost.syncs.rawValue] ?? "syncs were not counted"
     }
 }

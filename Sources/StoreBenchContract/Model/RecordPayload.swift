@@ -4,14 +4,6 @@ extension Article {
     public var payloadBytes: Int { uid.utf8.count + title.utf8.count + summary.utf8.count + 8 + 8 + 1 }
 }
 
-extension Message {
-    public var payloadBytes: Int { text.utf8.count + 8 + 8 + 8 }
-}
-
-extension User {
-    public var payloadBytes: Int { name.utf8.count + handle.utf8.count + avatarURL.utf8.count + 8 }
-}
-
 extension CacheEntry {
     public var payloadBytes: Int { key.utf8.count + value.count + 8 }
 }

@@ -14,7 +14,7 @@ public struct TestExtraSync: Sendable, Equatable {
         guard let text = environment[Self.variable], !text.isEmpty else { return nil }
         let targets = text.split(separator: ",").map(String.init)
         guard targets.allSatisfy({ !$0.isEmpty && !$0.contains(":") && !$0.contains(" ") }) else {
-            throw TestSlowdown.SlowdownError(description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
+            throw TestSeamError(description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
         }
         self.targets = Set(targets)
     }

@@ -15,7 +15,7 @@ public struct TestSlowdown: Sendable, Equatable {
         for part in text.split(separator: ",") {
             let pieces = part.split(separator: ":")
             guard pieces.count == 2, let fraction = Double(pieces[1]), fraction > 0, fraction <= 10 else {
-                throw SlowdownError(description: "\(Self.variable)='\(text)': expected BACKEND:FRACTION (0 < FRACTION ≤ 10), e.g. sqlite/insert:0.2")
+                throw TestSeamError(description: "\(Self.variable)='\(text)': expected BACKEND:FRACTION (0 < FRACTION ≤ 10), e.g. sqlite/insert:0.2")
             }
             fractions[String(pieces[0])] = fraction
         }
@@ -35,8 +35,9 @@ public struct TestSlowdown: Sendable, Equatable {
         let until = now + UInt64(Double(now - start) * fraction)
         while monotonicNanoseconds() < until {}
     }
+}
 
-    struct SlowdownError: Error, CustomStringConvertible {
-        let description: String
-    }
+/// A test seam's environment variable is malformed (the run refuses to start).
+struct TestSeamError: Error, CustomStringConvertible {
+    let description: String
 }

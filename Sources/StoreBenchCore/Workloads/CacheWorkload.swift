@@ -67,11 +67,9 @@ public struct CacheWorkload: Workload {
         let fingerprint: String
 
         /// Every put's entry (key, value, expiry).
-        var recordBytesWritten: Int64? {
-            operations.reduce(0) { total, operation in
-                guard case .put(let key, let value, _) = operation else { return total }
-                return total + Int64(CacheEntry(key: keys[key], value: values[value], expires: 0).payloadBytes)
-            }
+        lazy var recordBytesWritten: Int64? = operations.reduce(0) { total, operation in
+            guard case .put(let key, let value, _) = operation else { return total }
+            return total + Int64(CacheEntry(key: keys[key], value: values[value], expires: 0).payloadBytes)
         }
 
         init(keys: [String], values: [[UInt8]], operations: [Operation], capacity: Int) {

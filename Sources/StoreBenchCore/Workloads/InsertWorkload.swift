@@ -25,15 +25,16 @@ public struct InsertWorkload: Workload {
         let articles: [Article]
         let stored: [Article]
         let expected: ArticleSnapshot
+        let recordBytesWritten: Int64?
 
         init(articles: [Article], stored: [Article]) {
             self.articles = articles
             self.stored = stored
             expected = ArticleSnapshot(stored + articles)
+            recordBytesWritten = articles.payloadBytes
         }
 
         var fingerprint: String { expected.hex }
-        var recordBytesWritten: Int64? { articles.payloadBytes }
 
         func prepare(_ run: Repetition) throws -> any ArticleStore {
             stored.isEmpty ? try run.articles : try run.storeLoaded(with: stored, as: (any ArticleStore).self)

@@ -20,7 +20,7 @@ public struct MarkReadWorkload: ArticleSelectionWorkload {
         }
 
         /// Whole records: the articles marked read.
-        var recordBytesWritten: Int64? { selection.chosen.map { selection.articles[$0] }.payloadBytes }
+        lazy var recordBytesWritten: Int64? = selection.chosen.map { selection.articles[$0] }.payloadBytes
 
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
             let found = try run.readBackArticles()

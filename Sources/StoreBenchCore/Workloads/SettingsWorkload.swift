@@ -33,7 +33,7 @@ public struct SettingsWorkload: Workload {
         let expected: String
         var fingerprint: String { expected }
         /// Every setting's key and value.
-        var recordBytesWritten: Int64? { settings.reduce(0) { $0 + Int64($1.key.utf8.count + $1.value.payloadBytes) } }
+        lazy var recordBytesWritten: Int64? = settings.reduce(0) { $0 + Int64($1.key.utf8.count + $1.value.payloadBytes) }
 
         init(seed: UInt64, settings: [(key: String, value: SettingValue)]) {
             self.seed = seed

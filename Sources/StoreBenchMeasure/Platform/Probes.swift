@@ -54,17 +54,18 @@ public struct ProcessIO: Sendable {
     public var writeBytes: Int64?
 
     public static func now() -> ProcessIO {
-        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else {
-            return ProcessIO(readBytes: nil, writeBytes: nil)
-        }
-        var io = ProcessIO(readBytes: nil, writeBytes: nil)
+        let io = (try? String(contentsOfFile: "/proc/self/io", encoding: .utf8)).map(fields) ?? [:]
+        return ProcessIO(readBytes: io["read_bytes"], writeBytes: io["write_bytes"])
+    }
+
+    /// The `name: value` lines of `/proc/<pid>/io` (`rchar`, `wchar`, `read_bytes`, …).
+    static func fields(_ text: String) -> [String: Int64] {
+        var fields: [String: Int64] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let value = Int64(parts[1]) else { continue }
-            if parts[0] == "read_bytes" { io.readBytes = value }
-            if parts[0] == "write_bytes" { io.writeBytes = value }
+            if parts.count == 2, let value = Int64(parts[1]) { fields[parts[0]] = value }
         }
-        return io
+        return fields
     }
 
     /// `later - earlier` per field, nil when either side is unknown.

@@ -37,11 +37,6 @@ public final class CostCounters {
             Availability(fileSystem: fileSystem, syncMethod: "", counted: [],
                          missing: Dictionary(uniqueKeysWithValues: CountedCost.allCases.map { ($0.rawValue, "counting turned off (--no-counters)") }))
         }
-
-        /// Whether two runs' counts can be compared: counted on the same file system, the same way, the same costs.
-        public func comparable(with other: Availability) -> Bool {
-            fileSystem == other.fileSystem && syncMethod == other.syncMethod && Set(counted) == Set(other.counted)
-        }
     }
 
     public let availability: Availability
@@ -67,7 +62,7 @@ public final class CostCounters {
         var events: [(cost: CountedCost, fd: Int32)] = []
         let tasks = threadIDs()
         let traceFS = TraceFS.find()
-        for cost in CountedCost.allCases where !cost.isProcessIO {
+        for cost in CountedCost.allCases where !cost.isBytes {
             switch openEvents(for: cost, fileSystem: fileSystem, tasks: tasks, traceFS: traceFS) {
             case .success(let descriptors): events += descriptors.map { (cost, $0) }
             case .failure(let reason): missing[cost.rawValue] = reason.description
@@ -75,7 +70,7 @@ public final class CostCounters {
         }
         let io = openDescriptor("/proc/self/io", O_RDONLY | O_CLOEXEC)
         if io < 0 {
-            for cost in CountedCost.allCases where cost.isProcessIO {
+            for cost in CountedCost.allCases where cost.isBytes {
                 missing[cost.rawValue] = "/proc/self/io cannot be read: \(String(cString: strerror(errno)))"
             }
         }
@@ -198,12 +193,8 @@ struct ProcessBytes {
         var buffer = [UInt8](repeating: 0, count: 512)
         let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard got > 0 else { return nil }
-        var rchar: Int64?, wchar: Int64?
-        for line in String(decoding: buffer[..<got], as: UTF8.self).split(separator: "\n") {
-            if line.hasPrefix("rchar: ") { rchar = Int64(line.dropFirst(7)) }
-            if line.hasPrefix("wchar: ") { wchar = Int64(line.dropFirst(7)) }
-        }
-        guard let rchar, let wchar else { return nil }
+        let fields = ProcessIO.fields(String(decoding: buffer[..<got], as: UTF8.self))
+        guard let rchar = fields["rchar"], let wchar = fields["wchar"] else { return nil }
         return ProcessBytes(rchar: rchar, wchar: wchar, length: got)
     }
 }

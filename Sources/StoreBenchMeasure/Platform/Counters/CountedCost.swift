@@ -27,7 +27,7 @@ public enum CountedCost: String, CaseIterable, Sendable, Codable {
 }
 
 extension CountedCost {
-    /// Whether the cost is in bytes (else a count of events).
+    /// Whether the cost is in bytes, from `/proc/self/io` (else a count of kernel events).
     public var isBytes: Bool { self == .writtenBytes || self == .readBytesLogical }
 
     /// One line for the column table.
@@ -47,7 +47,8 @@ extension CountedCost {
         case .faultsMajor: "page faults that read from the disk (mmap stores do their I/O this way)"
         case .faultsMinor: "page faults served from memory"
         case .contextSwitches: "context switches"
-        case .pagesDirtied: "page-cache pages made dirty, by write calls or through a shared mapping (writeback tracepoint)"
+        case .pagesDirtied: "page-cache folios made dirty, by write calls or through a shared mapping (writeback tracepoint; "
+            + "a folio is one 4 KiB page, or more where the file system uses large folios)"
         }
     }
 }
@@ -80,11 +81,8 @@ struct EventSource: Sendable, CustomStringConvertible {
 }
 
 extension CountedCost {
-    /// Whether the cost comes from `/proc/self/io` rather than events.
-    var isProcessIO: Bool { self == .writtenBytes || self == .readBytesLogical }
-
-    /// The events whose sum is this cost on a work directory of file system `fileSystem` (`ext4`, `tmpfs`, …); nil
-    /// with the reason where the cost cannot be counted there.
+    /// The events whose sum is this cost on a work directory of file system `fileSystem` (`ext4`, `tmpfs`, …), or why
+    /// the cost cannot be counted there.
     func sources(fileSystem: String) -> Result<[EventSource], CounterUnavailable> {
         let ext4 = fileSystem == "ext4"
         switch self {
