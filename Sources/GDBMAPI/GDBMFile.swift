@@ -107,6 +107,19 @@ public final class GDBMFile {
         try check(gdbm_sync(try requireOpen()) == 0, "gdbm_sync")
     }
 
+    /// Rewrites the database into a fresh file and renames it over the old one (`gdbm_reorganize`): the space
+    /// deleted and replaced records left behind is given back.
+    public func reorganize() throws {
+        try check(gdbm_reorganize(try requireOpen()) == 0, "gdbm_reorganize")
+    }
+
+    /// The buckets of the hash directory (`gdbm_bucket_count`): they split as the file grows and never merge.
+    public func bucketCount() throws -> Int {
+        var count = 0
+        try check(gdbm_bucket_count(try requireOpen(), &count) == 0, "gdbm_bucket_count")
+        return count
+    }
+
     /// Closes the file (GDBM flushes it as it closes). Safe to call more than once.
     public func close() throws {
         guard let file = handle else { return }

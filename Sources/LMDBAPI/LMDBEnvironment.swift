@@ -101,6 +101,22 @@ public final class LMDBEnvironment: @unchecked Sendable {
         return info.me_mapsize
     }
 
+    /// The pages the file holds: `me_last_pgno + 1` from `mdb_env_info`, and the page size from `mdb_env_stat`.
+    public func pageUsage() throws -> (pages: Int, pageSize: Int) {
+        let env = try requireOpen()
+        var info = MDB_envinfo()
+        try check(mdb_env_info(env, &info), "mdb_env_info", path)
+        var stat = MDB_stat()
+        try check(mdb_env_stat(env, &stat), "mdb_env_stat", path)
+        return (info.me_last_pgno + 1, Int(stat.ms_psize))
+    }
+
+    /// Writes a compacted copy of the environment into the existing, empty directory `directory`
+    /// (`mdb_env_copy2` with `MDB_CP_COMPACT`: free pages are left out and the pages renumbered).
+    public func copyCompacted(to directory: String) throws {
+        try check(mdb_env_copy2(try requireOpen(), directory, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(MDB_CP_COMPACT)", directory)
+    }
+
     /// The durability in force, read back from the environment's flags (`mdb_env_get_flags`).
     public func durability() throws -> Durability {
         var flags: UInt32 = 0

@@ -64,6 +64,26 @@ public final class LMDBTransaction {
         return true
     }
 
+    /// The pages on LMDB's free list (the free-page database, `FREE_DBI` = 0): each of its records holds a page
+    /// list whose first word is the list's length (lmdb's `MDB_IDL`). Pages a reader still holds are included.
+    public func freePages() throws -> Int {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(handle, 0, &cursor), "mdb_cursor_open(free list)", path)
+        defer { mdb_cursor_close(cursor) }
+        var k = MDB_val(), v = MDB_val()
+        var operation = MDB_FIRST
+        var pages = 0
+        while true {
+            let rc = mdb_cursor_get(cursor, &k, &v, operation)
+            if rc == MDB_NOTFOUND { return pages }
+            try check(rc, "mdb_cursor_get(free list)", path)
+            if let data = v.mv_data, v.mv_size >= MemoryLayout<Int>.size {
+                pages += data.loadUnaligned(as: Int.self)
+            }
+            operation = MDB_NEXT
+        }
+    }
+
     /// Number of entries in `database`.
     public func count(_ database: LMDBDatabase) throws -> Int {
         var stat = MDB_stat()

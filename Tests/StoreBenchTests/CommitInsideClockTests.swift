@@ -24,6 +24,7 @@ enum DeferringBackend {
         func insert(_ article: Article) throws { pending.append { try $0.insert(article) } }
         func markRead(uids: [String]) throws { pending.append { try $0.markRead(uids: uids) } }
         func delete(uids: [String]) throws { pending.append { try $0.delete(uids: uids) } }
+        func edit(_ edit: ArticleEdit) throws { pending.append { try $0.edit(edit) } }
         func article(uid: String) throws -> Article? { try wrapped.article(uid: uid) }
         func allUIDs() throws -> [String] { try wrapped.allUIDs() }
         func load(articles: [Article]) throws { try wrapped.load(articles: articles) }

@@ -32,6 +32,10 @@ enum JSONFileBackend {
         func article(uid: String) throws -> Article? { articles[uid] }
         func allUIDs() throws -> [String] { Array(articles.keys) }
         func delete(uids: [String]) throws { for uid in uids { articles[uid] = nil } }
+        func edit(_ edit: ArticleEdit) throws {
+            guard let article = articles[edit.uid] else { throw StoreError.inconsistent("no article \(edit.uid)") }
+            articles[edit.uid] = edit.applied(to: article)
+        }
         func load(articles: [Article]) throws {
             for article in articles { self.articles[article.uid] = article }
             try save()

@@ -110,6 +110,7 @@ final class FillCounter: @unchecked Sendable {
         func insert(_ article: Article) throws { try wrapped.insert(article) }
         func markRead(uids: [String]) throws { try wrapped.markRead(uids: uids) }
         func delete(uids: [String]) throws { try wrapped.delete(uids: uids) }
+        func edit(_ edit: ArticleEdit) throws { try wrapped.edit(edit) }
         func article(uid: String) throws -> Article? { try wrapped.article(uid: uid) }
         func allUIDs() throws -> [String] { try wrapped.allUIDs() }
         func load(articles: [Article]) throws {

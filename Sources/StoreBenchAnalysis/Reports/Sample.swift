@@ -72,6 +72,8 @@ public struct Sample: Sendable {
     public var latency: LatencyPercentiles?
     /// Workload-specific cells (``ReportColumns/notes``).
     public var notes: [SampleColumn: String] = [:]
+    /// `aging`: the store after each round (written to `rounds.csv`, not to `samples.csv`).
+    public var rounds: [AgingRound] = []
     /// The counted costs of the timed region; a cost that was not counted is absent (its cells stay empty).
     public var costs: [CountedCost: Int64] = [:]
     /// The app data the operation wrote (``WorkloadCase/recordBytesWritten``); nil when it writes none.
@@ -149,7 +151,7 @@ public struct Sample: Sendable {
             return ops > 0 ? Double(count) / Double(ops) : nil
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
              .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-             .hitRatio, .reads, .queryPlan:
+             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown:
             return notes[column].flatMap(Double.init)
         }
     }
@@ -188,7 +190,7 @@ public struct Sample: Sendable {
             break  // derived from the count and ops
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
              .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-             .hitRatio, .reads, .queryPlan:
+             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }

@@ -97,6 +97,16 @@ final class DefaultsStore: AppStore {
         }
     }
 
+    func edit(_ edit: ArticleEdit) throws {
+        guard var record = defaults.dictionary(forKey: Self.articleKey(edit.uid)) else {
+            throw StoreError.inconsistent("no article \(edit.uid)")
+        }
+        record["title"] = edit.title
+        record["summary"] = edit.summary
+        record["published"] = NSNumber(value: edit.date.millisecondsSince1970)
+        try set(record, forKey: Self.articleKey(edit.uid))
+    }
+
     func article(uid: String) throws -> Article? {
         try defaults.dictionary(forKey: Self.articleKey(uid)).map(PlistRecords.article)
     }

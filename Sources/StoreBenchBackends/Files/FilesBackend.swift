@@ -112,6 +112,11 @@ final class FilesStore: AppStore {
         }
     }
 
+    func edit(_ edit: ArticleEdit) throws {
+        let article = try fetch(Article.self, kind: "articles", key: edit.uid)
+        try save(edit.applied(to: article), kind: "articles", key: edit.uid, durable: durable)
+    }
+
     func article(uid: String) throws -> Article? { try fetchIfPresent(Article.self, kind: "articles", key: uid) }
 
     /// The uids, from the file names alone (hex of the uid's bytes): no record is read.

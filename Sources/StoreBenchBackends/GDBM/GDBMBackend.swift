@@ -88,6 +88,12 @@ final class GDBMStore: AppStore {
         }
     }
 
+    func edit(_ edit: ArticleEdit) throws {
+        let key = Self.articleKey(edit.uid)
+        guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("no article \(edit.uid)") }
+        try store(RecordCodec.encode(edit.applied(to: try RecordCodec.decodeArticle(bytes))), for: key)
+    }
+
     func article(uid: String) throws -> Article? {
         var uid = uid
         return try uid.withUTF8 { bytes in
@@ -176,5 +182,20 @@ final class GDBMStore: AppStore {
     func close() throws {
         if syncAtEnd { try file.sync() }
         try file.close()
+    }
+}
+
+/// The `aging` part of ``GDBMStore``: GDBM's bucket count, and `gdbm_reorganize`.
+extension GDBMStore: CompactingStore {
+    /// GDBM does not report its free (avail) lists; the hash directory's buckets are what it says.
+    func freeSpace() throws -> FreeSpace {
+        FreeSpace(freeBytes: nil, detail: "buckets=\(try file.bucketCount())")
+    }
+
+    /// `gdbm_reorganize` rewrites the records into a fresh file renamed over the old one; synced as the variant syncs.
+    func compact() throws -> Compaction {
+        try file.reorganize()
+        if syncAtEnd { try file.sync() }
+        return Compaction(method: syncAtEnd ? "gdbm_reorganize; gdbm_sync" : "gdbm_reorganize")
     }
 }

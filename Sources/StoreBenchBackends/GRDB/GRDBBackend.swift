@@ -179,6 +179,26 @@ final class GRDBStore: AppStore {
         }
     }
 
+    /// style=records: fetch the record, change it, save it (Core Data's way); style=batch: one UPDATE of the columns.
+    func edit(_ edit: ArticleEdit) throws {
+        try located {
+            try inDatabase { db in
+                if batchStyle {
+                    let changed = try ArticleRecord.filter(key: edit.uid).updateAll(
+                        db, ArticleRecord.Columns.title.set(to: edit.title), ArticleRecord.Columns.summary.set(to: edit.summary),
+                        ArticleRecord.Columns.published.set(to: edit.date))
+                    guard changed == 1 else { throw StoreError.inconsistent("no article \(edit.uid)") }
+                } else {
+                    guard var record = try ArticleRecord.fetchOne(db, key: edit.uid) else {
+                        throw StoreError.inconsistent("no article \(edit.uid)")
+                    }
+                    (record.title, record.summary, record.published) = (edit.title, edit.summary, edit.date)
+                    try record.update(db)
+                }
+            }
+        }
+    }
+
     func loadTimeline(limit: Int) throws -> TimelineScreen { try screen.loadTimeline(limit: limit) }
 
     func load(articles: [Article]) throws {

@@ -17,6 +17,10 @@ extension GRDBStore {
             .limit(limit)
     }
 
+    private static func newestArticlesRequest(limit: Int) -> QueryInterfaceRequest<ArticleRecord> {
+        ArticleRecord.order(Columns.published.desc, Columns.uid).limit(limit)
+    }
+
     /// `PRAGMA integrity_check`: "ok", or the problems it lists.
     func checkIntegrity() throws {
         let problems = try located { try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } }
@@ -40,6 +44,21 @@ extension GRDBStore {
     func newestUnread(feedID: Int64, limit: Int) throws -> [Article] {
         try located {
             try writer.read { db in try Self.newestUnreadRequest(feedID: feedID, limit: limit).fetchAll(db).map(\.article) }
+        }
+    }
+
+    /// The launch list: one ordered request, the records turned into model values.
+    func newestArticles(limit: Int) throws -> [Article] {
+        try located { try writer.read { db in try Self.newestArticlesRequest(limit: limit).fetchAll(db).map(\.article) } }
+    }
+
+    func newestArticlesPlan() throws -> String {
+        try located {
+            try writer.read { db in
+                let statement = try Self.newestArticlesRequest(limit: 50).makePreparedRequest(db, forSingleResult: false).statement
+                let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
+                return "newest-articles: " + steps.map { $0["detail"] as String? ?? "?" }.joined(separator: "; ")
+            }
         }
     }
 

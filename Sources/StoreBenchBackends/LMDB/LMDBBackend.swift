@@ -146,6 +146,14 @@ final class LMDBStore: AppStore {
         }
     }
 
+    func edit(_ edit: ArticleEdit) throws {
+        try writing { txn in
+            let key = Array(edit.uid.utf8)
+            guard let bytes = try txn.get(key, in: articles) else { throw StoreError.inconsistent("no article \(edit.uid)") }
+            try txn.put(RecordCodec.encode(edit.applied(to: try RecordCodec.decodeArticle(bytes))), for: key, in: articles)
+        }
+    }
+
     func article(uid: String) throws -> Article? {
         var uid = uid
         return try uid.withUTF8 { key in
@@ -261,5 +269,38 @@ struct LMDBScreenReader: TimelineReader, Sendable {
                 try txn.get(RecordCodec.idKey(id), in: users).map(RecordCodec.decodeUser)
             }
         }
+    }
+}
+
+/// The `aging` part of ``LMDBStore``: LMDB's free list, and a compacting copy that replaces the file.
+extension LMDBStore: CompactingStore {
+    /// Pages on the free list (`FREE_DBI`) of the pages the file holds (`mdb_env_info`'s last page).
+    func freeSpace() throws -> FreeSpace {
+        let (pages, pageSize) = try environment.pageUsage()
+        let free = try environment.read { try $0.freePages() }
+        return FreeSpace(freeBytes: Int64(free * pageSize), detail: "free_pages=\(free) pages=\(pages) page_size=\(pageSize)")
+    }
+
+    /// LMDB never shrinks its file: `mdb_env_copy2` with `MDB_CP_COMPACT` writes a copy without the free pages, which
+    /// is fsynced and renamed over `data.mdb` (the directory fsynced after), and the stale `lock.mdb` removed. The
+    /// open environment still maps the old file: the caller reopens the store.
+    func compact() throws -> Compaction {
+        let directory = URL(fileURLWithPath: environment.path)
+        let copy = directory.appendingPathComponent("compacting")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try environment.copyCompacted(to: copy.path)
+        let compacted = copy.appendingPathComponent("data.mdb"), data = directory.appendingPathComponent("data.mdb")
+        let fd = try SystemError.check("open", path: compacted.path) { open(compacted.path, O_RDONLY | O_CLOEXEC) }
+        defer { Glibc.close(fd) }
+        try SystemError.check("fsync", path: compacted.path) { fsync(fd) }
+        try SystemError.check("rename", path: data.path) { rename(compacted.path, data.path) }
+        try FileWriter.syncDirectory(directory)
+        environment.close()
+        try SystemError.check("unlink", path: directory.appendingPathComponent("lock.mdb").path) {
+            unlink(directory.appendingPathComponent("lock.mdb").path)
+        }
+        return Compaction(method: "mdb_env_copy2(MDB_CP_COMPACT); fsync; rename over data.mdb; reopen", needsReopen: true)
     }
 }

@@ -74,6 +74,13 @@ final class MemoryStore: AppStore {
         }
     }
 
+    func edit(_ edit: ArticleEdit) throws {
+        try contents.access { collections in
+            guard let article = collections.articles[edit.uid] else { throw StoreError.inconsistent("no article \(edit.uid)") }
+            collections.articles[edit.uid] = edit.applied(to: article)
+        }
+    }
+
     func article(uid: String) throws -> Article? { contents.access { $0.articles[uid] } }
 
     func allUIDs() throws -> [String] { contents.access { Array($0.articles.keys) } }

@@ -145,6 +145,14 @@ final class PlistStore: AppStore {
         try changed()
     }
 
+    /// The whole file is rewritten, as for every change.
+    func edit(_ edit: ArticleEdit) throws {
+        _ = try loadedArticles()
+        guard let position = positions[edit.uid] else { throw StoreError.inconsistent("no article \(edit.uid)") }
+        articles![position] = edit.applied(to: articles![position])
+        try changed()
+    }
+
     func article(uid: String) throws -> Article? {
         let articles = try loadedArticles()
         return positions[uid].map { articles[$0] }

@@ -14,6 +14,11 @@ public struct SQLiteSettings: BackendSettings {
     }
     public enum Switch: String, SettingChoice { case on, off }
     public enum Search: String, SettingChoice { case like, fts5 }
+    public enum AutoVacuum: String, SettingChoice {
+        case none, incremental
+        /// `PRAGMA auto_vacuum` reads back as a number: 0 none, 1 full, 2 incremental.
+        var pragmaValue: String { self == .none ? "0" : "2" }
+    }
 
     public var txn = Transactions.single
     public var journal = JournalMode.delete
@@ -21,7 +26,9 @@ public struct SQLiteSettings: BackendSettings {
     public var batchOperations = 500
     public var batchMilliseconds = 100
     public var index = Switch.on
+    public var listIndex = Switch.off
     public var search = Search.like
+    public var autoVacuum = AutoVacuum.none
 
     public init() {}
 
@@ -39,8 +46,12 @@ public struct SQLiteSettings: BackendSettings {
                      summary: "txn=batch: commit at the first write this many ms after the batch began").only(when: \.txn, is: .batch),
             .choice("index", \.index,
                     summary: "on: an index on article(feed_id, read, published DESC, uid) for the query workload; off: none"),
+            .choice("list_index", \.listIndex,
+                    summary: "on: an index on article(published DESC, uid) for the launch list (newest first); off: none, the list scans and sorts"),
             .choice("search", \.search,
                     summary: "like: LIKE '%word%' scans titles and summaries; fts5: an FTS5 index kept by triggers"),
+            .choice("auto_vacuum", \.autoVacuum,
+                    summary: "none: free pages stay in the file until VACUUM rebuilds it; incremental: auto_vacuum=INCREMENTAL, free pages are given back by PRAGMA incremental_vacuum (set when the file is created)"),
         ]
     }
 }

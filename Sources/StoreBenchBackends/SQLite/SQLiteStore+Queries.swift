@@ -30,6 +30,19 @@ extension SQLiteStore {
         return articles
     }
 
+    /// The launch list: one `ORDER BY published DESC, uid LIMIT` (a scan and sort without `list_index=on`).
+    func newestArticles(limit: Int) throws -> [Article] {
+        let select = try statement(.newestArticles)
+        defer { select.reset() }
+        try select.bind(limit, at: 1)
+        var articles: [Article] = []
+        articles.reserveCapacity(limit)
+        while try select.step() { articles.append(Self.article(from: select)) }
+        return articles
+    }
+
+    func newestArticlesPlan() throws -> String { "newest-articles: " + (try plan(Query.newestArticles.rawValue)) }
+
     /// `EXPLAIN QUERY PLAN` of both queries, each step's detail joined by "; ".
     func queryPlans() throws -> [String] {
         try [("unread-counts", Query.unreadCounts), ("newest-unread", Query.newestUnread)].map { name, query in

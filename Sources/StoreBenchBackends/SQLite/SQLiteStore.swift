@@ -25,6 +25,8 @@ final class SQLiteStore: AppStore {
         case insertUser = "INSERT INTO user(id, name, handle, avatar_url) VALUES (?1, ?2, ?3, ?4)"
         case insertMessage = "INSERT INTO message(id, user_id, text, created) VALUES (?1, ?2, ?3, ?4)"
         case markRead = "UPDATE article SET read = 1 WHERE uid IN (SELECT value FROM json_each(?1))"
+        case editArticle = "UPDATE article SET title = ?2, summary = ?3, published = ?4 WHERE uid = ?1"
+        case newestArticles = "SELECT uid, feed_id, title, summary, published, read FROM article ORDER BY published DESC, uid LIMIT ?1"
         case newestMessages = "SELECT id, user_id, text, created FROM message ORDER BY created DESC, id DESC LIMIT ?1"
         case authorsOfNewest = """
             SELECT id, name, handle, avatar_url FROM user WHERE id IN \
@@ -66,6 +68,9 @@ final class SQLiteStore: AppStore {
     /// `index=on`: the index the query workload's queries use (feed, unread, newest first).
     static let queryIndex = "CREATE INDEX IF NOT EXISTS article_feed_unread ON article(feed_id, read, published DESC, uid);"
 
+    /// `list_index=on`: the index the launch list reads (newest first).
+    static let listIndex = "CREATE INDEX IF NOT EXISTS article_published ON article(published DESC, uid);"
+
     /// `search=fts5`: an external-content FTS5 table over titles and summaries, kept in step by triggers.
     static let fullTextSchema = """
         CREATE VIRTUAL TABLE IF NOT EXISTS article_fts USING fts5(title, summary, content='article', content_rowid='rowid');
@@ -81,7 +86,8 @@ final class SQLiteStore: AppStore {
     /// Everything a store with `settings` creates: the tables, the query index with `index=on`, the FTS5 table and
     /// its triggers with `search=fts5`.
     static func schema(for settings: SQLiteSettings) -> String {
-        schema + (settings.index == .on ? "\n" + queryIndex : "") + (settings.search == .fts5 ? "\n" + fullTextSchema : "")
+        schema + (settings.index == .on ? "\n" + queryIndex : "") + (settings.listIndex == .on ? "\n" + listIndex : "")
+            + (settings.search == .fts5 ? "\n" + fullTextSchema : "")
     }
 
     init(location: StoreLocation, settings: SQLiteSettings) throws {
@@ -96,6 +102,7 @@ final class SQLiteStore: AppStore {
             try Self.apply("synchronous", settings.sync, on: connection) { SQLiteSettings.Synchronous(pragmaValue: $0) }
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
+            try Self.applyAutoVacuum(settings.autoVacuum, on: connection)
             try connection.execute(Self.schema(for: settings))
             policy = TransactionPolicy(settings)
             // `apply` read journal_mode and synchronous back and refused a difference: the settings are in force.
@@ -191,6 +198,18 @@ final class SQLiteStore: AppStore {
         try update.bind(String(decoding: try JSONEncoder().encode(uids), as: UTF8.self), at: 1)
         try beginWrite()
         try update.run()
+        try endWrite()
+    }
+
+    func edit(_ edit: ArticleEdit) throws {
+        let update = try statement(.editArticle)
+        try update.bind(edit.uid, at: 1)
+        try update.bind(edit.title, at: 2)
+        try update.bind(edit.summary, at: 3)
+        try update.bind(edit.date.millisecondsSince1970, at: 4)
+        try beginWrite()
+        try update.run()
+        guard connection.changes == 1 else { throw StoreError.inconsistent("no article \(edit.uid)") }
         try endWrite()
     }
 

@@ -8,6 +8,16 @@ extension ArticleStore {
 }
 
 extension QueryStore {
+    public func newestArticles(limit: Int) throws -> [Article] {
+        var newest = TopArticles(limit: limit)
+        try forEachArticle { newest.offer($0) }
+        return newest.sorted
+    }
+
+    public func newestArticlesPlan() throws -> String {
+        "scan: every article decoded, the newest kept in a bounded heap (no date index)"
+    }
+
     public func unreadCounts() throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
         try forEachArticle { article in

@@ -24,6 +24,10 @@ public protocol ArticleStore: Store, ArticleWriter {
     func allUIDs() throws -> [String]
     /// Deletes the articles with these uids (all exist) and no others.
     func delete(uids: [String]) throws
+    /// Saves one text edit (`edit`): the stored article `edit.uid` (it exists) takes the edit's title, summary and
+    /// date, and nothing else changes; called inside a unit of work, one edit per app operation. In the backend's
+    /// idiom: an SQL `UPDATE`, fetch-modify-save of a record, a put of the re-encoded value, a whole-file rewrite.
+    func edit(_ edit: ArticleEdit) throws
     /// Untimed preparation: stores these articles as fast as the backend can, committed on return.
     func load(articles: [Article]) throws
     /// Untimed verification: every stored article, in any order.
@@ -39,9 +43,14 @@ public protocol TimelineStore: Store, TimelineReader {
     func load(users: [User], messages: [Message]) throws
 }
 
-/// Role: the queries an app runs over its articles (`query`, `search`). Every ``ArticleStore`` can play it by
+/// Role: the queries an app runs over its articles (`query`, `search`, the launch list). Every ``ArticleStore`` can play it by
 /// scanning (the defaults in `StoreDefaults.swift`); SQL backends answer with SQL and indexes.
 public protocol QueryStore: ArticleStore {
+    /// The first screen of the app's own records: the newest `limit` articles, `published` descending, then `uid`
+    /// ascending by UTF-8 (``Article/isNewer(_:_:)``), as model values (the launch list).
+    func newestArticles(limit: Int) throws -> [Article]
+    /// How this store answers ``newestArticles(limit:)``, for the row: `EXPLAIN QUERY PLAN` or the strategy.
+    func newestArticlesPlan() throws -> String
     /// Unread articles per feed; feeds without an unread article are absent.
     func unreadCounts() throws -> [Int64: Int]
     /// The newest `limit` unread articles of one feed: `published` descending, then `uid` ascending (by UTF-8).
@@ -76,6 +85,44 @@ public protocol SharableStore: ArticleStore, TimelineStore {
     func shareWithSecondThread() throws -> SharedStore
 }
 
+/// Role: a store whose files keep the room of deleted and rewritten records for reuse, and that can give it back
+/// (`aging`): SQLite (`VACUUM`, `incremental_vacuum`), LMDB (a compacting copy), GDBM (`gdbm_reorganize`). Stores
+/// that rewrite whole files or keep a file per record have nothing to compact and do not play it.
+public protocol CompactingStore: QueryStore {
+    /// What the library says about the free room inside the store's files (outside any unit of work).
+    func freeSpace() throws -> FreeSpace
+    /// Gives the free room back to the file system in the library's idiom, and says how. Called outside any unit of
+    /// work with nothing pending. When the answer's ``Compaction/needsReopen`` is true, the caller closes the store
+    /// and opens it again before any other use (LMDB: the compacted copy replaced the file the environment had open).
+    func compact() throws -> Compaction
+}
+
+/// The free room inside a store's files, as its library reports it.
+public struct FreeSpace: Sendable, Equatable {
+    /// Bytes held free for reuse inside the files; nil when the library cannot say.
+    public var freeBytes: Int64?
+    /// The library's own figures: `freelist_count=12 page_count=80 page_size=4096`.
+    public var detail: String
+
+    public init(freeBytes: Int64?, detail: String) {
+        self.freeBytes = freeBytes
+        self.detail = detail
+    }
+}
+
+/// How a store compacted itself.
+public struct Compaction: Sendable, Equatable {
+    /// The library calls made (`VACUUM; wal_checkpoint(TRUNCATE)`).
+    public var method: String
+    /// The store must be closed and reopened before it is used again.
+    public var needsReopen: Bool
+
+    public init(method: String, needsReopen: Bool = false) {
+        self.method = method
+        self.needsReopen = needsReopen
+    }
+}
+
 /// Every role: what the shipped backends' stores play.
 public typealias AppStore = QueryStore & TimelineStore & SettingsStore & CacheStore & SharableStore
 
@@ -92,6 +139,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     public static let sharing = StoreRoles(rawValue: 1 << 5)
     /// The data survives its process (a fresh process can read it back): not a protocol, the backend says so.
     public static let persistence = StoreRoles(rawValue: 1 << 6)
+    public static let compacting = StoreRoles(rawValue: 1 << 7)
 
     /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
     /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
@@ -102,6 +150,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
         (.settings, "settings", { $0 is any SettingsStore.Type }),
         (.cache, "cache", { $0 is any CacheStore.Type }),
         (.sharing, "sharing", { $0 is any SharableStore.Type }),
+        (.compacting, "compacting", { $0 is any CompactingStore.Type }),
     ]
 
     static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }

@@ -27,3 +27,24 @@ extension Date {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }
+
+/// One text edit of a stored article: what a notes app saves when the user changes a note's title or body. The
+/// date moves with it (`published` is the record's date: for a note, its modification date).
+public struct ArticleEdit: Hashable, Sendable {
+    public var uid: String
+    public var title: String
+    public var summary: String
+    public var date: Date
+
+    public init(uid: String, title: String, summary: String, date: Date) {
+        (self.uid, self.title, self.summary, self.date) = (uid, title, summary, date)
+    }
+
+    /// `article` with this edit saved (its uid must be ``uid``): title, summary and date replaced, the rest kept.
+    public func applied(to article: Article) -> Article {
+        precondition(article.uid == uid, "edit of \(uid) applied to \(article.uid)")
+        var edited = article
+        (edited.title, edited.summary, edited.published) = (title, summary, date)
+        return edited
+    }
+}

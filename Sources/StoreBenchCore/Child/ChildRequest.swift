@@ -26,6 +26,8 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case empty
     /// Open the store and load the first screen of `screen` messages (the launch workloads).
     case launchTimeline(ChildStore, screen: Int)
+    /// Open the store and load the newest `screen` articles (the launch list workloads).
+    case launchList(ChildStore, screen: Int)
     /// Open the store and read back the `count` settings of `seed` (the `settings` workload).
     case readSettings(ChildStore, seed: UInt64, count: Int)
     /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`); with
@@ -55,6 +57,9 @@ public enum ChildRequest: Codable, Sendable, Equatable {
         case let .launchTimeline(store, screen):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.loadFirstScreen(descriptor: descriptor, location: location, screen: screen))
+        case let .launchList(store, screen):
+            let (descriptor, location) = try store.resolve(in: registry)
+            return .launch(try LaunchReport.loadList(descriptor: descriptor, location: location, screen: screen))
         case let .readSettings(store, seed, count):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))

@@ -13,7 +13,7 @@ public struct DatasetGenerator: Sendable {
     static let epochMilliseconds: Int64 = 1_767_225_600_000
     private static let yearMilliseconds: Int64 = 365 * 24 * 3600 * 1000
 
-    private enum Stream: UInt64 { case article = 1, user = 2, message = 3, selection = 4, setting = 5, cache = 6 }
+    private enum Stream: UInt64 { case article = 1, user = 2, message = 3, selection = 4, setting = 5, cache = 6, edit = 8 }
 
     public init(seed: UInt64) { self.seed = seed }
 
@@ -30,6 +30,17 @@ public struct DatasetGenerator: Sendable {
         let published = Self.epochMilliseconds - Int64(rng.next() % UInt64(Self.yearMilliseconds))
         return Article(uid: uid, feedID: feedID, title: title, summary: summary,
                        published: Date(millisecondsSince1970: published), read: false)
+    }
+
+    /// Edit number `index` (0-based) of `article`: a new title and body of the record shape, dated `index + 1`
+    /// seconds after every generated date (a note's modification date: edited notes lead the launch list).
+    public func edit(of article: Article, number index: Int) -> ArticleEdit {
+        var rng = SplitMix64.forItem(seed: seed, stream: Stream.edit.rawValue, index: index)
+        let title = AwkwardText.sentence(words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
+        let summary = AwkwardText.paragraph(minimumBytes: shape.summaryTarget(seed: seed ^ Stream.edit.rawValue, index: index),
+                                            using: &rng)
+        return ArticleEdit(uid: article.uid, title: title, summary: summary,
+                           date: Date(millisecondsSince1970: Self.epochMilliseconds + Int64(index + 1) * 1000))
     }
 
     /// The first `count` articles.

@@ -13,6 +13,7 @@ public final class Repetition {
     public let latencies = LatencyRecorder()
     /// Extra report cells (``ReportColumns/notes``), e.g. `resident_pages`.
     public private(set) var notes: [SampleColumn: String] = [:]
+    public private(set) var rounds: [AgingRound] = []
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
     /// The store already holds what ``fill(_:)`` would put there: an earlier repetition of a workload that leaves
@@ -106,6 +107,9 @@ public final class Repetition {
         precondition(ReportColumns.notes.contains(column), "\(column) is not a column a workload may note")
         notes[column] = value
     }
+
+    /// Records the store after one round (`aging`): a row of `rounds.csv`.
+    public func record(_ round: AgingRound) { rounds.append(round) }
 
     /// Adds a sentence to the row's free-text `note`.
     public func appendNote(_ text: String) {

@@ -118,6 +118,7 @@ final class RepetitionRunner {
         repetition.finish()
         sample.settings = settings
         sample.notes = repetition.notes
+        sample.rounds = repetition.rounds
         return sample
     }
 

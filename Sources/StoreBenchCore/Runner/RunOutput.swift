@@ -22,7 +22,7 @@ public final class RunOutput {
     private var created: [URL] = []
     /// Files and directories a storebench run, report, chart or crash run writes; `--force` removes these.
     public static let reportNames = ["samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
-                                     "durability.csv", "durability.environment.json", "classes.csv",
+                                     "durability.csv", "durability.environment.json", "classes.csv", "rounds.csv",
                                      "samples.csv.partial", "summary.csv.partial",
                                      "environment.json.partial"]
     static let lockName = ".storebench.lock"

@@ -97,6 +97,7 @@ public struct Runner {
         var schedule = RepetitionSchedule(policy: policy, caseCount: plan.cases.count)
         options.progress("repetitions: \(policy)")
         var interrupted = false
+        var rounds: [[String]] = []
         do {
             let earlier = try resume(options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
             let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
@@ -133,6 +134,9 @@ public struct Runner {
                         options.progress(progressLine(label, sample))
                     }
                     if counts {
+                        if sample.status == .ok {
+                            rounds += sample.rounds.map { $0.cells(sample.key, repetition: sample.repetition) }
+                        }
                         try samples.append(sample)
                         summary.add(sample)
                     }
@@ -170,6 +174,9 @@ public struct Runner {
             manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
         }
         try AtomicFile.write(CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
+        if !rounds.isEmpty {
+            try AtomicFile.write(CSVFormat.encode([AgingRound.header] + rounds), to: options.output.appendingPathComponent("rounds.csv"))
+        }
         let environment = try manifest.encoded()
         try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))
         try AtomicFile.write(summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))

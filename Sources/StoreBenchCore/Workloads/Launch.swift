@@ -44,6 +44,12 @@ public struct LaunchReport: Codable, Sendable {
                     { try $0.loadTimeline(limit: screen) }, checksum: Checksum.timeline)
     }
 
+    /// Runs in the child: opens the store and loads the newest `screen` articles (the launch list).
+    static func loadList(descriptor: BackendDescriptor, location: StoreLocation, screen: Int) throws -> LaunchReport {
+        try measure(descriptor: descriptor, location: location, as: (any QueryStore).self,
+                    { try $0.newestArticles(limit: screen) }, checksum: Checksum.articlesInOrder)
+    }
+
     /// Runs in the child: times open → `work` done (and the disk reads meanwhile); the checksum of what the work
     /// returned is taken after the clock stopped.
     static func measure<Role, Result>(descriptor: BackendDescriptor, location: StoreLocation, as role: Role.Type,
@@ -57,6 +63,19 @@ public struct LaunchReport: Codable, Sendable {
         let io = ProcessIO.delta(ioBefore, ProcessIO.now())
         return LaunchReport(readyNanoseconds: ready - start, readBytes: io.readBytes, checksum: checksum(result),
                             settings: store.effectiveSettings)
+    }
+}
+
+/// The page cache before a launch: a cold launch evicts the store's files (and notes the pages that stayed),
+/// a warm one only counts the resident pages.
+enum LaunchPageCache {
+    static func prepare(_ run: Repetition, cold: Bool) throws {
+        let directory = run.launch.directory
+        let residency = cold ? try PageCache.evict(directory) : PageCache.residency(directory)
+        run.note(.residentPages, residency.map { String($0.resident) } ?? "")
+        if cold, let residency, residency.resident > 0 {
+            run.note(.note, "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction")
+        }
     }
 }
 

@@ -39,12 +39,7 @@ public struct LaunchTimelineWorkload: Workload {
         func prepare(_ run: Repetition) throws -> LaunchChild {
             try run.fill { try run.timeline.load(users: data.users, messages: data.messages) }
             try run.closeStore()
-            let directory = run.launch.directory
-            let residency = cold ? try PageCache.evict(directory) : PageCache.residency(directory)
-            run.note(.residentPages, residency.map { String($0.resident) } ?? "")
-            if cold, let residency, residency.resident > 0 {
-                run.note(.note, "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction")
-            }
+            try LaunchPageCache.prepare(run, cold: cold)
             return try LaunchChild(.launchTimeline(run.launch.store, screen: data.screen), of: run.launch)
         }
 

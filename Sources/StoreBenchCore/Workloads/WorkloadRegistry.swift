@@ -21,6 +21,7 @@ public struct WorkloadRegistry: Sendable {
         WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
                           DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(),
                           SettingsWorkload(), CacheWorkload(),
-                          LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload()])
+                          LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
+                          EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload()])
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// `list-cold` / `list-warm`: the launch of an app whose first screen is its own records — a notes app showing
+/// the newest S notes by modification date. As for `timeline-cold`/`-warm`, the store of M articles is prepared
+/// and closed (for `list-cold` its pages are evicted from the page cache), then a fresh `storebench child` opens it
+/// and loads the list (``QueryStore/newestArticles(limit:)``); `wall_s` is spawn → list in memory. The row's
+/// `query_plan` says how the store answered (`EXPLAIN QUERY PLAN`, or a scan).
+public struct LaunchListWorkload: Workload {
+    public let cold: Bool
+
+    public init(cold: Bool) { self.cold = cold }
+
+    public var name: String { cold ? "list-cold" : "list-warm" }
+    public let smokeParameters = ["stored": 200, "screen": 20]
+    public var summary: String {
+        cold ? "launch a fresh process with the store's pages evicted and load the newest S of M articles (a notes list)"
+            : "launch a fresh process (store pages still cached) and load the newest S of M articles"
+    }
+    public let sizeParameter = "stored"
+    public let requires: StoreRoles = [.queries, .persistence]
+    public let leavesStoreUnchanged = true
+    public let parameters = [
+        .stored(20_000),
+        WorkloadParameter("screen", default: 50, range: 1...10_000, summary: "newest articles on the first screen"),
+    ] + RecordShape.parameters
+
+    public func validate(_ parameters: WorkloadParameters) throws {
+        guard parameters["screen"] <= parameters["stored"] else {
+            throw ParameterError("screen (\(parameters["screen"])) must not exceed stored (\(parameters["stored"]))")
+        }
+    }
+
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
+        Case(articles: generator.articles(count: parameters["stored"]), screen: parameters["screen"], cold: cold)
+    }
+
+    final class Case: WorkloadCase {
+        let articles: [Article]
+        let screen: Int
+        let cold: Bool
+        let expected: String
+        let fingerprint: String
+
+        init(articles: [Article], screen: Int, cold: Bool) {
+            self.articles = articles
+            self.screen = screen
+            self.cold = cold
+            expected = Checksum.articlesInOrder(Array(articles.sorted(by: Article.isNewer).prefix(screen)))
+            var hash = FNV1a()
+            hash.combine(Checksum.articles(articles).hex)
+            hash.combine(Int64(screen))
+            fingerprint = hash.hex
+        }
+
+        func prepare(_ run: Repetition) throws -> LaunchChild {
+            try run.fill { try run.queries.load(articles: articles) }
+            run.note(.queryPlan, try run.queries.newestArticlesPlan())
+            try run.closeStore()
+            try LaunchPageCache.prepare(run, cold: cold)
+            return try LaunchChild(.launchList(run.launch.store, screen: screen), of: run.launch)
+        }
+
+        func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
+
+        func verify(_: Void, _ child: LaunchChild, _ run: Repetition) throws -> String {
+            let report = try child.report(run)
+            guard report.checksum == expected else {
+                throw VerificationError("the launched process loaded a list with checksum \(report.checksum), expected \(expected)")
+            }
+            return expected
+        }
+    }
+}
