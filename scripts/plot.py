@@ -6,7 +6,8 @@ one fixed colour per backend, hatched where a workload that writes may lose comm
 class `storebench report` wrote to classes.csv, measured where `storebench crash` measured it, else the declared
 one — the in-memory floor as a reference line, the run's interval of the median as whiskers); syncs per operation
 beside time per operation (insert); cold vs warm
-timeline; latency percentiles; scaling (per-item cost vs size); on-disk size. A chart whose data the run
+timeline; latency percentiles; scaling (per-item cost vs size); on-disk size; aging (rounds.csv: size and launch
+list per round of churn, and after compaction). A chart whose data the run
 does not have is skipped with a message.
 """
 import argparse
@@ -425,6 +426,62 @@ def size_chart(rows, out_dir, written):
     save(fig, out_dir, "store-size", written)
 
 
+def aging_chart(run_dir, rows, out_dir, written):
+    """rounds.csv (the aging workload): allocated size and launch-list time after each round of churn, a line per
+    strategy (median over repetitions), the compacted store as the last point."""
+    path = os.path.join(run_dir, "rounds.csv")
+    if not os.path.exists(path):
+        print("skipped aging chart: no rounds.csv (the run has no aging rows)")
+        return
+    with open(path, newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    series = defaultdict(lambda: defaultdict(lambda: ([], [])))
+    phases = {}
+    for row in table:
+        key = (row["backend"], row["variant"], row["parameters"])
+        sizes, times = series[key][int(row["round"])]
+        sizes.append(float(row["store_alloc_bytes"]))
+        times.append(float(row["list_s"]))
+        phases[int(row["round"])] = row["phase"]
+    colours = backend_colours(rows)
+    styles = ["-", "--", ":", "-."]
+    fig, (size_ax, time_ax) = plt.subplots(1, 2, figsize=(WIDTH_IN, 5.5))
+    seen = defaultdict(int)
+    for key in sorted(series):
+        backend, variant, _ = key
+        rounds = sorted(series[key])
+        churned = [r for r in rounds if phases[r] != "compacted"]
+        compacted = [r for r in rounds if phases[r] == "compacted"]
+        style = styles[seen[backend] % len(styles)]
+        seen[backend] += 1
+        colour = colours.get(backend, "grey")
+        for ax, index in ((size_ax, 0), (time_ax, 1)):
+            ys = [median(series[key][r][index]) for r in churned]
+            ax.plot(churned, ys, style, color=colour, marker="o", markersize=3, label=label(backend, variant))
+            if compacted:
+                r = compacted[0]
+                ax.plot([churned[-1], r], [ys[-1], median(series[key][r][index])], ":", color=colour)
+                ax.plot([r], [median(series[key][r][index])], marker="v", markersize=8, color=colour)
+    size_ax.yaxis.set_major_formatter(EngFormatter(unit="B"))
+    size_ax.set_ylim(bottom=0)
+    size_ax.set_xlabel("round of churn (0 = freshly loaded, ▼ = after compaction)")
+    size_ax.set_ylabel("allocated bytes of the store's files")
+    size_ax.set_title("Store size as it ages (lower is better)")
+    time_ax.set_yscale("log")
+    time_axis(time_ax.yaxis)
+    time_ax.set_xlabel("round of churn (0 = freshly loaded, ▼ = after compaction)")
+    time_ax.set_ylabel("one launch-list read on the open store")
+    time_ax.set_title("Launch list as it ages (lower is better)")
+    from matplotlib.ticker import MaxNLocator
+    for ax in (size_ax, time_ax):
+        ax.grid(alpha=0.3)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.tight_layout()
+    handles, labels = size_ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    save(fig, out_dir, "aging", written)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", help="a storebench run directory (with samples.csv)")
@@ -460,6 +517,7 @@ def main():
     scaling_charts(rows, out_dir, written)
     ui_chart(rows, out_dir, written)
     size_chart(rows, out_dir, written)
+    aging_chart(args.run_dir, rows, out_dir, written)
     for path in written:
         print(path)
 

@@ -62,7 +62,11 @@ struct CompareCommand: ParsableCommand {
             }
         }
         do {
-            let before = try SampleTable(path: baseline), after = try SampleTable(path: current)
+            var before = try SampleTable(path: baseline), after = try SampleTable(path: current)
+            // Variants recorded before a setting existed are named as today (the setting at its default).
+            let registry = BackendRegistry.standard()
+            before.upgradeVariants(registry.currentVariantText)
+            after.upgradeVariants(registry.currentVariantText)
             try before.requireComplete()
             try after.requireComplete()
             comparison = Comparison(baseline: before, current: after, options: options)

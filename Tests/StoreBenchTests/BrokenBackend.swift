@@ -3,7 +3,7 @@ import StoreBenchBackends
 import StoreBenchCore
 
 /// A deliberately broken backend for tests: a memory store that silently drops one insert in a thousand, one
-/// uid of every mark-read and search, one setting in ten and one cache put in a hundred.
+/// uid of every mark-read and search, one edit and one setting in ten and one cache put in a hundred.
 /// The runner's verify phase must catch it.
 enum BrokenBackend {
     static func descriptor() -> BackendDescriptor {
@@ -34,6 +34,12 @@ enum BrokenBackend {
         func article(uid: String) throws -> Article? { try wrapped.article(uid: uid) }
         func allUIDs() throws -> [String] { try wrapped.allUIDs() }
         func delete(uids: [String]) throws { try wrapped.delete(uids: uids) }
+        var edits = 0
+        func edit(_ edit: ArticleEdit) throws {
+            edits += 1
+            if edits % 10 == 5 { return }
+            try wrapped.edit(edit)
+        }
         func search(keyword: String) throws -> [String] { Array(try wrapped.search(keyword: keyword).dropLast()) }
         var settings = 0
         func setSetting(_ value: SettingValue, forKey key: String) throws {

@@ -365,3 +365,35 @@ struct CompareEndToEndTests {
         #expect(result.stdout.contains("### storebench compare"))
     }
 }
+
+@Suite("Variants across versions")
+struct VariantUpgradeTests {
+    @Test("a run recorded before sqlite had list_index and auto_vacuum is named as today, and its rows match today's")
+    func upgraded() throws {
+        let registry = BackendRegistry.standard()
+        let old = "txn=single journal=wal sync=normal index=on search=like"
+        let today = "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none"
+        #expect(registry.currentVariantText(backend: "sqlite", variant: old) == today)
+        #expect(registry.currentVariantText(backend: "sqlite", variant: today) == today)
+        // A setting today's binary does not know, or an unknown backend: unchanged, so it matches nothing new.
+        #expect(registry.currentVariantText(backend: "sqlite", variant: "txn=single gone=1") == "txn=single gone=1")
+        #expect(registry.currentVariantText(backend: "nosuch", variant: "a=b") == "a=b")
+        // A non-default value of the new setting is another variant: it does not match the old text.
+        #expect(registry.currentVariantText(backend: "sqlite", variant: old + " list_index=on") != today)
+
+        func samples(_ variant: String) -> [Sample] {
+            (1...3).map { repetition in
+                Sample.measured(RowKey(scenario: "s", workload: "insert", backend: "sqlite", variant: variant, size: 10,
+                                       parameters: "count=10"),
+                                repetition: repetition, wall: 0.01, cpuUser: 0.01, maxRSSKiB: 1, readBytes: 0, writeBytes: 1,
+                                storeBytes: 4096, storeAllocatedBytes: 4096, ops: 10)
+            }
+        }
+        var before = try table(samples(old)), after = try table(samples(today))
+        #expect(Comparison(baseline: before, current: after, options: .init()).problems.contains { $0.contains("missing in current") })
+        before.upgradeVariants(registry.currentVariantText)
+        after.upgradeVariants(registry.currentVariantText)
+        let comparison = Comparison(baseline: before, current: after, options: .init())
+        #expect(comparison.problems.isEmpty, "\(comparison.problems)")
+    }
+}

@@ -3,9 +3,10 @@ import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
-/// The query, search, sync-while-reading, settings and cache workloads, and insert into a filled store, run through their own prepare → measure →
-/// verify on every backend variant at a small size: each must pass its verification and produce exactly the
-/// memory backend's result checksum.
+/// The query, search, sync-while-reading, settings, cache, edit, launch-list and aging workloads, and insert into a
+/// filled store, run through their own prepare → measure → verify on every backend variant at a small size: each
+/// must pass its verification and produce exactly the memory backend's result checksum (sqlite's where the memory
+/// backend cannot play the workload's roles).
 @Suite("Workload contract")
 struct WorkloadContractTests {
     static let cases: [(workload: any Workload, parameters: [String: Int])] = [
@@ -14,6 +15,9 @@ struct WorkloadContractTests {
         (SyncWhileReadingWorkload(), ["count": 200, "batch": 50, "stored": 150, "messages": 400, "users": 30, "screen": 50]),
         (CacheWorkload(), ["count": 1_500, "capacity": 60, "keys": 200, "value_bytes": 64, "ttl": 300]),
         (InsertWorkload(), ["count": 40, "stored": 120]),
+        (EditWorkload(), ["stored": 150, "count": 12]),
+        (LaunchListWorkload(cold: false), ["stored": 300, "screen": 25]),
+        (AgingWorkload(), ["stored": 150, "rounds": 2, "screen": 20]),
     ]
 
     /// Runs one repetition of `workload` on a fresh store of `backend`, as the runner does; returns the verified
@@ -58,7 +62,13 @@ struct WorkloadContractTests {
         #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint != "0a1e50732c6c0998")
     }
 
-    @Test("query, search, sync-while-reading and cache: verified, the memory backend's result, unsupported without the role",
+    /// The backend whose result the others must match: memory, or sqlite where memory cannot play the roles.
+    static func reference(for workload: any Workload) throws -> BackendCase {
+        try #require(BackendRegistry.standard()["memory"]).roles.isSuperset(of: workload.requires)
+            ? memory : BackendCase(backend: "sqlite", variant: [:], label: "default")
+    }
+
+    @Test("query, search, sync-while-reading, cache, edit, launch list and aging: verified, the reference's result, unsupported without the role",
           arguments: BackendCase.contract)
     func sameAsMemory(_ backend: BackendCase) throws {
         let registry = BackendCase.contractRegistry
@@ -69,7 +79,7 @@ struct WorkloadContractTests {
                 #expect(sample.status == .unsupported, "\(workload.name): \(sample.error)")
                 continue
             }
-            let expected = try Self.run(workload, parameters, on: Self.memory).checksum
+            let expected = try Self.run(workload, parameters, on: Self.reference(for: workload)).checksum
             let found = try Self.run(workload, parameters, on: backend, registry: registry)
             #expect(found.checksum == expected, "\(workload.name)")
             if workload.name == "cache" { #expect(found.notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true) }
@@ -77,7 +87,10 @@ struct WorkloadContractTests {
                 #expect(Int(found.notes[.reads] ?? "") ?? 0 >= 1)
                 #expect(found.notes[.note]?.hasPrefix("concurrency: ") == true)
             }
-            if workload.name == "query" { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
+            if workload.name == "query" || workload.name == "list-warm" { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
+            if workload.name == "aging" {
+                #expect(Int64(found.notes[.reclaimedBytes] ?? "") != nil && found.notes[.note]?.contains("compaction: ") == true)
+            }
         }
     }
 

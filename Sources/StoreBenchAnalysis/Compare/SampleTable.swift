@@ -20,7 +20,7 @@ public struct SampleTable {
     }
 
     public let source: String
-    public let rows: [Row]
+    public private(set) var rows: [Row]
     /// Every row's cells as read, in the file's column order.
     public let cells: [[String]]
     /// The file's header.
@@ -96,6 +96,19 @@ public struct SampleTable {
                 throw CompareError("\(self.source): \(label) has \(present[label, default: 0]) repetitions, summary.csv says "
                                    + "\(expected): samples.csv is cut short or belongs to another run")
             }
+        }
+    }
+
+    /// Rewrites every row's variant text with `upgrade(backend, variant)`: a run recorded before a backend gained a
+    /// setting names its variant without it, and `upgrade` spells it as today's binary does (the new setting at its
+    /// default, which reproduces the old behaviour), so the rows still match. Cells are left as read.
+    public mutating func upgradeVariants(_ upgrade: (_ backend: String, _ variant: String) -> String) {
+        rows = rows.map { row in
+            let key = RowKey(scenario: row.key.scenario, workload: row.key.workload, backend: row.key.backend,
+                             variant: upgrade(row.key.backend, row.key.variant), size: row.key.size,
+                             parameters: row.key.parameters)
+            return Row(key: key, status: row.status, repetition: row.repetition, values: row.values, settings: row.settings,
+                       error: row.error, dataset: row.dataset)
         }
     }
 

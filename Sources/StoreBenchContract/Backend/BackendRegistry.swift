@@ -19,6 +19,14 @@ public struct BackendRegistry: Sendable {
 }
 
 extension BackendRegistry {
+    /// `variant` of `backend` as this registry spells it: settings the text leaves out at their defaults, in the
+    /// axes' order. A run recorded before a setting existed names its variants without it; at its default the new
+    /// setting reproduces what ran then, so the upgraded text matches today's rows. Text this registry cannot
+    /// resolve (an unknown backend, a removed setting) is returned unchanged and matches nothing new.
+    public func currentVariantText(backend: String, variant: String) -> String {
+        (try? resolve(backend: backend, settings: variant).1.description) ?? variant
+    }
+
     /// The backend named `backend` and its variant from `settings`: a variant's canonical text
     /// (`txn=single journal=wal`) or `default`. Throws a message naming what is wrong and what is known.
     public func resolve(backend: String, settings: String) throws -> (BackendDescriptor, Variant) {
