@@ -114,3 +114,41 @@ struct AppDataWorkloadTests {
         }
     }
 }
+
+@Suite("Model version 2")
+struct MigrationTests {
+    @Test("ArticleV2's date text: whole seconds from Foundation, milliseconds exact (known values)")
+    func dateText() {
+        #expect(ArticleV2.text(millisecondsSince1970: 1_735_689_600_123) == "2025-01-01T00:00:00.123Z")
+        #expect(ArticleV2.text(millisecondsSince1970: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(ArticleV2.text(millisecondsSince1970: 951_782_400_999) == "2000-02-29T00:00:00.999Z")
+        #expect(ArticleV2.text(millisecondsSince1970: 1_767_225_599_007) == "2025-12-31T23:59:59.007Z")
+        #expect(ArticleV2.text(millisecondsSince1970: -1) == "1969-12-31T23:59:59.999Z")
+    }
+
+    @Test("lazy key-value migration leaves version-1 records until the first read upgrades them; eager rewrites at once",
+          arguments: ["lmdb", "gdbm"])
+    func lazyAndEager(_ backend: String) throws {
+        let registry = BackendRegistry.standard()
+        let descriptor = try #require(registry[backend])
+        let articles = DatasetGenerator(seed: 3).articles(count: 40)
+        for strategy in ["eager", "lazy"] {
+            let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+            let location = StoreLocation(directory: try temp.child("store"), variant: try descriptor.variant(["migrate": strategy]))
+            func withStore<T>(_ body: (any MigratingStore) throws -> T) throws -> T {
+                let store = try descriptor.open(location, as: (any MigratingStore).self)
+                defer { try? store.close() }
+                return try body(store)
+            }
+            try withStore { try $0.load(articles: articles) }
+            _ = try withStore { try $0.migrateToVersion2() }
+            // Version-1 reads still work exactly while the records are version 1.
+            let stillVersion1 = (try? withStore { try $0.allArticles() }).map(ArticleSnapshot.init)?.hex
+            #expect((stillVersion1 == ArticleSnapshot(articles).hex) == (strategy == "lazy"), "\(strategy)")
+            let upgraded = try withStore { try $0.allArticlesV2() }
+            #expect(MigrateWorkload.checksum(upgraded) == MigrateWorkload.checksum(articles.map(ArticleV2.init(upgrading:))))
+            // After the first version-2 read, the lazy store wrote its upgrades back too.
+            #expect((try? withStore { try $0.allArticles() }) == nil, "\(strategy)")
+        }
+    }
+}

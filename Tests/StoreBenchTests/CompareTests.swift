@@ -368,12 +368,14 @@ struct CompareEndToEndTests {
 
 @Suite("Variants across versions")
 struct VariantUpgradeTests {
-    @Test("a run recorded before sqlite had list_index and auto_vacuum is named as today, and its rows match today's")
+    @Test("a run recorded before sqlite had list_index, auto_vacuum and migrate is named as today, and its rows match today's")
     func upgraded() throws {
         let registry = BackendRegistry.standard()
         let old = "txn=single journal=wal sync=normal index=on search=like"
-        let today = "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none"
+        let between = "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none"
+        let today = between + " migrate=alter"
         #expect(registry.currentVariantText(backend: "sqlite", variant: old) == today)
+        #expect(registry.currentVariantText(backend: "sqlite", variant: between) == today)
         #expect(registry.currentVariantText(backend: "sqlite", variant: today) == today)
         // A setting today's binary does not know, or an unknown backend: unchanged, so it matches nothing new.
         #expect(registry.currentVariantText(backend: "sqlite", variant: "txn=single gone=1") == "txn=single gone=1")

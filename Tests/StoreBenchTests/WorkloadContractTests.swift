@@ -18,6 +18,7 @@ struct WorkloadContractTests {
         (EditWorkload(), ["stored": 150, "count": 12]),
         (LaunchListWorkload(cold: false), ["stored": 300, "screen": 25]),
         (AgingWorkload(), ["stored": 150, "rounds": 2, "screen": 20]),
+        (MigrateWorkload(), ["stored": 120]),
     ]
 
     /// Runs one repetition of `workload` on a fresh store of `backend`, as the runner does; returns the verified
@@ -79,6 +80,11 @@ struct WorkloadContractTests {
                 #expect(sample.status == .unsupported, "\(workload.name): \(sample.error)")
                 continue
             }
+            if workload.name == "migrate" && backend.variant["codec"] == "archiver" {
+                let sample = try Self.sample(workload, parameters, on: backend, registry: registry)
+                #expect(sample.status == .unsupported && sample.error.contains("NSSecureCoding"), "\(sample.error)")
+                continue
+            }
             let expected = try Self.run(workload, parameters, on: Self.reference(for: workload)).checksum
             let found = try Self.run(workload, parameters, on: backend, registry: registry)
             #expect(found.checksum == expected, "\(workload.name)")
@@ -88,6 +94,9 @@ struct WorkloadContractTests {
                 #expect(found.notes[.note]?.hasPrefix("concurrency: ") == true)
             }
             if workload.name == "query" || workload.name == "list-warm" { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
+            if workload.name == "migrate" {
+                #expect(Double(found.notes[.firstReadSeconds] ?? "") != nil && found.notes[.note]?.contains("migration: ") == true)
+            }
             if workload.name == "aging" {
                 #expect(Int64(found.notes[.reclaimedBytes] ?? "") != nil && found.notes[.note]?.contains("compaction: ") == true)
             }

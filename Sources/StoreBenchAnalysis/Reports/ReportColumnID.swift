@@ -12,6 +12,7 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case residentPages = "resident_pages", childReadySeconds = "child_ready_s", childReadBytes = "child_read_bytes"
     case note, hitRatio = "hit_ratio", reads, queryPlan = "query_plan"
     case agedAllocatedBytes = "aged_alloc_bytes", reclaimedBytes = "reclaimed_bytes", listSlowdown = "list_slowdown"
+    case firstReadSeconds = "first_read_s"
     case memoryGrowthKiB = "mem_growth_kib", otherCPUSeconds = "other_cpu_s", loadAverage = "load_1m"
     case repetitionSeconds = "repetition_s", prepareSeconds = "prepare_s", declaredDurability = "declared_durability"
     case syncs, writeCalls = "write_calls", writtenBytes = "written_bytes", readCalls = "read_calls"

@@ -115,6 +115,8 @@ public enum ReportColumns {
                 "aging: allocated bytes the compaction gave back (aged minus compacted)"),
         .column(.listSlowdown, .ratio, .lowerIsBetter, .none, .workload,
                 "aging: the launch list's read time after the churn over its time on the freshly loaded store"),
+        .column(.firstReadSeconds, .seconds, .lowerIsBetter, .none, .workload,
+                "migrate: the first full read of every record as version 2 after the migration (a lazy strategy pays its deferred upgrades here)"),
         .column(.memoryGrowthKiB, .kibibytes, .lowerIsBetter, .median, .resources,
                 "peak resident memory during the timed region minus resident memory at its start: what the operation took"),
         .column(.otherCPUSeconds, .seconds, .lowerIsBetter, .median, .noise,

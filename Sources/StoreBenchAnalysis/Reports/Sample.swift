@@ -151,7 +151,7 @@ public struct Sample: Sendable {
             return ops > 0 ? Double(count) / Double(ops) : nil
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
              .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown:
+             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
             return notes[column].flatMap(Double.init)
         }
     }
@@ -190,7 +190,7 @@ public struct Sample: Sendable {
             break  // derived from the count and ops
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
              .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown:
+             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }

@@ -217,12 +217,12 @@ enum PlistRecords {
                 created: Date(millisecondsSince1970: try number(d, "created").int64Value))
     }
 
-    private static func text(_ d: [String: Any], _ key: String) throws -> String {
+    static func text(_ d: [String: Any], _ key: String) throws -> String {
         guard let value = d[key] as? String else { throw StoreError.inconsistent("record field \(key) is not text") }
         return value
     }
 
-    private static func number(_ d: [String: Any], _ key: String) throws -> NSNumber {
+    static func number(_ d: [String: Any], _ key: String) throws -> NSNumber {
         if let value = d[key] as? NSNumber { return value }
         if let value = d[key] as? Bool { return NSNumber(value: value) }
         if let value = d[key] as? Int64 { return NSNumber(value: value) }

@@ -49,3 +49,28 @@ extension DefaultsStore {
         return CacheEntry(key: key, value: Array(value), expires: expires.int64Value)
     }
 }
+
+/// The `migrate` part of ``DefaultsStore``: every article dictionary read, changed to version 2 (`published` as
+/// text, `pinned` added) and set again; one `synchronize()` at the end.
+extension DefaultsStore: MigratingStore {
+    func migrateToVersion2() throws -> String {
+        let all = defaults.dictionaryRepresentation()
+        for (key, value) in all where key.hasPrefix("article.") {
+            guard var record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
+            record["published"] = ArticleV2.text(millisecondsSince1970: try PlistRecords.number(record, "published").int64Value)
+            record["pinned"] = false
+            defaults.set(record, forKey: key)
+        }
+        try synchronize()
+        return "every article dictionary rewritten as version 2, then one synchronize()"
+    }
+
+    func allArticlesV2() throws -> [ArticleV2] {
+        try Self.records(in: defaults.dictionaryRepresentation(), prefix: "article.") { _, d in
+            ArticleV2(uid: try PlistRecords.text(d, "uid"), feedID: try PlistRecords.number(d, "feedID").int64Value,
+                      title: try PlistRecords.text(d, "title"), summary: try PlistRecords.text(d, "summary"),
+                      published: try PlistRecords.text(d, "published"), read: try PlistRecords.number(d, "read").boolValue,
+                      pinned: try PlistRecords.number(d, "pinned").boolValue)
+        }
+    }
+}

@@ -216,3 +216,19 @@ final class FilesStore: AppStore {
 
     func close() throws {}
 }
+
+/// The `migrate` part of ``FilesStore``: every article file decoded as version 1 and replaced by its version 2.
+extension FilesStore: MigratingStore {
+    func migrateToVersion2() throws -> String {
+        let files = try articleFiles()
+        for file in files {
+            let article = try decoder.decode(Article.self, from: try FileWriter.read(file))
+            try FileWriter.replace(file, with: try encoder.encode(ArticleV2(upgrading: article)), durable: durable)
+        }
+        return "every article file decoded and replaced as version 2 (\(durable ? "fsync each" : "rename only"))"
+    }
+
+    func allArticlesV2() throws -> [ArticleV2] {
+        try articleFiles().map { try decoder.decode(ArticleV2.self, from: try FileWriter.read($0)) }
+    }
+}

@@ -32,10 +32,12 @@ public enum GDBMBackend {
     public struct Settings: BackendSettings {
         public enum Synchronize: String, SettingChoice { case none, close, each }
         public var sync = Synchronize.close
+        public var migration = MigrationStrategy.eager
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
             [.choice("sync", \.sync, key: true,
-                     summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)")]
+                     summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)"),
+             .choice("migrate", \.migration, summary: MigrationStrategy.summary)]
         }
     }
 }
@@ -47,10 +49,12 @@ final class GDBMStore: AppStore {
     private let file: GDBMFile
     private let syncEach: Bool
     private let syncAtEnd: Bool
+    private let lazyMigration: Bool
     let effectiveSettings: String
 
     init(location: StoreLocation, settings: GDBMBackend.Settings) throws {
         file = try GDBMFile(path: location.path(Self.fileName))
+        lazyMigration = settings.migration == .lazy
         syncEach = settings.sync == .each
         syncAtEnd = settings.sync != .none
         effectiveSettings = settings.text
@@ -197,5 +201,40 @@ extension GDBMStore: CompactingStore {
         try file.reorganize()
         if syncAtEnd { try file.sync() }
         return Compaction(method: syncAtEnd ? "gdbm_reorganize; gdbm_sync" : "gdbm_reorganize")
+    }
+}
+
+/// The `migrate` part of ``GDBMStore``: every value rewritten as version 2 (eager), or a version record written and
+/// each value upgraded when it is first read (lazy).
+extension GDBMStore: MigratingStore {
+    static let modelVersionKey = Array("v:model".utf8)
+
+    func migrateToVersion2() throws -> String {
+        if !lazyMigration {
+            for key in try file.keys() where key.starts(with: Self.articlePrefix) {
+                guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while migrating") }
+                try file.store(RecordCodec.encode(try RecordCodec.decodeArticleV2(bytes)), for: key)
+            }
+        }
+        try file.store(Array("2".utf8), for: Self.modelVersionKey)
+        if syncAtEnd { try file.sync() }
+        return lazyMigration ? "lazy: version record written; values upgraded when read"
+            : "eager: every value decoded and stored again as version 2"
+    }
+
+    func allArticlesV2() throws -> [ArticleV2] {
+        var articles: [ArticleV2] = []
+        var upgraded = 0
+        for key in try file.keys() where key.starts(with: Self.articlePrefix) {
+            guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
+            let article = try RecordCodec.decodeArticleV2(bytes)
+            if !RecordCodec.isVersion2(bytes) {
+                try file.store(RecordCodec.encode(article), for: key)
+                upgraded += 1
+            }
+            articles.append(article)
+        }
+        if upgraded > 0 && syncAtEnd { try file.sync() }
+        return articles
     }
 }

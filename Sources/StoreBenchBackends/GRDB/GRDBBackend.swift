@@ -79,6 +79,8 @@ final class GRDBStore: AppStore {
     let writer: any DatabaseWriter
     private let batchStyle: Bool
     let fullTextSearch: Bool
+    /// `index=on`: the query index is part of the schema's migrations.
+    let indexed: Bool
     private let screen: GRDBScreenReader
     /// The database of the running unit of work.
     private var current: Database?
@@ -100,7 +102,8 @@ final class GRDBStore: AppStore {
         screen = GRDBScreenReader(writer: writer, path: path)
         do {
             fullTextSearch = settings.search == .fts5
-            try GRDBSchema.migrator(index: settings.index == .on, fullText: fullTextSearch).migrate(writer)
+            indexed = settings.index == .on
+            try GRDBSchema.migrator(index: indexed, fullText: fullTextSearch).migrate(writer)
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in
                 (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",

@@ -37,6 +37,7 @@ public enum LMDBBackend {
         public var sync = Synchronize.full
         /// The memory map size in MiB.
         public var mapSizeMiB = 2048
+        public var migration = MigrationStrategy.eager
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
             [
@@ -46,6 +47,7 @@ public enum LMDBBackend {
                         summary: "full: fsync at every commit; nometasync: MDB_NOMETASYNC; nosync: MDB_NOSYNC"),
                 .integer("mapsize_mb", \.mapSizeMiB, range: 1...1_048_576,
                          summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
+                .choice("migrate", \.migration, summary: MigrationStrategy.summary),
             ]
         }
     }
@@ -59,6 +61,7 @@ final class LMDBStore: AppStore {
     private let settingsTable: LMDBDatabase
     private let cache: LMDBDatabase
     private let transactionPerRecord: Bool
+    private let lazyMigration: Bool
     private let screen: LMDBScreenReader
     /// The write transaction of the running unit of work (txn=single).
     private var current: LMDBTransaction?
@@ -82,6 +85,7 @@ final class LMDBStore: AppStore {
                 throw StoreError.settingMismatch(setting: "sync", requested: settings.sync.rawValue, effective: "\(durability)")
             }
             transactionPerRecord = settings.txn == .each
+            lazyMigration = settings.migration == .lazy
             var effective = settings
             effective.mapSizeMiB = try environment.mapSize() >> 20
             effectiveSettings = effective.text
@@ -302,5 +306,45 @@ extension LMDBStore: CompactingStore {
             unlink(directory.appendingPathComponent("lock.mdb").path)
         }
         return Compaction(method: "mdb_env_copy2(MDB_CP_COMPACT); fsync; rename over data.mdb; reopen", needsReopen: true)
+    }
+}
+
+/// The `migrate` part of ``LMDBStore``: in one write transaction, every value rewritten as version 2 (eager), or
+/// only the model version recorded and each value upgraded when first read (lazy).
+extension LMDBStore: MigratingStore {
+    /// The model version's key, in the settings database (a setting key never starts with a control character).
+    static let modelVersionKey = Array("\u{1}model.version".utf8)
+
+    func migrateToVersion2() throws -> String {
+        try environment.write { txn in
+            if !lazyMigration {
+                var values: [([UInt8], [UInt8])] = []
+                try txn.forEach(in: articles) { key, value in
+                    values.append((key, value))
+                    return true
+                }
+                for (key, value) in values {
+                    try txn.put(RecordCodec.encode(try RecordCodec.decodeArticleV2(value)), for: key, in: articles)
+                }
+            }
+            try txn.put(Array("2".utf8), for: Self.modelVersionKey, in: settingsTable)
+        }
+        return lazyMigration ? "lazy: model version recorded (one commit); values upgraded when read"
+            : "eager: every value rewritten as version 2 in one write transaction"
+    }
+
+    func allArticlesV2() throws -> [ArticleV2] {
+        try environment.write { txn in
+            var found: [ArticleV2] = []
+            var stale: [([UInt8], ArticleV2)] = []
+            try txn.forEach(in: articles) { key, value in
+                let article = try RecordCodec.decodeArticleV2(value)
+                if !RecordCodec.isVersion2(value) { stale.append((key, article)) }
+                found.append(article)
+                return true
+            }
+            for (key, article) in stale { try txn.put(RecordCodec.encode(article), for: key, in: articles) }
+            return found
+        }
     }
 }

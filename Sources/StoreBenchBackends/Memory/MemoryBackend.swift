@@ -24,6 +24,8 @@ public enum MemoryBackend {
 final class MemoryContents: Sendable {
     struct Collections {
         var articles: [String: Article] = [:]
+        /// The articles after `migrate` (model version 2).
+        var articlesV2: [String: ArticleV2] = [:]
         var users: [Int64: User] = [:]
         /// Newest first, kept sorted.
         var timeline: [Message] = []
@@ -128,4 +130,17 @@ final class MemoryStore: AppStore {
     func cacheEntries() throws -> [CacheEntry] { contents.access { Array($0.cache.values) } }
 
     func close() throws {}
+}
+
+/// `migrate` in memory: every article converted in place.
+extension MemoryStore: MigratingStore {
+    func migrateToVersion2() throws -> String {
+        contents.access { collections in
+            collections.articlesV2 = collections.articles.mapValues(ArticleV2.init(upgrading:))
+            collections.articles = [:]
+        }
+        return "every article converted in the dictionary"
+    }
+
+    func allArticlesV2() throws -> [ArticleV2] { contents.access { Array($0.articlesV2.values) } }
 }

@@ -29,6 +29,8 @@ public struct SQLiteSettings: BackendSettings {
     public var listIndex = Switch.off
     public var search = Search.like
     public var autoVacuum = AutoVacuum.none
+    public enum Migration: String, SettingChoice { case alter, rebuild }
+    public var migration = Migration.alter
 
     public init() {}
 
@@ -52,6 +54,8 @@ public struct SQLiteSettings: BackendSettings {
                     summary: "like: LIKE '%word%' scans titles and summaries; fts5: an FTS5 index kept by triggers"),
             .choice("auto_vacuum", \.autoVacuum,
                     summary: "none: free pages stay in the file until VACUUM rebuilds it; incremental: auto_vacuum=INCREMENTAL, free pages are given back by PRAGMA incremental_vacuum (set when the file is created)"),
+            .choice("migrate", \.migration,
+                    summary: "the migrate workload: alter: ALTER TABLE ADD COLUMN and an UPDATE converting every row in place; rebuild: a new table filled by INSERT … SELECT, the old one dropped, the new one renamed, the indexes recreated"),
         ]
     }
 }

@@ -97,6 +97,19 @@ public protocol CompactingStore: QueryStore {
     func compact() throws -> Compaction
 }
 
+/// Role: a store whose articles can be upgraded to model version 2 (``ArticleV2``) in place (`migrate`): a
+/// release of the app that changes its model. After ``migrateToVersion2()`` the store holds version 2 (or, for a
+/// lazy strategy, version-1 records it upgrades as it reads them); the version-1 article calls are then not used.
+public protocol MigratingStore: ArticleStore {
+    /// Upgrades the stored articles to version 2 in the backend's idiom and its variant's strategy (an `ALTER TABLE`
+    /// and per-row conversion, a table rebuild, a migrator, every record decoded and re-encoded, or — lazy — only a
+    /// version mark), durable as the variant promises when it returns. Returns how, for the row.
+    func migrateToVersion2() throws -> String
+    /// Every article as version 2, in any order. A lazy store upgrades the version-1 records it reads and writes
+    /// them back (the deferred cost).
+    func allArticlesV2() throws -> [ArticleV2]
+}
+
 /// The free room inside a store's files, as its library reports it.
 public struct FreeSpace: Sendable, Equatable {
     /// Bytes held free for reuse inside the files; nil when the library cannot say.
@@ -140,6 +153,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     /// The data survives its process (a fresh process can read it back): not a protocol, the backend says so.
     public static let persistence = StoreRoles(rawValue: 1 << 6)
     public static let compacting = StoreRoles(rawValue: 1 << 7)
+    public static let migrating = StoreRoles(rawValue: 1 << 8)
 
     /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
     /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
@@ -151,6 +165,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
         (.cache, "cache", { $0 is any CacheStore.Type }),
         (.sharing, "sharing", { $0 is any SharableStore.Type }),
         (.compacting, "compacting", { $0 is any CompactingStore.Type }),
+        (.migrating, "migrating", { $0 is any MigratingStore.Type }),
     ]
 
     static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }

@@ -79,21 +79,27 @@ public final class Repetition {
     /// closes both. Where the library allows no second handle (``BackendDescriptor/ReadBack/afterClose(_:)``),
     /// the timed store is closed first and the row's note says why.
     public func readBackArticles() throws -> ArticleSnapshot {
+        try readBack { ArticleSnapshot(try $0.playing((any ArticleStore).self).allArticles()) }
+    }
+
+    /// Verification: `read` on a second, independent store, as ``readBackArticles()`` does (the timed store closed
+    /// first where the library allows no second handle); both are closed afterwards.
+    public func readBack<T>(_ read: (any Store) throws -> T) throws -> T {
         if case .afterClose(let reason) = readBack {
             appendNote("read back after closing the timed store (\(reason))")
             try closeStore()
         }
         let reader = try openStore()
-        let snapshot: ArticleSnapshot
+        let result: T
         do {
-            snapshot = ArticleSnapshot(try reader.playing((any ArticleStore).self).allArticles())
+            result = try read(reader)
         } catch {
             try? reader.close()
             throw error
         }
         try reader.close()
         try closeStore()
-        return snapshot
+        return result
     }
 
     /// Verification: reads the articles back (``readBackArticles()``) and checks them against `expected`; returns

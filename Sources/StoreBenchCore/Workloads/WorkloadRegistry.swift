@@ -22,6 +22,7 @@ public struct WorkloadRegistry: Sendable {
                           DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(),
                           SettingsWorkload(), CacheWorkload(),
                           LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
-                          EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload()])
+                          EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
+                          MigrateWorkload()])
     }
 }
