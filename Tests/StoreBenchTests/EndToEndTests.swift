@@ -12,7 +12,8 @@ struct EndToEndTests {
         let result = try runStorebench(["run", "--scenario", "scenarios/smoke.yaml", "--out", out.path,
                                         "--workdir", temp.url.path, "--reps", "2", "--warmup", "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["samples.csv", "summary.csv", "summary.json", "environment.json"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+                == ["samples.csv", "summary.csv", "summary.json", "environment.json", "rounds.csv"])
 
         let (combinations, declined) = try InventoryTests.smokeRows()  // derived from the registries and smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
@@ -39,10 +40,13 @@ struct EndToEndTests {
         #expect(summary.rows.allSatisfy { $0[rowStatus] != "ok" || $0[noise].contains("no-interval") }, "2 repetitions")
         let status = summary.header.firstIndex(of: "status")!, backend = summary.header.firstIndex(of: "backend")!
         let summaryWorkload = summary.header.firstIndex(of: "workload")!
+        let backends = BackendRegistry.standard(), workloads = WorkloadRegistry.standard
         for row in summary.rows {
-            // Only the in-memory floor cannot be launched in a fresh process.
-            let launch = (row[summaryWorkload].hasPrefix("timeline-") || row[summaryWorkload] == "settings") && row[backend] == "memory"
-            #expect(row[status] == (launch ? "unsupported" : "ok"), "\(row[summaryWorkload]) \(row[backend]): \(row[status])")
+            // Unsupported exactly where the store's type lacks a role the workload needs (memory cannot be launched in a
+            // fresh process; only sqlite, grdb, lmdb and gdbm compact).
+            let needs = try #require(workloads[row[summaryWorkload]]).requires
+            let declined = try !needs.isEmpty && !#require(backends[row[backend]]).roles.isSuperset(of: needs)
+            #expect(row[status] == (declined ? "unsupported" : "ok"), "\(row[summaryWorkload]) \(row[backend]): \(row[status])")
         }
 
         // Per-operation percentiles: present for workloads of many operations, ordered, empty for one-operation rows.
@@ -51,7 +55,7 @@ struct EndToEndTests {
         let percentiles = ReportColumns.latency.map { samples.header.firstIndex(of: $0.name)! }
         for row in samples.rows {
             let values: [Double?] = percentiles.map { Double(row[$0]) }
-            if ["insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache"].contains(row[workload]),
+            if ["insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache", "edit"].contains(row[workload]),
                row[sampleStatus] == "ok" {
                 let p = values.compactMap { $0 }
                 #expect(p.count == 5 && p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3] && p[3] <= p[4] && p[0] > 0, "\(p)")
@@ -70,7 +74,7 @@ struct EndToEndTests {
             #expect(manifest[field] != nil, "environment.json lacks \(field)")
         }
         #expect((manifest["libraries"] as? [String: String])?["sqlite"] != nil)
-        #expect((manifest["datasets"] as? [Any])?.count == 13)  // one per workload that stores data
+        #expect((manifest["datasets"] as? [Any])?.count == WorkloadRegistry.standard.workloads.count { $0.requiresStore })  // one per workload that stores data
         #expect(result.stdout.contains("| workload | backend | variant |"))
         // Not a terminal: a progress line ([done/expected], elapsed, left) at the start and every few seconds.
         #expect(result.stderr.contains("[1/") && result.stderr.contains("repetitions: 0 warm-up, 2 measured"), "\(result.stderr)")

@@ -80,11 +80,6 @@ struct WorkloadContractTests {
                 #expect(sample.status == .unsupported, "\(workload.name): \(sample.error)")
                 continue
             }
-            if workload.name == "migrate" && backend.variant["codec"] == "archiver" {
-                let sample = try Self.sample(workload, parameters, on: backend, registry: registry)
-                #expect(sample.status == .unsupported && sample.error.contains("NSSecureCoding"), "\(sample.error)")
-                continue
-            }
             let expected = try Self.run(workload, parameters, on: Self.reference(for: workload)).checksum
             let found = try Self.run(workload, parameters, on: backend, registry: registry)
             #expect(found.checksum == expected, "\(workload.name)")

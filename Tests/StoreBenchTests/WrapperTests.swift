@@ -64,7 +64,7 @@ struct LMDBWrapperTests {
         let descriptor = LMDBBackend.descriptor
         let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["mapsize_mb": "1"])))
         defer { try? store.close() }
-        #expect(store.effectiveSettings == "txn=single sync=full mapsize_mb=1")
+        #expect(store.effectiveSettings == "txn=single sync=full mapsize_mb=1 migrate=eager")
         let error = #expect(throws: LMDBError.self) {
             try store.load(articles: DatasetGenerator(seed: 1).articles(count: 10_000))
         }

@@ -70,3 +70,32 @@ final class MessageBox: NSObject, NSSecureCoding {
                           text: String(text), created: Date(millisecondsSince1970: coder.decodeInt64(forKey: "created")))
     }
 }
+
+/// Model version 2 of an article (`migrate`), archived under its own class name.
+final class ArticleV2Box: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let article: ArticleV2
+
+    init(_ article: ArticleV2) { self.article = article }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: article.uid), forKey: "uid")
+        coder.encode(article.feedID, forKey: "feedID")
+        coder.encode(NSString(string: article.title), forKey: "title")
+        coder.encode(NSString(string: article.summary), forKey: "summary")
+        coder.encode(NSString(string: article.published), forKey: "published")
+        coder.encode(article.read, forKey: "read")
+        coder.encode(article.pinned, forKey: "pinned")
+    }
+
+    required init?(coder: NSCoder) {
+        guard let uid = coder.decodeObject(of: NSString.self, forKey: "uid"),
+              let title = coder.decodeObject(of: NSString.self, forKey: "title"),
+              let summary = coder.decodeObject(of: NSString.self, forKey: "summary"),
+              let published = coder.decodeObject(of: NSString.self, forKey: "published")
+        else { return nil }
+        article = ArticleV2(uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
+                            summary: String(summary), published: String(published), read: coder.decodeBool(forKey: "read"),
+                            pinned: coder.decodeBool(forKey: "pinned"))
+    }
+}

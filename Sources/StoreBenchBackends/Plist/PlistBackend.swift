@@ -212,21 +212,13 @@ final class PlistStore: AppStore {
 }
 
 /// The `migrate` part of ``PlistStore``: the whole collection decoded as version 1 and written again as version 2
-/// (`Codable` records in the variant's format, written as every save is).
+/// with the variant's codec (version-2 `Codable` records, or a version-2 archived class), as every save is written.
 extension PlistStore: MigratingStore {
     func migrateToVersion2() throws -> String {
-        guard codec is CodablePlistCodec else {
-            throw StoreError.unsupported("migrate: codec=archiver would need a version-2 NSSecureCoding class; codec=codable migrates")
-        }
-        let upgraded = try loadedArticles().map(ArticleV2.init(upgrading:))
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = format
-        try write(try encoder.encode(upgraded), to: articlesURL)
+        try write(try codec.encode(try loadedArticles().map(ArticleV2.init(upgrading:))), to: articlesURL)
         (articles, positions, dirty) = (nil, [:], false)
-        return "every article decoded and the file rewritten as version 2 (\(format == .xml ? "xml" : "binary"))"
+        return "every article decoded and the file rewritten as version 2 (\(codec.name), \(format == .xml ? "xml" : "binary"))"
     }
 
-    func allArticlesV2() throws -> [ArticleV2] {
-        try decoded(articlesURL) { try PropertyListDecoder().decode([ArticleV2].self, from: $0) }
-    }
+    func allArticlesV2() throws -> [ArticleV2] { try decoded(articlesURL, codec.decodeArticlesV2) }
 }

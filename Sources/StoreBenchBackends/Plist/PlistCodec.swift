@@ -14,6 +14,9 @@ protocol PlistCodec {
     func decodeArticles(_ data: Data) throws -> [Article]
     func encode(_ cache: TimelineCache) throws -> Data
     func decodeTimeline(_ data: Data) throws -> TimelineCache
+    /// Model version 2 of the articles collection (`migrate`).
+    func encode(_ articles: [ArticleV2]) throws -> Data
+    func decodeArticlesV2(_ data: Data) throws -> [ArticleV2]
 }
 
 /// `codec=codable`: `PropertyListEncoder` / `PropertyListDecoder` on `Codable` records.
@@ -64,6 +67,11 @@ struct CodablePlistCodec: PlistCodec {
         }))
     }
 
+    /// Version 2 stores its date as text already: the records are encoded as they are.
+    func encode(_ articles: [ArticleV2]) throws -> Data { try encoder().encode(articles) }
+
+    func decodeArticlesV2(_ data: Data) throws -> [ArticleV2] { try PropertyListDecoder().decode([ArticleV2].self, from: data) }
+
     func decodeTimeline(_ data: Data) throws -> TimelineCache {
         let stored = try PropertyListDecoder().decode(StoredTimeline.self, from: data)
         return TimelineCache(users: stored.users, messages: stored.messages.map {
@@ -83,6 +91,7 @@ struct ArchiverPlistCodec: PlistCodec {
 
     static let names: [(AnyClass, String)] = [
         (ArticleBox.self, "StoreBenchArticle"), (UserBox.self, "StoreBenchUser"), (MessageBox.self, "StoreBenchMessage"),
+        (ArticleV2Box.self, "StoreBenchArticleV2"),
     ]
 
     private func archive(_ fill: (NSKeyedArchiver) -> Void) -> Data {
@@ -116,6 +125,16 @@ struct ArchiverPlistCodec: PlistCodec {
         let unarchiver = try unarchiver(data)
         defer { unarchiver.finishDecoding() }
         return try decodeArray(ArticleBox.self, key: NSKeyedArchiveRootObjectKey, from: unarchiver).map(\.article)
+    }
+
+    func encode(_ articles: [ArticleV2]) throws -> Data {
+        archive { $0.encode(articles.map(ArticleV2Box.init) as NSArray, forKey: NSKeyedArchiveRootObjectKey) }
+    }
+
+    func decodeArticlesV2(_ data: Data) throws -> [ArticleV2] {
+        let unarchiver = try unarchiver(data)
+        defer { unarchiver.finishDecoding() }
+        return try decodeArray(ArticleV2Box.self, key: NSKeyedArchiveRootObjectKey, from: unarchiver).map(\.article)
     }
 
     func encode(_ cache: TimelineCache) throws -> Data {
