@@ -137,4 +137,26 @@ struct DecisionReportTests {
         #expect(grdb.label(grdbVariant) == "grdb [style=records writer=queue]")
         #expect(grdb.promise(grdbVariant) == .survivesKill, "GRDB's queue is journal=delete FULL: the last commit may roll back on power loss")
     }
+
+    @Test("migrate: a lazy strategy's deferred first read goes beside its time, ordered by the sum; aging's figures get a table")
+    func deferredCostAndFigures() throws {
+        func noted(_ samples: [Sample], _ column: SampleColumn, _ value: String) -> [Sample] {
+            samples.map { sample in
+                var copy = sample
+                copy.notes[column] = value
+                return copy
+            }
+        }
+        let samples = noted(rows("lazy", mean: 0.001, workload: "migrate", seed: 1), .firstReadSeconds, "1.000000000")
+            + noted(rows("eager", mean: 0.8, workload: "migrate", seed: 2), .firstReadSeconds, "0.100000000")
+            + noted(rows("old", mean: 0.3, workload: "aging", seed: 3), .reclaimedBytes, "4096")
+        let report = DecisionReport(table: try table(samples), promise: { _, _ in .durable }, crashes: [:])
+        let line = try #require(report.answer.split(separator: "\n").first { $0.hasPrefix("- **migrate**") })
+        #expect(line.contains("first full read after it pays what a lazy strategy deferred"), "\(line)")
+        let eager = try #require(line.range(of: "eager [default] 100.0 ms")), lazy = try #require(line.range(of: "lazy [default] 1.00 s"))
+        #expect(eager.lowerBound < lazy.lowerBound, "by the sum of both medians: \(line)")
+        #expect(report.figures.contains("### migrate") && report.figures.contains("| first full read |"))
+        #expect(report.figures.contains("### aging") && report.figures.contains("4,096 B"))
+        #expect(!report.answer.contains("- **aging**: ") || !report.answer.split(separator: "\n").first { $0.hasPrefix("- **aging**") }!.contains("first full read"))
+    }
 }

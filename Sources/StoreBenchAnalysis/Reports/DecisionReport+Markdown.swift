@@ -39,7 +39,7 @@ extension DecisionReport {
                          + "\(cell(.mayLose)) | \(cell(.survivesKill)) | \(cell(.durable)) |")
         }
         lines += ["", "### Recommendations", ""]
-        lines += workloads.compactMap(recommendation)
+        lines += workloads.compactMap { workload in recommendation(workload).map { $0 + (deferredCost(workload) ?? "") } }
         let warnings = contradictions
         if !warnings.isEmpty {
             lines += ["", "### Warnings", ""] + warnings.map { "- ⚠ \(MarkdownTable.escape($0))" }

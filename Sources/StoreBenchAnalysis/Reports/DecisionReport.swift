@@ -33,6 +33,8 @@ public struct DecisionReport {
         let prepareShare: Double?
         /// Medians of the counted costs per operation (``DecisionReport/costColumns``); absent where not counted.
         let costs: [SampleColumn: Double]
+        /// Medians of what the workload reports beside its time (``DecisionReport/figureColumns``), where it does.
+        let figures: [SampleColumn: Double]
 
         var isFloor: Bool { durability.promise == .none }
         var hasInterval: Bool { interval != nil }
@@ -80,6 +82,9 @@ public struct DecisionReport {
         let costMedians = Dictionary(uniqueKeysWithValues: Self.costColumns.map { column in
             (column, table.values(of: column).compactMapValues(Statistics.median))
         })
+        let figureMedians = Dictionary(uniqueKeysWithValues: Self.figureColumns.map { column in
+            (column, table.values(of: column).compactMapValues(Statistics.median))
+        })
         let repeated = table.values(of: .repetitionSeconds).mapValues { $0.reduce(0, +) }
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }
@@ -92,7 +97,8 @@ public struct DecisionReport {
                              durability: DurabilityClass(declared: declared, crash: crash), crash: crash,
                              storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant),
                              prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil },
-                             costs: costMedians.compactMapValues { $0[key] })
+                             costs: costMedians.compactMapValues { $0[key] },
+                             figures: figureMedians.compactMapValues { $0[key] })
             }
             let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
             // The main group: the most rows (the floor aside), then the larger size.

@@ -31,6 +31,8 @@ public enum RunReport {
         if let decision {
             lines += [decision.rankings]
             lines += [decision.costs(notCounted: notCountedReason(environment))]
+            let figures = decision.figures
+            if !figures.isEmpty { lines.append(figures) }
         }
         if charts.isEmpty {
             lines += ["_No charts: run `scripts/plot` on this directory to draw them._", ""]
