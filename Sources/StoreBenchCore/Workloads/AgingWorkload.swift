@@ -21,14 +21,10 @@ public struct AgingWorkload: Workload {
         WorkloadParameter("rounds", default: 30, range: 1...1_000, summary: "rounds of churn (days of use)"),
         .percent("churn_percent", 10, "share of M inserted, and as many oldest deleted, per round"),
         .percent("edit_percent", 2, "share of M edited per round, one app operation each"),
-        WorkloadParameter("screen", default: 50, range: 1...10_000, summary: "newest articles the launch list reads"),
+        .screen("newest articles the launch list reads"),
     ] + RecordShape.parameters
 
-    public func validate(_ parameters: WorkloadParameters) throws {
-        guard parameters["screen"] <= parameters["stored"] else {
-            throw ParameterError("screen (\(parameters["screen"])) must not exceed stored (\(parameters["stored"]))")
-        }
-    }
+    public func validate(_ parameters: WorkloadParameters) throws { try WorkloadParameter.validateScreen(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(AgingPlan(stored: parameters["stored"], rounds: parameters["rounds"], churnPercent: parameters["churn_percent"],

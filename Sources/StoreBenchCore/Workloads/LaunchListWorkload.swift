@@ -21,14 +21,10 @@ public struct LaunchListWorkload: Workload {
     public let leavesStoreUnchanged = true
     public let parameters = [
         .stored(20_000),
-        WorkloadParameter("screen", default: 50, range: 1...10_000, summary: "newest articles on the first screen"),
+        .screen("newest articles on the first screen"),
     ] + RecordShape.parameters
 
-    public func validate(_ parameters: WorkloadParameters) throws {
-        guard parameters["screen"] <= parameters["stored"] else {
-            throw ParameterError("screen (\(parameters["screen"])) must not exceed stored (\(parameters["stored"]))")
-        }
-    }
+    public func validate(_ parameters: WorkloadParameters) throws { try WorkloadParameter.validateScreen(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(articles: generator.articles(count: parameters["stored"]), screen: parameters["screen"], cold: cold)

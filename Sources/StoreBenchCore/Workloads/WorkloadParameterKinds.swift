@@ -13,6 +13,18 @@ extension WorkloadParameter {
                           optional: optional)
     }
 
+    /// `screen`: the newest articles a launch list shows (default 50).
+    public static func screen(_ summary: String) -> WorkloadParameter {
+        WorkloadParameter("screen", default: 50, range: 1...10_000, summary: summary)
+    }
+
+    /// Throws unless `screen` fits in `stored` (a list cannot show more articles than the store holds).
+    static func validateScreen(_ parameters: WorkloadParameters) throws {
+        guard parameters["screen"] <= parameters["stored"] else {
+            throw ParameterError("screen (\(parameters["screen"])) must not exceed stored (\(parameters["stored"]))")
+        }
+    }
+
     /// A share in percent, 0…100.
     public static func percent(_ name: String, _ defaultValue: Int, _ summary: String) -> WorkloadParameter {
         WorkloadParameter(name, default: defaultValue, range: 0...100, summary: summary)
