@@ -224,8 +224,7 @@ def overview_chart(rows, out_dir, written):
     """Workloads × strategies: each cell is the strategy's median time per operation over the fastest one's."""
     times = per_operation(rows, deferred=True)
     classes = durability(rows)
-    deferred = {key[0] for key in times if any(row.get(C.deferred) for row in rows if row[C.workload] == key[0])} \
-        if C.deferred else set()
+    deferred = {row[C.workload] for row in rows if C.deferred and row.get(C.deferred)}
     cells = {}
     for key, values in times.items():
         if classes.get(key) != FLOOR:

@@ -146,7 +146,7 @@ struct MigrationTests {
             let stillVersion1 = (try? withStore { try $0.allArticles() }).map(ArticleSnapshot.init)?.hex
             #expect((stillVersion1 == ArticleSnapshot(articles).hex) == (strategy == "lazy"), "\(strategy)")
             let upgraded = try withStore { try $0.allArticlesV2() }
-            #expect(MigrateWorkload.checksum(upgraded) == MigrateWorkload.checksum(articles.map(ArticleV2.init(upgrading:))))
+            #expect(Checksum.articlesV2(upgraded) == Checksum.articlesV2(articles.map(ArticleV2.init(upgrading:))))
             // After the first version-2 read, the lazy store wrote its upgrades back too.
             #expect((try? withStore { try $0.allArticles() }) == nil, "\(strategy)")
         }

@@ -156,9 +156,16 @@ final class GDBMStore: AppStore {
 
     /// A full key walk (GDBM keeps no order), decoding every record whose key starts with `prefix`.
     private func records<T>(under prefix: [UInt8], _ decode: ([UInt8]) throws -> T) throws -> [T] {
-        try file.keys().filter { $0.starts(with: prefix) }.map { key in
+        var found: [T] = []
+        try forEachRecord(under: prefix) { _, bytes in found.append(try decode(bytes)) }
+        return found
+    }
+
+    /// Calls `body` with every key under `prefix` and its value (GDBM has no key order: a walk of every key).
+    private func forEachRecord(under prefix: [UInt8], _ body: ([UInt8], [UInt8]) throws -> Void) throws {
+        for key in try file.keys() where key.starts(with: prefix) {
             guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
-            return try decode(bytes)
+            try body(key, bytes)
         }
     }
 
@@ -210,12 +217,7 @@ extension GDBMStore: MigratingStore {
     static let modelVersionKey = Array("v:model".utf8)
 
     func migrateToVersion2() throws -> String {
-        if !lazyMigration {
-            for key in try file.keys() where key.starts(with: Self.articlePrefix) {
-                guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while migrating") }
-                try file.store(RecordCodec.encode(try RecordCodec.decodeArticleV2(bytes)), for: key)
-            }
-        }
+        if !lazyMigration { _ = try upgradeArticles { _ in } }
         try file.store(Array("2".utf8), for: Self.modelVersionKey)
         if syncAtEnd { try file.sync() }
         return lazyMigration ? "lazy: version record written; values upgraded when read"
@@ -224,17 +226,22 @@ extension GDBMStore: MigratingStore {
 
     func allArticlesV2() throws -> [ArticleV2] {
         var articles: [ArticleV2] = []
+        if try upgradeArticles({ articles.append($0) }) > 0 && syncAtEnd { try file.sync() }
+        return articles
+    }
+
+    /// Calls `body` with every article as version 2, storing each version-1 value again as version 2 on the way: the
+    /// whole eager migration, and what a lazy store does on its first read. Returns how many it upgraded.
+    private func upgradeArticles(_ body: (ArticleV2) -> Void) throws -> Int {
         var upgraded = 0
-        for key in try file.keys() where key.starts(with: Self.articlePrefix) {
-            guard let bytes = try file.fetch(key) else { throw StoreError.inconsistent("key vanished while reading") }
+        try forEachRecord(under: Self.articlePrefix) { key, bytes in
             let article = try RecordCodec.decodeArticleV2(bytes)
             if !RecordCodec.isVersion2(bytes) {
                 try file.store(RecordCodec.encode(article), for: key)
                 upgraded += 1
             }
-            articles.append(article)
+            body(article)
         }
-        if upgraded > 0 && syncAtEnd { try file.sync() }
-        return articles
+        return upgraded
     }
 }

@@ -53,25 +53,22 @@ extension GRDBStore {
     }
 
     func newestArticlesPlan() throws -> String {
-        try located {
-            try writer.read { db in
-                let statement = try Self.newestArticlesRequest(limit: 50).makePreparedRequest(db, forSingleResult: false).statement
-                let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
-                return "newest-articles: " + steps.map { $0["detail"] as String? ?? "?" }.joined(separator: "; ")
-            }
-        }
+        try located { try writer.read { db in "newest-articles: " + (try Self.plan(of: Self.newestArticlesRequest(limit: 50), in: db)) } }
+    }
+
+    /// `EXPLAIN QUERY PLAN` of the SQL GRDB generates for `request`, each step's detail joined by "; ".
+    private static func plan<T>(of request: QueryInterfaceRequest<T>, in db: Database) throws -> String {
+        let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
+        let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
+        return steps.map { $0["detail"] as String? ?? "?" }.joined(separator: "; ")
     }
 
     /// `EXPLAIN QUERY PLAN` of the SQL GRDB generates for both requests.
     func queryPlans() throws -> [String] {
         try located {
             try writer.read { db in
-                let counts = try Self.unreadCountsRequest.makePreparedRequest(db, forSingleResult: false).statement
-                let newest = try Self.newestUnreadRequest(feedID: 1, limit: 50).makePreparedRequest(db, forSingleResult: false).statement
-                return try [("unread-counts", counts), ("newest-unread", newest)].map { name, statement in
-                    let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
-                    return name + ": " + steps.map { $0["detail"] as String? ?? "?" }.joined(separator: "; ")
-                }
+                ["unread-counts: " + (try Self.plan(of: Self.unreadCountsRequest, in: db)),
+                 "newest-unread: " + (try Self.plan(of: Self.newestUnreadRequest(feedID: 1, limit: 50), in: db))]
             }
         }
     }

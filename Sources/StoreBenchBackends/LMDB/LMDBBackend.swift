@@ -317,16 +317,7 @@ extension LMDBStore: MigratingStore {
 
     func migrateToVersion2() throws -> String {
         try environment.write { txn in
-            if !lazyMigration {
-                var values: [([UInt8], [UInt8])] = []
-                try txn.forEach(in: articles) { key, value in
-                    values.append((key, value))
-                    return true
-                }
-                for (key, value) in values {
-                    try txn.put(RecordCodec.encode(try RecordCodec.decodeArticleV2(value)), for: key, in: articles)
-                }
-            }
+            if !lazyMigration { try upgradeArticles(in: txn) { _ in } }
             try txn.put(Array("2".utf8), for: Self.modelVersionKey, in: settingsTable)
         }
         return lazyMigration ? "lazy: model version recorded (one commit); values upgraded when read"
@@ -336,15 +327,21 @@ extension LMDBStore: MigratingStore {
     func allArticlesV2() throws -> [ArticleV2] {
         try environment.write { txn in
             var found: [ArticleV2] = []
-            var stale: [([UInt8], ArticleV2)] = []
-            try txn.forEach(in: articles) { key, value in
-                let article = try RecordCodec.decodeArticleV2(value)
-                if !RecordCodec.isVersion2(value) { stale.append((key, article)) }
-                found.append(article)
-                return true
-            }
-            for (key, article) in stale { try txn.put(RecordCodec.encode(article), for: key, in: articles) }
+            try upgradeArticles(in: txn) { found.append($0) }
             return found
         }
+    }
+
+    /// Calls `body` with every article as version 2 and puts each version-1 value back as version 2 (after the cursor
+    /// walk): the whole eager migration, and what a lazy store does on its first read.
+    private func upgradeArticles(in txn: LMDBTransaction, _ body: (ArticleV2) -> Void) throws {
+        var stale: [([UInt8], ArticleV2)] = []
+        try txn.forEach(in: articles) { key, value in
+            let article = try RecordCodec.decodeArticleV2(value)
+            if !RecordCodec.isVersion2(value) { stale.append((key, article)) }
+            body(article)
+            return true
+        }
+        for (key, article) in stale { try txn.put(RecordCodec.encode(article), for: key, in: articles) }
     }
 }

@@ -16,8 +16,14 @@ public struct SQLiteSettings: BackendSettings {
     public enum Search: String, SettingChoice { case like, fts5 }
     public enum AutoVacuum: String, SettingChoice {
         case none, incremental
-        /// `PRAGMA auto_vacuum` reads back as a number: 0 none, 1 full, 2 incremental.
-        var pragmaValue: String { self == .none ? "0" : "2" }
+        /// `PRAGMA auto_vacuum` reads back as a number: 0 none, 1 full (not offered), 2 incremental.
+        init?(pragmaValue: String) {
+            switch pragmaValue {
+            case "0": self = .none
+            case "2": self = .incremental
+            default: return nil
+            }
+        }
     }
 
     public var txn = Transactions.single

@@ -3,16 +3,6 @@ import StoreBenchContract
 
 /// The `aging` part of ``SQLiteStore``: the free list as SQLite reports it, and `VACUUM` or `incremental_vacuum`.
 extension SQLiteStore: CompactingStore {
-    /// `PRAGMA auto_vacuum` before the schema exists (SQLite takes it only for a file without tables), read back.
-    static func applyAutoVacuum(_ mode: SQLiteSettings.AutoVacuum, on connection: SQLiteConnection) throws {
-        try connection.execute("PRAGMA auto_vacuum = \(mode == .none ? "NONE" : "INCREMENTAL")")
-        let effective = try connection.scalarText("PRAGMA auto_vacuum") ?? ""
-        // A file created with another mode keeps it: that is a mismatch too.
-        guard effective == mode.pragmaValue else {
-            throw StoreError.settingMismatch(setting: "auto_vacuum", requested: mode.rawValue, effective: effective)
-        }
-    }
-
     /// `freelist_count` pages of `page_size` bytes, out of `page_count`.
     func freeSpace() throws -> FreeSpace {
         let free = Int64(try connection.scalarText("PRAGMA freelist_count") ?? "") ?? 0

@@ -102,7 +102,8 @@ final class SQLiteStore: AppStore {
             try Self.apply("synchronous", settings.sync, on: connection) { SQLiteSettings.Synchronous(pragmaValue: $0) }
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
-            try Self.applyAutoVacuum(settings.autoVacuum, on: connection)
+            // Taken only by a file without tables; a file created with another mode reads back as a mismatch.
+            try Self.apply("auto_vacuum", settings.autoVacuum, on: connection) { SQLiteSettings.AutoVacuum(pragmaValue: $0) }
             try connection.execute(Self.schema(for: settings))
             policy = TransactionPolicy(settings)
             // `apply` read journal_mode and synchronous back and refused a difference: the settings are in force.

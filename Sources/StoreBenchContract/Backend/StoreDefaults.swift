@@ -15,7 +15,7 @@ extension QueryStore {
     }
 
     public func newestArticlesPlan() throws -> String {
-        "scan: every article decoded, the newest kept in a bounded heap (no date index)"
+        "scan: every article decoded, the newest kept in a bounded sorted list (no date index)"
     }
 
     public func unreadCounts() throws -> [Int64: Int] {

@@ -19,6 +19,30 @@ public enum Checksum {
         return hash.hex
     }
 
+    /// FNV-1a hash of the launch list of `articles`: the newest `screen` (``TopArticles``), in the list's order.
+    public static func launchList(_ articles: some Sequence<Article>, screen: Int) -> String {
+        var top = TopArticles(limit: screen)
+        for article in articles { top.offer(article) }
+        return articlesInOrder(top.sorted)
+    }
+
+    /// FNV-1a hash of model-version-2 articles (`migrate`), sorted by uid's UTF-8 bytes, over every field, then the
+    /// count.
+    public static func articlesV2(_ articles: [ArticleV2]) -> String {
+        var hash = FNV1a()
+        for article in articles.sorted(by: { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }) {
+            hash.combine(article.uid)
+            hash.combine(article.feedID)
+            hash.combine(article.title)
+            hash.combine(article.summary)
+            hash.combine(article.published)
+            hash.combine(Int64(article.read ? 1 : 0))
+            hash.combine(Int64(article.pinned ? 1 : 0))
+        }
+        hash.combine(Int64(articles.count))
+        return hash.hex
+    }
+
     /// Hash of a timeline screen: messages in their given order, users sorted by id.
     public static func timeline(_ screen: TimelineScreen) -> String {
         var hash = FNV1a()

@@ -23,7 +23,7 @@ struct AgingPlan {
     init(stored: Int, rounds count: Int, churnPercent: Int, editPercent: Int, screen: Int, generator: DatasetGenerator) {
         self.screen = screen
         initial = generator.articles(count: stored)
-        initialList = Self.listChecksum(initial, screen: screen)
+        initialList = Checksum.launchList(initial, screen: screen)
         var live = Dictionary(uniqueKeysWithValues: initial.map { ($0.uid, $0) })
         let churn = stored * churnPercent / 100, editCount = stored * editPercent / 100
         var next = stored, editNumber = 0
@@ -44,17 +44,10 @@ struct AgingPlan {
                 edits.append(edit)
             }
             rounds.append(Round(inserts: inserts, deletes: deletes, edits: edits, records: live.count,
-                                list: Self.listChecksum(Array(live.values), screen: screen)))
+                                list: Checksum.launchList(live.values, screen: screen)))
         }
         self.rounds = rounds
         expected = ArticleSnapshot(Array(live.values))
-    }
-
-    /// The checksum of the newest `screen` of `articles`, in the launch list's order.
-    static func listChecksum(_ articles: [Article], screen: Int) -> String {
-        var top = TopArticles(limit: screen)
-        for article in articles { top.offer(article) }
-        return Checksum.articlesInOrder(top.sorted)
     }
 
     /// The initial data, every round's changes and the final content, in one hash.

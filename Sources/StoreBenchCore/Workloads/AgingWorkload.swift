@@ -34,19 +34,25 @@ public struct AgingWorkload: Workload {
     final class Case: WorkloadCase {
         let plan: AgingPlan
         let fingerprint: String
-        /// The store after the load and after the churn (for the row's growth and slowdown).
-        private var loaded: AgingRound?
-        private var aged: AgingRound?
+
+        /// What prepare hands on: the store, and how it looked after the load and after the churn (the row's growth
+        /// and slowdown are measured from them).
+        struct Aged {
+            let store: any CompactingStore
+            let loaded: AgingRound
+            let aged: AgingRound
+        }
 
         init(_ plan: AgingPlan) {
             self.plan = plan
             fingerprint = plan.fingerprint
         }
 
-        func prepare(_ run: Repetition) throws -> any CompactingStore {
+        func prepare(_ run: Repetition) throws -> Aged {
             let store = try run.store(as: (any CompactingStore).self)
             try store.load(articles: plan.initial)
-            loaded = try observe(store, run, round: 0, phase: "loaded", records: plan.initial.count, list: plan.initialList)
+            let loaded = try observe(store, run, round: 0, phase: "loaded", records: plan.initial.count, list: plan.initialList)
+            var aged = loaded
             for (index, round) in plan.rounds.enumerated() {
                 try store.unitOfWork { for article in round.inserts { try store.insert(article) } }
                 try store.unitOfWork { try store.delete(uids: round.deletes) }
@@ -55,26 +61,25 @@ public struct AgingWorkload: Workload {
                 aged = try observe(store, run, round: index + 1, phase: "churned", records: round.records, list: round.list)
             }
             _ = try ArticleSnapshot(try store.allArticles()).check(against: plan.expected)
-            return store
+            return Aged(store: store, loaded: loaded, aged: aged)
         }
 
-        func measure(_ store: any CompactingStore, _ run: Repetition) throws -> Measured<(Compaction, any CompactingStore)> {
-            let compaction = try store.compact()
-            let open = compaction.needsReopen ? try run.reopen(as: (any CompactingStore).self) : store
+        func measure(_ prepared: Aged, _ run: Repetition) throws -> Measured<(Compaction, any CompactingStore)> {
+            let compaction = try prepared.store.compact()
+            let open = compaction.needsReopen ? try run.reopen(as: (any CompactingStore).self) : prepared.store
             return Measured(ops: 1, (compaction, open))
         }
 
-        func verify(_ outcome: (Compaction, any CompactingStore), _: any CompactingStore, _ run: Repetition) throws -> String {
+        func verify(_ outcome: (Compaction, any CompactingStore), _ prepared: Aged, _ run: Repetition) throws -> String {
             let (compaction, store) = outcome
+            let (loaded, aged) = (prepared.loaded, prepared.aged)
             let compacted = try observe(store, run, round: plan.rounds.count + 1, phase: "compacted",
                                         records: plan.expected.count, list: plan.rounds.last?.list ?? plan.initialList)
-            if let loaded, let aged {
-                run.note(.agedAllocatedBytes, String(aged.allocatedBytes))
-                run.note(.reclaimedBytes, String(aged.allocatedBytes - compacted.allocatedBytes))
-                run.note(.listSlowdown, CSVFormat.decimal(aged.listSeconds / max(loaded.listSeconds, 1e-9)))
-                run.appendNote("compaction: \(compaction.method); allocated \(loaded.allocatedBytes) B loaded → "
-                               + "\(aged.allocatedBytes) B after \(plan.rounds.count) rounds → \(compacted.allocatedBytes) B compacted")
-            }
+            run.note(.agedAllocatedBytes, String(aged.allocatedBytes))
+            run.note(.reclaimedBytes, String(aged.allocatedBytes - compacted.allocatedBytes))
+            run.note(.listSlowdown, CSVFormat.decimal(aged.listSeconds / max(loaded.listSeconds, 1e-9)))
+            run.appendNote("compaction: \(compaction.method); allocated \(loaded.allocatedBytes) B loaded → "
+                           + "\(aged.allocatedBytes) B after \(plan.rounds.count) rounds → \(compacted.allocatedBytes) B compacted")
             return try run.expectArticles(plan.expected)
         }
 

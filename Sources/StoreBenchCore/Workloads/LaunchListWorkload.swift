@@ -41,7 +41,7 @@ public struct LaunchListWorkload: Workload {
             self.articles = articles
             self.screen = screen
             self.cold = cold
-            expected = Checksum.articlesInOrder(Array(articles.sorted(by: Article.isNewer).prefix(screen)))
+            expected = Checksum.launchList(articles, screen: screen)
             var hash = FNV1a()
             hash.combine(Checksum.articles(articles).hex)
             hash.combine(Int64(screen))

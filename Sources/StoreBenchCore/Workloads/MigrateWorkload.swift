@@ -21,22 +21,6 @@ public struct MigrateWorkload: Workload {
         Case(articles: generator.articles(count: parameters["stored"]))
     }
 
-    /// Count and FNV-1a of version-2 articles, sorted by uid, over every field.
-    static func checksum(_ articles: [ArticleV2]) -> String {
-        var hash = FNV1a()
-        for article in articles.sorted(by: { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }) {
-            hash.combine(article.uid)
-            hash.combine(article.feedID)
-            hash.combine(article.title)
-            hash.combine(article.summary)
-            hash.combine(article.published)
-            hash.combine(Int64(article.read ? 1 : 0))
-            hash.combine(Int64(article.pinned ? 1 : 0))
-        }
-        hash.combine(Int64(articles.count))
-        return hash.hex
-    }
-
     final class Case: WorkloadCase {
         let articles: [Article]
         let expected: String
@@ -45,7 +29,7 @@ public struct MigrateWorkload: Workload {
 
         init(articles: [Article]) {
             self.articles = articles
-            expected = MigrateWorkload.checksum(articles.map(ArticleV2.init(upgrading:)))
+            expected = Checksum.articlesV2(articles.map(ArticleV2.init(upgrading:)))
             var hash = FNV1a()
             hash.combine(Checksum.articles(articles).hex)
             hash.combine(expected)
@@ -78,7 +62,7 @@ public struct MigrateWorkload: Workload {
 
         @discardableResult
         private func check(_ found: [ArticleV2], _ how: String) throws -> String {
-            let checksum = MigrateWorkload.checksum(found)
+            let checksum = Checksum.articlesV2(found)
             guard checksum == expected else {
                 throw VerificationError("\(how) read \(found.count) version-2 articles with checksum \(checksum), expected "
                                         + "\(articles.count) with checksum \(expected)")
