@@ -75,8 +75,8 @@ struct SQLiteAPITests {
     }
 
     @Test("the backend reads its settings back and records them", arguments: [
-        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter temp_store=memory"),
-        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter temp_store=memory"),
+        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join temp_store=memory"),
+        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join temp_store=memory"),
     ])
     func effectiveSettings(_ variant: [String: String], _ expected: String) throws {
         let temp = try TemporaryDirectory()

@@ -35,7 +35,7 @@ struct ScenarioParserTests {
     @Test func validScenarioUsesDefaults() throws {
         let scenario = try parse(valid)
         #expect(scenario.seed == 42 && scenario.policy == RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, targetPrecision: 0.05))
-        #expect(scenario.backends.map(\.variant.description) == ["txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter"])
+        #expect(scenario.backends.map(\.variant.description) == ["txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join"])
         #expect(scenario.workloads.first?.cases == [WorkloadParameters(["count": 10_000])])
     }
 
@@ -105,7 +105,7 @@ struct ScenarioParserTests {
         ("name: x\nbackends: [{backend: sqlite, variants: [{txn: maybe}]}]\nworkloads: [{workload: insert}]",
          "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'txn' cannot be 'maybe'; allowed: none, single, batch"),
         ("name: x\nbackends: [{backend: sqlite, variants: [{wal: true}]}]\nworkloads: [{workload: insert}]",
-         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms, index, list_index, search, auto_vacuum, migrate"),
+         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms, index, list_index, search, auto_vacuum, migrate, tags"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: -5}}]",
          "test.yaml: workloads[0].parameters.count: -5 is out of range; expected a whole number in 1...10000000"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: ten}}]",
@@ -143,7 +143,7 @@ struct ScenarioParserTests {
 
     @Test func conditionalSettingsApplyOnlyWithTheirValue() throws {
         let batch = try parse("name: x\nbackends: [{backend: sqlite, variants: [{txn: batch, batch_ops: 7}]}]\nworkloads: [{workload: insert}]")
-        #expect(batch.backends[0].variant.description == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter")
+        #expect(batch.backends[0].variant.description == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join")
         #expect(failure("name: x\nbackends: [{backend: sqlite, variants: [{txn: none, batch_ops: 7}]}]\nworkloads: [{workload: insert}]")?
             .description == "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'batch_ops' applies only with txn=batch")
     }

@@ -13,7 +13,7 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
 
     /// Settings that matter to one workload only (the query index, the search index): varied one at a time with
     /// every other setting at its default, instead of multiplied with every durability combination.
-    static let oneAtATime: Set<String> = ["index", "list_index", "search", "auto_vacuum", "migrate"]
+    static let oneAtATime: Set<String> = ["index", "list_index", "search", "auto_vacuum", "migrate", "tags"]
 
     /// Every registered backend × every combination of its choice settings (``oneAtATime`` ones singly).
     static var all: [BackendCase] {

@@ -3,7 +3,7 @@ import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
-/// The query, search, sync-while-reading, settings, cache, edit, launch-list and aging workloads, and insert into a
+/// The query, search, sync-while-reading, settings, cache, edit, launch-list, aging, migrate and tag workloads, and insert into a
 /// filled store, run through their own prepare → measure → verify on every backend variant at a small size: each
 /// must pass its verification and produce exactly the memory backend's result checksum (sqlite's where the memory
 /// backend cannot play the workload's roles).
@@ -19,6 +19,8 @@ struct WorkloadContractTests {
         (LaunchListWorkload(cold: false), ["stored": 300, "screen": 25]),
         (AgingWorkload(), ["stored": 150, "rounds": 2, "screen": 20]),
         (MigrateWorkload(), ["stored": 120]),
+        (TagQueryWorkload(), ["stored": 300, "count": 10, "tags": 12, "limit": 20]),
+        (TagEditWorkload(), ["stored": 200, "count": 40, "tags": 12]),
     ]
 
     /// Runs one repetition of `workload` on a fresh store of `backend`, as the runner does; returns the verified
@@ -69,7 +71,7 @@ struct WorkloadContractTests {
             ? memory : BackendCase(backend: "sqlite", variant: [:], label: "default")
     }
 
-    @Test("query, search, sync-while-reading, cache, edit, launch list and aging: verified, the reference's result, unsupported without the role",
+    @Test("query, search, sync-while-reading, cache, edit, launch list, aging, migrate and tags: verified, the reference's result, unsupported without the role",
           arguments: BackendCase.contract)
     func sameAsMemory(_ backend: BackendCase) throws {
         let registry = BackendCase.contractRegistry
@@ -88,7 +90,7 @@ struct WorkloadContractTests {
                 #expect(Int(found.notes[.reads] ?? "") ?? 0 >= 1)
                 #expect(found.notes[.note]?.hasPrefix("concurrency: ") == true)
             }
-            if workload.name == "query" || workload.name == "list-warm" { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
+            if ["query", "list-warm", "tags", "tag-edit"].contains(workload.name) { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
             if workload.name == "migrate" {
                 #expect(Double(found.notes[.firstReadSeconds] ?? "") != nil && found.notes[.note]?.contains("migration: ") == true)
             }

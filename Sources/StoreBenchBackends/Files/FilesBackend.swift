@@ -37,8 +37,8 @@ public enum FilesBackend {
 final class FilesStore: AppStore {
     private let location: StoreLocation
     private let settings: FilesBackend.Settings
-    private let root: URL
-    private let durable: Bool
+    let root: URL
+    let durable: Bool
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
     private var madeDirectories = Set<String>()
@@ -57,9 +57,13 @@ final class FilesStore: AppStore {
     /// `<root>/<kind>/<fan>/<hex key>.json`, creating the fan-out directory on first use. Under `fsync=each` a
     /// directory this call created is fsynced into its parent (and a new kind directory into the root), so the new
     /// names survive a power loss along with the files in them.
-    private func url(kind: String, key: String) throws -> URL {
+    private func url(kind: String, key: String) throws -> URL { try url(kind: kind, key: Array(key.utf8), extension: "json") }
+
+    /// `<root>/<kind>/<fan>/<hex key>.<extension>` for a key of any bytes (the tag index's records).
+    func url(kind: String, key: [UInt8], extension fileExtension: String) throws -> URL {
         var hash = FNV1a()
-        hash.combine(key)
+        hash.combine(bytes: key)
+        hash.combine(bytes: CollectionOfOne(0xFF))
         let kindDirectory = root.appendingPathComponent(kind)
         let directory = kindDirectory.appendingPathComponent(String(hash.hex.prefix(2)))
         if !madeDirectories.contains(directory.path) {
@@ -72,8 +76,8 @@ final class FilesStore: AppStore {
                 if newKind { try FileWriter.syncDirectory(root) }
             }
         }
-        let name = key.utf8.map { String(format: "%02x", $0) }.joined()
-        return directory.appendingPathComponent(name + ".json")
+        let name = key.map { String(format: "%02x", $0) }.joined()
+        return directory.appendingPathComponent(name + "." + fileExtension)
     }
 
     private func save<T: Encodable>(_ value: T, kind: String, key: String, durable: Bool) throws {

@@ -46,7 +46,7 @@ final class GDBMStore: AppStore {
     static let fileName = "store.gdbm"
     static let timelineIndexKey = Array("i:timeline".utf8)
 
-    private let file: GDBMFile
+    let file: GDBMFile
     private let syncEach: Bool
     private let syncAtEnd: Bool
     private let lazyMigration: Bool
@@ -68,7 +68,7 @@ final class GDBMStore: AppStore {
     static let cachePrefix = Array("c:".utf8)
     static func cacheKey(_ key: String) -> [UInt8] { cachePrefix + Array(key.utf8) }
 
-    private func store(_ value: [UInt8], for key: [UInt8]) throws {
+    func store(_ value: [UInt8], for key: [UInt8]) throws {
         try file.store(value, for: key)
         if syncEach { try file.sync() }
     }

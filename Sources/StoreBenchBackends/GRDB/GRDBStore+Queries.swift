@@ -57,7 +57,7 @@ extension GRDBStore {
     }
 
     /// `EXPLAIN QUERY PLAN` of the SQL GRDB generates for `request`, each step's detail joined by "; ".
-    private static func plan<T>(of request: QueryInterfaceRequest<T>, in db: Database) throws -> String {
+    static func plan<T>(of request: QueryInterfaceRequest<T>, in db: Database) throws -> String {
         let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
         let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments)
         return steps.map { $0["detail"] as String? ?? "?" }.joined(separator: "; ")

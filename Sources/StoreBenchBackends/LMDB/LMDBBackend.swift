@@ -54,12 +54,14 @@ public enum LMDBBackend {
 }
 
 final class LMDBStore: AppStore {
-    private let environment: LMDBEnvironment
-    private let articles: LMDBDatabase
+    let environment: LMDBEnvironment
+    let articles: LMDBDatabase
     private let users: LMDBDatabase
     private let timeline: LMDBDatabase
     private let settingsTable: LMDBDatabase
     private let cache: LMDBDatabase
+    /// The tag index records (``TagIndex``).
+    let tags: LMDBDatabase
     private let transactionPerRecord: Bool
     private let lazyMigration: Bool
     private let screen: LMDBScreenReader
@@ -79,6 +81,7 @@ final class LMDBStore: AppStore {
             timeline = try environment.openDatabase(named: "timeline")
             settingsTable = try environment.openDatabase(named: "settings")
             cache = try environment.openDatabase(named: "cache")
+            tags = try environment.openDatabase(named: "tags")
             screen = LMDBScreenReader(environment: environment, users: users, timeline: timeline)
             let durability = try environment.durability()
             guard durability == requested else {
@@ -103,7 +106,7 @@ final class LMDBStore: AppStore {
     }
 
     /// Runs `body` in the unit of work's transaction, or in a transaction of its own.
-    private func writing(_ body: (LMDBTransaction) throws -> Void) throws {
+    func writing(_ body: (LMDBTransaction) throws -> Void) throws {
         if let current {
             try body(current)
         } else {

@@ -31,6 +31,7 @@ final class MemoryContents: Sendable {
         var timeline: [Message] = []
         var settings: [String: SettingValue] = [:]
         var cache: [String: CacheEntry] = [:]
+        var noteTags = NoteTagTable()
     }
 
     private let collections = Mutex(Collections())
@@ -143,4 +144,31 @@ extension MemoryStore: MigratingStore {
     }
 
     func allArticlesV2() throws -> [ArticleV2] { contents.access { Array($0.articlesV2.values) } }
+}
+
+/// `tags` in memory: the table of every note's tags, scanned for both queries.
+extension MemoryStore: TaggingStore {
+    func load(articles: [Article], tags: [NoteTags]) throws {
+        try load(articles: articles)
+        contents.access { $0.noteTags = NoteTagTable(tags) }
+    }
+
+    func tagsWithUnarchivedNotes() throws -> [Int64] { contents.access { $0.noteTags.tagsWithUnarchivedNotes() } }
+
+    func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
+        try contents.access { collections in
+            var newest = TopArticles(limit: limit)
+            for uid in collections.noteTags.uids(withTag: tag) {
+                guard let article = collections.articles[uid] else { throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)") }
+                newest.offer(article)
+            }
+            return newest.sorted
+        }
+    }
+
+    func apply(_ change: TagChange) throws { try contents.access { try $0.noteTags.apply(change) } }
+
+    func allNoteTags() throws -> [NoteTags] { contents.access { $0.noteTags.canonical } }
+
+    func tagQueryPlans() throws -> [String] { ["scan: every note's tags in one dictionary, filtered in memory"] }
 }

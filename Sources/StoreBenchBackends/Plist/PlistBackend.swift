@@ -46,15 +46,19 @@ final class PlistStore: AppStore {
     private let timelineURL: URL
     let settingsURL: URL
     let cacheURL: URL
+    let tagsURL: URL
     let format: PropertyListSerialization.PropertyListFormat
     private let codec: any PlistCodec
     private let atomic: Bool
-    private let flushEach: Bool
+    let flushEach: Bool
     /// The settings and cache collections (see `PlistStore+SettingsCache.swift`), decoded on first use.
     var settings: [String: Any]?
     var cache: [String: CacheEntry]?
     var settingsDirty = false
     var cacheDirty = false
+    /// The notes' tags (see `PlistStore+Tags.swift`), decoded on first use.
+    var noteTags: NoteTagTable?
+    var tagsDirty = false
     /// The decoded articles collection (nil until first needed) and a uid → position index.
     private var articles: [Article]?
     private var positions: [String: Int] = [:]
@@ -66,6 +70,7 @@ final class PlistStore: AppStore {
         timelineURL = location.directory.appendingPathComponent("timeline.plist")
         settingsURL = location.directory.appendingPathComponent("settings.plist")
         cacheURL = location.directory.appendingPathComponent("cache.plist")
+        tagsURL = location.directory.appendingPathComponent("tags.plist")
         format = settings.format == .xml ? .xml : .binary
         codec = settings.codec == .archiver ? ArchiverPlistCodec(format: format) : CodablePlistCodec(format: format)
         atomic = settings.write == .atomic
@@ -95,7 +100,7 @@ final class PlistStore: AppStore {
     }
 
     /// The articles collection, decoded from disk on first use.
-    private func loadedArticles() throws -> [Article] {
+    func loadedArticles() throws -> [Article] {
         if let articles { return articles }
         let loaded = FileManager.default.fileExists(atPath: articlesURL.path)
             ? try decoded(articlesURL, codec.decodeArticles) : []
@@ -121,6 +126,7 @@ final class PlistStore: AppStore {
             dirty = false
         }
         try flushSettingsAndCache()
+        try flushTags()
     }
 
     func unitOfWork(_ body: () throws -> Void) throws {
@@ -208,6 +214,7 @@ final class PlistStore: AppStore {
         articles = nil
         settings = nil
         cache = nil
+        noteTags = nil
     }
 }
 

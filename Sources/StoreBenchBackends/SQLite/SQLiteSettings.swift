@@ -37,6 +37,8 @@ public struct SQLiteSettings: BackendSettings {
     public var autoVacuum = AutoVacuum.none
     public enum Migration: String, SettingChoice { case alter, rebuild }
     public var migration = Migration.alter
+    public enum TagSchema: String, SettingChoice { case join, denormalized, covering }
+    public var tagSchema = TagSchema.join
 
     public init() {}
 
@@ -62,6 +64,8 @@ public struct SQLiteSettings: BackendSettings {
                     summary: "none: free pages stay in the file until VACUUM rebuilds it; incremental: auto_vacuum=INCREMENTAL, free pages are given back by PRAGMA incremental_vacuum (set when the file is created)"),
             .choice("migrate", \.migration,
                     summary: "the migrate workload: alter: ALTER TABLE ADD COLUMN and an UPDATE converting every row in place; rebuild: a new table filled by INSERT … SELECT, the old one dropped, the new one renamed, the indexes recreated"),
+            .choice("tags", \.tagSchema,
+                    summary: "the tags workload's lookup table note_tag(note_uid, tag_id), indexed by tag: join: archived only on article, the query joins; denormalized: archived copied into note_tag and kept in step; covering: denormalized plus an index on note_tag(archived, tag_id)"),
         ]
     }
 }

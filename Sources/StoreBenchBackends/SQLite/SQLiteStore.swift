@@ -49,6 +49,22 @@ final class SQLiteStore: AppStore {
         case cacheEntry = "SELECT key, value, expires FROM cache WHERE key = ?1"
         case cacheRemove = "DELETE FROM cache WHERE key = ?1"
         case cacheEntries = "SELECT key, value, expires FROM cache"
+        // The tags workload (`SQLiteStore+Tags.swift`); its tables exist once tags are loaded.
+        case tagsWithUnarchivedNotesJoin = """
+            SELECT DISTINCT note_tag.tag_id FROM note_tag JOIN article ON article.uid = note_tag.note_uid
+            WHERE article.archived = 0 ORDER BY note_tag.tag_id
+            """
+        case tagsWithUnarchivedNotesCopy = "SELECT DISTINCT tag_id FROM note_tag WHERE archived = 0 ORDER BY tag_id"
+        case newestNotesWithTag = """
+            SELECT article.uid, article.feed_id, article.title, article.summary, article.published, article.read
+            FROM note_tag JOIN article ON article.uid = note_tag.note_uid
+            WHERE note_tag.tag_id = ?1 ORDER BY article.published DESC, article.uid LIMIT ?2
+            """
+        case addTagJoin = "INSERT INTO note_tag(note_uid, tag_id) SELECT uid, ?2 FROM article WHERE uid = ?1"
+        case addTagCopy = "INSERT INTO note_tag(note_uid, tag_id, archived) SELECT uid, ?2, archived FROM article WHERE uid = ?1"
+        case removeTag = "DELETE FROM note_tag WHERE note_uid = ?1 AND tag_id = ?2"
+        case archiveNote = "UPDATE article SET archived = ?2 WHERE uid = ?1"
+        case archiveNoteCopy = "UPDATE note_tag SET archived = ?2 WHERE note_uid = ?1"
     }
 
     static let schema = """

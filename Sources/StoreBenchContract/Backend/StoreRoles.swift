@@ -110,6 +110,27 @@ public protocol MigratingStore: ArticleStore {
     func allArticlesV2() throws -> [ArticleV2]
 }
 
+/// Role: notes × tags, many-to-many (`tags`, seed 000): the tags of each article (a note), whether it is archived,
+/// and the two queries a notes app runs on its tags — in the backend's idiom: a lookup table with or without a
+/// covering index or a denormalized `archived` (SQLite), associations (GRDB), index records the store keeps itself
+/// (LMDB, GDBM, files), or a table held whole in memory and scanned (memory, plist, defaults).
+public protocol TaggingStore: ArticleStore {
+    /// Untimed preparation: stores the articles and their tags (``NoteTags`` of stored uids), committed on return.
+    func load(articles: [Article], tags: [NoteTags]) throws
+    /// The tags at least one unarchived note carries, ascending ("the tags that have unarchived notes").
+    func tagsWithUnarchivedNotes() throws -> [Int64]
+    /// The newest `limit` notes (archived or not) carrying `tag`: `published` descending, then `uid` ascending by
+    /// UTF-8 (``Article/isNewer(_:_:)``), as model values.
+    func newestNotes(tag: Int64, limit: Int) throws -> [Article]
+    /// Saves one change to the tags (called inside a unit of work, one change per app operation), keeping whatever
+    /// index or copy the store maintains in step.
+    func apply(_ change: TagChange) throws
+    /// Untimed verification: the tags of every note that has tags or is archived, in any order.
+    func allNoteTags() throws -> [NoteTags]
+    /// How this store answers the two tag queries, for the row: `EXPLAIN QUERY PLAN` or the strategy.
+    func tagQueryPlans() throws -> [String]
+}
+
 /// The free room inside a store's files, as its library reports it.
 public struct FreeSpace: Sendable, Equatable {
     /// Bytes held free for reuse inside the files; nil when the library cannot say.
@@ -154,6 +175,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     public static let persistence = StoreRoles(rawValue: 1 << 6)
     public static let compacting = StoreRoles(rawValue: 1 << 7)
     public static let migrating = StoreRoles(rawValue: 1 << 8)
+    public static let tagging = StoreRoles(rawValue: 1 << 9)
 
     /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
     /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
@@ -166,6 +188,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
         (.sharing, "sharing", { $0 is any SharableStore.Type }),
         (.compacting, "compacting", { $0 is any CompactingStore.Type }),
         (.migrating, "migrating", { $0 is any MigratingStore.Type }),
+        (.tagging, "tagging", { $0 is any TaggingStore.Type }),
     ]
 
     static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }

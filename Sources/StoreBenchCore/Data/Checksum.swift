@@ -43,6 +43,21 @@ public enum Checksum {
         return hash.hex
     }
 
+    /// FNV-1a hash of notes' tags (`tags`, `tag-edit`): the notes with tags or archived, sorted by uid's UTF-8 bytes,
+    /// each uid, archived flag and ascending tags, then the count.
+    public static func noteTags(_ notes: [NoteTags]) -> String {
+        var hash = FNV1a()
+        let kept = NoteTagTable(notes).canonical
+        for note in kept {
+            hash.combine(note.uid)
+            hash.combine(Int64(note.archived ? 1 : 0))
+            hash.combine(Int64(note.tags.count))
+            for tag in note.tags { hash.combine(tag) }
+        }
+        hash.combine(Int64(kept.count))
+        return hash.hex
+    }
+
     /// Hash of a timeline screen: messages in their given order, users sorted by id.
     public static func timeline(_ screen: TimelineScreen) -> String {
         var hash = FNV1a()

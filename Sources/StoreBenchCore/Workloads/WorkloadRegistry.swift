@@ -23,6 +23,6 @@ public struct WorkloadRegistry: Sendable {
                           SettingsWorkload(), CacheWorkload(),
                           LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
                           EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
-                          MigrateWorkload()])
+                          MigrateWorkload(), TagQueryWorkload(), TagEditWorkload()])
     }
 }

@@ -1,0 +1,37 @@
+import GDBMAPI
+import StoreBenchContract
+
+/// The `tags` part of ``GDBMStore``: the app's own index records (``TagIndex``) under keys prefixed `t:`, written
+/// with the variant's sync policy like every other record.
+extension GDBMStore: TaggingStore {
+    private struct Records: TagRecords {
+        let store: GDBMStore
+        static let prefix = Array("t:".utf8)
+        func record(_ key: [UInt8]) throws -> [UInt8]? { try store.file.fetch(Self.prefix + key) }
+        func put(_ value: [UInt8], for key: [UInt8]) throws { try store.store(value, for: Self.prefix + key) }
+        func article(uid: String) throws -> Article? { try store.article(uid: uid) }
+    }
+
+    func load(articles batch: [Article], tags notes: [NoteTags]) throws {
+        try load(articles: batch)
+        for (key, value) in TagIndex.records(for: notes) { try file.store(value, for: Records.prefix + key) }
+        try file.sync()
+    }
+
+    func tagsWithUnarchivedNotes() throws -> [Int64] { try TagIndex.tagsWithUnarchivedNotes(in: Records(store: self)) }
+
+    func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
+        try TagIndex.newestNotes(tag: tag, limit: limit, in: Records(store: self))
+    }
+
+    func apply(_ change: TagChange) throws { try TagIndex.apply(change, to: Records(store: self)) }
+
+    func allNoteTags() throws -> [NoteTags] {
+        try allUIDs().map { try TagIndex.note($0, in: Records(store: self)) }.filter { $0.archived || !$0.tags.isEmpty }
+    }
+
+    func tagQueryPlans() throws -> [String] {
+        ["index records kept by the app (keys t:c<tag>): a count of unarchived notes per tag, read for every tag",
+         "index records kept by the app (key t:m<tag>): the tag's member list, each member's article fetched, newest kept"]
+    }
+}

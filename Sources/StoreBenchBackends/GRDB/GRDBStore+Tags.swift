@@ -1,0 +1,122 @@
+import GRDB
+import StoreBenchContract
+
+/// A tag, as a GRDB app declares a many-to-many relation: tags have many notes through the `noteTag` pivot
+/// (`hasMany(_:through:using:)`).
+struct TagRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "tag"
+    var id: Int64
+
+    static let noteTags = hasMany(NoteTagRecord.self)
+    static let notes = hasMany(ArticleRecord.self, through: noteTags, using: NoteTagRecord.note)
+}
+
+/// The pivot: one row per (note, tag), foreign keys to both.
+struct NoteTagRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "noteTag"
+    var noteUID: String
+    var tagID: Int64
+
+    static let note = belongsTo(ArticleRecord.self)
+    static let tag = belongsTo(TagRecord.self)
+}
+
+/// The `tags` part of ``GRDBStore``: one more migration (an `archived` column, `tag` and the `noteTag` pivot with
+/// foreign keys, indexed by tag), registered when tags are first loaded; both queries through the associations.
+extension GRDBStore: TaggingStore {
+    private static let archived = Column("archived")
+
+    private func migratorWithTags() -> DatabaseMigrator {
+        var migrator = GRDBSchema.migrator(index: indexed, fullText: fullTextSearch)
+        migrator.registerMigration("tags") { db in
+            try db.alter(table: "article") { t in t.add(column: "archived", .boolean).notNull().defaults(to: false) }
+            try db.create(table: "tag") { t in t.primaryKey("id", .integer) }
+            try db.create(table: "noteTag") { t in
+                t.column("noteUID", .text).notNull().references("article", onDelete: .cascade)
+                t.column("tagID", .integer).notNull().references("tag", onDelete: .cascade)
+                t.primaryKey(["noteUID", "tagID"])
+            }
+            try db.create(index: "noteTag_tagID", on: "noteTag", columns: ["tagID", "noteUID"])
+        }
+        return migrator
+    }
+
+    /// "Tags with unarchived notes": tags joined to their unarchived notes through the pivot, distinct.
+    private static var unarchivedRequest: QueryInterfaceRequest<TagRecord> {
+        TagRecord.joining(required: TagRecord.notes.filter(archived == false)).distinct().order(Column("id"))
+    }
+
+    private static func newestRequest(tag: Int64, limit: Int) -> QueryInterfaceRequest<ArticleRecord> {
+        TagRecord(id: tag).request(for: TagRecord.notes)
+            .order(ArticleRecord.Columns.published.desc, ArticleRecord.Columns.uid).limit(limit)
+    }
+
+    func load(articles batch: [Article], tags notes: [NoteTags]) throws {
+        try located {
+            try migratorWithTags().migrate(writer)
+            try writer.write { db in
+                for article in batch { try ArticleRecord(article).insert(db) }
+                for tag in Set(notes.flatMap(\.tags)).sorted() { try TagRecord(id: tag).insert(db) }
+                for note in notes {
+                    if note.archived { try ArticleRecord.filter(key: note.uid).updateAll(db, Self.archived.set(to: true)) }
+                    for tag in note.tags { try NoteTagRecord(noteUID: note.uid, tagID: tag).insert(db) }
+                }
+            }
+        }
+    }
+
+    func tagsWithUnarchivedNotes() throws -> [Int64] {
+        try located { try writer.read { db in try Self.unarchivedRequest.fetchAll(db).map(\.id) } }
+    }
+
+    func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
+        try located { try writer.read { db in try Self.newestRequest(tag: tag, limit: limit).fetchAll(db).map(\.article) } }
+    }
+
+    /// A tag not yet in the `tag` table is created first (find-or-create), as the foreign key requires.
+    func apply(_ change: TagChange) throws {
+        try located {
+            try inDatabase { db in
+                switch change {
+                case .add(let uid, let tag):
+                    try TagRecord(id: tag).insert(db, onConflict: .ignore)
+                    try NoteTagRecord(noteUID: uid, tagID: tag).insert(db)
+                case .remove(let uid, let tag):
+                    guard try NoteTagRecord.deleteOne(db, key: ["noteUID": uid, "tagID": tag]) else {
+                        throw StoreError.inconsistent("note \(uid) has no tag \(tag)")
+                    }
+                case .archive(let uid, let archived):
+                    guard try ArticleRecord.filter(key: uid).updateAll(db, Self.archived.set(to: archived)) == 1 else {
+                        throw StoreError.inconsistent("no note \(uid)")
+                    }
+                }
+            }
+        }
+    }
+
+    func allNoteTags() throws -> [NoteTags] {
+        try located {
+            try writer.read { db in
+                var notes: [String: NoteTags] = [:]
+                for uid in try String.fetchAll(db, ArticleRecord.select(ArticleRecord.Columns.uid).filter(Self.archived == true)) {
+                    notes[uid] = NoteTags(uid: uid, archived: true, tags: [])
+                }
+                for pivot in try NoteTagRecord.fetchAll(db) {
+                    var note = notes[pivot.noteUID] ?? NoteTags(uid: pivot.noteUID, archived: false, tags: [])
+                    note.tags.append(pivot.tagID)
+                    notes[pivot.noteUID] = NoteTags(uid: note.uid, archived: note.archived, tags: note.tags)
+                }
+                return Array(notes.values)
+            }
+        }
+    }
+
+    func tagQueryPlans() throws -> [String] {
+        try located {
+            try writer.read { db in
+                ["tags-with-unarchived-notes: " + (try Self.plan(of: Self.unarchivedRequest, in: db)),
+                 "newest-notes-with-tag: " + (try Self.plan(of: Self.newestRequest(tag: 1, limit: 50), in: db))]
+            }
+        }
+    }
+}
