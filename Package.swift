@@ -61,16 +61,19 @@ let package = Package(
         // them with the Swift backends on equal work.
         .target(name: "CBaselines", dependencies: ["CSQLite", "CLMDB", "CGDBM"]),
         .target(name: "StoreBenchOverhead", dependencies: ["StoreBenchCore", "StoreBenchBackends", "CBaselines"]),
+        // `advise`: an app profile in, one measured recommendation out (above the runner and the analysis).
+        .target(name: "StoreBenchAdvice", dependencies: ["StoreBenchCore", "StoreBenchAnalysis",
+                                                         .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "PageCacheLayer",
+                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "PageCacheLayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "StoreBenchTests",
-            dependencies: ["StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+            dependencies: ["StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
                            "storebench",
                            .product(name: "CSV", package: "CSV.swift")]
         ),

@@ -32,17 +32,30 @@ struct CrashCommand: ParsableCommand {
     var prefixImages = CrashTrials.defaultPrefixImages
     @Option(help: "Articles per batch (one app operation).") var batch = CrashTrials.defaultBatchSize
     @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
+    @Option(name: .customLong("param"), help: ArgumentHelp(
+        "Set the articles' record shape (repeatable): title_words, summary_bytes, summary_max_bytes, e.g. summary_bytes=2000.",
+        valueName: "key=value"))
+    var parameterAssignments: [ParameterAssignment] = []
     @OptionGroup var seedOption: SeedOption
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var workdir: WorkDirectoryOption
 
     var seed: UInt64? { seedOption.seed }
 
+    /// The record shape `--param` asks for.
+    var shape: RecordShape {
+        get throws { try RecordShape.articles(Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) })) }
+    }
+
     func validate() throws {
         guard (1...100_000).contains(trials) else { throw ValidationError("--trials must be in 1...100000, got \(trials)") }
         guard (0...100).contains(prefixImages) else { throw ValidationError("--prefix-images must be in 0...100, got \(prefixImages)") }
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be in 1...100000, got \(batch)") }
         guard (1...600_000).contains(maxDelay) else { throw ValidationError("--max-delay-ms must be in 1...600000, got \(maxDelay)") }
+        if let repeated = Dictionary(grouping: parameterAssignments, by: \.key).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("--param \(repeated) is given twice")
+        }
+        do { _ = try shape } catch { throw ValidationError("--param \(error)") }
     }
 
     func run() throws {
@@ -84,6 +97,7 @@ struct CrashCommand: ParsableCommand {
                                          workRoot: work, seed: seed ?? plan.seed)
                 trials.fault = fault
                 trials.batchSize = batch
+                trials.shape = try shape
                 trials.maxDelayMilliseconds = maxDelay
                 trials.prefixImages = prefixImages
                 trials.shouldStop = { interrupt.signal != nil }
@@ -129,6 +143,7 @@ extension CrashCommand {
             "scenario_name": plan.name, "scenario_file": plan.file, "scenario_hash": plan.fileHash,
             "seed": seed ?? plan.seed, "fault": fault.rawValue, "trials": trials, "prefix_images": prefixImages,
             "batch": batch, "max_delay_ms": maxDelay, "variants_finished": variants,
+            "record_shape": Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) }),
             "command_line": CommandLine.arguments,
             "started_at": MachineFacts.timestamp(started), "finished_at": MachineFacts.timestamp(),
         ]

@@ -79,7 +79,7 @@ struct CustomBackendTests {
         let needingMore = (WorkloadContractTests.cases + [(TimelineWorkload(), ["messages": 50, "users": 5, "screen": 10]),
                                                           (SettingsWorkload(), ["count": 5])])
             .filter { !roles.isSuperset(of: $0.workload.requires) }
-        #expect(needingMore.count == 9)
+        #expect(needingMore.count == 11)
         for (workload, parameters) in needingMore {
             let sample = try WorkloadContractTests.sample(workload, parameters, on: custom, registry: registry)
             #expect(sample.status == .unsupported, "\(workload.name): \(sample.status)")

@@ -55,7 +55,8 @@ struct EndToEndTests {
         let percentiles = ReportColumns.latency.map { samples.header.firstIndex(of: $0.name)! }
         for row in samples.rows {
             let values: [Double?] = percentiles.map { Double(row[$0]) }
-            if ["insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache", "edit"].contains(row[workload]),
+            if ["insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache", "edit", "tags", "tag-edit"]
+                .contains(row[workload]),
                row[sampleStatus] == "ok" {
                 let p = values.compactMap { $0 }
                 #expect(p.count == 5 && p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3] && p[3] <= p[4] && p[0] > 0, "\(p)")

@@ -50,11 +50,11 @@ struct InventoryTests {
         }
         // The variants smoke.yaml listed by hand before the backends declared them (sqlite's, for one).
         #expect(smoke.backends.filter { $0.backend == "sqlite" }.map(\.variant.description) == [
-            "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join",
-            "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join",
-            "txn=batch journal=wal sync=normal batch_ops=50 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join",
-            "txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join",
-            "txn=single journal=wal sync=normal index=off list_index=off search=fts5 auto_vacuum=none migrate=alter tags=join",
+            "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+            "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+            "txn=batch journal=wal sync=normal batch_ops=50 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+            "txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+            "txn=single journal=wal sync=normal index=off list_index=off search=fts5 auto_vacuum=none migrate=alter tags=join fullfsync=off",
         ])
     }
 

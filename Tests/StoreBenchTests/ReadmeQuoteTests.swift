@@ -30,4 +30,12 @@ struct ReadmeQuoteTests {
             #expect(classes.contains(label), "README's seed table names \(label), which results/example does not have")
         }
     }
+
+    @Test("the notes answer the README quotes is results/example/advice-notes/advice.md's, verbatim")
+    func adviceQuote() throws {
+        let advice = try String(contentsOf: packageRoot.appendingPathComponent("results/example/advice-notes/advice.md"), encoding: .utf8)
+        let quoted = try Self.block("advice-notes")
+        #expect(quoted.count >= 2, "scripts/regenerate-advice fills the block")
+        for line in quoted { #expect(advice.contains(line), "README quote no longer in advice.md: \(line)") }
+    }
 }

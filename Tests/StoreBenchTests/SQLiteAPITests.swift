@@ -28,6 +28,13 @@ struct SQLiteAPITests {
         #expect(throws: SQLiteError.self) { try db.prepare("SELEC nonsense") }
     }
 
+    @Test("fullfsync=on is refused on Linux with a message that says why, as an unsupported row")
+    func fullFsyncRefused() throws {
+        let sample = try WorkloadContractTests.sample(InsertWorkload(), ["count": 5],
+                                                      on: BackendCase(backend: "sqlite", variant: ["fullfsync": "on"], label: "t"))
+        #expect(sample.status == .unsupported && sample.error.contains("F_FULLFSYNC exists only on Apple platforms"), "\(sample.error)")
+    }
+
     @Test("a transaction commits on return and rolls back on throw")
     func scopedTransaction() throws {
         struct Abort: Error {}
@@ -75,8 +82,8 @@ struct SQLiteAPITests {
     }
 
     @Test("the backend reads its settings back and records them", arguments: [
-        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join temp_store=memory"),
-        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join temp_store=memory"),
+        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"),
+        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"),
     ])
     func effectiveSettings(_ variant: [String: String], _ expected: String) throws {
         let temp = try TemporaryDirectory()

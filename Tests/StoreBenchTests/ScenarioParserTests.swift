@@ -35,7 +35,7 @@ struct ScenarioParserTests {
     @Test func validScenarioUsesDefaults() throws {
         let scenario = try parse(valid)
         #expect(scenario.seed == 42 && scenario.policy == RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, targetPrecision: 0.05))
-        #expect(scenario.backends.map(\.variant.description) == ["txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join"])
+        #expect(scenario.backends.map(\.variant.description) == ["txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off"])
         #expect(scenario.workloads.first?.cases == [WorkloadParameters(["count": 10_000])])
     }
 
@@ -105,7 +105,7 @@ struct ScenarioParserTests {
         ("name: x\nbackends: [{backend: sqlite, variants: [{txn: maybe}]}]\nworkloads: [{workload: insert}]",
          "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'txn' cannot be 'maybe'; allowed: none, single, batch"),
         ("name: x\nbackends: [{backend: sqlite, variants: [{wal: true}]}]\nworkloads: [{workload: insert}]",
-         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms, index, list_index, search, auto_vacuum, migrate, tags"),
+         "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms, index, list_index, search, auto_vacuum, migrate, tags, fullfsync"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: -5}}]",
          "test.yaml: workloads[0].parameters.count: -5 is out of range; expected a whole number in 1...10000000"),
         ("name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: ten}}]",
@@ -141,9 +141,27 @@ struct ScenarioParserTests {
         #expect(failure(text)?.description == message)
     }
 
+    @Test("a backend entry's workloads: the variant runs only those; an unknown name or one the scenario does not list is refused")
+    func entryWorkloads() throws {
+        let scenario = try parse("""
+            name: x
+            backends:
+              - {backend: memory}
+              - {backend: sqlite, workloads: [edit], variants: [{tags: covering}]}
+            workloads: [{workload: insert, parameters: {count: 10}}, {workload: edit, parameters: {count: 5, stored: 10}}]
+            """)
+        let plan = try RunPlan(scenario: scenario, backends: .standard(), workloads: .standard)
+        #expect(plan.cases.map { "\($0.key.workload) \($0.key.backend)" } == ["insert memory", "edit memory", "edit sqlite"])
+        #expect(try RunPlan.check(scenario, workloads: .standard, limits: .init()).count == 3)
+        #expect(failure("name: x\nbackends: [{backend: memory, workloads: [dance]}]\nworkloads: [{workload: insert}]")?.description
+            .hasPrefix("test.yaml: backends[0].workloads[0]: unknown workload 'dance'; known: ") == true)
+        #expect(failure("name: x\nbackends: [{backend: memory}, {backend: sqlite, workloads: [edit]}]\nworkloads: [{workload: insert}]")?
+            .description == "test.yaml: backends: entry 2 (sqlite [\(try BackendRegistry.standard()["sqlite"]!.variant())]) runs only edit, none of the scenario's workloads")
+    }
+
     @Test func conditionalSettingsApplyOnlyWithTheirValue() throws {
         let batch = try parse("name: x\nbackends: [{backend: sqlite, variants: [{txn: batch, batch_ops: 7}]}]\nworkloads: [{workload: insert}]")
-        #expect(batch.backends[0].variant.description == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join")
+        #expect(batch.backends[0].variant.description == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off")
         #expect(failure("name: x\nbackends: [{backend: sqlite, variants: [{txn: none, batch_ops: 7}]}]\nworkloads: [{workload: insert}]")?
             .description == "test.yaml: backends[0].variants[0]: backend 'sqlite' setting 'batch_ops' applies only with txn=batch")
     }

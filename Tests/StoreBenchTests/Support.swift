@@ -15,12 +15,16 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
     /// every other setting at its default, instead of multiplied with every durability combination.
     static let oneAtATime: Set<String> = ["index", "list_index", "search", "auto_vacuum", "migrate", "tags"]
 
+    /// Settings this platform refuses (each has its own test of the refusal).
+    static let unavailableHere: Set<String> = ["fullfsync"]
+
     /// Every registered backend × every combination of its choice settings (``oneAtATime`` ones singly).
     static var all: [BackendCase] {
         BackendRegistry.standard().descriptors.flatMap { descriptor in
             let defaults = Dictionary(uniqueKeysWithValues: descriptor.axes.map { ($0.name, $0.defaultValue) })
             return descriptor.allVariants.filter { variant in
                 let changed = variant.settings.filter { $0.value != defaults[$0.name] }
+                guard !changed.contains(where: { unavailableHere.contains($0.name) }) else { return false }
                 let special = changed.filter { oneAtATime.contains($0.name) }
                 return special.isEmpty || changed.count == 1
             }.map { variant in

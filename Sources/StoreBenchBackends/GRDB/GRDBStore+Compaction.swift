@@ -19,7 +19,7 @@ extension GRDBStore: CompactingStore {
         try located {
             try writer.vacuum()
             guard writer is DatabasePool else { return Compaction(method: "vacuum()") }
-            try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            _ = try writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
             return Compaction(method: "vacuum(); checkpoint(.truncate)")
         }
     }

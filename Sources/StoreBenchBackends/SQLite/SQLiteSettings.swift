@@ -39,6 +39,8 @@ public struct SQLiteSettings: BackendSettings {
     public var migration = Migration.alter
     public enum TagSchema: String, SettingChoice { case join, denormalized, covering }
     public var tagSchema = TagSchema.join
+    /// `PRAGMA fullfsync` (Apple platforms: `F_FULLFSYNC` instead of fsync); refused on Linux, where it does not exist.
+    public var fullFsync = Switch.off
 
     public init() {}
 
@@ -66,6 +68,8 @@ public struct SQLiteSettings: BackendSettings {
                     summary: "the migrate workload: alter: ALTER TABLE ADD COLUMN and an UPDATE converting every row in place; rebuild: a new table filled by INSERT … SELECT, the old one dropped, the new one renamed, the indexes recreated"),
             .choice("tags", \.tagSchema,
                     summary: "the tags workload's lookup table note_tag(note_uid, tag_id), indexed by tag: join: archived only on article, the query joins; denormalized: archived copied into note_tag and kept in step; covering: denormalized plus an index on note_tag(archived, tag_id)"),
+            .choice("fullfsync", \.fullFsync,
+                    summary: "Apple platforms only: on: PRAGMA fullfsync=ON, syncs with F_FULLFSYNC (a flush of the drive's cache; plain fsync does not flush it there). Refused on Linux, where fsync already flushes and F_FULLFSYNC does not exist (docs/PLATFORMS.md)"),
         ]
     }
 }

@@ -110,12 +110,22 @@ final class SQLiteStore: AppStore {
         self.location = location
         self.settings = settings
         fullTextSearch = settings.search == .fts5
+        #if !canImport(Darwin)
+        if settings.fullFsync == .on {
+            throw StoreError.unsupported("fullfsync=on: F_FULLFSYNC exists only on Apple platforms; on Linux fsync already "
+                                         + "flushes the drive's cache, so this setting cannot be measured here (docs/PLATFORMS.md)")
+        }
+        #endif
         connection = try SQLiteConnection(path: location.path(Self.fileName))
         do {
             // Another connection's lock (sync-while-reading) is waited for, as apps configure it.
             try connection.setBusyTimeout(milliseconds: 10_000)
             try Self.apply("journal_mode", settings.journal, on: connection) { SQLiteSettings.JournalMode(rawValue: $0.lowercased()) }
             try Self.apply("synchronous", settings.sync, on: connection) { SQLiteSettings.Synchronous(pragmaValue: $0) }
+            #if canImport(Darwin)
+            // Untested on Apple platforms (docs/PLATFORMS.md): F_FULLFSYNC for commits and WAL checkpoints.
+            if settings.fullFsync == .on { try connection.execute("PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON") }
+            #endif
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
             // Taken only by a file without tables; a file created with another mode reads back as a mismatch.

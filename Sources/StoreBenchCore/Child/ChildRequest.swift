@@ -32,9 +32,9 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case readSettings(ChildStore, seed: UInt64, count: Int)
     /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`); with
     /// `pauseAfterFirst`, wait for a line on standard input after acknowledging the first batch.
-    case crashWriter(ChildStore, batch: Int, seed: UInt64, pauseAfterFirst: Bool = false)
+    case crashWriter(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, pauseAfterFirst: Bool = false)
     /// Reopen the store after a crash and sort its articles into `batches` batches (`crash`).
-    case crashCheck(ChildStore, batch: Int, seed: UInt64, batches: Int)
+    case crashCheck(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, batches: Int)
     /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
     case verify(ChildStore, expectedChecksum: String?)
 
@@ -63,14 +63,14 @@ public enum ChildRequest: Codable, Sendable, Equatable {
         case let .readSettings(store, seed, count):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
-        case let .crashWriter(store, batch, seed, pauseAfterFirst):
+        case let .crashWriter(store, batch, seed, shape, pauseAfterFirst):
             let (descriptor, location) = try store.resolve(in: registry)
-            try CrashBatches.write(descriptor: descriptor, location: location, size: batch, seed: seed,
+            try CrashBatches.write(descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
                                    limit: CrashTrials.batchLimit, pauseAfterFirst: pauseAfterFirst)
             return .done
-        case let .crashCheck(store, batch, seed, batches):
+        case let .crashCheck(store, batch, seed, shape, batches):
             let (descriptor, location) = try store.resolve(in: registry)
-            return .crashCheck(CrashBatches.check(descriptor: descriptor, location: location, size: batch, seed: seed,
+            return .crashCheck(CrashBatches.check(descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
                                                   batches: batches))
         case let .verify(store, expectedChecksum):
             let (descriptor, location) = try store.resolve(in: registry)

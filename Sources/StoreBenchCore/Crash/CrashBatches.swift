@@ -6,7 +6,7 @@ import Foundation
 /// The two child sides of `storebench crash`: the writer that commits batches of articles and acknowledges each
 /// on standard output, and the checker that reopens the store afterwards and reports what survived.
 ///
-/// Batch `b` holds the articles `b × size ..< (b + 1) × size` of the seed's generator, so the checker can tell
+/// Batch `b` holds the articles `b × size ..< (b + 1) × size` of the seed's generator (in the run's record shape), so the checker can tell
 /// complete, partial and lost batches from the store's content alone.
 public enum CrashBatches {
     /// The articles of batch `index`.
@@ -20,8 +20,9 @@ public enum CrashBatches {
     /// `pauseAfterFirst` it reads one line from standard input after the first acknowledgement (the power-loss
     /// trial settles the store there).
     public static func write(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-                             limit: Int, pauseAfterFirst: Bool = false) throws {
-        let generator = DatasetGenerator(seed: seed)
+                             shape: RecordShape = RecordShape(), limit: Int, pauseAfterFirst: Bool = false) throws {
+        var generator = DatasetGenerator(seed: seed)
+        generator.shape = shape
         let store = try descriptor.open(location, as: (any ArticleStore).self)
         for index in 0..<limit {
             let articles = batch(index, size: size, generator: generator)
@@ -58,8 +59,9 @@ public enum CrashBatches {
     /// Runs in the checker child: opens the store, runs the backend's integrity check, reads every article and
     /// sorts them into batches `0..<batches`.
     public static func check(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-                             batches: Int) -> Report {
-        let generator = DatasetGenerator(seed: seed)
+                             shape: RecordShape = RecordShape(), batches: Int) -> Report {
+        var generator = DatasetGenerator(seed: seed)
+        generator.shape = shape
         var expected: [String: (batch: Int, article: Article)] = [:]
         for index in 0..<batches {
             for article in batch(index, size: size, generator: generator) { expected[article.uid] = (index, article) }

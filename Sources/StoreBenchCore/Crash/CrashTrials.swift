@@ -13,6 +13,8 @@ public struct CrashTrials {
     public let seed: UInt64
     /// Articles per batch (one app operation).
     public var batchSize = defaultBatchSize
+    /// The articles' record shape (`--param summary_bytes=…`): an app's own record size.
+    public var shape = RecordShape()
     /// The kill comes 1…this many ms after the first acknowledgement.
     public var maxDelayMilliseconds = defaultMaxDelayMilliseconds
 
@@ -87,7 +89,7 @@ public struct CrashTrials {
     func killWriter(in store: URL, afterMilliseconds delay: Int, afterFirst: (() throws -> Void)? = nil) throws -> [Int]? {
         let child = try ChildProcess(executable: executable, request: .crashWriter(
             ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed,
-            pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
+            shape: shape, pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
         try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
@@ -121,7 +123,8 @@ public struct CrashTrials {
     /// counts as an unrecoverable store.
     func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
         let outcome = try ChildProcess.run(executable: executable, request: .crashCheck(
-            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed, batches: batches))
+            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed, shape: shape,
+            batches: batches))
         if outcome.killedBySignal {
             return CrashBatches.Report(opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
                                        completeBatches: [], partialBatches: [], foreignArticles: 0)

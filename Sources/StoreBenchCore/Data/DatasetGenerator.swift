@@ -111,7 +111,7 @@ public struct DatasetGenerator: Sendable {
 /// notes are mostly small); a message's text has at least `messageBytes`. Workloads that store those records take
 /// them as parameters (`title_words`, `summary_bytes`, `summary_max_bytes`, `message_bytes`), left out of a row unless
 /// set, so the defaults give exactly the data every earlier run used; the data fingerprint reflects them.
-public struct RecordShape: Sendable, Equatable {
+public struct RecordShape: Codable, Sendable, Equatable {
     public var titleWords = 4
     public var summaryBytes = 190
     /// The largest summary of a spread; nil: every summary has `summaryBytes`.
@@ -136,6 +136,21 @@ public struct RecordShape: Sendable, Equatable {
         WorkloadParameter("summary_max_bytes", default: 0, range: 0...10_000_000,
                           summary: "above summary_bytes: summaries spread up to this many bytes, long-tailed (0: all alike)", optional: true),
     ]
+
+    /// The shape of an article-only writer outside a workload (the crash writer): `parameters` by name, each checked
+    /// against its range; a name that is not an article shape parameter is an error naming the allowed ones.
+    public static func articles(_ values: [String: Int]) throws -> RecordShape {
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let parameter = parameters.first(where: { $0.name == name }) else {
+                throw ParameterError("\(name): not a record shape parameter; allowed: "
+                                     + parameters.map(\.name).joined(separator: ", "))
+            }
+            guard parameter.range.contains(value) else {
+                throw ParameterError("\(name)=\(value): out of range \(parameter.range.lowerBound)...\(parameter.range.upperBound)")
+            }
+        }
+        return RecordShape(WorkloadParameters(values))
+    }
 
     /// The message parameter (timeline, launch and sync-while-reading workloads).
     public static let messageParameters = [

@@ -14,8 +14,10 @@ enum DryRun {
         var bound: String
         switch (perCase, policy.budgetSeconds) {
         case let (perCase?, budget?):
-            bound = "at most about \(Runner.clock(min(perCase, budget) * 1.1)) (\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) "
-                + "each, within the budget of \(Runner.clock(budget)); one slow repetition may overrun its case's cap)"
+            bound = "at most about \(Runner.clock(min(perCase, budget) * 1.1)) (" + (perCase <= budget
+                ? "\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each, under the budget of \(Runner.clock(budget))"
+                : "the budget of \(Runner.clock(budget)), less than \(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each")
+                + ", and 10% for the repetitions under way when it is spent; one slow repetition may overrun its case's cap)"
         case let (perCase?, nil):
             bound = "at most about \(Runner.clock(perCase * 1.1)) (\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each; "
                 + "one slow repetition may overrun its case's cap)"

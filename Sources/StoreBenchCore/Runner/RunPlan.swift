@@ -34,7 +34,7 @@ public struct RunPlan {
                                       variant: try Self.noStore.variant(), data: data))
                     continue
                 }
-                for backendEntry in scenario.backends {
+                for backendEntry in scenario.backends where backendEntry.runs(workload.name) {
                     guard let backend = backends[backendEntry.backend] else {
                         throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
                     }
@@ -90,7 +90,7 @@ public struct RunPlan {
         for entry in scenario.workloads {
             guard let workload = workloads[entry.workload] else { continue }
             for requested in entry.cases {
-                let backends = workload.requiresStore ? scenario.backends : [scenario.backends[0]]
+                let backends = workload.requiresStore ? scenario.backends.filter { $0.runs(workload.name) } : [scenario.backends[0]]
                 for backend in backends {
                     let parameters = backend.limited(requested, for: workload.name)
                     cases += 1

@@ -14,6 +14,8 @@ public enum StoreBenchExit: Int32, Sendable {
     /// `compare`/`ab`: no regression found, but some row had too few repetitions to show one
     /// (without `--allow-underpowered`).
     case underpowered = 5
+    /// `advise`: no strategy meets every budget and the durability need of the profile (the answer says why each failed).
+    case noStrategy = 6
     /// Bad input (a malformed scenario, an unknown backend, an unwritable path, an `--out` that holds another
     /// run): nothing is written.
     case badInput = 64

@@ -1,15 +1,36 @@
+import Foundation
 import Yams
 
-/// Typed, strict access to a YAML node tree, producing ``ScenarioError``s with key paths.
-struct NodeReader {
-    let file: String
+/// Typed, strict access to a YAML node tree, producing ``ScenarioError``s with key paths: the reader of scenario files
+/// and of app profiles (`advise`).
+public struct NodeReader {
+    public let file: String
 
-    func error(_ path: String, _ message: String) -> ScenarioError {
+    public init(file: String) { self.file = file }
+
+    /// The YAML document in `data`, checked before composing (UTF-8, no anchors or aliases, no oversized input);
+    /// nil when it is empty. Errors name `file`.
+    public static func document(_ data: Data, file: String) throws -> Node? {
+        let fail = { (message: String) in ScenarioError(file: file, path: "", message: message) }
+        guard let text = String(data: data, encoding: .utf8) else { throw fail("the file is not valid UTF-8") }
+        do {
+            try YAMLEventScan.check(text)
+        } catch let refusal as YAMLEventScan.Refusal {
+            throw fail("line \(refusal.line), column \(refusal.column): \(refusal.message)")
+        }
+        do {
+            return try Yams.compose(yaml: text)
+        } catch {
+            throw fail("not valid YAML: \(error)")
+        }
+    }
+
+    public func error(_ path: String, _ message: String) -> ScenarioError {
         ScenarioError(file: file, path: path, message: message)
     }
 
     /// A mapping whose keys are all in `allowed` (duplicate keys are rejected by Yams while composing).
-    func mapping(_ node: Node, at path: String, allowed: [String], what: String = "keys") throws -> [(String, Node)] {
+    public func mapping(_ node: Node, at path: String, allowed: [String], what: String = "keys") throws -> [(String, Node)] {
         guard case .mapping(let mapping) = node else {
             throw error(path, "expected a mapping (key: value), found \(kind(node))")
         }
@@ -29,7 +50,7 @@ struct NodeReader {
         return pairs
     }
 
-    func sequence(_ node: Node?, at path: String, nonEmpty: Bool) throws -> [Node] {
+    public func sequence(_ node: Node?, at path: String, nonEmpty: Bool) throws -> [Node] {
         guard let node else { throw error(path, "required; expected a list") }
         guard case .sequence(let sequence) = node else { throw error(path, "expected a list, found \(kind(node))") }
         let items = Array(sequence)
@@ -38,12 +59,12 @@ struct NodeReader {
     }
 
     /// The text of a scalar (string, number or word).
-    func scalar(_ node: Node, at path: String) throws -> String {
+    public func scalar(_ node: Node, at path: String) throws -> String {
         guard case .scalar(let scalar) = node else { throw error(path, "expected a single value, found \(kind(node))") }
         return scalar.string
     }
 
-    func string(_ node: Node?, at path: String, required: Bool) throws -> String? {
+    public func string(_ node: Node?, at path: String, required: Bool) throws -> String? {
         guard let node else {
             if required { throw error(path, "required key is missing") }
             return nil
@@ -54,7 +75,7 @@ struct NodeReader {
     }
 
     /// A whole number in `range`; nil when absent.
-    func integer(_ node: Node?, at path: String, range: ClosedRange<Int>) throws -> Int? {
+    public func integer(_ node: Node?, at path: String, range: ClosedRange<Int>) throws -> Int? {
         guard let node else { return nil }
         let bounds = "a whole number in \(range.lowerBound)...\(range.upperBound == Int.max ? "∞" : String(range.upperBound))"
         guard case .scalar(let scalar) = node, scalar.style == .plain else {
@@ -72,7 +93,7 @@ struct NodeReader {
     }
 
     /// A decimal number in `range`; nil when absent.
-    func decimal(_ node: Node?, at path: String, range: ClosedRange<Double>) throws -> Double? {
+    public func decimal(_ node: Node?, at path: String, range: ClosedRange<Double>) throws -> Double? {
         guard let node else { return nil }
         let bounds = "a number in \(range.lowerBound.formatted())...\(range.upperBound.formatted())"
         guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
@@ -82,7 +103,7 @@ struct NodeReader {
         return value
     }
 
-    func kind(_ node: Node) -> String {
+    public func kind(_ node: Node) -> String {
         switch node {
         case .scalar(let scalar): "'\(scalar.string)'"
         case .mapping: "a mapping"
@@ -93,5 +114,6 @@ struct NodeReader {
 }
 
 extension Array where Element == (String, Node) {
-    subscript(key: String) -> Node? { first { $0.0 == key }?.1 }
+    /// The value of `key` in a mapping's pairs.
+    public subscript(key: String) -> Node? { first { $0.0 == key }?.1 }
 }

@@ -9,6 +9,12 @@ public struct Scenario: Sendable {
         /// (`limits: {insert: {count: 1000}}`): for variants that would take minutes at full size, e.g. one
         /// fsync per record. A limit lowers a parameter, never raises it.
         public let limits: [String: [String: Int]]
+        /// The workloads this entry runs (`workloads: [tags, tag-edit]`), nil: every workload of the scenario. For a
+        /// variant that only matters to some workloads (a tag index design, a migration strategy).
+        public var only: Set<String>? = nil
+
+        /// Whether this entry runs `workload`.
+        public func runs(_ workload: String) -> Bool { only?.contains(workload) ?? true }
 
         /// `parameters` of `workload` with this entry's limits applied (a parameter the case does not set, such as
         /// an optional one, stays unset).

@@ -9,7 +9,7 @@ public struct ScenarioParser {
 
     static let topKeys = ["name", "description", "seed", "warmup", "repetitions", "target_precision", "case_seconds",
                           "budget_seconds", "backends", "workloads"]
-    static let backendKeys = ["backend", "variants", "limits"]
+    static let backendKeys = ["backend", "variants", "limits", "workloads"]
     static let workloadKeys = ["workload", "parameters", "sizes"]
 
     public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
@@ -38,19 +38,7 @@ public struct ScenarioParser {
     /// Parses scenario bytes; `file` names them in errors.
     public func parse(data: Data, file: String) throws -> Scenario {
         let fail = { (path: String, message: String) in ScenarioError(file: file, path: path, message: message) }
-        guard let text = String(data: data, encoding: .utf8) else { throw fail("", "the file is not valid UTF-8") }
-        let root: Node?
-        do {
-            try YAMLEventScan.check(text)
-        } catch let refusal as YAMLEventScan.Refusal {
-            throw fail("", "line \(refusal.line), column \(refusal.column): \(refusal.message)")
-        }
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw fail("", "not valid YAML: \(error)")
-        }
-        guard let root else { throw fail("", "the file is empty; a scenario needs name, backends and workloads") }
+        guard let root = try NodeReader.document(data, file: file) else { throw fail("", "the file is empty; a scenario needs name, backends and workloads") }
         var hash = FNV1a()
         hash.combine(bytes: data)
         var reader = NodeReader(file: file)
@@ -64,6 +52,13 @@ public struct ScenarioParser {
         let policy = try parsePolicy(top, reader: &reader)
         let backendEntries = try parseBackends(top["backends"], reader: &reader)
         let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader)
+        let listed = Set(workloadEntries.map(\.workload))
+        for (index, entry) in backendEntries.enumerated() {
+            if let only = entry.only, only.isDisjoint(with: listed) {
+                throw fail("backends", "entry \(index + 1) (\(entry.backend) [\(entry.variant)]) runs only "
+                           + "\(only.sorted().joined(separator: ", ")), none of the scenario's workloads")
+            }
+        }
         return Scenario(name: name, seed: UInt64(seed), policy: policy,
                         backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex)
     }
@@ -133,6 +128,18 @@ public struct ScenarioParser {
                     }
                 }
             }
+            var only: Set<String>?
+            if let onlyNode = map["workloads"] {
+                only = []
+                for (onlyIndex, item) in try reader.sequence(onlyNode, at: "\(path).workloads", nonEmpty: true).enumerated() {
+                    let workload = try reader.scalar(item, at: "\(path).workloads[\(onlyIndex)]")
+                    guard workloads[workload] != nil else {
+                        throw reader.error("\(path).workloads[\(onlyIndex)]",
+                                           "unknown workload '\(workload)'; known: \(workloads.names.joined(separator: ", "))")
+                    }
+                    only?.insert(workload)
+                }
+            }
             let variantNodes = map["variants"] == nil ? [nil] : try reader.sequence(map["variants"], at: "\(path).variants", nonEmpty: true).map { Optional($0) }
             for (variantIndex, variantNode) in variantNodes.enumerated() {
                 let variantPath = "\(path).variants[\(variantIndex)]"
@@ -147,7 +154,7 @@ public struct ScenarioParser {
                     guard !entries.contains(where: { $0.backend == name && $0.variant == variant }) else {
                         throw reader.error(variantPath, "duplicate variant '\(variant)' of backend '\(name)'")
                     }
-                    entries.append(Scenario.BackendEntry(backend: name, variant: variant, limits: limits))
+                    entries.append(Scenario.BackendEntry(backend: name, variant: variant, limits: limits, only: only))
                 } catch let error as VariantError {
                     throw reader.error(variantPath, error.message)
                 }

@@ -1,0 +1,177 @@
+import Foundation
+import StoreBenchAnalysis
+import StoreBenchContract
+
+/// `advice.md` and `advice.json`: the recommendation first, then the runner-ups with why each lost, the strategies
+/// that fail the need, and where every number was measured.
+extension Advice {
+    /// Where the answer was measured: machine, file system, date, build.
+    public struct Provenance: Sendable {
+        public var host: String
+        public var cpu: String
+        public var cores: Int
+        public var kernel: String
+        public var fileSystem: String
+        public var date: String
+        public var commit: String
+        public var runDirectory: String
+        public var crashTrials: String
+
+        public init(host: String, cpu: String, cores: Int, kernel: String, fileSystem: String, date: String, commit: String,
+                    runDirectory: String, crashTrials: String) {
+            (self.host, self.cpu, self.cores, self.kernel, self.fileSystem) = (host, cpu, cores, kernel, fileSystem)
+            (self.date, self.commit, self.runDirectory, self.crashTrials) = (date, commit, runDirectory, crashTrials)
+        }
+    }
+
+    static func time(_ seconds: Double) -> String {
+        if seconds >= 1 { return String(format: "%.2f s", seconds) }
+        if seconds >= 0.001 { return String(format: "%.1f ms", seconds * 1_000) }
+        return String(format: "%.0f µs", seconds * 1_000_000)
+    }
+
+    /// "16.7", "100", "0.25": a budget or frequency as written.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%g", value)
+    }
+
+    static func bytes(_ value: Double) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = value, unit = 0
+        while value >= 1_000 && unit < units.count - 1 { value /= 1_000; unit += 1 }
+        return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// "2.31 s a day (95% interval 2.20–2.45 s)".
+    static func cost(_ strategy: Strategy) -> String {
+        guard let cost = strategy.costPerDay else { return "not costed" }
+        let interval = strategy.costInterval.map { " (95% interval \(time($0.low))–\(time($0.high)))" } ?? ""
+        return "\(time(cost)) a day\(interval)"
+    }
+
+    static func budgets(_ strategy: Strategy) -> String {
+        strategy.budgets.map { check in
+            let limit = "\(Self.number(check.budget.milliseconds)) ms"
+            guard let measured = check.measured else { return "\(check.operation.rawValue): not measured" }
+            let basis = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
+            return "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(check.met ? "≤" : "> ") \(limit) (\(basis))"
+        }.joined(separator: "; ")
+    }
+
+    /// Why `strategy` is not the recommendation, in one sentence.
+    public func reason(_ strategy: Strategy) -> String {
+        switch strategy.verdict {
+        case .recommended: return "recommended"
+        case .tied:
+            let ratio = strategy.ratio.map { String(format: "%.2f× (95%% interval %.2f–%.2f)", $0.median, $0.low, $0.high) } ?? ""
+            return "tied: indistinguishable from the recommendation at this precision, \(ratio) its cost"
+        case .costlier:
+            let ratio = strategy.ratio.map { String(format: "%.2f× the cost (95%% interval %.2f–%.2f)", $0.median, $0.low, $0.high) }
+            return "costlier: " + (ratio ?? "more storage time a day")
+        case .missesBudget:
+            return "misses " + strategy.budgets.filter { !$0.met }.map { check in
+                guard let measured = check.measured else { return "\(check.operation.rawValue) (not measured)" }
+                return "\(check.operation.rawValue): p\(check.budget.percentile) \(Self.time(measured)), "
+                    + String(format: "%.1f× the %@ ms budget", measured * 1_000 / check.budget.milliseconds,
+                             Self.number(check.budget.milliseconds))
+            }.joined(separator: "; ")
+        case .failsNeed:
+            return "fails the need (\(profile.need.phrase)): " + (strategy.durability?.label ?? "no durability known")
+        case .cannotRun:
+            return "cannot run the profile: " + strategy.operations.compactMap { result in
+                result.problem.map { "\(result.operation.rawValue) \($0)" } ?? (result.perOp.isEmpty ? "\(result.operation.rawValue) not measured" : nil)
+            }.joined(separator: "; ")
+        }
+    }
+
+    /// The answer as Markdown; `chart` is a path relative to the answer's folder, when drawn.
+    public func markdown(_ provenance: Provenance, chart: String?) -> String {
+        var lines = ["# storebench advise: \(profile.name)", ""]
+        if !profile.description.isEmpty { lines += ["_\(profile.description)_", ""] }
+        if let best = recommendation {
+            lines += ["**Recommendation: \(best.label)**", "",
+                      "It meets every budget (\(Self.budgets(best).isEmpty ? "none given" : Self.budgets(best))), "
+                        + "\(best.durability?.label ?? "durability unknown"), and costs \(Self.cost(best)) of storage time"
+                        + (best.bytesPerDay.map { ", \(Self.bytes($0)) written" } ?? "")
+                        + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day."]
+            let tied = strategies.filter { $0.verdict == .tied }
+            if !tied.isEmpty {
+                lines += ["", "Tied with it (the cost intervals cannot tell them apart; pick on other grounds): "
+                          + tied.map { "**\($0.label)**" }.joined(separator: ", ") + "."]
+            }
+        } else {
+            lines += ["**No strategy meets everything this profile asks.** Each one's failure is below; relax a budget, "
+                      + "the durability need, or the data size, and ask again."]
+        }
+        lines += ["", "Need: \(profile.need.phrase). A day: " + profile.perDay.sorted { $0.key < $1.key }
+                    .filter { $0.value > 0 }.map { "\(Self.number($0.value)) × \($0.key.phrase)" }.joined(separator: ", ") + "."]
+        if let chart { lines += ["", "![The strategies' times per operation](\(chart))"] }
+        lines += ["", "## Every strategy", "",
+                  "| strategy | cost a day (95% interval) | budgets | durability | verdict |", "|---|---|---|---|---|"]
+        for strategy in strategies {
+            lines.append("| \(strategy.label) | \(Self.cost(strategy)) | \(Self.budgets(strategy)) | "
+                         + "\(strategy.durability?.label ?? "unknown") | \(reason(strategy)) |")
+        }
+        if !notConsidered.isEmpty {
+            lines += ["", "Not considered: " + notConsidered.map { "\($0.candidate) (\($0.reason))" }.joined(separator: "; ") + "."]
+        }
+        lines += ["", "## Per operation", "", "| strategy | " + profile.perDay.keys.sorted().filter { (profile.perDay[$0] ?? 0) > 0 }
+                    .map(\.rawValue).joined(separator: " | ") + " |",
+                  "|---|" + String(repeating: "---:|", count: profile.perDay.values.filter { $0 > 0 }.count)]
+        for strategy in strategies {
+            let cells = strategy.operations.map { result in
+                result.problem != nil ? "–" : (Statistics.median(result.perOp).map(Self.time) ?? "–")
+            }
+            lines.append("| \(strategy.label) | " + cells.joined(separator: " | ") + " |")
+        }
+        lines += ["", "Median time of one operation over the measured repetitions. The cost a day is each operation's "
+                  + "frequency times its median, summed; its interval resamples every operation's repetitions together "
+                  + "(2,000 resamples). Two strategies are tied when the interval of their cost ratio includes 1.",
+                  "", "## Measured on this machine", "",
+                  "Everything above was measured here, on \(provenance.date): \(provenance.host), \(provenance.cpu) "
+                    + "(\(provenance.cores) cores), Linux \(provenance.kernel), file system \(provenance.fileSystem), "
+                    + "storebench \(provenance.commit). Run: `\(provenance.runDirectory)`; crash trials: \(provenance.crashTrials). "
+                    + "What carries over to iOS and macOS, and what to re-run there: docs/PLATFORMS.md in the storebench repository."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The answer as JSON.
+    public func json(_ provenance: Provenance) throws -> Data {
+        let strategies: [[String: Any]] = strategies.map { strategy in
+            var entry: [String: Any] = ["backend": strategy.backend, "variant": strategy.variant,
+                                        "verdict": "\(strategy.verdict)", "reason": reason(strategy),
+                                        "meets_budgets": strategy.meetsBudgets, "meets_need": strategy.meetsNeed]
+            if let cost = strategy.costPerDay { entry["cost_s_per_day"] = cost }
+            if let interval = strategy.costInterval { entry["cost_ci95_s_per_day"] = [interval.low, interval.high] }
+            if let ratio = strategy.ratio { entry["cost_ratio_to_recommendation"] = [ratio.median, ratio.low, ratio.high] }
+            if let bytes = strategy.bytesPerDay { entry["written_bytes_per_day"] = bytes }
+            if let syncs = strategy.syncsPerDay { entry["syncs_per_day"] = syncs }
+            if let durability = strategy.durability {
+                entry["durability"] = ["class": durability.promise.rawValue, "measured": durability.measured, "evidence": durability.evidence]
+            }
+            entry["budgets"] = strategy.budgets.map { check -> [String: Any] in
+                var item: [String: Any] = ["operation": check.operation.rawValue, "percentile": check.budget.percentile,
+                                           "budget_ms": check.budget.milliseconds, "met": check.met]
+                if let measured = check.measured { item["measured_ms"] = measured * 1_000 }
+                return item
+            }
+            entry["operations"] = strategy.operations.map { result -> [String: Any] in
+                var item: [String: Any] = ["operation": result.operation.rawValue, "per_op_s": result.perOp]
+                if let problem = result.problem { item["problem"] = problem }
+                return item
+            }
+            return entry
+        }
+        let record: [String: Any] = [
+            "profile": profile.name, "profile_file": profile.file, "need": profile.need.rawValue,
+            "recommendation": recommendation.map { ["backend": $0.backend, "variant": $0.variant] as Any } ?? NSNull(),
+            "strategies": strategies,
+            "not_considered": notConsidered.map { ["candidate": $0.candidate, "reason": $0.reason] },
+            "measured_on": ["host": provenance.host, "cpu": provenance.cpu, "cores": provenance.cores, "kernel": provenance.kernel,
+                            "file_system": provenance.fileSystem, "date": provenance.date, "storebench": provenance.commit,
+                            "run": provenance.runDirectory, "crash_trials": provenance.crashTrials],
+        ]
+        return try JSONSerialization.data(withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            + Data("\n".utf8)
+    }
+}

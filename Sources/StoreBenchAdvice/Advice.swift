@@ -1,0 +1,206 @@
+import Foundation
+import StoreBenchAnalysis
+import StoreBenchContract
+
+/// The answer of `storebench advise`: every candidate strategy judged against the profile — its budgets at their
+/// percentiles, the durability need by the crash trials' measured class, and its cost per day (the profile's
+/// frequencies times the measured medians, with a bootstrap interval) — and the one recommendation: the cheapest
+/// strategy that meets everything. Strategies whose cost cannot be told apart from the winner's are named as tied.
+public struct Advice: Sendable {
+    /// One operation of one strategy, as measured.
+    public struct OperationResult: Sendable {
+        public let operation: AppProfile.Operation
+        /// Seconds per operation, one value per measured repetition.
+        public let perOp: [Double]
+        /// The budget's percentile of one operation, in seconds, and how many operations it is taken over.
+        public let atPercentile: Double?
+        public let percentileBasis: String
+        public let writtenBytes: Double?
+        public let syncs: Double?
+        /// Set when the row did not run (unsupported, failed).
+        public let problem: String?
+    }
+
+    /// A budget's outcome for one strategy.
+    public struct BudgetCheck: Sendable {
+        public let operation: AppProfile.Operation
+        public let budget: AppProfile.Budget
+        public let measured: Double?
+        public var met: Bool { measured.map { $0 * 1_000 <= budget.milliseconds } ?? false }
+    }
+
+    public enum Verdict: Sendable, Equatable {
+        case recommended, tied, costlier, missesBudget, failsNeed, cannotRun
+    }
+
+    /// One candidate and its judgement.
+    public struct Strategy: Sendable {
+        public let backend: String
+        public let variant: String
+        public var label: String { "\(backend) [\(variant)]" }
+        public let operations: [OperationResult]
+        public let budgets: [BudgetCheck]
+        /// Seconds of storage work per day: median, and the 95% bootstrap interval.
+        public let costPerDay: Double?
+        public let costInterval: (low: Double, high: Double)?
+        public let bytesPerDay: Double?
+        public let syncsPerDay: Double?
+        public let durability: DurabilityClass?
+        public let meetsNeed: Bool
+        public var verdict = Verdict.costlier
+        /// Cost relative to the recommendation: median ratio and its 95% interval.
+        public var ratio: (median: Double, low: Double, high: Double)?
+        public var meetsBudgets: Bool { budgets.allSatisfy(\.met) }
+        public var runs: Bool { operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty } }
+    }
+
+    public let profile: AppProfile
+    public var strategies: [Strategy]
+    public let notConsidered: [(candidate: String, reason: String)]
+    public var recommendation: Strategy? { strategies.first { $0.verdict == .recommended } }
+
+    /// Judges the rows of `table` (the run of `plan`'s scenario) with the crash results `crashes` ("backend [variant]").
+    public init(plan: AdvicePlan, table: SampleTable, crashes: [String: CrashResult],
+                promise: (String, String) -> DurabilityPromise?, resamples: Int = 2_000) {
+        profile = plan.profile
+        notConsidered = plan.notConsidered
+        var byStrategy: [String: (backend: String, variant: String, rows: [SampleTable.Row])] = [:]
+        var order: [String] = []
+        for row in table.rows {
+            let key = "\(row.key.backend) [\(row.key.variant)]"
+            if byStrategy[key] == nil { order.append(key) }
+            byStrategy[key, default: (row.key.backend, row.key.variant, [])].rows.append(row)
+        }
+        var rng = SplitMix64(seed: 0x6164_7669)
+        strategies = order.map { key in
+            let (backend, variant, rows) = byStrategy[key]!
+            let operations = plan.measures.map { measure in
+                Self.result(measure, rows: rows.filter { $0.key.workload == measure.workload },
+                            percentile: plan.profile.budgets[measure.operation]?.percentile)
+            }
+            let budgets = plan.profile.budgets.sorted { $0.key < $1.key }.map { operation, budget in
+                BudgetCheck(operation: operation, budget: budget, measured: operations.first { $0.operation == operation }?.atPercentile)
+            }
+            let runs = operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty }
+            let cost = runs ? Self.cost(operations, perDay: plan.profile.perDay, resamples: resamples, rng: &rng) : nil
+            let declared = promise(backend, variant)
+            let durability = declared.map { DurabilityClass(declared: $0, crash: crashes[key]) }
+            let needed: DurabilityPromise = plan.profile.need == .powerLoss ? .durable : .survivesKill
+            let meets = durability.map { $0.promise.keeps(atLeast: needed) } ?? false
+            func perDay(_ value: (OperationResult) -> Double?) -> Double? {
+                var total = 0.0
+                for result in operations {
+                    guard let one = value(result) else { return nil }
+                    total += one * (plan.profile.perDay[result.operation] ?? 0)
+                }
+                return total
+            }
+            return Strategy(backend: backend, variant: variant, operations: operations, budgets: budgets,
+                            costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
+                            bytesPerDay: runs ? perDay(\.writtenBytes) : nil, syncsPerDay: runs ? perDay(\.syncs) : nil,
+                            durability: durability, meetsNeed: meets)
+        }
+        judge(resamples: resamples, rng: &rng)
+    }
+
+    /// Orders the strategies and gives each its verdict.
+    private mutating func judge(resamples: Int, rng: inout SplitMix64) {
+        for index in strategies.indices {
+            let strategy = strategies[index]
+            strategies[index].verdict = !strategy.runs ? .cannotRun : !strategy.meetsBudgets ? .missesBudget
+                : !strategy.meetsNeed ? .failsNeed : .costlier
+        }
+        let rank: (Strategy) -> Double = { $0.costPerDay ?? .infinity }
+        strategies.sort { a, b in
+            a.verdict == b.verdict ? rank(a) < rank(b) : Self.order(a.verdict) < Self.order(b.verdict)
+        }
+        guard let winner = strategies.firstIndex(where: { $0.verdict == .costlier }) else { return }
+        strategies[winner].verdict = .recommended
+        let best = strategies[winner]
+        for index in strategies.indices where index != winner && strategies[index].runs {
+            let ratio = Self.ratio(strategies[index], to: best, perDay: profile.perDay, resamples: resamples, rng: &rng)
+            strategies[index].ratio = ratio
+            if strategies[index].verdict == .costlier, let ratio, ratio.low <= 1 { strategies[index].verdict = .tied }
+        }
+        strategies.sort { a, b in
+            a.verdict == b.verdict ? rank(a) < rank(b) : Self.order(a.verdict) < Self.order(b.verdict)
+        }
+    }
+
+    private static func order(_ verdict: Verdict) -> Int {
+        [.recommended, .tied, .costlier, .missesBudget, .failsNeed, .cannotRun].firstIndex(of: verdict)!
+    }
+
+    /// One operation's figures from its rows (one per repetition).
+    static func result(_ measure: AdvicePlan.Measure, rows: [SampleTable.Row], percentile: Int?) -> OperationResult {
+        let ok = rows.filter { $0.status == .ok }
+        guard !ok.isEmpty else {
+            let problem = rows.first.map { $0.status == .unsupported ? "unsupported: \($0.error)" : "failed: \($0.error)" }
+                ?? "not measured (the run stopped before this row)"
+            return OperationResult(operation: measure.operation, perOp: [], atPercentile: nil, percentileBasis: "",
+                                   writtenBytes: nil, syncs: nil, problem: problem)
+        }
+        let perOp: [Double] = ok.compactMap { row in
+            guard let wall = row.values[.wallSeconds] else { return nil }
+            if measure.wholeRepetition { return wall + (row.values[.firstReadSeconds] ?? 0) }
+            guard let ops = row.values[.ops], ops > 0 else { return nil }
+            return wall / ops
+        }
+        var atPercentile: Double?, basis = ""
+        if let percentile {
+            let column: SampleColumn = percentile == 50 ? .p50 : percentile == 90 ? .p90 : .p99
+            let recorded = ok.compactMap { $0.values[column] }
+            if !measure.wholeRepetition, recorded.count == ok.count, let median = Statistics.median(recorded) {
+                let ops = Int(ok.compactMap { $0.values[.ops] }.min() ?? 0)
+                atPercentile = median / 1_000_000
+                basis = "p\(percentile) of \(ops) operations, median of \(ok.count) repetitions"
+            } else if !perOp.isEmpty {
+                // Nearest rank over the repetitions: with fewer than 100, p99 is the slowest one.
+                let sorted = perOp.sorted()
+                let rank = max(1, Int((Double(percentile) / 100 * Double(sorted.count)).rounded(.up)))
+                atPercentile = sorted[min(rank, sorted.count) - 1]
+                basis = rank >= sorted.count ? "the slowest of \(sorted.count)" : "p\(percentile) of \(sorted.count)"
+            }
+        }
+        return OperationResult(operation: measure.operation, perOp: perOp, atPercentile: atPercentile, percentileBasis: basis,
+                               writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
+                               syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
+    }
+
+    /// Seconds per day: Σ frequency × median seconds per operation, its interval from resampling every operation's
+    /// repetitions together.
+    static func cost(_ operations: [OperationResult], perDay: [AppProfile.Operation: Double], resamples: Int,
+                     rng: inout SplitMix64) -> (median: Double, low: Double, high: Double) {
+        func total(_ pick: ([Double]) -> Double) -> Double {
+            operations.reduce(0) { $0 + (perDay[$1.operation] ?? 0) * pick($1.perOp) }
+        }
+        let point = total { Statistics.median($0) ?? 0 }
+        var draws: [Double] = []
+        draws.reserveCapacity(resamples)
+        for _ in 0..<resamples { draws.append(total { resampledMedian($0, &rng) }) }
+        draws.sort()
+        return (point, Bootstrap.percentile(draws, 0.025), Bootstrap.percentile(draws, 0.975))
+    }
+
+    /// The cost ratio `strategy` / `best`, with a 95% interval from resampling both; nil when either cannot be costed.
+    static func ratio(_ strategy: Strategy, to best: Strategy, perDay: [AppProfile.Operation: Double], resamples: Int,
+                      rng: inout SplitMix64) -> (median: Double, low: Double, high: Double)? {
+        guard let cost = strategy.costPerDay, let bestCost = best.costPerDay, bestCost > 0, strategy.runs else { return nil }
+        func total(_ operations: [OperationResult]) -> Double {
+            operations.reduce(0) { $0 + (perDay[$1.operation] ?? 0) * resampledMedian($1.perOp, &rng) }
+        }
+        var draws: [Double] = []
+        for _ in 0..<resamples {
+            let denominator = total(best.operations)
+            if denominator > 0 { draws.append(total(strategy.operations) / denominator) }
+        }
+        draws.sort()
+        return (cost / bestCost, Bootstrap.percentile(draws, 0.025), Bootstrap.percentile(draws, 0.975))
+    }
+
+    private static func resampledMedian(_ values: [Double], _ rng: inout SplitMix64) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let draw = (0..<values.count).map { _ in values[Int(rng.next() % UInt64(values.count))] }
+        return Statistics.median(draw) ?? 0
+    }
+}

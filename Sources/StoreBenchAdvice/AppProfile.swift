@@ -1,0 +1,166 @@
+import Foundation
+import StoreBenchCore
+import Yams
+
+/// What an app does with its data (`storebench advise --profile app.yaml`): the data, how often each operation
+/// happens per day, the budgets some operations must meet, and the durability the data needs. Parsed strictly, like
+/// a scenario (docs/CLI.md): unknown keys, wrong types and out-of-range values are errors naming the key.
+public struct AppProfile: Sendable, Equatable {
+    /// An app operation `advise` measures, and the workload that measures it.
+    public enum Operation: String, CaseIterable, Sendable, Comparable, Codable {
+        case launch, save, edit, search, markRead = "mark_read", tagQuery = "tag_query", tagChange = "tag_change"
+        case migration, setting, cache
+
+        public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+
+        /// "the launch list", for sentences.
+        public var phrase: String {
+            switch self {
+            case .launch: "a launch (first screen in memory)"
+            case .save: "a save of one record"
+            case .edit: "an edit of one record"
+            case .search: "a search"
+            case .markRead: "marking one record read (in a bulk change)"
+            case .tagQuery: "the tag sidebar and one tag's list"
+            case .tagChange: "a tag change"
+            case .migration: "a model migration with its first full read"
+            case .setting: "a setting written"
+            case .cache: "a cache operation"
+            }
+        }
+    }
+
+    /// How long an operation may take: `milliseconds` at `percentile` (p50, p90 or p99).
+    public struct Budget: Sendable, Equatable {
+        public var milliseconds: Double
+        public var percentile: Int
+    }
+
+    /// The durability the data needs.
+    public enum Need: String, Sendable, Equatable, CaseIterable {
+        case kill, powerLoss = "power-loss"
+        var phrase: String { self == .kill ? "survives a killed app" : "survives power loss" }
+    }
+
+    /// The data: `records` of the record shape (articles, notes), or a timeline of `messages` by `users`.
+    public struct DataShape: Sendable, Equatable {
+        public var records = 0
+        public var messages = 0
+        public var users = 0
+        /// Record shape, tags and cache parameters, as workload parameters (`summary_bytes`, `tags`, …).
+        public var parameters: [String: Int] = [:]
+    }
+
+    public var name: String
+    public var description: String
+    public var data = DataShape()
+    /// How often each operation happens per day.
+    public var perDay: [Operation: Double] = [:]
+    /// Records on the launch list (or messages on the first screen).
+    public var launchList = 50
+    public var budgets: [Operation: Budget] = [:]
+    public var need = Need.kill
+    /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: ``AdviceCandidates/standard``.
+    public var candidates: [String]?
+    /// Trials per fault in the crash runs.
+    public var crashTrials = 10
+    /// The measuring part's bound in seconds (the scenario's `budget_seconds`).
+    public var runSeconds = 600
+    public let file: String
+
+    static let topKeys = ["name", "description", "data", "per_day", "launch_list", "budgets", "durability", "candidates",
+                          "crash_trials", "run_seconds"]
+    static let dataKeys = ["records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
+                           "tags", "tags_per_note", "archived_percent", "cache_keys", "cache_capacity", "value_bytes", "settings"]
+    static let budgetKeys = ["ms", "percentile"]
+
+    /// Reads and parses the profile at `path`.
+    public init(file path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError(file: path, path: "", message: "cannot read the profile (missing or unreadable)")
+        }
+        guard data.count <= 65_536 else {
+            throw ScenarioError(file: path, path: "", message: "the file has \(data.count) bytes; a profile may have at most 65536")
+        }
+        try self.init(data: data, file: path)
+    }
+
+    public init(data bytes: Data, file: String) throws {
+        self.file = file
+        let reader = NodeReader(file: file)
+        guard let root = try NodeReader.document(bytes, file: file) else {
+            throw reader.error("", "the file is empty; a profile needs name, data, per_day and durability")
+        }
+        let top = try reader.mapping(root, at: "", allowed: Self.topKeys)
+        name = try reader.string(top["name"], at: "name", required: true)!
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw reader.error("name", "'\(name)' must be non-empty letters, digits, '-', '_' or '.'")
+        }
+        description = try reader.string(top["description"], at: "description", required: false) ?? ""
+        guard let dataNode = top["data"] else { throw reader.error("data", "required key is missing") }
+        for (key, value) in try reader.mapping(dataNode, at: "data", allowed: Self.dataKeys) {
+            let number = try reader.integer(value, at: "data.\(key)", range: 0...10_000_000)!
+            switch key {
+            case "records": data.records = number
+            case "messages": data.messages = number
+            case "users": data.users = number
+            default: data.parameters[key] = number
+            }
+        }
+        guard data.records > 0 || data.messages > 0 || data.parameters["settings"] != nil || data.parameters["cache_keys"] != nil else {
+            throw reader.error("data", "needs records, messages (with users), settings or cache_keys")
+        }
+        if data.messages > 0 && data.users == 0 { throw reader.error("data.users", "required with messages") }
+        guard let usage = top["per_day"] else { throw reader.error("per_day", "required key is missing") }
+        for (key, value) in try reader.mapping(usage, at: "per_day", allowed: Operation.allCases.map(\.rawValue), what: "operations") {
+            perDay[Operation(rawValue: key)!] = try reader.decimal(value, at: "per_day.\(key)", range: 0...10_000_000)!
+        }
+        guard perDay.values.contains(where: { $0 > 0 }) else { throw reader.error("per_day", "no operation happens: give one a frequency above 0") }
+        launchList = try reader.integer(top["launch_list"], at: "launch_list", range: 1...10_000) ?? launchList
+        if let budgetsNode = top["budgets"] {
+            for (key, value) in try reader.mapping(budgetsNode, at: "budgets", allowed: Operation.allCases.map(\.rawValue), what: "operations") {
+                let path = "budgets.\(key)"
+                let fields = try reader.mapping(value, at: path, allowed: Self.budgetKeys)
+                guard let milliseconds = try reader.decimal(fields["ms"], at: "\(path).ms", range: 0.001...86_400_000) else {
+                    throw reader.error("\(path).ms", "required key is missing")
+                }
+                let percentileText = try reader.string(fields["percentile"], at: "\(path).percentile", required: false) ?? "p99"
+                guard let percentile = ["p50": 50, "p90": 90, "p99": 99][percentileText] else {
+                    throw reader.error("\(path).percentile", "'\(percentileText)'; allowed: p50, p90, p99")
+                }
+                let operation = Operation(rawValue: key)!
+                guard (perDay[operation] ?? 0) > 0 else {
+                    throw reader.error(path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")
+                }
+                budgets[operation] = Budget(milliseconds: milliseconds, percentile: percentile)
+            }
+        }
+        let needText = try reader.string(top["durability"], at: "durability", required: true)!
+        guard let need = Need(rawValue: needText) else {
+            throw reader.error("durability", "'\(needText)'; allowed: kill (survives a killed app), power-loss (survives power loss)")
+        }
+        self.need = need
+        if let list = top["candidates"] {
+            candidates = try reader.sequence(list, at: "candidates", nonEmpty: true).enumerated().map { index, item in
+                try reader.scalar(item, at: "candidates[\(index)]")
+            }
+        }
+        crashTrials = try reader.integer(top["crash_trials"], at: "crash_trials", range: 1...1_000) ?? crashTrials
+        runSeconds = try reader.integer(top["run_seconds"], at: "run_seconds", range: 30...86_400) ?? runSeconds
+        try checkOperationsHaveData(reader)
+    }
+
+    /// Each operation needs the data its workload stores.
+    private func checkOperationsHaveData(_ reader: NodeReader) throws {
+        for (operation, frequency) in perDay where frequency > 0 {
+            let missing: String? = switch operation {
+            case .launch: data.records == 0 && data.messages == 0 ? "records or messages" : nil
+            case .save, .edit, .search, .markRead, .migration: data.records == 0 ? "records" : nil
+            case .tagQuery, .tagChange: data.records == 0 || data.parameters["tags"] == nil ? "records and tags" : nil
+            case .setting: data.parameters["settings"] == nil ? "settings" : nil
+            case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
+            }
+            if let missing { throw reader.error("per_day.\(operation.rawValue)", "needs data.\(missing.replacingOccurrences(of: " or ", with: " or data.").replacingOccurrences(of: " and ", with: " and data."))") }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import StoreBenchAdvice
+import StoreBenchAnalysis
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+/// `advise`: the profile format, the scenario it becomes, and the judgement on known numbers.
+@Suite("Advice")
+struct AdviceTests {
+    static func profile(_ text: String) throws -> AppProfile { try AppProfile(data: Data(text.utf8), file: "p.yaml") }
+
+    static let simple = """
+        name: t
+        data: {records: 1000, summary_bytes: 400}
+        per_day: {launch: 10, save: 100}
+        budgets: {save: {ms: 16.7}, launch: {ms: 100, percentile: p90}}
+        durability: power-loss
+        """
+
+    @Test("every shipped profile parses, and its scenario parses and plans with the profile's sizes and shape")
+    func shippedProfiles() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../profiles").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }
+        #expect(Set(files).isSuperset(of: ["notes.yaml", "reader.yaml", "messenger.yaml", "settings-cache.yaml"]))
+        for file in files {
+            let profile = try AppProfile(file: directory.appendingPathComponent(file).path)
+            let plan = AdvicePlan(profile)
+            let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
+                .parse(data: Data(plan.scenarioText.utf8), file: "\(file) → scenario")
+            #expect(scenario.workloads.count == plan.measures.count, "\(file)")
+            #expect(scenario.backends.count == plan.candidates.count, "\(file)")
+            _ = try RunPlan.check(scenario, workloads: .standard, limits: .init())
+        }
+        let notes = AdvicePlan(try AppProfile(file: directory.appendingPathComponent("notes.yaml").path))
+        let save = try #require(notes.measures.first { $0.operation == .save })
+        #expect(save.workload == "insert" && save.parameters["stored"] == 50_000 && save.parameters["summary_bytes"] == 1_500)
+        #expect(notes.measures.first { $0.operation == .tagQuery }?.parameters["tags"] == 50)
+        #expect(notes.notConsidered.contains { $0.candidate.hasPrefix("plist") })
+    }
+
+    @Test("profiles are strict: unknown keys, bad values and budgets for operations never done are errors naming the key",
+          arguments: [
+            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\ndurability: kill\ncolour: red", "p.yaml: colour: unknown key"),
+            ("name: t\ndata: {records: 10}\nper_day: {fly: 1}\ndurability: kill", "p.yaml: per_day.fly: unknown key"),
+            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\ndurability: forever", "p.yaml: durability: 'forever'"),
+            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\nbudgets: {edit: {ms: 5}}\ndurability: kill",
+             "p.yaml: budgets.edit: a budget for an operation the profile never does"),
+            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\nbudgets: {save: {ms: 5, percentile: p95}}\ndurability: kill",
+             "p.yaml: budgets.save.percentile: 'p95'"),
+            ("name: t\ndata: {records: 10}\nper_day: {tag_query: 1}\ndurability: kill", "p.yaml: per_day.tag_query: needs data.records and data.tags"),
+            ("name: t\ndata: {records: 10}\nper_day: {save: 0}\ndurability: kill", "p.yaml: per_day: no operation happens"),
+          ] as [(String, String)])
+    func strict(_ text: String, _ message: String) {
+        #expect(throws: ScenarioError.self) { try Self.profile(text) }
+        do { _ = try Self.profile(text) } catch { #expect("\(error)".hasPrefix(message), "\(error)") }
+    }
+
+    /// A samples.csv of `strategies` (backend, variant, seconds per save per repetition, launch seconds per repetition).
+    static func table(_ strategies: [(String, String, [Double], [Double])]) throws -> SampleTable {
+        var lines = ["scenario,workload,backend,variant,size,repetition,status,wall_s,ops,p90_us,p99_us"]
+        for (backend, variant, saves, launches) in strategies {
+            for (index, save) in saves.enumerated() {
+                lines.append("s,insert,\(backend),\(variant),100,\(index + 1),ok,\(save * 100),100,\(save * 1e6),\(save * 1.5e6)")
+            }
+            for (index, launch) in launches.enumerated() {
+                lines.append("s,list-cold,\(backend),\(variant),1000,\(index + 1),ok,\(launch),1,,")
+            }
+        }
+        return try SampleTable(text: lines.joined(separator: "\n") + "\n", source: "t")
+    }
+
+    @Test("the cheapest strategy that meets every budget and the need is recommended; ties, misses and failures say why")
+    func judgement() throws {
+        let plan = AdvicePlan(try Self.profile(Self.simple))
+        let table = try Self.table([
+            ("a", "fast", [0.001, 0.0011, 0.0009, 0.001, 0.001], [0.05, 0.05, 0.06, 0.05, 0.05]),
+            ("b", "same", [0.00105, 0.001, 0.00095, 0.001, 0.0011], [0.05, 0.055, 0.05, 0.05, 0.05]),
+            ("c", "slow", [0.004, 0.0041, 0.0039, 0.004, 0.004], [0.06, 0.06, 0.06, 0.06, 0.06]),
+            ("d", "laggy", [0.02, 0.021, 0.019, 0.02, 0.02], [0.05, 0.05, 0.05, 0.05, 0.05]),
+            ("e", "volatile", [0.0001, 0.0001, 0.0001, 0.0001, 0.0001], [0.01, 0.01, 0.01, 0.01, 0.01]),
+        ])
+        let promise: (String, String) -> DurabilityPromise? = { backend, _ in backend == "e" ? .survivesKill : .durable }
+        let advice = Advice(plan: plan, table: table, crashes: [:], promise: promise, resamples: 500)
+        let verdicts = Dictionary(uniqueKeysWithValues: advice.strategies.map { ($0.backend, $0.verdict) })
+        #expect(advice.recommendation != nil)
+        #expect(Set(["a", "b"]).contains(advice.recommendation!.backend))
+        #expect(verdicts["a"] == .recommended || verdicts["a"] == .tied)
+        #expect(verdicts["b"] == .recommended || verdicts["b"] == .tied)
+        #expect(verdicts["c"] == .costlier && verdicts["d"] == .missesBudget && verdicts["e"] == .failsNeed)
+        // Cost a day: 100 saves × 1 ms + 10 launches × 50 ms = 0.6 s.
+        let a = try #require(advice.strategies.first { $0.backend == "a" })
+        #expect(abs(a.costPerDay! - 0.6) < 1e-9)
+        #expect(a.costInterval!.low <= 0.6 && a.costInterval!.high >= 0.6)
+        // The launch budget is p90 over the repetitions (nearest rank: the 5th of 5 here); the save budget p99 per save.
+        #expect(a.budgets.first { $0.operation == .launch }?.measured == 0.06)
+        let d = try #require(advice.strategies.first { $0.backend == "d" })
+        #expect(advice.reason(d).contains("save: p99 30.0 ms, 1.8× the 16.7 ms budget"), "\(advice.reason(d))")
+        let c = try #require(advice.strategies.first { $0.backend == "c" })
+        #expect(advice.reason(c).hasPrefix("costlier: "), "\(advice.reason(c))")
+        #expect(advice.reason(try #require(advice.strategies.first { $0.backend == "e" })).contains("survives a killed app"))
+        // A measured loss lowers the class and changes the answer.
+        let lost = CrashResult(kill: .init(trials: 5, acknowledged: 100, lost: 0), synced: .init(trials: 5, acknowledged: 100, lost: 3))
+        let after = Advice(plan: plan, table: table, crashes: ["a [fast]": lost, "b [same]": lost], promise: promise, resamples: 500)
+        #expect(after.recommendation?.backend == "c")
+        #expect(after.strategies.first { $0.backend == "a" }?.verdict == .failsNeed)
+        let markdown = after.markdown(.init(host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "2026-11-25",
+                                            commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
+        #expect(markdown.contains("**Recommendation: c [slow]**") && markdown.contains("measured here, on 2026-11-25"))
+    }
+
+    @Test("no strategy meets the budgets: no recommendation, and each says which budget it missed")
+    func nothingMeets() throws {
+        let plan = AdvicePlan(try Self.profile(Self.simple))
+        let table = try Self.table([("d", "laggy", [0.02, 0.02, 0.02], [0.5, 0.5, 0.5])])
+        let advice = Advice(plan: plan, table: table, crashes: [:], promise: { _, _ in .durable }, resamples: 200)
+        #expect(advice.recommendation == nil)
+        let reason = advice.reason(advice.strategies[0])
+        #expect(reason.contains("launch: p90") && reason.contains("save: p99"), "\(reason)")
+        let markdown = advice.markdown(.init(host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "d",
+                                             commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
+        #expect(markdown.contains("No strategy meets everything"))
+    }
+}
