@@ -54,7 +54,7 @@ extension Advice {
             let limit = "\(Self.number(check.budget.milliseconds)) ms"
             guard let measured = check.measured else { return "\(check.operation.rawValue): not measured" }
             let basis = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
-            return "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(check.met ? "≤" : "> ") \(limit) (\(basis))"
+            return "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(check.met ? "≤" : ">") \(limit) (\(basis))"
         }.joined(separator: "; ")
     }
 
@@ -96,7 +96,8 @@ extension Advice {
                         + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day."]
             let tied = strategies.filter { $0.verdict == .tied }
             if !tied.isEmpty {
-                lines += ["", "Tied with it (the cost intervals cannot tell them apart; pick on other grounds): "
+                lines += ["", "Tied with it (their cost ratio's interval includes 1; the recommendation is the tied strategy with the strongest "
+                          + "durability class): "
                           + tied.map { "**\($0.label)**" }.joined(separator: ", ") + "."]
             }
         } else {
@@ -129,7 +130,7 @@ extension Advice {
                   + "(2,000 resamples). Two strategies are tied when the interval of their cost ratio includes 1.",
                   "", "## Measured on this machine", "",
                   "Everything above was measured here, on \(provenance.date): \(provenance.host), \(provenance.cpu) "
-                    + "(\(provenance.cores) cores), Linux \(provenance.kernel), file system \(provenance.fileSystem), "
+                    + "(\(provenance.cores) cores), kernel \(provenance.kernel), file system \(provenance.fileSystem), "
                     + "storebench \(provenance.commit). Run: `\(provenance.runDirectory)`; crash trials: \(provenance.crashTrials). "
                     + "What carries over to iOS and macOS, and what to re-run there: docs/PLATFORMS.md in the storebench repository."]
         return lines.joined(separator: "\n") + "\n"

@@ -5,7 +5,8 @@ import StoreBenchContract
 /// The answer of `storebench advise`: every candidate strategy judged against the profile — its budgets at their
 /// percentiles, the durability need by the crash trials' measured class, and its cost per day (the profile's
 /// frequencies times the measured medians, with a bootstrap interval) — and the one recommendation: the cheapest
-/// strategy that meets everything. Strategies whose cost cannot be told apart from the winner's are named as tied.
+/// strategy that meets everything (among those whose cost cannot be told from the cheapest's, the one with the strongest
+/// durability class). Strategies whose cost cannot be told apart from the recommendation's are named as tied.
 public struct Advice: Sendable {
     /// One operation of one strategy, as measured.
     public struct OperationResult: Sendable {
@@ -37,7 +38,8 @@ public struct Advice: Sendable {
     public struct Strategy: Sendable {
         public let backend: String
         public let variant: String
-        public var label: String { "\(backend) [\(variant)]" }
+        /// The strategy for people: its deciding settings and those off their defaults (`sqlite [journal=wal …]`).
+        public let label: String
         public let operations: [OperationResult]
         public let budgets: [BudgetCheck]
         /// Seconds of storage work per day: median, and the 95% bootstrap interval.
@@ -59,9 +61,11 @@ public struct Advice: Sendable {
     public let notConsidered: [(candidate: String, reason: String)]
     public var recommendation: Strategy? { strategies.first { $0.verdict == .recommended } }
 
-    /// Judges the rows of `table` (the run of `plan`'s scenario) with the crash results `crashes` ("backend [variant]").
+    /// Judges the rows of `table` (the run of `plan`'s scenario) with the crash results `crashes` ("backend [variant]");
+    /// `label` names a strategy for people.
     public init(plan: AdvicePlan, table: SampleTable, crashes: [String: CrashResult],
-                promise: (String, String) -> DurabilityPromise?, resamples: Int = 2_000) {
+                promise: (String, String) -> DurabilityPromise?,
+                label: (String, String) -> String = { "\($0) [\($1)]" }, resamples: Int = 2_000) {
         profile = plan.profile
         notConsidered = plan.notConsidered
         var byStrategy: [String: (backend: String, variant: String, rows: [SampleTable.Row])] = [:]
@@ -95,7 +99,7 @@ public struct Advice: Sendable {
                 }
                 return total
             }
-            return Strategy(backend: backend, variant: variant, operations: operations, budgets: budgets,
+            return Strategy(backend: backend, variant: variant, label: label(backend, variant), operations: operations, budgets: budgets,
                             costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
                             bytesPerDay: runs ? perDay(\.writtenBytes) : nil, syncsPerDay: runs ? perDay(\.syncs) : nil,
                             durability: durability, meetsNeed: meets)
@@ -114,7 +118,18 @@ public struct Advice: Sendable {
         strategies.sort { a, b in
             a.verdict == b.verdict ? rank(a) < rank(b) : Self.order(a.verdict) < Self.order(b.verdict)
         }
-        guard let winner = strategies.firstIndex(where: { $0.verdict == .costlier }) else { return }
+        guard let cheapest = strategies.firstIndex(where: { $0.verdict == .costlier }) else { return }
+        // Among the strategies whose cost cannot be told from the cheapest's, the strongest durability class wins
+        // (then the lower cost), as the report picks among tied rows.
+        var winner = cheapest
+        for index in strategies.indices where index != cheapest && strategies[index].verdict == .costlier {
+            guard let ratio = Self.ratio(strategies[index], to: strategies[cheapest], perDay: profile.perDay,
+                                         resamples: resamples, rng: &rng), ratio.low <= 1 else { continue }
+            if let stronger = strategies[index].durability?.promise, let current = strategies[winner].durability?.promise,
+               stronger < current {
+                winner = index
+            }
+        }
         strategies[winner].verdict = .recommended
         let best = strategies[winner]
         for index in strategies.indices where index != winner && strategies[index].runs {

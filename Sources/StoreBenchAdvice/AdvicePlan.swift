@@ -99,10 +99,14 @@ public struct AdvicePlan: Sendable {
 public enum AdviceCandidates {
     public static func standard(for profile: AppProfile) -> (considered: [String], skipped: [(candidate: String, reason: String)]) {
         let records = max(profile.data.records, profile.data.messages)
+        // SQLite's indexes for the operations the profile has: the launch list's, the covering tag index.
+        let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
+        let indexes = (does(.launch) && profile.data.records > 0 ? [",list_index=on"] : [])
+            + (does(.tagQuery) || does(.tagChange) ? [",tags=covering"] : [])
         var considered = [
             "sqlite[txn=single,journal=wal,sync=normal]",
             "sqlite[txn=single,journal=wal,sync=full]",
-            "sqlite[txn=single,journal=wal,sync=full,list_index=on,tags=covering]",
+        ] + (indexes.isEmpty ? [] : ["sqlite[txn=single,journal=wal,sync=full" + indexes.joined() + "]"]) + [
             "sqlite[txn=single,journal=delete,sync=full]",
             "grdb[style=records,writer=pool]",
             "lmdb[txn=single,sync=full]",
@@ -120,7 +124,6 @@ public enum AdviceCandidates {
                 skipped.append((candidate, why + " (considered up to \(most) records)"))
             }
         }
-        if profile.data.records == 0 { considered.removeAll { $0.contains("list_index") } }
         return (considered, skipped)
     }
 }

@@ -182,7 +182,9 @@ struct AdviseCommand: ParsableCommand {
         let table = try SampleTable(path: run.path)
         let durability = out.appendingPathComponent("durability.csv")
         let crashes = FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
-        let advice = Advice(plan: plan, table: table, crashes: crashes, promise: Self.promise(registry))
+        let advice = Advice(plan: plan, table: table, crashes: crashes, promise: Self.promise(registry)) { backend, variant in
+            (try? registry.resolve(backend: backend, settings: variant)).map { $0.0.label($0.1) } ?? "\(backend) [\(variant)]"
+        }
         let environment = table.environment ?? [:]
         let provenance = Advice.Provenance(
             host: environment["host"] as? String ?? MachineFacts.hostName,

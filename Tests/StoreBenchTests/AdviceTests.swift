@@ -109,6 +109,19 @@ struct AdviceTests {
         #expect(markdown.contains("**Recommendation: c [slow]**") && markdown.contains("measured here, on 2026-11-25"))
     }
 
+    @Test("among strategies whose cost cannot be told apart, the strongest durability class is recommended")
+    func tieGoesToDurability() throws {
+        let plan = AdvicePlan(try Self.profile(Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")))
+        let table = try Self.table([
+            ("fast", "v", [0.001, 0.0011, 0.0009, 0.001, 0.001], [0.05, 0.05, 0.06, 0.05, 0.05]),
+            ("safe", "v", [0.00105, 0.001, 0.00095, 0.001, 0.0011], [0.05, 0.055, 0.05, 0.05, 0.05]),
+        ])
+        let advice = Advice(plan: plan, table: table, crashes: [:],
+                            promise: { backend, _ in backend == "safe" ? .durable : .survivesKill }, resamples: 500)
+        #expect(advice.recommendation?.backend == "safe")
+        #expect(advice.strategies.first { $0.backend == "fast" }?.verdict == .tied)
+    }
+
     @Test("no strategy meets the budgets: no recommendation, and each says which budget it missed")
     func nothingMeets() throws {
         let plan = AdvicePlan(try Self.profile(Self.simple))

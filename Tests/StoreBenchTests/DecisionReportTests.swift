@@ -102,6 +102,11 @@ struct DecisionReportTests {
         #expect(classes["extra"]?[4] == "survives power loss" && classes["extra"]?[5] == "yes")
         #expect(classes["extra"]?[6] == "measured: 0 of 3,200 lost in 50 cuts")
         #expect(classes["trusted"]?[5] == "no")
+        // The answer names wal (fastest of all and that survives a killed app) and trusted (power loss, declared):
+        // the variants scripts/bench crash-tests. torn and extra are named only if tied with a pick.
+        #expect(report.classRows[0].last == "named")
+        #expect(report.namedVariants.isSuperset(of: ["wal [default]", "trusted [default]"]), "\(report.namedVariants)")
+        #expect(classes["wal"]?[7] == "yes" && classes["trusted"]?[7] == "yes")
         let rankings = report.rankings
         #expect(rankings.contains("synced: 12 of 800 lost in 50 cuts; prefix: 0 of 2,400 lost in 50 images"))
         #expect(rankings.contains("survives power loss (declared)") && rankings.contains("unavailable: no /dev/fuse"))

@@ -165,14 +165,32 @@ public struct DecisionReport {
         return Choice(fastest: fastest, tied: candidates.filter { isTied($0, with: fastest) })
     }
 
-    /// The classes of every variant the run measured, for `classes.csv` (the charts read it): header first.
+    /// The variants the answer names, as "backend [variant]": in every workload, each durability need's pick and the
+    /// rows tied with it. `scripts/bench` measures their durability, so no class in the answer rests on a declaration.
+    public var namedVariants: Set<String> {
+        var named = Set<String>()
+        for workload in workloads {
+            for need in [DurabilityPromise.mayLose, .survivesKill, .durable] {
+                guard let chosen = choice(workload, keeping: need) else { continue }
+                for entry in chosen.tied + [workload.readOnly ? chosen.fastest : chosen.pick] {
+                    named.insert("\(entry.key.backend) [\(entry.key.variant)]")
+                }
+            }
+        }
+        return named
+    }
+
+    /// The classes of every variant the run measured, for `classes.csv` (the charts read it): header first. `named`:
+    /// whether the answer names the variant (``namedVariants``).
     public var classRows: [[String]] {
         var seen = Set<String>()
-        var rows = [["backend", "variant", "label", "declared_durability", "durability", "measured", "evidence"]]
+        let named = namedVariants
+        var rows = [["backend", "variant", "label", "declared_durability", "durability", "measured", "evidence", "named"]]
         for workload in workloads {
             for entry in workload.groups.flatMap(\.entries) where seen.insert("\(entry.key.backend) [\(entry.key.variant)]").inserted {
                 rows.append([entry.key.backend, entry.key.variant, entry.label, entry.durability.declared.rawValue,
-                             entry.durability.promise.rawValue, entry.durability.measured ? "yes" : "no", entry.durability.evidence])
+                             entry.durability.promise.rawValue, entry.durability.measured ? "yes" : "no", entry.durability.evidence,
+                             named.contains("\(entry.key.backend) [\(entry.key.variant)]") ? "yes" : "no"])
             }
         }
         return rows
