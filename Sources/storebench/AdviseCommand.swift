@@ -102,29 +102,11 @@ struct AdviseCommand: ParsableCommand {
         request.output = output.path
         request.workdir = workdir.workdir
         request.dryRun = dryRun
-        var invocation = RunInvocation(request)
-        invocation.childExecutable = RunningExecutable.url
-        invocation.interrupt = InterruptRequest.install()
-        defer { invocation.interrupt.uninstall() }
-        let printer = ProgressPrinter(quiet: false)
-        invocation.onRepetition = printer.update
-        let outcome: RunInvocation.Outcome
-        do {
-            outcome = try invocation.execute(backendRegistry: BackendRegistry.standard(), workloadRegistry: .standard,
-                                             progress: printer.message)
-        } catch {
-            printer.message("error: \(error)")
-            switch error {
-            case .badInput: throw ExitCode(Exit.badInput)
-            case .stopped: throw ExitCode(Exit.failure)
-            }
-        }
-        printer.clearStatus()
-        switch outcome {
-        case .planned(let text): print(text, terminator: "")
-        case let .finished(result, _):
-            if result.interrupted {
-                throw ExitCode(invocation.interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted)
+        try RunCommand.execute(request, quiet: false) { outcome, interrupt, _ in
+            switch outcome {
+            case .planned(let text): print(text, terminator: "")
+            case let .finished(result, _):
+                if result.interrupted { throw ExitCode(interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted) }
             }
         }
     }

@@ -116,6 +116,17 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let exit = try Self.execute(request, quiet: quiet) { outcome, interrupt, printer in
+            report(outcome, interrupt: interrupt, message: printer.message)
+        }
+        if exit != .ok { throw ExitCode(exit) }
+    }
+
+    /// Runs `request` with progress on standard error and Ctrl-C handling, as `run` does (also for `advise`); a run
+    /// that could not start exits 64 (bad input) or 1. `finish` judges what the run produced, with the signal handler
+    /// still installed.
+    static func execute<T>(_ request: RunRequest, quiet: Bool,
+                           finish: (RunInvocation.Outcome, InterruptRequest, ProgressPrinter) throws -> T) throws -> T {
         var invocation = RunInvocation(request)
         invocation.childExecutable = RunningExecutable.url
         invocation.interrupt = InterruptRequest.install()
@@ -134,8 +145,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         printer.clearStatus()
-        let exit = report(outcome, interrupt: invocation.interrupt, message: printer.message)
-        if exit != .ok { throw ExitCode(exit) }
+        return try finish(outcome, invocation.interrupt, printer)
     }
 
     /// Prints what a run produced (the Markdown summary on stdout; warnings, where the results are and what failed

@@ -134,4 +134,57 @@ struct AdviceTests {
                                              commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
         #expect(markdown.contains("No strategy meets everything"))
     }
+
+    @Test("advise end to end on a small profile: the run, crash trials of the strategy that met the budgets, the answer; bad input exits 64")
+    func endToEnd() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let profile = temp.url.appendingPathComponent("small.yaml")
+        try Data("""
+            name: small
+            data: {records: 300, summary_bytes: 300}
+            per_day: {save: 20, launch: 3}
+            budgets: {save: {ms: 100}}
+            durability: kill
+            candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
+            crash_trials: 1
+            run_seconds: 30
+            """.utf8).write(to: profile)
+        let out = temp.url.appendingPathComponent("answer")
+        let result = try runStorebench(["advise", "--profile", profile.path, "--out", out.path, "--workdir", temp.url.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let advice = try String(contentsOf: out.appendingPathComponent("advice.md"), encoding: .utf8)
+        #expect(advice.contains("**Recommendation: sqlite [txn=single journal=wal sync=normal]**"), "\(advice)")
+        #expect(advice.contains("measured: ") && advice.contains("in memory only"), "\(advice)")
+        for file in ["scenario.yaml", "profile.yaml", "durability.csv", "advice.json", "run/samples.csv", "run/durability.csv"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("advice.json"))) as? [String: Any]
+        #expect((json?["recommendation"] as? [String: String])?["backend"] == "sqlite")
+
+        try Data("name: bad\ndata: {records: 10}\nper_day: {save: 1}\ndurability: maybe\n".utf8)
+            .write(to: temp.url.appendingPathComponent("bad.yaml"))
+        let bad = try runStorebench(["advise", "--profile", temp.url.appendingPathComponent("bad.yaml").path,
+                                     "--out", temp.url.appendingPathComponent("nothing").path])
+        #expect(bad.status == 64 && bad.stderr.contains("durability: 'maybe'"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: temp.url.appendingPathComponent("nothing").path))
+        let dry = try runStorebench(["advise", "--profile", profile.path, "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("name: advise-small") && dry.stdout.contains("estimated duration"), "\(dry.stderr)")
+    }
+
+    @Test("the committed answers are what this binary renders from their own folders (generated text stays current)")
+    func committedAnswersCurrent() throws {
+        let examples = packageRoot.appendingPathComponent("results/example")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasPrefix("advice-") }
+        #expect(folders.count == 4)
+        for folder in folders {
+            let temp = try TemporaryDirectory()
+            let copy = temp.url.appendingPathComponent(folder)
+            try FileManager.default.copyItem(at: examples.appendingPathComponent(folder), to: copy)
+            let result = try runStorebench(["advise", "--report", copy.path])
+            #expect(result.status == 0 || result.status == 6, "\(result.stderr)")
+            let committed = try String(contentsOf: examples.appendingPathComponent(folder).appendingPathComponent("advice.md"), encoding: .utf8)
+            let rendered = try String(contentsOf: copy.appendingPathComponent("advice.md"), encoding: .utf8)
+            #expect(rendered == committed, "\(folder)/advice.md is stale: run scripts/regenerate-advice --render")
+        }
+    }
 }

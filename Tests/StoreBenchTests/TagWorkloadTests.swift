@@ -7,11 +7,6 @@ import Testing
 /// query plans, and a store that loses tag changes.
 @Suite("Tag workloads")
 struct TagWorkloadTests {
-    static func sample(_ workload: any Workload, _ parameters: [String: Int], _ backend: String,
-                       _ variant: [String: String] = [:]) throws -> Sample {
-        try WorkloadContractTests.sample(workload, parameters, on: BackendCase(backend: backend, variant: variant, label: "t"))
-    }
-
     @Test("NoteTagTable: known answers after adds, removes and archiving; a change that breaks its precondition throws")
     func table() throws {
         var table = NoteTagTable([NoteTags(uid: "a", archived: false, tags: [3, 1]),
@@ -65,8 +60,8 @@ struct TagWorkloadTests {
     func sqlitePlans() throws {
         var plans: [String: String] = [:], checksums: Set<String> = []
         for design in ["join", "denormalized", "covering"] {
-            let query = try Self.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "sqlite", ["tags": design])
-            let edit = try Self.sample(TagEditWorkload(), ["stored": 300, "count": 30, "tags": 10], "sqlite", ["tags": design])
+            let query = try AppDataWorkloadTests.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "sqlite", ["tags": design])
+            let edit = try AppDataWorkloadTests.sample(TagEditWorkload(), ["stored": 300, "count": 30, "tags": 10], "sqlite", ["tags": design])
             #expect(query.status == .ok && edit.status == .ok, "\(design): \(query.error) \(edit.error)")
             plans[design] = query.notes[.queryPlan] ?? ""
             checksums.insert(query.checksum + "/" + edit.checksum)
@@ -77,7 +72,7 @@ struct TagWorkloadTests {
         #expect(sidebar["denormalized"]?.contains("SCAN note_tag") == true && sidebar["denormalized"]?.contains("article") == false,
                 "\(sidebar)")
         #expect(sidebar["covering"]?.contains("SEARCH note_tag USING COVERING INDEX note_tag_archived") == true, "\(sidebar)")
-        let grdb = try Self.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "grdb")
+        let grdb = try AppDataWorkloadTests.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "grdb")
         #expect(grdb.notes[.queryPlan]?.contains("noteTag") == true, "\(grdb.notes[.queryPlan] ?? "")")
     }
 

@@ -3,8 +3,8 @@ import StoreBenchContract
 
 /// The `tags` part of ``FilesStore``: the app's own index records (``TagIndex``), one small binary file each under
 /// `tags/` (fan-out as for records, `.index`), replaced atomically like every record, fsynced with fsync=each.
-extension FilesStore: TaggingStore {
-    private struct Records: TagRecords {
+extension FilesStore: DirectTagIndexStore {
+    struct Records: TagRecords {
         let store: FilesStore
         func record(_ key: [UInt8]) throws -> [UInt8]? {
             let url = try store.url(kind: "tags", key: key, extension: "index")
@@ -26,17 +26,7 @@ extension FilesStore: TaggingStore {
         try FileWriter.syncFileSystem(of: root)
     }
 
-    func tagsWithUnarchivedNotes() throws -> [Int64] { try TagIndex.tagsWithUnarchivedNotes(in: Records(store: self)) }
-
-    func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
-        try TagIndex.newestNotes(tag: tag, limit: limit, in: Records(store: self))
-    }
-
-    func apply(_ change: TagChange) throws { try TagIndex.apply(change, to: Records(store: self)) }
-
-    func allNoteTags() throws -> [NoteTags] {
-        try allUIDs().map { try TagIndex.note($0, in: Records(store: self)) }.filter { $0.archived || !$0.tags.isEmpty }
-    }
+    var tagRecords: Records { Records(store: self) }
 
     func tagQueryPlans() throws -> [String] {
         ["index files kept by the app (tags/…/63<tag>.index): a count of unarchived notes per tag, one file read per tag",

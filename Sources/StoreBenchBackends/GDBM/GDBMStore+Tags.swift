@@ -3,8 +3,8 @@ import StoreBenchContract
 
 /// The `tags` part of ``GDBMStore``: the app's own index records (``TagIndex``) under keys prefixed `t:`, written
 /// with the variant's sync policy like every other record.
-extension GDBMStore: TaggingStore {
-    private struct Records: TagRecords {
+extension GDBMStore: DirectTagIndexStore {
+    struct Records: TagRecords {
         let store: GDBMStore
         static let prefix = Array("t:".utf8)
         func record(_ key: [UInt8]) throws -> [UInt8]? { try store.file.fetch(Self.prefix + key) }
@@ -18,17 +18,7 @@ extension GDBMStore: TaggingStore {
         try file.sync()
     }
 
-    func tagsWithUnarchivedNotes() throws -> [Int64] { try TagIndex.tagsWithUnarchivedNotes(in: Records(store: self)) }
-
-    func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
-        try TagIndex.newestNotes(tag: tag, limit: limit, in: Records(store: self))
-    }
-
-    func apply(_ change: TagChange) throws { try TagIndex.apply(change, to: Records(store: self)) }
-
-    func allNoteTags() throws -> [NoteTags] {
-        try allUIDs().map { try TagIndex.note($0, in: Records(store: self)) }.filter { $0.archived || !$0.tags.isEmpty }
-    }
+    var tagRecords: Records { Records(store: self) }
 
     func tagQueryPlans() throws -> [String] {
         ["index records kept by the app (keys t:c<tag>): a count of unarchived notes per tag, read for every tag",

@@ -9,6 +9,28 @@ protocol TagRecords {
     func article(uid: String) throws -> Article?
 }
 
+/// A store whose tag index records are read and written without a transaction around them (GDBM, files): its
+/// queries, changes and verification are ``TagIndex``'s over ``tagRecords``.
+protocol DirectTagIndexStore: TaggingStore {
+    associatedtype Records: TagRecords
+    var tagRecords: Records { get }
+}
+
+extension DirectTagIndexStore {
+    func tagsWithUnarchivedNotes() throws -> [Int64] { try TagIndex.tagsWithUnarchivedNotes(in: tagRecords) }
+
+    func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
+        try TagIndex.newestNotes(tag: tag, limit: limit, in: tagRecords)
+    }
+
+    func apply(_ change: TagChange) throws { try TagIndex.apply(change, to: tagRecords) }
+
+    func allNoteTags() throws -> [NoteTags] {
+        let records = tagRecords
+        return try allUIDs().map { try TagIndex.note($0, in: records) }.filter { $0.archived || !$0.tags.isEmpty }
+    }
+}
+
 /// The tag index a key-value app keeps by hand, because its store has no secondary index (seed 000's lookup table,
 /// as records). Four kinds of record:
 /// - `n` + uid: the note's `archived` byte, then its tags (Int64 each, ascending);
