@@ -161,6 +161,14 @@ struct AdviceTests {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("advice.json"))) as? [String: Any]
         #expect((json?["recommendation"] as? [String: String])?["backend"] == "sqlite")
 
+        // A budget nothing meets: exit 6, and the answer says which budget each strategy missed.
+        try Data(String(decoding: Data(contentsOf: profile), as: UTF8.self).replacingOccurrences(of: "ms: 100", with: "ms: 0.001")
+            .utf8).write(to: profile)
+        let none = try runStorebench(["advise", "--profile", profile.path, "--out", temp.url.appendingPathComponent("none").path,
+                                      "--workdir", temp.url.path, "--no-crash"])
+        #expect(none.status == 6, "\(none.stderr)")
+        #expect(none.stdout.contains("No strategy meets everything") && none.stdout.contains("misses save: p99"), "\(none.stdout)")
+
         try Data("name: bad\ndata: {records: 10}\nper_day: {save: 1}\ndurability: maybe\n".utf8)
             .write(to: temp.url.appendingPathComponent("bad.yaml"))
         let bad = try runStorebench(["advise", "--profile", temp.url.appendingPathComponent("bad.yaml").path,
@@ -168,6 +176,7 @@ struct AdviceTests {
         #expect(bad.status == 64 && bad.stderr.contains("durability: 'maybe'"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: temp.url.appendingPathComponent("nothing").path))
         let dry = try runStorebench(["advise", "--profile", profile.path, "--dry-run"])
+        // (the profile now asks for 0.001 ms: the dry run still plans it)
         #expect(dry.status == 0 && dry.stdout.contains("name: advise-small") && dry.stdout.contains("estimated duration"), "\(dry.stderr)")
     }
 
