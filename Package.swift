@@ -64,16 +64,18 @@ let package = Package(
         // `advise`: an app profile in, one measured recommendation out (above the runner and the analysis).
         .target(name: "StoreBenchAdvice", dependencies: ["StoreBenchCore", "StoreBenchAnalysis",
                                                          .product(name: "Yams", package: "Yams")]),
+        // Results over time: exports the continuous-benchmarking tools read (the history itself is to come).
+        .target(name: "StoreBenchHistory", dependencies: ["StoreBenchAnalysis"]),
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "PageCacheLayer",
+                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory", "PageCacheLayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "StoreBenchTests",
-            dependencies: ["StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+            dependencies: ["StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
                            "storebench",
                            .product(name: "CSV", package: "CSV.swift")]
         ),

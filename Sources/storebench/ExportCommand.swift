@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import StoreBenchAnalysis
+import StoreBenchBackends
+import StoreBenchCore
+import StoreBenchHistory
+
+/// `storebench export RUN_DIR --format bmf|github-action-benchmark`.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a run's results in the Bencher Metric Format or github-action-benchmark's JSON.",
+        discussion: """
+            bmf: {benchmark: {latency: {value, lower_value, upper_value}, syncs_per_op: {value}, …}} — latency in \
+            nanoseconds (the median and its 95% interval), counts per operation where counted. \
+            github-action-benchmark: the customSmallerIsBetter list [{name, unit, value, range, extra}] — seconds, and \
+            one entry per count. Only ok rows; names are workload/backend [variant]/size (parameters), stable across \
+            runs. Writes to standard output, or to --out FILE.
+            """
+    )
+
+    @Argument(help: "A run directory (its summary.csv).") var runDirectory: String
+    @Option(help: "bmf or github-action-benchmark.") var format: String
+    @Option(help: "Write to this file instead of standard output.") var out: String?
+
+    func validate() throws {
+        guard Export.Format(rawValue: format) != nil else {
+            throw ValidationError("--format must be one of: \(Export.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let summary = URL(fileURLWithPath: runDirectory).appendingPathComponent("summary.csv")
+        let data = try failing(.badInput) { () throws -> Data in
+            guard let text = try? String(contentsOf: summary, encoding: .utf8) else {
+                throw CompareError("\(summary.path): cannot read it (not a storebench run directory?)")
+            }
+            let registry = BackendRegistry.standard()
+            let rows = try Export.rows(summaryCSV: text, source: summary.path) { registry.currentVariantText(backend: $0, variant: $1) }
+            return try Export.encode(rows, as: Export.Format(rawValue: format)!)
+        }
+        if let out {
+            try failing(.badInput) { try AtomicFile.write(data, to: URL(fileURLWithPath: out)) }
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+    }
+}
