@@ -91,17 +91,11 @@ public struct Advice: Sendable {
             let durability = declared.map { DurabilityClass(declared: $0, crash: crashes[key]) }
             let needed: DurabilityPromise = plan.profile.need == .powerLoss ? .durable : .survivesKill
             let meets = durability.map { $0.promise.keeps(atLeast: needed) } ?? false
-            func perDay(_ value: (OperationResult) -> Double?) -> Double? {
-                var total = 0.0
-                for result in operations {
-                    guard let one = value(result) else { return nil }
-                    total += one * (plan.profile.perDay[result.operation] ?? 0)
-                }
-                return total
-            }
+            let perDay = plan.profile.perDay
             return Strategy(backend: backend, variant: variant, label: label(backend, variant), operations: operations, budgets: budgets,
                             costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
-                            bytesPerDay: runs ? perDay(\.writtenBytes) : nil, syncsPerDay: runs ? perDay(\.syncs) : nil,
+                            bytesPerDay: runs ? Self.daily(operations, perDay, \.writtenBytes) : nil,
+                            syncsPerDay: runs ? Self.daily(operations, perDay, \.syncs) : nil,
                             durability: durability, meetsNeed: meets)
         }
         judge(resamples: resamples, rng: &rng)
@@ -182,17 +176,26 @@ public struct Advice: Sendable {
                                syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
     }
 
+    /// Σ over the operations of the profile's frequency a day × `value` of one operation; nil when an operation has no
+    /// value (its bytes or syncs were not counted).
+    static func daily(_ operations: [OperationResult], _ perDay: [AppProfile.Operation: Double],
+                      _ value: (OperationResult) -> Double?) -> Double? {
+        var total = 0.0
+        for result in operations {
+            guard let one = value(result) else { return nil }
+            total += one * (perDay[result.operation] ?? 0)
+        }
+        return total
+    }
+
     /// Seconds per day: Σ frequency × median seconds per operation, its interval from resampling every operation's
     /// repetitions together.
     static func cost(_ operations: [OperationResult], perDay: [AppProfile.Operation: Double], resamples: Int,
                      rng: inout SplitMix64) -> (median: Double, low: Double, high: Double) {
-        func total(_ pick: ([Double]) -> Double) -> Double {
-            operations.reduce(0) { $0 + (perDay[$1.operation] ?? 0) * pick($1.perOp) }
-        }
-        let point = total { Statistics.median($0) ?? 0 }
+        let point = daily(operations, perDay) { Statistics.median($0.perOp) ?? 0 } ?? 0
         var draws: [Double] = []
         draws.reserveCapacity(resamples)
-        for _ in 0..<resamples { draws.append(total { resampledMedian($0, &rng) }) }
+        for _ in 0..<resamples { draws.append(daily(operations, perDay) { resampledMedian($0.perOp, &rng) } ?? 0) }
         draws.sort()
         return (point, Bootstrap.percentile(draws, 0.025), Bootstrap.percentile(draws, 0.975))
     }
@@ -201,13 +204,11 @@ public struct Advice: Sendable {
     static func ratio(_ strategy: Strategy, to best: Strategy, perDay: [AppProfile.Operation: Double], resamples: Int,
                       rng: inout SplitMix64) -> (median: Double, low: Double, high: Double)? {
         guard let cost = strategy.costPerDay, let bestCost = best.costPerDay, bestCost > 0, strategy.runs else { return nil }
-        func total(_ operations: [OperationResult]) -> Double {
-            operations.reduce(0) { $0 + (perDay[$1.operation] ?? 0) * resampledMedian($1.perOp, &rng) }
-        }
         var draws: [Double] = []
         for _ in 0..<resamples {
-            let denominator = total(best.operations)
-            if denominator > 0 { draws.append(total(strategy.operations) / denominator) }
+            let denominator = daily(best.operations, perDay) { resampledMedian($0.perOp, &rng) } ?? 0
+            let numerator = daily(strategy.operations, perDay) { resampledMedian($0.perOp, &rng) } ?? 0
+            if denominator > 0 { draws.append(numerator / denominator) }
         }
         draws.sort()
         return (cost / bestCost, Bootstrap.percentile(draws, 0.025), Bootstrap.percentile(draws, 0.975))

@@ -74,7 +74,7 @@ struct AdviseCommand: ParsableCommand {
         try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false)
         if !noCrash {
             let table = try failing(.failure) { try SampleTable(path: run.path) }
-            let fits = Advice(plan: plan, table: table, crashes: [:], promise: Self.promise(registry))
+            let fits = Advice(plan: plan, table: table, crashes: [:], promise: registry.declaredPromise)
                 .strategies.filter { $0.runs && $0.meetsBudgets }
             try crashTrials(fits.map { ($0.backend, $0.variant) }, profile: profile, out: out, registry: registry)
         }
@@ -145,14 +145,10 @@ struct AdviseCommand: ParsableCommand {
             }
         }
         try failing(.failure) {
-            let csv = try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields))
+            let csv = try DurabilityRow.csv(rows)
             try AtomicFile.write(csv, to: out.appendingPathComponent("durability.csv"))
             try AtomicFile.write(csv, to: out.appendingPathComponent("run").appendingPathComponent("durability.csv"))
         }
-    }
-
-    static func promise(_ registry: BackendRegistry) -> (String, String) -> DurabilityPromise? {
-        { backend, variant in (try? registry.resolve(backend: backend, settings: variant)).map { $0.0.promise($0.1) } }
     }
 
     /// Judges the folder's run and crash results, writes advice.md and advice.json, prints the answer; returns the exit.
@@ -164,9 +160,7 @@ struct AdviseCommand: ParsableCommand {
         let table = try SampleTable(path: run.path)
         let durability = out.appendingPathComponent("durability.csv")
         let crashes = FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
-        let advice = Advice(plan: plan, table: table, crashes: crashes, promise: Self.promise(registry)) { backend, variant in
-            (try? registry.resolve(backend: backend, settings: variant)).map { $0.0.label($0.1) } ?? "\(backend) [\(variant)]"
-        }
+        let advice = Advice(plan: plan, table: table, crashes: crashes, promise: registry.declaredPromise, label: registry.label)
         let environment = table.environment ?? [:]
         let provenance = Advice.Provenance(
             host: environment["host"] as? String ?? MachineFacts.hostName,

@@ -114,7 +114,7 @@ struct CrashCommand: ParsableCommand {
             }
             finished += 1
             try failing(.failure) {
-                try AtomicFile.write(try CSVFormat.encode([DurabilityRow.header] + rows.map(\.fields)), to: file)
+                try AtomicFile.write(try DurabilityRow.csv(rows), to: file)
                 try AtomicFile.write(try environment(plan: plan, work: work, started: started, variants: finished),
                                      to: output.appendingPathComponent("durability.environment.json"))
             }

@@ -39,12 +39,8 @@ struct ReportCommand: ParsableCommand {
         let crashFiles = CrashResult.files(in: directory) + durabilityFiles.map { URL(fileURLWithPath: $0) }
         let crashes = try failing(.badInput) { try CrashResult.read(files: crashFiles) }
         let workloads = WorkloadRegistry.standard
-        let decision = DecisionReport(table: table, promise: { backend, variant in
-            (try? registry.resolve(backend: backend, settings: variant)).map { $0.0.promise($0.1) }
-        }, crashes: crashes, label: { backend, variant in
-            guard let (descriptor, resolved) = try? registry.resolve(backend: backend, settings: variant) else { return "\(backend) [\(variant)]" }
-            return descriptor.label(resolved)
-        }, workloadOrder: workloads.names,
+        let decision = DecisionReport(table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
+           workloadOrder: workloads.names,
            readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)))
         for warning in decision.contradictions { printError("warning: \(warning)") }
         print(decision.answer)

@@ -27,6 +27,17 @@ extension BackendRegistry {
         (try? resolve(backend: backend, settings: variant).1.description) ?? variant
     }
 
+    /// The declared durability of a variant as a recorded run names it; nil when this binary cannot resolve it.
+    public func declaredPromise(backend: String, variant: String) -> DurabilityPromise? {
+        (try? resolve(backend: backend, settings: variant)).map { $0.0.promise($0.1) }
+    }
+
+    /// A variant for people (its deciding settings and those off their defaults, ``BackendDescriptor/label(_:)``), or
+    /// `backend [variant]` when this binary cannot resolve it.
+    public func label(backend: String, variant: String) -> String {
+        (try? resolve(backend: backend, settings: variant)).map { $0.0.label($0.1) } ?? "\(backend) [\(variant)]"
+    }
+
     /// The backend named `backend` and its variant from `settings`: a variant's canonical text
     /// (`txn=single journal=wal`) or `default`. Throws a message naming what is wrong and what is known.
     public func resolve(backend: String, settings: String) throws -> (BackendDescriptor, Variant) {

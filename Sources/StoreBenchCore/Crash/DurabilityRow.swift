@@ -1,3 +1,4 @@
+import Foundation
 /// One row of `durability.csv`: what a backend variant lost under one fault, over `trials` counted trials.
 ///
 /// A `kill` trial checks the store as the killed process left it (`image` `live`: the page cache survives). A
@@ -51,6 +52,11 @@ public struct DurabilityRow: Sendable, Equatable {
     public static let header = ["backend", "variant", "settings", "fault", "image", "trials", "images", "acked_batches",
                                 "lost_batches", "partial_batches", "corrupt_opens", "unrecoverable", "retries",
                                 "status", "detail"]
+
+    /// `durability.csv`: the header and these rows (what `crash` and `advise` write, and `CrashResult` reads).
+    public static func csv(_ rows: [DurabilityRow]) throws -> Data {
+        try CSVFormat.encode([header] + rows.map(\.fields))
+    }
 
     public var fields: [String] {
         [backend, variant, settings, fault.rawValue, image.rawValue]
