@@ -64,8 +64,9 @@ let package = Package(
         // `advise`: an app profile in, one measured recommendation out (above the runner and the analysis).
         .target(name: "StoreBenchAdvice", dependencies: ["StoreBenchCore", "StoreBenchAnalysis",
                                                          .product(name: "Yams", package: "Yams")]),
-        // Results over time: exports the continuous-benchmarking tools read (the history itself is to come).
-        .target(name: "StoreBenchHistory", dependencies: ["StoreBenchAnalysis"]),
+        // Results over time: the history database (GRDB), step detection, the trend page, and the exports the
+        // continuous-benchmarking tools read.
+        .target(name: "StoreBenchHistory", dependencies: ["StoreBenchAnalysis", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "storebench",
             dependencies: [

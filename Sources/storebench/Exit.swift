@@ -22,10 +22,14 @@ extension ParsableCommand {
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure(exit: exit, message: "storebench \(Self.configuration.commandName ?? ""): \(error)")
+            let parent = Self.self is any HistorySubcommand.Type ? "history " : ""
+            throw CommandFailure(exit: exit, message: "storebench \(parent)\(Self.configuration.commandName ?? ""): \(error)")
         }
     }
 }
+
+/// A subcommand of `storebench history`: its errors name both words.
+protocol HistorySubcommand {}
 
 /// A share given as a percentage (`5%`) or a fraction (`0.05`).
 struct Fraction: ExpressibleByArgument, CustomStringConvertible, Sendable {

@@ -15,7 +15,7 @@ struct StoreBench: ParsableCommand {
             (compare --fail-on-improvement); 64 bad input (nothing is written).
             """,
         version: StoreBenchVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self,
+        subcommands: [RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self, HistoryCommand.self,
                       VerifyStoreCommand.self,
                       ChildCommand.self, PageCacheLayerCommand.self],
         defaultSubcommand: nil

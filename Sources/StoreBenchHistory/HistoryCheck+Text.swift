@@ -1,0 +1,67 @@
+import Foundation
+
+extension HistoryCheck.Result {
+    /// The check as people read it: per machine and scenario, the steps (first commit, size with its interval, the
+    /// rows moved) and the newest commit's verdict, with the series that had too little history named.
+    public func text(runs: [HistoryRun], check: HistoryCheck) -> String {
+        var lines: [String] = []
+        let groups = Dictionary(grouping: runs) { $0.machine + "\u{1F}" + $0.scenarioHash }
+        let method = "E-Divisive means on the log of each series, permutation test α = \(check.detector.alpha) "
+            + "(\(check.detector.permutations) shuffles), at least \(check.detector.minSegment) runs a side, "
+            + "steps of \(Self.percent(check.minChange)) or more"
+        lines.append("Steps: \(method).")
+        for (group, members) in groups.sorted(by: { $0.key < $1.key }) {
+            let first = members[0]
+            lines.append("")
+            lines.append("## \(first.host) (\(first.cpuModel), \(first.kernel), \(first.fileSystem)) · scenario "
+                         + "\(first.scenarioName) \(first.scenarioHash): \(members.count) run(s), "
+                         + "\(Set(members.map(\.commit)).count) commit(s), \(members.first!.shortCommit)…\(members.last!.shortCommit)")
+            let groupSteps = steps.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
+            if groupSteps.isEmpty {
+                lines.append("No steps.")
+            } else {
+                for (commit, moved) in Dictionary(grouping: groupSteps, by: { $0.first.id }).sorted(by: { $0.value[0].first.order < $1.value[0].first.order }) {
+                    _ = commit
+                    let step = moved[0]
+                    lines.append("Step at \(step.first.shortCommit) (after \(step.previous.shortCommit)): \(moved.count) series moved")
+                    for s in moved.sorted(by: { $0.key < $1.key }) {
+                        lines.append("  \(s.key.rowName) · \(s.key.metric.label): ×\(Self.ratio(s.ratio)) "
+                                     + "[\(Self.ratio(s.interval.lowerBound))–\(Self.ratio(s.interval.upperBound))] "
+                                     + "(\(s.before) runs before, \(s.after) after)")
+                    }
+                }
+            }
+            let judged = newest.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
+            guard let run = judged.first?.run else { continue }
+            lines.append("Newest commit \(run.shortCommit) (run of \(run.startedAt)) against the runs before it:")
+            for verdict in [HistoryCheck.Newest.Verdict.regression, .improvement] {
+                let matching = judged.filter { $0.verdict == verdict }.sorted { ($0.ratio ?? 1) > ($1.ratio ?? 1) }
+                lines.append("  \(verdict == .regression ? "regressions" : "improvements"): \(matching.isEmpty ? "none" : String(matching.count))")
+                for item in matching {
+                    lines.append("    \(item.key.rowName) · \(item.key.metric.label): ×\(Self.ratio(item.ratio ?? 1)) "
+                                 + String(format: "(z = %.1f, p = %.2g, against %d runs)", item.z ?? 0, item.p ?? 1, item.baseline))
+                }
+            }
+            let unchanged = judged.filter { $0.verdict == .unchanged }.count
+            lines.append("  unchanged: \(unchanged) series (Benjamini–Hochberg at \(check.falseDiscovery), "
+                         + "or moved less than \(Self.percent(check.minChange)))")
+            let short = judged.filter { $0.verdict == .notEnoughHistory }
+            if !short.isEmpty {
+                lines.append("  not enough history: \(short.count) series have fewer than \(check.minHistory) earlier runs "
+                             + "at their current level (\(Set(short.map(\.baseline)).sorted().map(String.init).joined(separator: ", ")) found); "
+                             + "not tested, e.g. " + short.prefix(3).map { "\($0.key.rowName) · \($0.key.metric.label)" }.joined(separator: "; "))
+            }
+        }
+        lines.append("")
+        let regressions = self.regressions
+        lines.append(regressions.isEmpty
+                     ? (newest.allSatisfy { $0.verdict == .notEnoughHistory }
+                        ? "Verdict: not enough history to judge the newest commit (nothing tested); exit 0."
+                        : "Verdict: the newest commit is no regression; exit 0.")
+                     : "Verdict: the newest commit regressed \(regressions.count) series; exit 2.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func ratio(_ value: Double) -> String { String(format: value < 10 ? "%.3f" : "%.1f", value) }
+    static func percent(_ value: Double) -> String { String(format: "%.0f%%", value * 100) }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+/// A stored run's identity, as the analysis needs it.
+public struct HistoryRun: Sendable, Equatable {
+    public var id: Int64
+    public var commit: String
+    public var dirty: Bool
+    public var branch: String?
+    public var commitTime: Double?
+    public var startedAt: String
+    public var machine: String
+    public var host: String
+    public var cpuModel: String
+    public var kernel: String
+    public var fileSystem: String
+    public var scenarioName: String
+    public var scenarioHash: String
+    public var partial: String?
+
+    /// The commit as people read it: 9 hex digits, `+dirty` when the tree had local changes.
+    public var shortCommit: String { String(commit.prefix(9)) + (dirty ? "+dirty" : "") }
+
+    /// Runs are ordered by when their commit was made (git's commit time), then by when they ran.
+    public var order: (Double, String) {
+        (commitTime ?? ISO8601DateFormatter().date(from: startedAt)?.timeIntervalSince1970 ?? 0, startedAt)
+    }
+}
+
+/// A stored summary row with its own cells.
+public struct HistoryRow: Sendable {
+    public var run: Int64
+    public var rowKey: String
+    public var workload: String
+    public var backend: String
+    public var variant: String
+    public var size: Int
+    public var parameters: String
+    public var dataset: String
+    public var status: String
+    public var n: Int
+    public var cells: [String: String]
+}
+
+extension HistoryDatabase {
+    /// Every run, oldest commit first.
+    public func runs() throws -> [HistoryRun] {
+        try Self.wrap(path) {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT id, commit_sha, dirty, branch, commit_time, started_at, machine, host, cpu_model, kernel,
+                      file_system, scenario_name, scenario_hash, partial FROM run
+                    """).map { row in
+                    HistoryRun(id: row["id"], commit: row["commit_sha"], dirty: row["dirty"], branch: row["branch"],
+                               commitTime: row["commit_time"], startedAt: row["started_at"], machine: row["machine"],
+                               host: row["host"], cpuModel: row["cpu_model"], kernel: row["kernel"],
+                               fileSystem: row["file_system"], scenarioName: row["scenario_name"],
+                               scenarioHash: row["scenario_hash"], partial: row["partial"])
+                }
+            }
+        }.sorted { $0.order < $1.order }
+    }
+
+    /// Every ok summary row.
+    public func okRows() throws -> [HistoryRow] {
+        try Self.wrap(path) {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, cells
+                    FROM row WHERE status = 'ok'
+                    """).map { row in
+                    let cells = (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String: String]
+                    return HistoryRow(run: row["run_id"], rowKey: row["row_key"], workload: row["workload"],
+                                      backend: row["backend"], variant: row["variant"], size: row["size"],
+                                      parameters: row["parameters"], dataset: row["dataset"], status: row["status"],
+                                      n: row["n"], cells: cells ?? [:])
+                }
+            }
+        }
+    }
+
+    /// The measured wall times of one row's ok repetitions in one run.
+    public func sampleTimes(run: Int64, rowKey: String) throws -> [Double] {
+        try Self.wrap(path) {
+            try pool.read { db in
+                try Double.fetchAll(db, sql: """
+                    SELECT wall_s FROM sample WHERE run_id = ? AND row_key = ? AND status = 'ok' AND wall_s IS NOT NULL
+                    """, arguments: [run, rowKey])
+            }
+        }
+    }
+
+    /// The durability class the report gave each strategy, by run, then by "backend [variant]": the measured class
+    /// where crash trials ran, the declared one otherwise (`measured` says which).
+    public func durabilityClasses() throws -> [Int64: [String: (durability: String, measured: Bool)]] {
+        try Self.wrap(path) {
+            try pool.read { db in
+                var result: [Int64: [String: (durability: String, measured: Bool)]] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT run_id, backend, variant, durability, measured FROM durability_class") {
+                    let key = "\(row["backend"] as String) [\(row["variant"] as String)]"
+                    result[row["run_id"], default: [:]][key] = (row["durability"], (row["measured"] as String) == "yes")
+                }
+                return result
+            }
+        }
+    }
+
+    /// How many runs, rows and samples the history holds.
+    public func counts() throws -> (runs: Int, rows: Int, samples: Int, crashResults: Int) {
+        try Self.wrap(path) {
+            try pool.read { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM run") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM row") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT count(*) FROM crash_result") ?? 0)
+            }
+        }
+    }
+}

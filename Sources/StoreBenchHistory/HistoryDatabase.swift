@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+
+/// The results history: an SQLite database (GRDB, WAL) of finished runs, each with its identity, its summary and
+/// sample rows whole (each run keeps its own column table, as JSON cells) and its crash results.
+///
+/// Contract: ``add(_:allowPartial:)`` is atomic and idempotent — a run is stored whole or not at all, and a run whose
+/// files were added before is reported as such and not stored again. Several processes may add at once: each add is
+/// one `BEGIN IMMEDIATE` transaction and waits (up to a minute) for the others. The schema is declared by
+/// ``migrator``; opening a database migrates it.
+public final class HistoryDatabase: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// What ``add(_:allowPartial:)`` did.
+    public enum AddOutcome: Equatable, Sendable {
+        case added(run: Int64)
+        case alreadyPresent(run: Int64)
+    }
+
+    /// Opens (creating and migrating when needed) the history at `path`.
+    public init(path: String) throws {
+        self.path = path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw HistoryError(.database, "\(path): the folder \(directory) does not exist")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(60)
+        configuration.label = "storebench history"
+        pool = try Self.wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        try Self.wrap(path) {
+            // Two processes opening a new history at once may both see it unmigrated; the loser's CREATE fails, and
+            // its second attempt finds the migrations applied (each migration is one transaction).
+            do { try Self.migrator.migrate(pool) } catch { try Self.migrator.migrate(pool) }
+        }
+    }
+
+    /// The schema, one migration per change; a history written by an older storebench is upgraded on open.
+    public static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 runs, rows, samples, crash results") { db in
+            try db.create(table: "run") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("fingerprint", .text).notNull().unique()
+                t.column("commit_sha", .text).notNull()
+                t.column("dirty", .boolean).notNull()
+                t.column("branch", .text)
+                t.column("commit_time", .double)
+                t.column("started_at", .text).notNull()
+                t.column("finished_at", .text)
+                t.column("machine", .text).notNull()
+                t.column("host", .text).notNull()
+                t.column("cpu_model", .text).notNull()
+                t.column("cores", .integer).notNull()
+                t.column("memory_bytes", .integer).notNull()
+                t.column("kernel", .text).notNull()
+                t.column("file_system", .text).notNull()
+                t.column("scenario_name", .text).notNull()
+                t.column("scenario_hash", .text).notNull()
+                t.column("libraries", .text).notNull()
+                t.column("repetition_policy", .text).notNull()
+                t.column("environment", .text).notNull()
+                t.column("summary_columns", .text).notNull()
+                t.column("sample_columns", .text).notNull()
+                t.column("partial", .text)
+                t.column("source", .text).notNull()
+                t.column("added_at", .text).notNull()
+            }
+            try db.create(table: "row") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("run_id", .integer).notNull().references("run", onDelete: .cascade)
+                t.column("row_key", .text).notNull()
+                t.column("workload", .text).notNull()
+                t.column("backend", .text).notNull()
+                t.column("variant", .text).notNull()
+                t.column("size", .integer).notNull()
+                t.column("parameters", .text).notNull()
+                t.column("dataset", .text).notNull()
+                t.column("status", .text).notNull()
+                t.column("n", .integer).notNull()
+                t.column("median_s", .double)
+                t.column("ci_low_s", .double)
+                t.column("ci_high_s", .double)
+                t.column("cells", .text).notNull()
+            }
+            try db.create(table: "sample") { t in
+                t.column("run_id", .integer).notNull().references("run", onDelete: .cascade)
+                t.column("row_key", .text).notNull()
+                t.column("repetition", .integer)
+                t.column("status", .text).notNull()
+                t.column("wall_s", .double)
+                t.column("cells", .text).notNull()
+            }
+            try db.create(table: "crash_result") { t in
+                t.column("run_id", .integer).notNull().references("run", onDelete: .cascade)
+                t.column("backend", .text).notNull()
+                t.column("variant", .text).notNull()
+                t.column("fault", .text).notNull()
+                t.column("status", .text).notNull()
+                t.column("cells", .text).notNull()
+            }
+            try db.create(table: "durability_class") { t in
+                t.column("run_id", .integer).notNull().references("run", onDelete: .cascade)
+                t.column("backend", .text).notNull()
+                t.column("variant", .text).notNull()
+                t.column("durability", .text).notNull()
+                t.column("measured", .text).notNull()
+                t.column("cells", .text).notNull()
+            }
+        }
+        migrator.registerMigration("v2 series and sample lookups") { db in
+            try db.create(index: "run_by_series", on: "run", columns: ["machine", "scenario_hash", "commit_time", "started_at"])
+            try db.create(index: "sample_by_row", on: "sample", columns: ["run_id", "row_key"])
+        }
+        return migrator
+    }
+
+    /// Stores `record` in one transaction, or reports that the same run is already there. A partial run (interrupted,
+    /// failed rows) is refused unless `allowPartial`; stored, it is marked partial.
+    @discardableResult
+    public func add(_ record: RunRecord, allowPartial: Bool = false) throws -> AddOutcome {
+        if let reason = record.partialReason, !allowPartial {
+            throw HistoryError(.partialRun, "\(record.source): \(reason); not added (--allow-partial adds it, marked partial)")
+        }
+        return try Self.wrap(path) {
+            try pool.writeWithoutTransaction { db in
+                var outcome = AddOutcome.alreadyPresent(run: 0)
+                try db.inTransaction(.immediate) {
+                    if let id = try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE fingerprint = ?", arguments: [record.fingerprint]) {
+                        outcome = .alreadyPresent(run: id)
+                        return .commit
+                    }
+                    outcome = .added(run: try insert(record, into: db))
+                    return .commit
+                }
+                return outcome
+            }
+        }
+    }
+
+    private func insert(_ record: RunRecord, into db: Database) throws -> Int64 {
+        let identity = record.identity
+        try db.execute(sql: """
+            INSERT INTO run (fingerprint, commit_sha, dirty, branch, commit_time, started_at, finished_at, machine, host,
+              cpu_model, cores, memory_bytes, kernel, file_system, scenario_name, scenario_hash, libraries,
+              repetition_policy, environment, summary_columns, sample_columns, partial, source, added_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                record.fingerprint, identity.commit, identity.dirty, identity.branch, identity.commitTime,
+                identity.startedAt, identity.finishedAt, identity.machine, identity.host, identity.cpuModel,
+                identity.cores, identity.memoryBytes, identity.kernel, identity.fileSystem, identity.scenarioName,
+                identity.scenarioHash, identity.libraries, identity.repetitionPolicy, record.environmentJSON,
+                Self.json(record.summaryColumns), Self.json(record.sampleColumns), record.partialReason, record.source,
+                ISO8601DateFormatter().string(from: Date()),
+            ])
+        let run = db.lastInsertedRowID
+        let datasets = record.datasets
+        let rows = try db.makeStatement(sql: """
+            INSERT INTO row (run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, median_s,
+              ci_low_s, ci_high_s, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for cells in record.summary {
+            let key = RunRecord.rowKey(cells)
+            try rows.execute(arguments: [
+                run, key, cells["workload"] ?? "", cells["backend"] ?? "", cells["variant"] ?? "",
+                Int(cells["size"] ?? "") ?? 0, cells["parameters"] ?? "", datasets[key] ?? "", cells["status"] ?? "",
+                Int(cells["n"] ?? "") ?? 0, cells["median_s"].flatMap(Double.init),
+                cells["median_ci95_low_s"].flatMap(Double.init), cells["median_ci95_high_s"].flatMap(Double.init),
+                Self.json(cells),
+            ])
+        }
+        let samples = try db.makeStatement(sql: """
+            INSERT INTO sample (run_id, row_key, repetition, status, wall_s, cells) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for cells in record.samples {
+            try samples.execute(arguments: [run, RunRecord.rowKey(cells), cells["repetition"].flatMap { Int($0) },
+                                            cells["status"] ?? "", cells["wall_s"].flatMap(Double.init), Self.json(cells)])
+        }
+        for cells in record.durability {
+            try db.execute(sql: "INSERT INTO crash_result (run_id, backend, variant, fault, status, cells) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [run, cells["backend"] ?? "", cells["variant"] ?? "", cells["fault"] ?? "",
+                                       cells["status"] ?? "", Self.json(cells)])
+        }
+        for cells in record.classes {
+            try db.execute(sql: """
+                INSERT INTO durability_class (run_id, backend, variant, durability, measured, cells) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [run, cells["backend"] ?? "", cells["variant"] ?? "", cells["durability"] ?? "",
+                                 cells["measured"] ?? "", Self.json(cells)])
+        }
+        return run
+    }
+
+    /// Runs `body`, turning SQLite's errors into a ``HistoryError`` that names the file and SQLite's code and message.
+    static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw HistoryError(.database, "\(path): SQLite error \(error.resultCode): \(error.message ?? "no message")")
+        }
+    }
+
+    static func json(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

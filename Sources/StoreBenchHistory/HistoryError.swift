@@ -1,0 +1,23 @@
+/// What went wrong with a history, for people: the code names the kind, the message names the file or run.
+public struct HistoryError: Error, CustomStringConvertible, Sendable {
+    public enum Code: String, Sendable {
+        /// The directory is not a finished storebench run (files missing or unreadable).
+        case notARun = "not-a-run"
+        /// The run was interrupted or has failed rows, and `--allow-partial` was not given.
+        case partialRun = "partial-run"
+        /// The history database cannot be opened, migrated or written (SQLite's own code and message follow).
+        case database
+        /// The history holds nothing the request can use.
+        case empty
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

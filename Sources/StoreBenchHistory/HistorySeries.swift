@@ -1,0 +1,99 @@
+import Foundation
+
+/// One row's values over the history: the same machine, scenario hash, workload, strategy, size, parameters and
+/// dataset fingerprint, one metric. Runs that differ in any of those are never in one series.
+public struct HistorySeries: Sendable {
+    public struct Key: Hashable, Sendable, Comparable {
+        public var machine: String
+        public var scenarioHash: String
+        public var workload: String
+        public var backend: String
+        /// The variant as today's binary names it (settings added since at their defaults).
+        public var variant: String
+        public var size: Int
+        public var parameters: String
+        public var dataset: String
+        public var metric: Metric
+
+        /// The row as people read it, the same name `storebench export` gives it.
+        public var rowName: String {
+            "\(workload)/\(backend) [\(variant)]/\(size)" + (parameters.isEmpty ? "" : " (\(parameters))")
+        }
+        /// The strategy: one line on a workload's chart.
+        public var strategy: String { "\(backend) [\(variant)]" }
+
+        public static func < (a: Self, b: Self) -> Bool {
+            if (a.machine, a.scenarioHash, a.workload) != (b.machine, b.scenarioHash, b.workload) {
+                return (a.machine, a.scenarioHash, a.workload) < (b.machine, b.scenarioHash, b.workload)
+            }
+            return (a.backend, a.variant, a.size, a.parameters, a.dataset, a.metric) < (b.backend, b.variant, b.size, b.parameters, b.dataset, b.metric)
+        }
+    }
+
+    /// What a series follows: the median time, or a counted cost per operation.
+    public enum Metric: String, Sendable, CaseIterable, Comparable {
+        case time = "median_s"
+        case syncs = "median_syncs_per_op"
+        case filesCreated = "median_files_created_per_op"
+        case renames = "median_renames_per_op"
+        case writtenBytes = "median_written_bytes_per_op"
+
+        public var label: String {
+            switch self {
+            case .time: "median time (s)"
+            case .syncs: "syncs per operation"
+            case .filesCreated: "files created per operation"
+            case .renames: "renames per operation"
+            case .writtenBytes: "bytes written per operation"
+            }
+        }
+        /// Counts are deterministic for a given build: their series have no run-to-run noise of their own.
+        public var isCount: Bool { self != .time }
+
+        public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+    }
+
+    public struct Point: Sendable {
+        public var run: HistoryRun
+        public var rowKey: String
+        public var value: Double
+        /// The median's 95% interval in that run, when it had one.
+        public var interval: ClosedRange<Double>?
+        public var n: Int
+    }
+
+    public var key: Key
+    /// Oldest commit first.
+    public var points: [Point]
+
+    /// Builds every series of `rows`: a point per run where the row was ok and the metric present (a metric a run did
+    /// not record is absent, never zero). `variantName` names a stored variant as today's binary does.
+    public static func build(runs: [HistoryRun], rows: [HistoryRow],
+                             variantName: (String, String) -> String = { $1 }) -> [HistorySeries] {
+        let byID = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0) })
+        let position = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
+        var series: [Key: [Point]] = [:]
+        var names: [String: String] = [:]
+        for row in rows {
+            guard let run = byID[row.run] else { continue }
+            let nameKey = row.backend + "\u{1F}" + row.variant
+            let variant = names[nameKey] ?? variantName(row.backend, row.variant)
+            names[nameKey] = variant
+            for metric in Metric.allCases {
+                guard let value = row.cells[metric.rawValue].flatMap(Double.init), value.isFinite else { continue }
+                let key = Key(machine: run.machine, scenarioHash: run.scenarioHash, workload: row.workload,
+                              backend: row.backend, variant: variant, size: row.size, parameters: row.parameters,
+                              dataset: row.dataset, metric: metric)
+                var interval: ClosedRange<Double>?
+                if metric == .time, let low = row.cells["median_ci95_low_s"].flatMap(Double.init),
+                   let high = row.cells["median_ci95_high_s"].flatMap(Double.init), low <= high {
+                    interval = low...high
+                }
+                series[key, default: []].append(Point(run: run, rowKey: row.rowKey, value: value, interval: interval, n: row.n))
+            }
+        }
+        return series.map { key, points in
+            HistorySeries(key: key, points: points.sorted { position[$0.run.id]! < position[$1.run.id]! })
+        }.sorted { $0.key < $1.key }
+    }
+}

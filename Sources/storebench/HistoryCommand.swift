@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import StoreBenchAnalysis
+import StoreBenchBackends
+import StoreBenchCore
+import StoreBenchHistory
+
+/// `storebench history add|check|html`: results across commits.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Keep results across commits: add runs, find steps and check the newest commit, draw the trend page.",
+        discussion: """
+            The history is an SQLite database (results/history.sqlite unless --db). Rows are compared only with rows \
+            of the same machine, scenario hash, parameters and dataset fingerprint. docs/COMPARING.md has the recipes.
+            """,
+        subcommands: [Add.self, Check.self, HTML.self]
+    )
+
+    struct Database: ParsableArguments {
+        @Option(help: "The history database.") var db = "results/history.sqlite"
+
+        func open() throws -> HistoryDatabase { try HistoryDatabase(path: db) }
+    }
+
+    struct Add: ParsableCommand, HistorySubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Record finished runs (their identity, every summary and sample row, crash results).",
+            discussion: """
+                Adding a run that is already there changes nothing and says so. An interrupted run, or one with \
+                failed rows, is refused unless --allow-partial (then it is stored marked partial). Every directory is \
+                read and checked before any is added. Several adds may run at once.
+                """
+        )
+        @OptionGroup var database: Database
+        @Flag(help: "Add interrupted runs and runs with failed rows, marked partial.") var allowPartial = false
+        @Argument(help: "Run directories (summary.csv, samples.csv, environment.json).") var runDirectories: [String]
+
+        func run() throws {
+            let records = try failing(.badInput) { () throws -> [RunRecord] in
+                let records = try runDirectories.map { try RunRecord(directory: $0, commitTime: Git.commitTime, branch: Git.branch) }
+                if !allowPartial, let partial = records.first(where: { $0.partialReason != nil }) {
+                    throw HistoryError(.partialRun, "\(partial.source): \(partial.partialReason!); nothing added "
+                                       + "(--allow-partial adds it, marked partial)")
+                }
+                return records
+            }
+            let history = try failing(.failure) { try database.open() }
+            for record in records {
+                let outcome = try failing(.failure) { try history.add(record, allowPartial: allowPartial) }
+                let what = "\(record.source) (commit \(record.identity.commit.prefix(9))\(record.identity.dirty ? "+dirty" : ""), "
+                    + "scenario \(record.identity.scenarioName), \(record.summary.count) rows, \(record.samples.count) samples"
+                    + (record.durability.isEmpty ? "" : ", \(record.durability.count) crash results") + ")"
+                switch outcome {
+                case .added(let run): print("added run \(run): \(what)" + (record.partialReason.map { " — partial: \($0)" } ?? ""))
+                case .alreadyPresent(let run): print("already in the history as run \(run), nothing changed: \(what)")
+                }
+            }
+            let counts = try failing(.failure) { try history.counts() }
+            print("\(database.db): \(counts.runs) runs, \(counts.rows) rows, \(counts.samples) samples, \(counts.crashResults) crash results")
+        }
+    }
+
+    struct Check: ParsableCommand, HistorySubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Find the steps in every row's series and test the newest commit (exit 2 on a regression).",
+            discussion: """
+                Steps: E-Divisive means over the log of each row's medians and counts per operation, with a permutation \
+                test. The newest commit: against the runs since the last step, with the runs' own repetitions and the \
+                drift between runs; Benjamini–Hochberg over all rows. Rows with too little history are named, not \
+                passed. Exit 0 no regression, 2 a regression, 1 the history cannot be read.
+                """
+        )
+        @OptionGroup var database: Database
+        @Option(help: "The smallest step or change reported, as a fraction or percentage.") var minChange = Fraction(0.05)
+        @Option(help: "Earlier runs at the current level the newest commit needs to be tested.") var minHistory = 5
+
+        func run() throws {
+            let history = try failing(.failure) { try database.open() }
+            var check = HistoryCheck()
+            check.minChange = minChange.value
+            check.minHistory = max(2, minHistory)
+            let (runs, series) = try failing(.failure) { try HistoryCommand.series(history) }
+            guard !runs.isEmpty else {
+                print("\(database.db): no runs yet (storebench history add RUN_DIR adds one); nothing to check")
+                return
+            }
+            let result = check.check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
+            print(result.text(runs: runs, check: check), terminator: "")
+            if !result.regressions.isEmpty { throw ExitCode(Exit.regression) }
+        }
+    }
+
+    struct HTML: ParsableCommand, HistorySubcommand {
+        static let configuration = CommandConfiguration(
+            commandName: "html",
+            abstract: "Write the trend page: one chart per workload, a line per strategy over the commits, steps marked.",
+            discussion: "Writes OUT_DIR/index.html, a static page with no scripts and no network. scripts/history-page also screenshots it."
+        )
+        @OptionGroup var database: Database
+        @Flag(help: "Overwrite OUT_DIR's index.html when it is a previous trend page folder.") var force = false
+        @Argument(help: "The folder for index.html.") var outDirectory: String
+
+        func run() throws {
+            let out = URL(fileURLWithPath: outDirectory)
+            try failing(.badInput) { try Self.prepare(out, force: force) }
+            let history = try failing(.failure) { try database.open() }
+            let (runs, series) = try failing(.failure) { try HistoryCommand.series(history) }
+            let result = HistoryCheck().check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
+            var classes: [String: (durability: String, measured: Bool)] = [:]
+            let byRun = try failing(.failure) { try history.durabilityClasses() }
+            let registry = BackendRegistry.standard()
+            for run in runs {  // oldest first: the newest run's class wins
+                for (strategy, value) in byRun[run.id] ?? [:] {
+                    let backend = String(strategy.prefix { $0 != " " })
+                    let variant = String(strategy.dropFirst(backend.count + 2).dropLast())
+                    classes["\(backend) [\(registry.currentVariantText(backend: backend, variant: variant))]"] = value
+                }
+            }
+            let page = TrendPage(series: series, runs: runs, result: result, classes: classes).html()
+            try failing(.failure) { try AtomicFile.write(Data(page.utf8), to: out.appendingPathComponent("index.html")) }
+            print("wrote \(out.appendingPathComponent("index.html").path): \(runs.count) runs, "
+                  + "\(Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count) workload charts, \(result.steps.count) steps")
+        }
+
+        /// A trend page folder: new, empty, or (--force) one holding only a previous page and its screenshot.
+        static func prepare(_ out: URL, force: Bool) throws {
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            if FileManager.default.fileExists(atPath: out.path) {
+                guard contents.isEmpty || (force && Set(contents).isSubset(of: ["index.html", "screenshot.png"])) else {
+                    throw CompareError("\(out.path) is not empty" + (force ? " and is not a trend page folder (only index.html and screenshot.png)" : "; use a new folder or --force"))
+                }
+            } else {
+                try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            }
+        }
+    }
+
+    /// The history's runs and series, variants named as today's binary names them.
+    static func series(_ history: HistoryDatabase) throws -> ([HistoryRun], [HistorySeries]) {
+        let runs = try history.runs()
+        let registry = BackendRegistry.standard()
+        let series = HistorySeries.build(runs: runs, rows: try history.okRows()) { registry.currentVariantText(backend: $0, variant: $1) }
+        return (runs, series)
+    }
+}
+
+/// What git says about a commit, asked in the current directory (nil when git or the commit is not there).
+enum Git {
+    @Sendable static func commitTime(_ commit: String) -> Double? {
+        guard commit.allSatisfy(\.isHexDigit), let text = run(["show", "-s", "--format=%ct", commit]) else { return nil }
+        return Double(text)
+    }
+
+    /// The current branch, when `commit` is its HEAD.
+    @Sendable static func branch(_ commit: String) -> String? {
+        guard run(["rev-parse", "HEAD"]) == commit, let name = run(["rev-parse", "--abbrev-ref", "HEAD"]), name != "HEAD" else { return nil }
+        return name
+    }
+
+    private static func run(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
