@@ -7,8 +7,8 @@ import StoreBenchContract
 /// The newest test: the baseline is the prior points since the last step before them (at least `minHistory`). Its
 /// centre is their median (in log), its spread the drift between runs the history shows (1.4826 × MAD, or the
 /// standard deviation when larger, never below `floor`); the newest run's own repetitions give its standard error
-/// (1.2533 × sd(log repetitions) / √n). z = (log newest − centre) / √(spread²/k + max(spread, own)²). The one-sided
-/// p-values of all tested series pass Benjamini–Hochberg at `falseDiscovery`; a regression also needs the ratio to
+/// (1.2533 × sd(log repetitions) / √n). t = (log newest − centre) / √(spread²/k + max(spread, own)²), judged against
+/// Student's t with k − 1 degrees of freedom (the spread is estimated from k runs). The one-sided p-values of all tested series pass Benjamini–Hochberg at `falseDiscovery`; a regression also needs the ratio to
 /// exceed 1 + `minChange`. A series with fewer prior points says "not enough history", by name.
 public struct HistoryCheck: Sendable {
     public var detector = EDivisive()
@@ -115,7 +115,7 @@ public struct HistoryCheck: Sendable {
         }
         let error = (spread * spread / Double(base.count) + pow(max(spread, own), 2)).squareRoot()
         let z = (log(last.value) - centre) / error
-        let p = 0.5 * erfc(z / 2.0.squareRoot())
+        let p = StudentT.upperTail(z, degrees: Double(base.count - 1))
         return Newest(key: s.key, run: last.run, verdict: .unchanged, ratio: exp(log(last.value) - centre), z: z, p: p,
                       baseline: base.count)
     }

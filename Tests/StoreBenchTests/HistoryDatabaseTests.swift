@@ -1,0 +1,106 @@
+import Foundation
+import StoreBenchContract
+import StoreBenchHistory
+import Testing
+
+/// `storebench history add|check|html` end to end, on synthetic run directories.
+@Suite("History database")
+struct HistoryDatabaseTests {
+    /// Runs c000000NN… with one row each: `values[i]` is run i's median (its six repetitions spread ±1% around it).
+    static func runs(_ values: [Double], in directory: TemporaryDirectory, offset: Int = 0) throws -> [String] {
+        try values.enumerated().map { index, value in
+            let number = index + offset
+            let url = directory.url.appendingPathComponent(String(format: "run%02d", number))
+            try writeSyntheticRun(in: url, commit: String(format: "c%08d", number), commitTime: number,
+                                  rows: [("insert", value, [0.99, 0.995, 1, 1, 1.005, 1.01].map { $0 * value })])
+            return url.path
+        }
+    }
+
+    @Test("A re-added run is a no-op that says so; a directory that is not a run is bad input naming the file")
+    func idempotentAdd() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.url.appendingPathComponent("h.sqlite").path
+        let run = try Self.runs([1], in: directory)[0]
+        let first = try runStorebench(["history", "add", "--db", db, run])
+        #expect(first.status == 0 && first.stdout.contains("added run 1"), "\(first)")
+        let again = try runStorebench(["history", "add", "--db", db, run])
+        #expect(again.status == 0 && again.stdout.contains("already in the history as run 1, nothing changed"), "\(again)")
+        #expect(again.stdout.contains("1 runs, 1 rows, 6 samples"))
+        let notARun = try runStorebench(["history", "add", "--db", db, directory.url.path])
+        #expect(notARun.status == 64 && notARun.stderr.contains("storebench history add:")
+                && notARun.stderr.contains("environment.json: missing"), "\(notARun)")
+        let noFolder = try runStorebench(["history", "add", "--db", "/nonexistent/h.sqlite", run])
+        #expect(noFolder.status == 1 && noFolder.stderr.contains("/nonexistent does not exist"), "\(noFolder)")
+    }
+
+    @Test("Interrupted runs and runs with failed rows are refused (nothing added) unless --allow-partial")
+    func partialRefused() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.url.appendingPathComponent("h.sqlite").path
+        let good = try Self.runs([1], in: directory)[0]
+        let interrupted = directory.url.appendingPathComponent("interrupted"), failed = directory.url.appendingPathComponent("failed")
+        try writeSyntheticRun(in: interrupted, commit: "aaaa", rows: [("insert", 1, [1, 1])], interrupted: true)
+        try writeSyntheticRun(in: failed, commit: "bbbb", commitTime: 1, rows: [("insert", 1, [1, 1])], status: "failed")
+        for partial in [interrupted, failed] {
+            let refused = try runStorebench(["history", "add", "--db", db, good, partial.path])
+            #expect(refused.status == 64 && refused.stderr.contains("nothing added"), "\(refused)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing was added, not even the good run")
+        let allowed = try runStorebench(["history", "add", "--db", db, "--allow-partial", interrupted.path, failed.path])
+        #expect(allowed.status == 0 && allowed.stdout.contains("partial: interrupted (SIGINT)")
+                && allowed.stdout.contains("partial: 1 failed row(s)"), "\(allowed)")
+    }
+
+    @Test("Two concurrent adds from two processes both land, also on a history neither has created yet")
+    func concurrentAdds() throws {
+        let directory = try TemporaryDirectory()
+        let runs = try Self.runs([1, 2, 3, 4, 5, 6], in: directory)
+        for round in 0..<3 {
+            let db = directory.url.appendingPathComponent("h\(round).sqlite").path
+            let processes = try [runs[2 * round], runs[2 * round + 1]].map { run -> Process in
+                let process = Process()
+                process.executableURL = try storebenchBinary()
+                process.arguments = ["history", "add", "--db", db, run]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                return process
+            }
+            for process in processes { try process.run() }
+            for process in processes { process.waitUntilExit() }
+            #expect(processes.map(\.terminationStatus) == [0, 0], "round \(round)")
+            let database = try HistoryDatabase(path: db)
+            #expect(try database.counts().runs == 2 && database.runs().map(\.commit).sorted()
+                    == [2 * round, 2 * round + 1].map { String(format: "c%08d", $0) })
+        }
+    }
+
+    @Test("check names an injected 20% step's first commit (exit 0), then a 40% slower newest commit exits 2; html draws both")
+    func injectedStep() throws {
+        let directory = try TemporaryDirectory()
+        let db = directory.url.appendingPathComponent("h.sqlite").path
+        var gaussian = Gaussian(rng: SplitMix64(seed: 3))
+        let values = (0..<20).map { index in (index >= 10 ? 1.2 : 1.0) * (1 + 0.03 * gaussian.next()) }
+        let added = try runStorebench(["history", "add", "--db", db] + Self.runs(values, in: directory))
+        #expect(added.status == 0, "\(added)")
+        let check = try runStorebench(["history", "check", "--db", db])
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.contains("Step at c00000010 (after c00000009): 1 series moved"), "\(check.stdout)")
+        #expect(check.stdout.contains("Verdict: the newest commit is no regression; exit 0."))
+
+        _ = try runStorebench(["history", "add", "--db", db] + Self.runs([1.2 * 1.4], in: directory, offset: 20))
+        let regressed = try runStorebench(["history", "check", "--db", db])
+        #expect(regressed.status == 2, "\(regressed)")
+        #expect(regressed.stdout.contains("Newest commit c00000020") && regressed.stdout.contains("regressions: 1"), "\(regressed.stdout)")
+
+        let page = directory.url.appendingPathComponent("page")
+        let html = try runStorebench(["history", "html", "--db", db, page.path])
+        #expect(html.status == 0, "\(html)")
+        let text = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(text.contains("<h3>insert</h3>") && text.contains("step ×1.") && text.contains("c00000020"))
+        #expect(text.contains("1 series regressed") && !text.contains("<script"))
+        let again = try runStorebench(["history", "html", "--db", db, page.path])
+        #expect(again.status == 64 && again.stderr.contains("use a new folder or --force"), "\(again)")
+        #expect(try runStorebench(["history", "html", "--db", db, "--force", page.path]).status == 0)
+    }
+}
