@@ -47,4 +47,48 @@ struct ExportTests {
         #expect(lmdb["range"] == nil && (lmdb["extra"] as? String)?.contains("too few repetitions") == true)
         #expect(throws: (any Error).self) { try Export.rows(summaryCSV: "a,b\n1,2\n", source: "t") }
     }
+
+    static let validator = packageRoot.appendingPathComponent(".venv-plot/bin/python")
+    static let validatorAvailable: Bool = {
+        let process = Process()
+        process.executableURL = validator
+        process.arguments = ["-c", "import jsonschema"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test("Exports of a real run validate: BMF against Bencher's published schema, github-action-benchmark against its documented fields",
+          .enabled(if: validatorAvailable, "jsonschema is not installed: run scripts/plot --setup (scripts/test does)"))
+    func validatesAgainstSchemas() throws {
+        let directory = try TemporaryDirectory()
+        for (format, schema) in [("bmf", "bmf.schema.json"), ("github-action-benchmark", "github-action-benchmark.schema.json")] {
+            let out = directory.url.appendingPathComponent("\(format).json")
+            let export = try runStorebench(["export", "results/example", "--format", format, "--out", out.path])
+            #expect(export.status == 0, "\(export)")
+            let script = """
+                import json, sys, jsonschema
+                schema = json.load(open(sys.argv[1])); document = json.load(open(sys.argv[2]))
+                jsonschema.Draft7Validator.check_schema(schema)
+                errors = list(jsonschema.Draft7Validator(schema).iter_errors(document))
+                for error in errors[:5]: print(error.message, list(error.path))
+                if isinstance(document, dict):
+                    long = [name for name in document if len(name) > 1024] + [m for b in document.values() for m in b if len(m) > 64]
+                    print("too long for Bencher:", long) if long else None
+                    errors += long
+                print(len(document), "entries")
+                sys.exit(1 if errors or not document else 0)
+                """
+            let process = Process()
+            process.executableURL = Self.validator
+            process.arguments = ["-c", script, packageRoot.appendingPathComponent("Tests/StoreBenchTests/Schemas/\(schema)").path, out.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(format): \(output)")
+        }
+    }
 }
