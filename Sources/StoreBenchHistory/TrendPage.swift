@@ -10,6 +10,7 @@ public struct TrendPage {
     public var result: HistoryCheck.Result
     /// The durability class of each strategy ("backend [variant]") in the newest run that has one.
     public var classes: [String: (durability: String, measured: Bool)]
+    private let countSeries: [HistorySeries.Key: HistorySeries]
 
     public init(series: [HistorySeries], runs: [HistoryRun], result: HistoryCheck.Result,
                 classes: [String: (durability: String, measured: Bool)]) {
@@ -17,6 +18,7 @@ public struct TrendPage {
         self.runs = runs
         self.result = result
         self.classes = classes
+        countSeries = Dictionary(series.filter { $0.key.metric.isCount }.map { ($0.key, $0) }) { first, _ in first }
     }
 
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -68,7 +70,7 @@ public struct TrendPage {
     }
 
     private func chart(workload: String, series: [HistorySeries], runs: [HistoryRun]) -> String {
-        let width = 1000.0, height = 300.0, left = 70.0, right = 20.0, top = 16.0, bottom = 70.0
+        let width = 1000.0, height = 300.0, left = 70.0, right = 90.0, top = 16.0, bottom = 70.0
         let index = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
         let values = series.flatMap { $0.points.map(\.value) }.filter { $0 > 0 }
         guard let low = values.min(), let high = values.max() else { return "" }
@@ -110,10 +112,11 @@ public struct TrendPage {
             }
             let durability = classes[s.key.strategy].map { "\($0.durability) (\($0.measured ? "measured" : "declared"))" } ?? "class not reported"
             legend.append("<li><span class=swatch style='background:\(color)'></span>\(esc(s.key.strategy)) · \(s.key.size)"
-                          + (s.key.parameters.isEmpty ? "" : " (\(esc(s.key.parameters)))") + " — \(esc(durability))</li>")
+                          + (s.key.parameters.isEmpty ? "" : " (\(esc(s.key.parameters)))") + " — \(esc(durability))"
+                          + countsText(of: s.key) + "</li>")
         }
         svg.append("</svg>")
-        var table = ["<details><summary>values</summary><table><tr><th>strategy · size</th>"
+        var table = ["<details\(runs.count <= 20 ? " open" : "")><summary>values (median time per commit)</summary><table><tr><th>strategy · size</th>"
                      + runs.map { "<th>\(esc($0.shortCommit))</th>" }.joined() + "</tr>"]
         for s in series {
             let byRun = Dictionary(s.points.map { ($0.run.id, $0.value) }) { first, _ in first }
@@ -125,6 +128,24 @@ public struct TrendPage {
             + "\(HistoryCheck.Result.ratio($0.ratio)) [\(HistoryCheck.Result.ratio($0.interval.lowerBound))–\(HistoryCheck.Result.ratio($0.interval.upperBound))]</li>" }
         return "<h3>\(esc(workload))</h3>\n" + svg.joined(separator: "\n") + "\n<ul class=legend>" + legend.joined() + stepNotes.joined()
             + "</ul>\n" + table.joined(separator: "\n")
+    }
+
+    /// The newest counted costs of the row, per operation ("; newest: 1 sync, 4.1 kB written per op").
+    private func countsText(of key: HistorySeries.Key) -> String {
+        var parts: [String] = []
+        for metric in HistorySeries.Metric.allCases where metric.isCount {
+            var countKey = key
+            countKey.metric = metric
+            guard let value = countSeries[countKey]?.points.last?.value else { continue }
+            switch metric {
+            case .writtenBytes: parts.append(value >= 1024 ? String(format: "%.1f KiB written", value / 1024) : String(format: "%.0f B written", value))
+            case .syncs: parts.append(String(format: "%.3g syncs", value))
+            case .filesCreated: parts.append(String(format: "%.3g files created", value))
+            case .renames: parts.append(String(format: "%.3g renames", value))
+            case .time: break
+            }
+        }
+        return parts.isEmpty ? "" : "; newest, per operation: " + parts.joined(separator: ", ")
     }
 
     static func seconds(_ value: Double) -> String {

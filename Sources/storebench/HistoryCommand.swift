@@ -107,11 +107,18 @@ struct HistoryCommand: ParsableCommand {
             let out = URL(fileURLWithPath: outDirectory)
             try failing(.badInput) { try Self.prepare(out, force: force) }
             let history = try failing(.failure) { try database.open() }
-            let (runs, series) = try failing(.failure) { try HistoryCommand.series(history) }
+            let (runs, series, rows) = try failing(.failure) { try HistoryCommand.seriesAndRows(history) }
             let result = HistoryCheck().check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
             var classes: [String: (durability: String, measured: Bool)] = [:]
             let byRun = try failing(.failure) { try history.durabilityClasses() }
             let registry = BackendRegistry.standard()
+            let order = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
+            // The declared class from the rows first (every run has it), then the report's classes, measured where
+            // crash trials ran; oldest run first, so the newest word wins.
+            for row in rows.sorted(by: { order[$0.run] ?? 0 < order[$1.run] ?? 0 }) {
+                guard let declared = row.cells["declared_durability"], !declared.isEmpty else { continue }
+                classes["\(row.backend) [\(registry.currentVariantText(backend: row.backend, variant: row.variant))]"] = (declared, false)
+            }
             for run in runs {  // oldest first: the newest run's class wins
                 for (strategy, value) in byRun[run.id] ?? [:] {
                     let backend = String(strategy.prefix { $0 != " " })
@@ -140,10 +147,16 @@ struct HistoryCommand: ParsableCommand {
 
     /// The history's runs and series, variants named as today's binary names them.
     static func series(_ history: HistoryDatabase) throws -> ([HistoryRun], [HistorySeries]) {
+        let (runs, series, _) = try seriesAndRows(history)
+        return (runs, series)
+    }
+
+    static func seriesAndRows(_ history: HistoryDatabase) throws -> ([HistoryRun], [HistorySeries], [HistoryRow]) {
         let runs = try history.runs()
         let registry = BackendRegistry.standard()
-        let series = HistorySeries.build(runs: runs, rows: try history.okRows()) { registry.currentVariantText(backend: $0, variant: $1) }
-        return (runs, series)
+        let rows = try history.okRows()
+        let series = HistorySeries.build(runs: runs, rows: rows) { registry.currentVariantText(backend: $0, variant: $1) }
+        return (runs, series, rows)
     }
 }
 
