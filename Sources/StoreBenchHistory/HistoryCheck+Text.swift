@@ -25,8 +25,9 @@ extension HistoryCheck.Result {
                     let step = moved[0]
                     lines.append("Step at \(step.first.shortCommit) (after \(step.previous.shortCommit)): \(moved.count) series moved")
                     for s in moved.sorted(by: { $0.key < $1.key }) {
-                        lines.append("  \(s.key.rowName) · \(s.key.metric.label): ×\(Self.ratio(s.ratio)) "
-                                     + "[\(Self.ratio(s.interval.lowerBound))–\(Self.ratio(s.interval.upperBound))] "
+                        lines.append("  \(s.key.rowName) · \(s.key.metric.label): "
+                                     + Self.levels(s.levels, metric: s.key.metric)
+                                     + "×\(Self.ratio(s.ratio)) [\(Self.ratio(s.interval.lowerBound))–\(Self.ratio(s.interval.upperBound))] "
                                      + "(\(s.before) runs before, \(s.after) after)")
                     }
                 }
@@ -38,7 +39,8 @@ extension HistoryCheck.Result {
                 let matching = judged.filter { $0.verdict == verdict }.sorted { ($0.ratio ?? 1) > ($1.ratio ?? 1) }
                 lines.append("  \(verdict == .regression ? "regressions" : "improvements"): \(matching.isEmpty ? "none" : String(matching.count))")
                 for item in matching {
-                    lines.append("    \(item.key.rowName) · \(item.key.metric.label): ×\(Self.ratio(item.ratio ?? 1)) "
+                    lines.append("    \(item.key.rowName) · \(item.key.metric.label): "
+                                 + (item.levels.map { Self.levels($0, metric: item.key.metric) } ?? "") + "×\(Self.ratio(item.ratio ?? 1)) "
                                  + String(format: "(z = %.1f, p = %.2g, against %d runs)", item.z ?? 0, item.p ?? 1, item.baseline))
                 }
             }
@@ -60,6 +62,12 @@ extension HistoryCheck.Result {
                         : "Verdict: the newest commit is no regression; exit 0.")
                      : "Verdict: the newest commit regressed \(regressions.count) series; exit 2.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "0 → 1 per op, " for counts (a ratio from 0 says little); nothing for time, whose ratio says it all.
+    static func levels(_ levels: (before: Double, after: Double), metric: HistorySeries.Metric) -> String {
+        guard metric.isCount else { return "" }
+        return String(format: "%.4g → %.4g per op, ", levels.before, levels.after)
     }
 
     static func ratio(_ value: Double) -> String { String(format: value < 10 ? "%.3f" : "%.1f", value) }

@@ -10,6 +10,8 @@ import StoreBenchContract
 /// (1.2533 × sd(log repetitions) / √n). t = (log newest − centre) / √(spread²/k + max(spread, own)²), judged against
 /// Student's t with k − 1 degrees of freedom (the spread is estimated from k runs). The one-sided p-values of all tested series pass Benjamini–Hochberg at `falseDiscovery`; a regression also needs the ratio to
 /// exceed 1 + `minChange`. A series with fewer prior points says "not enough history", by name.
+/// Counts per operation are often 0 (no renames): their series are read as log(value + offset), the offset a
+/// hundredth of a count (one byte for bytes), so 0 → 1 rename per operation is a step and 0 → 0.0001 is not.
 public struct HistoryCheck: Sendable {
     public var detector = EDivisive()
     /// Steps smaller than this (as a ratio − 1) are not reported, nor is a newest commit that moved less.
@@ -28,9 +30,12 @@ public struct HistoryCheck: Sendable {
         public var first: HistoryRun
         /// The last run before it.
         public var previous: HistoryRun
-        /// After ÷ before (medians of the two levels), with a 95% bootstrap interval.
+        /// After ÷ before (medians of the two levels; counts with the metric's offset, so 0 → 1 has a ratio), with a
+        /// 95% bootstrap interval.
         public var ratio: Double
         public var interval: ClosedRange<Double>
+        /// The medians of the two levels, as measured.
+        public var levels: (before: Double, after: Double)
         public var before: Int
         public var after: Int
     }
@@ -45,6 +50,8 @@ public struct HistoryCheck: Sendable {
         public var z: Double?
         public var p: Double?
         public var baseline: Int
+        /// The history's level and the newest value, as measured.
+        public var levels: (before: Double, after: Double)?
     }
 
     public struct Result: Sendable {
@@ -65,18 +72,19 @@ public struct HistoryCheck: Sendable {
             if latest[group].map({ $0.order < point.run.order }) ?? true { latest[group] = point.run }
         } }
         for s in series {
-            let logs = s.points.map { log(max($0.value, 1e-300)) }
-            let positive = s.points.allSatisfy { $0.value > 0 }
-            if positive {
+            let offset = s.key.metric.offset
+            if s.points.allSatisfy({ $0.value >= 0 && $0.value + offset > 0 }) {
+                let logs = s.points.map { log($0.value + offset) }
                 let boundaries = detector.changePoints(logs)
                 for split in boundaries {
-                    let a = segment(of: split, in: s.points.count, boundaries: boundaries, side: .before).map { s.points[$0].value }
-                    let b = segment(of: split, in: s.points.count, boundaries: boundaries, side: .after).map { s.points[$0].value }
+                    let before = segment(of: split, in: s.points.count, boundaries: boundaries, side: .before).map { s.points[$0].value }
+                    let after = segment(of: split, in: s.points.count, boundaries: boundaries, side: .after).map { s.points[$0].value }
+                    let a = before.map { $0 + offset }, b = after.map { $0 + offset }
                     let ratio = median(b) / median(a)
                     guard abs(ratio - 1) >= minChange else { continue }
                     steps.append(Step(key: s.key, first: s.points[split].run, previous: s.points[split - 1].run,
                                       ratio: ratio, interval: Self.bootstrapRatio(a, b, rng: &rng),
-                                      before: a.count, after: b.count))
+                                      levels: (median(before), median(after)), before: a.count, after: b.count))
                 }
             }
             guard let last = s.points.last, last.run.id == latest[s.key.machine + "\u{1F}" + s.key.scenarioHash]?.id else { continue }
@@ -98,11 +106,13 @@ public struct HistoryCheck: Sendable {
     private func judgeNewest(_ s: HistorySeries, samples: [Double]) -> Newest {
         let prior = Array(s.points.dropLast())
         let last = s.points[s.points.count - 1]
-        guard prior.count >= minHistory, last.value > 0, prior.allSatisfy({ $0.value > 0 }) else {
+        let offset = s.key.metric.offset
+        guard prior.count >= minHistory, last.value + offset > 0, prior.allSatisfy({ $0.value + offset > 0 }) else {
             return Newest(key: s.key, run: last.run, verdict: .notEnoughHistory, baseline: prior.count)
         }
-        let priorLogs = prior.map { log($0.value) }
-        let base = Array(priorLogs[(detector.changePoints(priorLogs).last ?? 0)...])
+        let priorLogs = prior.map { log($0.value + offset) }
+        let levelStart = detector.changePoints(priorLogs).last ?? 0
+        let base = Array(priorLogs[levelStart...])
         guard base.count >= minHistory else {
             return Newest(key: s.key, run: last.run, verdict: .notEnoughHistory, baseline: base.count)
         }
@@ -114,10 +124,11 @@ public struct HistoryCheck: Sendable {
             own = 1.2533 * standardDeviation(samples.map { log($0) }) / Double(samples.count).squareRoot()
         }
         let error = (spread * spread / Double(base.count) + pow(max(spread, own), 2)).squareRoot()
-        let z = (log(last.value) - centre) / error
+        let newest = log(last.value + offset)
+        let z = (newest - centre) / error
         let p = StudentT.upperTail(z, degrees: Double(base.count - 1))
-        return Newest(key: s.key, run: last.run, verdict: .unchanged, ratio: exp(log(last.value) - centre), z: z, p: p,
-                      baseline: base.count)
+        return Newest(key: s.key, run: last.run, verdict: .unchanged, ratio: exp(newest - centre), z: z, p: p,
+                      baseline: base.count, levels: (median(prior[levelStart...].map(\.value)), last.value))
     }
 
     /// Benjamini–Hochberg over the tested series' one-sided p-values (slower and faster tested alike).

@@ -47,6 +47,15 @@ public struct HistorySeries: Sendable {
             case .writtenBytes: "bytes written per operation"
             }
         }
+        /// What ``HistoryCheck`` adds before taking the log: nothing for time (never 0), a hundredth of a count for
+        /// counts per operation (often 0), a byte for bytes.
+        public var offset: Double {
+            switch self {
+            case .time: 0
+            case .writtenBytes: 1
+            case .syncs, .filesCreated, .renames: 0.01
+            }
+        }
         /// Counts are deterministic for a given build: their series have no run-to-run noise of their own.
         public var isCount: Bool { self != .time }
 

@@ -109,8 +109,16 @@ struct HistoryTests {
         #expect(time.first.commit == "c009" && time.previous.commit == "c008")
         #expect(time.interval.contains(time.ratio) && time.interval.contains(1.2) && !time.interval.contains(1.0))
         let syncs = try #require(steps.first { $0.key.metric == .syncs })
-        #expect(syncs.first.commit == "c006" && syncs.ratio == 2)
+        #expect(syncs.first.commit == "c006" && syncs.levels == (1, 2))
         #expect(steps.count == 2)
+        // A count that was 0 (no renames) and becomes 1 per operation is a step, and as the newest commit a regression.
+        var gate = HistoryCheck()
+        let renames = gate.check([Self.series([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], metric: .renames)])
+        #expect(renames.steps.map(\.first.commit) == ["c006"] && renames.steps.first.map { $0.levels == (0, 1) } == true)
+        let newest = gate.check([Self.series([0, 0, 0, 0, 0, 0, 1], metric: .renames)])
+        #expect(newest.regressions.count == 1 && newest.regressions.first?.levels.map { $0 == (0, 1) } == true)
+        gate.minHistory = 5
+        #expect(newest.text(runs: [Self.run(6, commit: "c006")], check: gate).contains("0 → 1 per op"))
     }
 
     @Test("The newest commit: a 30% slower run (2% drift) is a regression among 200 rows; A/A histories (200 rows, 10% noise) stay quiet; short histories are named")
