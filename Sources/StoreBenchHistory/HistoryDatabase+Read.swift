@@ -65,15 +65,22 @@ extension HistoryDatabase {
     public func okRows() throws -> [HistoryRow] {
         try Self.wrap(path) {
             try pool.read { db in
-                try Row.fetchAll(db, sql: """
+                // Each run's own column table names its rows' cells.
+                var columns: [Int64: [String]] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT id, summary_columns FROM run") {
+                    columns[row["id"]] = (try? JSONSerialization.jsonObject(with: Data((row["summary_columns"] as String).utf8))) as? [String]
+                }
+                return try Row.fetchAll(db, sql: """
                     SELECT run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, cells
                     FROM row WHERE status = 'ok'
                     """).map { row in
-                    let cells = (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String: String]
+                    let values = (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String]
+                    let names = columns[row["run_id"]] ?? []
+                    let cells = Dictionary(zip(names, values ?? []).map { ($0, $1) }) { first, _ in first }
                     return HistoryRow(run: row["run_id"], rowKey: row["row_key"], workload: row["workload"],
                                       backend: row["backend"], variant: row["variant"], size: row["size"],
                                       parameters: row["parameters"], dataset: row["dataset"], status: row["status"],
-                                      n: row["n"], cells: cells ?? [:])
+                                      n: row["n"], cells: cells)
                 }
             }
         }

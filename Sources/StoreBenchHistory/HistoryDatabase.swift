@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The results history: an SQLite database (GRDB, WAL) of finished runs, each with its identity, its summary and
-/// sample rows whole (each run keeps its own column table, as JSON cells) and its crash results.
+/// sample rows whole (each run keeps its own column table: `run.summary_columns` and `run.sample_columns` name the
+/// cells of its `row.cells` and `sample.cells` JSON arrays, in order) and its crash results.
 ///
 /// Contract: ``add(_:allowPartial:)`` is atomic and idempotent — a run is stored whole or not at all, and a run whose
 /// files were added before is reported as such and not stored again. Several processes may add at once: each add is
@@ -168,7 +169,7 @@ public final class HistoryDatabase: Sendable {
                 Int(cells["size"] ?? "") ?? 0, cells["parameters"] ?? "", datasets[key] ?? "", cells["status"] ?? "",
                 Int(cells["n"] ?? "") ?? 0, cells["median_s"].flatMap(Double.init),
                 cells["median_ci95_low_s"].flatMap(Double.init), cells["median_ci95_high_s"].flatMap(Double.init),
-                Self.json(cells),
+                Self.json(record.summaryColumns.map { cells[$0] ?? "" }),
             ])
         }
         let samples = try db.makeStatement(sql: """
@@ -176,7 +177,8 @@ public final class HistoryDatabase: Sendable {
             """)
         for cells in record.samples {
             try samples.execute(arguments: [run, RunRecord.rowKey(cells), cells["repetition"].flatMap { Int($0) },
-                                            cells["status"] ?? "", cells["wall_s"].flatMap(Double.init), Self.json(cells)])
+                                            cells["status"] ?? "", cells["wall_s"].flatMap(Double.init),
+                                            Self.json(record.sampleColumns.map { cells[$0] ?? "" })])
         }
         for cells in record.durability {
             try db.execute(sql: "INSERT INTO crash_result (run_id, backend, variant, fault, status, cells) VALUES (?, ?, ?, ?, ?, ?)",

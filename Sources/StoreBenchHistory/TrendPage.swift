@@ -90,7 +90,13 @@ public struct TrendPage {
         for (i, run) in runs.enumerated() {
             svg.append("<text transform='translate(\(f(x(i) + 4)),\(f(height - bottom + 8))) rotate(60)' font-size='11'>\(esc(run.shortCommit))</text>")
         }
-        let steps = result.steps.filter { step in step.key.metric == .time && series.contains { $0.key == step.key } }
+        // Steps of this chart's rows, in time or in a count; the dashed lines mark the time steps.
+        let allSteps = result.steps.filter { step in
+            var timeKey = step.key
+            timeKey.metric = .time
+            return series.contains { $0.key == timeKey }
+        }
+        let steps = allSteps.filter { $0.key.metric == .time }
         for (runID, atCommit) in Dictionary(grouping: steps, by: { $0.first.id }) {
             guard let i = index[runID] else { continue }
             let xs = f(x(i) - (runs.count > 1 ? (x(1) - x(0)) / 2 : 0))
@@ -124,7 +130,8 @@ public struct TrendPage {
                          + runs.map { "<td>\(byRun[$0.id].map(Self.seconds) ?? "")</td>" }.joined() + "</tr>")
         }
         table.append("</table></details>")
-        let stepNotes = steps.map { "<li class=step>step at \(esc($0.first.shortCommit)): \(esc($0.key.strategy)) · \($0.key.size) ×"
+        let stepNotes = allSteps.map { "<li class=step>step at \(esc($0.first.shortCommit)): \(esc($0.key.strategy)) · \($0.key.size), "
+            + "\($0.key.metric.label) " + HistoryCheck.Result.levels($0.levels, metric: $0.key.metric) + "×"
             + "\(HistoryCheck.Result.ratio($0.ratio)) [\(HistoryCheck.Result.ratio($0.interval.lowerBound))–\(HistoryCheck.Result.ratio($0.interval.upperBound))]</li>" }
         return "<h3>\(esc(workload))</h3>\n" + svg.joined(separator: "\n") + "\n<ul class=legend>" + legend.joined() + stepNotes.joined()
             + "</ul>\n" + table.joined(separator: "\n")

@@ -97,7 +97,11 @@ struct HistoryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "html",
             abstract: "Write the trend page: one chart per workload, a line per strategy over the commits, steps marked.",
-            discussion: "Writes OUT_DIR/index.html, a static page with no scripts and no network. scripts/history-page also screenshots it."
+            discussion: """
+                Writes OUT_DIR/index.html, a static page with no scripts and no network. OUT_DIR must be new or empty; \
+                --force replaces the page in a folder that holds only index.html, screenshot.png, check.txt and \
+                history.sqlite. scripts/history-page also screenshots it.
+                """
         )
         @OptionGroup var database: Database
         @Flag(help: "Overwrite OUT_DIR's index.html when it is a previous trend page folder.") var force = false
@@ -132,12 +136,16 @@ struct HistoryCommand: ParsableCommand {
                   + "\(Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count) workload charts, \(result.steps.count) steps")
         }
 
-        /// A trend page folder: new, empty, or (--force) one holding only a previous page and its screenshot.
+        /// What a trend page folder may hold: the page, its screenshot, and the history and check beside them.
+        static let pageFolderFiles: Set<String> = ["index.html", "screenshot.png", "check.txt", "history.sqlite"]
+
+        /// A trend page folder: new, empty, or (--force) one holding only a previous page and what goes with it.
         static func prepare(_ out: URL, force: Bool) throws {
             let contents = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
             if FileManager.default.fileExists(atPath: out.path) {
-                guard contents.isEmpty || (force && Set(contents).isSubset(of: ["index.html", "screenshot.png"])) else {
-                    throw CompareError("\(out.path) is not empty" + (force ? " and is not a trend page folder (only index.html and screenshot.png)" : "; use a new folder or --force"))
+                guard contents.isEmpty || (force && Set(contents).isSubset(of: pageFolderFiles)) else {
+                    throw CompareError("\(out.path) is not empty" + (force ? " and is not a trend page folder (only "
+                        + pageFolderFiles.sorted().joined(separator: ", ") + ")" : "; use a new folder or --force"))
                 }
             } else {
                 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

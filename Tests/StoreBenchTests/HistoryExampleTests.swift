@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// The committed example history (results/example/history) is what today's binary draws from its history.sqlite:
+/// a change to the page, the check or the variant names makes this fail until scripts/regenerate-history-example
+/// runs again.
+@Suite("History example")
+struct HistoryExampleTests {
+    static let example = packageRoot.appendingPathComponent("results/example/history")
+
+    @Test("results/example/history: index.html and check.txt are what the binary renders from the committed history")
+    func exampleIsCurrent() throws {
+        let directory = try TemporaryDirectory()
+        // A copy: opening a history may write to it (WAL files), and the committed one stays as committed.
+        let db = directory.url.appendingPathComponent("history.sqlite")
+        try FileManager.default.copyItem(at: Self.example.appendingPathComponent("history.sqlite"), to: db)
+        let page = directory.url.appendingPathComponent("page")
+        let html = try runStorebench(["history", "html", "--db", db.path, page.path])
+        #expect(html.status == 0, "\(html)")
+        let rendered = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
+        let committed = try String(contentsOf: Self.example.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(sameBytes(rendered, committed), "results/example/history/index.html is stale: run scripts/regenerate-history-example")
+        let check = try runStorebench(["history", "check", "--db", db.path])
+        let committedCheck = try String(contentsOf: Self.example.appendingPathComponent("check.txt"), encoding: .utf8)
+        #expect(sameBytes(check.stdout, committedCheck), "results/example/history/check.txt is stale: run scripts/regenerate-history-example")
+        #expect(check.status == (committedCheck.contains("; exit 2.") ? 2 : 0))
+        #expect(FileManager.default.fileExists(atPath: Self.example.appendingPathComponent("screenshot.png").path))
+    }
+}
