@@ -86,6 +86,8 @@ struct HistoryTests {
         let result = Self.operatingPoint(noise: 0.05, seed: 2026)
         #expect(result.precision >= 0.9 && result.recall >= 0.9)
         #expect(result.nullSteps <= 0.03)
+        let quiet = Self.operatingPoint(noise: 0.025, seed: 2026)
+        #expect(quiet.precision >= 0.95 && quiet.recall >= 0.95)
     }
 
     /// At 10% noise the step is two standard deviations: even the maximum-likelihood split of a history known to have

@@ -53,7 +53,7 @@ public enum MachineFacts {
     }
 
     /// Runs a tool found on PATH and returns its standard output, or nil when it is missing or fails.
-    static func run(_ arguments: [String]) -> String? {
+    public static func run(_ arguments: [String]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
