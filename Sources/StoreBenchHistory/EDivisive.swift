@@ -26,6 +26,19 @@ public struct EDivisive: Sendable {
         self.minSegment = minSegment
     }
 
+    /// The fewest points in which any split can reach `alpha`: a permutation test cannot give p below 1 / C(n, a) (the
+    /// chance that a shuffle puts the same values on each side), so with α = 0.01 and 3 points a side, 9 points.
+    public var fewestPointsForAStep: Int {
+        for n in (2 * minSegment)...1_000 {
+            var best = 0.0
+            for a in minSegment...(n - minSegment) {
+                best = max(best, exp(lgamma(Double(n + 1)) - lgamma(Double(a + 1)) - lgamma(Double(n - a + 1))))
+            }
+            if 1 / best <= alpha { return n }
+        }
+        return .max
+    }
+
     /// The indices where a new level starts, in order (never 0, and never within `minSegment` of either end).
     public func changePoints(_ values: [Double]) -> [Int] {
         var rng = SplitMix64(seed: seed)

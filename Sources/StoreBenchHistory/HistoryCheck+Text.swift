@@ -18,7 +18,11 @@ extension HistoryCheck.Result {
                          + "\(Set(members.map(\.commit)).count) commit(s), \(members.first!.shortCommit)…\(members.last!.shortCommit)")
             let groupSteps = steps.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
             if groupSteps.isEmpty {
-                lines.append("No steps.")
+                let fewest = check.detector.fewestPointsForAStep
+                lines.append(members.count < fewest
+                             ? "No steps can be found yet: \(members.count) runs are too few for any split to reach "
+                               + "p ≤ \(check.detector.alpha) (a series needs \(fewest) or more)."
+                             : "No steps.")
             } else {
                 for (commit, moved) in Dictionary(grouping: groupSteps, by: { $0.first.id }).sorted(by: { $0.value[0].first.order < $1.value[0].first.order }) {
                     _ = commit
