@@ -19,13 +19,22 @@ public final class HistoryDatabase: Sendable {
         case alreadyPresent(run: Int64)
     }
 
-    /// Opens (creating and migrating when needed) the history at `path`.
-    public init(path: String) throws {
+    /// Opens the history at `path`, migrating it when an older storebench wrote it. `create` makes a new one when
+    /// there is none (`history add`); otherwise a missing history is an error (`check` and `html` only read).
+    /// Never touches a file that is not a storebench history: an SQLite database with other tables, or any other
+    /// file, is refused before it is opened for writing (opening would switch it to WAL and add tables).
+    public init(path: String, create: Bool = true) throws {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw HistoryError(.database, "\(path): the folder \(directory) does not exist")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw HistoryError(.database, "\(path): a directory, not a history file") }
+            try Self.requireHistory(path)
+        } else if !create {
+            throw HistoryError(.empty, "\(path): no history here yet (storebench history add RUN_DIR creates it)")
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(60)
@@ -35,6 +44,37 @@ public final class HistoryDatabase: Sendable {
             // Two processes opening a new history at once may both see it unmigrated; the loser's CREATE fails, and
             // its second attempt finds the migrations applied (each migration is one transaction).
             do { try Self.migrator.migrate(pool) } catch { try Self.migrator.migrate(pool) }
+        }
+    }
+
+    /// Closes the database (its WAL is checkpointed and removed). Call it when done: a history left open leaves its
+    /// -wal and -shm files beside it.
+    public func close() throws {
+        try Self.wrap(path) { try pool.close() }
+    }
+
+    /// Throws unless the existing file at `path` is empty or a storebench history, reading it without writing.
+    static func requireHistory(_ path: String) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let tables: [String]
+        let applied: [String]
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            (tables, applied) = try queue.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                let applied = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+                return (tables, applied)
+            }
+        } catch let error as DatabaseError {
+            throw HistoryError(.database, "\(path): not a storebench history (SQLite says \(error.resultCode): \(error.message ?? "")); nothing was changed")
+        }
+        let ours = migrator.migrations
+        guard tables.isEmpty || applied.contains(where: ours.contains) else {
+            throw HistoryError(.database, "\(path): an SQLite database but not a storebench history (its tables: "
+                               + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "") + "); nothing was changed")
         }
     }
 

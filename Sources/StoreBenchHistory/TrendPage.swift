@@ -117,16 +117,17 @@ public struct TrendPage {
                            + ", n=\(point.p.n)</title></circle>")
             }
             let durability = classes[s.key.strategy].map { "\($0.durability) (\($0.measured ? "measured" : "declared"))" } ?? "class not reported"
-            legend.append("<li><span class=swatch style='background:\(color)'></span>\(esc(s.key.strategy)) · \(s.key.size)"
+            legend.append("<li><span class=swatch style='background:\(color)'></span><b>#\(n + 1)</b> \(esc(s.key.strategy)) · \(s.key.size)"
                           + (s.key.parameters.isEmpty ? "" : " (\(esc(s.key.parameters)))") + " — \(esc(durability))"
                           + countsText(of: s.key) + "</li>")
         }
         svg.append("</svg>")
-        var table = ["<details\(runs.count <= 20 ? " open" : "")><summary>values (median time per commit)</summary><table><tr><th>strategy · size</th>"
+        var table = ["<details\(runs.count <= 20 ? " open" : "")><summary>values (median time per commit)</summary><table><tr><th>row</th>"
                      + runs.map { "<th>\(esc($0.shortCommit))</th>" }.joined() + "</tr>"]
-        for s in series {
+        // Rows named by their legend number and backend (the full names are in the legend, and on hover).
+        for (n, s) in series.enumerated() {
             let byRun = Dictionary(s.points.map { ($0.run.id, $0.value) }) { first, _ in first }
-            table.append("<tr><td>\(esc(s.key.strategy)) · \(s.key.size)</td>"
+            table.append("<tr><td title='\(esc(s.key.strategy)) · \(s.key.size)'><b>#\(n + 1)</b> \(esc(s.key.backend))</td>"
                          + runs.map { "<td>\(byRun[$0.id].map(Self.seconds) ?? "")</td>" }.joined() + "</tr>")
         }
         table.append("</table></details>")

@@ -20,7 +20,8 @@ struct HistoryCommand: ParsableCommand {
     struct Database: ParsableArguments {
         @Option(help: "The history database.") var db = "results/history.sqlite"
 
-        func open() throws -> HistoryDatabase { try HistoryDatabase(path: db) }
+        /// Opens the history; only `add` creates one.
+        func open(create: Bool = false) throws -> HistoryDatabase { try HistoryDatabase(path: db, create: create) }
     }
 
     struct Add: ParsableCommand, HistorySubcommand {
@@ -46,7 +47,8 @@ struct HistoryCommand: ParsableCommand {
                 }
                 return records
             }
-            let history = try failing(.failure) { try database.open() }
+            let history = try failing(.failure) { try database.open(create: true) }
+            defer { try? history.close() }
             for record in records {
                 let outcome = try failing(.failure) { try history.add(record, allowPartial: allowPartial) }
                 let what = "\(record.source) (commit \(record.identity.commit.prefix(9))\(record.identity.dirty ? "+dirty" : ""), "
@@ -79,6 +81,7 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             let history = try failing(.failure) { try database.open() }
+            defer { try? history.close() }
             var check = HistoryCheck()
             check.minChange = minChange.value
             check.minHistory = max(2, minHistory)
@@ -100,7 +103,7 @@ struct HistoryCommand: ParsableCommand {
             discussion: """
                 Writes OUT_DIR/index.html, a static page with no scripts and no network. OUT_DIR must be new or empty; \
                 --force replaces the page in a folder that holds only index.html, screenshot.png, check.txt and \
-                history.sqlite. scripts/history-page also screenshots it.
+                history.sqlite.gz. scripts/history-page also screenshots it.
                 """
         )
         @OptionGroup var database: Database
@@ -111,6 +114,7 @@ struct HistoryCommand: ParsableCommand {
             let out = URL(fileURLWithPath: outDirectory)
             try failing(.badInput) { try Self.prepare(out, force: force) }
             let history = try failing(.failure) { try database.open() }
+            defer { try? history.close() }
             let (runs, series, rows) = try failing(.failure) { try HistoryCommand.seriesAndRows(history) }
             let result = HistoryCheck().check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
             var classes: [String: (durability: String, measured: Bool)] = [:]
@@ -137,7 +141,7 @@ struct HistoryCommand: ParsableCommand {
         }
 
         /// What a trend page folder may hold: the page, its screenshot, and the history and check beside them.
-        static let pageFolderFiles: Set<String> = ["index.html", "screenshot.png", "check.txt", "history.sqlite"]
+        static let pageFolderFiles: Set<String> = ["index.html", "screenshot.png", "check.txt", "history.sqlite.gz"]
 
         /// A trend page folder: new, empty, or (--force) one holding only a previous page and what goes with it.
         static func prepare(_ out: URL, force: Bool) throws {

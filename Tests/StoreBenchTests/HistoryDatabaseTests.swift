@@ -27,11 +27,40 @@ struct HistoryDatabaseTests {
         let again = try runStorebench(["history", "add", "--db", db, run])
         #expect(again.status == 0 && again.stdout.contains("already in the history as run 1, nothing changed"), "\(again)")
         #expect(again.stdout.contains("1 runs, 1 rows, 6 samples"))
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal") && !FileManager.default.fileExists(atPath: db + "-shm"),
+                "the history is closed: no WAL left beside it")
         let notARun = try runStorebench(["history", "add", "--db", db, directory.url.path])
         #expect(notARun.status == 64 && notARun.stderr.contains("storebench history add:")
                 && notARun.stderr.contains("environment.json: missing"), "\(notARun)")
         let noFolder = try runStorebench(["history", "add", "--db", "/nonexistent/h.sqlite", run])
         #expect(noFolder.status == 1 && noFolder.stderr.contains("/nonexistent does not exist"), "\(noFolder)")
+    }
+
+    @Test("--db never changes a file that is not a history (an app's SQLite database, a text file); check never creates one")
+    func foreignFilesUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let run = try Self.runs([1], in: directory)[0]
+        let app = directory.url.appendingPathComponent("app.sqlite")
+        let create = Process()
+        create.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        create.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table note(id)'); c.commit()", app.path]
+        try create.run()
+        create.waitUntilExit()
+        let text = directory.url.appendingPathComponent("notes.txt")
+        try Data("my notes\n".utf8).write(to: text)
+        for file in [app, text] {
+            let before = try Data(contentsOf: file)
+            let refused = try runStorebench(["history", "add", "--db", file.path, run])
+            #expect(refused.status == 1 && refused.stderr.contains("not a storebench history")
+                    && refused.stderr.contains("nothing was changed"), "\(refused)")
+            #expect(try Data(contentsOf: file) == before)
+            #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
+        }
+        #expect(try Data(contentsOf: app).count > 0)
+        let missing = directory.url.appendingPathComponent("none.sqlite")
+        let check = try runStorebench(["history", "check", "--db", missing.path])
+        #expect(check.status == 1 && check.stderr.contains("no history here yet"), "\(check)")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
     @Test("Interrupted runs and runs with failed rows are refused (nothing added) unless --allow-partial")
@@ -70,6 +99,7 @@ struct HistoryDatabaseTests {
             for process in processes { process.waitUntilExit() }
             #expect(processes.map(\.terminationStatus) == [0, 0], "round \(round)")
             let database = try HistoryDatabase(path: db)
+            defer { try? database.close() }
             #expect(try database.counts().runs == 2 && database.runs().map(\.commit).sorted()
                     == [2 * round, 2 * round + 1].map { String(format: "c%08d", $0) })
         }

@@ -93,7 +93,7 @@ struct HistoryTests {
     /// At 10% noise the step is two standard deviations: even the maximum-likelihood split of a history known to have
     /// one step lands within one run of it only 79% of the time (docs/COMPARING.md), so 0.9 cannot be reached there;
     /// the scan stays conservative (few false steps) and reports what it can tell.
-    @Test("Steps at 10% noise (this VM's drift between runs under load): conservative — precision ≥ 0.7, a false step in ≤ 3% of histories without one")
+    @Test("Steps at 10% noise (this VM's noisier rows drift this much between runs): conservative — precision ≥ 0.7, a false step in ≤ 3% of histories without one")
     func noisyHistories() {
         let result = Self.operatingPoint(noise: 0.10, seed: 2026)
         #expect(result.precision >= 0.7 && result.recall >= 0.4)
