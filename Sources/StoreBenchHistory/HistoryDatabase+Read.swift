@@ -46,7 +46,7 @@ extension HistoryDatabase {
     /// Every run, oldest commit first.
     public func runs() throws -> [HistoryRun] {
         try Self.wrap(path) {
-            try pool.read { db in
+            try queue.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT id, commit_sha, dirty, branch, commit_time, started_at, machine, host, cpu_model, kernel,
                       file_system, scenario_name, scenario_hash, partial FROM run
@@ -64,7 +64,7 @@ extension HistoryDatabase {
     /// Every ok summary row.
     public func okRows() throws -> [HistoryRow] {
         try Self.wrap(path) {
-            try pool.read { db in
+            try queue.read { db in
                 // Each run's own column table names its rows' cells.
                 var columns: [Int64: [String]] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT id, summary_columns FROM run") {
@@ -89,7 +89,7 @@ extension HistoryDatabase {
     /// The measured wall times of one row's ok repetitions in one run.
     public func sampleTimes(run: Int64, rowKey: String) throws -> [Double] {
         try Self.wrap(path) {
-            try pool.read { db in
+            try queue.read { db in
                 try Double.fetchAll(db, sql: """
                     SELECT wall_s FROM sample WHERE run_id = ? AND row_key = ? AND status = 'ok' AND wall_s IS NOT NULL
                     """, arguments: [run, rowKey])
@@ -101,7 +101,7 @@ extension HistoryDatabase {
     /// where crash trials ran, the declared one otherwise (`measured` says which).
     public func durabilityClasses() throws -> [Int64: [String: (durability: String, measured: Bool)]] {
         try Self.wrap(path) {
-            try pool.read { db in
+            try queue.read { db in
                 var result: [Int64: [String: (durability: String, measured: Bool)]] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT run_id, backend, variant, durability, measured FROM durability_class") {
                     let key = "\(row["backend"] as String) [\(row["variant"] as String)]"
@@ -115,7 +115,7 @@ extension HistoryDatabase {
     /// How many runs, rows and samples the history holds.
     public func counts() throws -> (runs: Int, rows: Int, samples: Int, crashResults: Int) {
         try Self.wrap(path) {
-            try pool.read { db in
+            try queue.read { db in
                 (try Int.fetchOne(db, sql: "SELECT count(*) FROM run") ?? 0,
                  try Int.fetchOne(db, sql: "SELECT count(*) FROM row") ?? 0,
                  try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0,

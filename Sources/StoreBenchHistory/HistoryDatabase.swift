@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The results history: an SQLite database (GRDB, WAL) of finished runs, each with its identity, its summary and
+/// The results history: an SQLite database (GRDB, rollback journal) of finished runs, each with its identity, its summary and
 /// sample rows whole (each run keeps its own column table: `run.summary_columns` and `run.sample_columns` name the
 /// cells of its `row.cells` and `sample.cells` JSON arrays, in order) and its crash results.
 ///
@@ -11,7 +11,7 @@ import GRDB
 /// ``migrator``; opening a database migrates it.
 public final class HistoryDatabase: Sendable {
     public let path: String
-    let pool: DatabasePool
+    let queue: DatabaseQueue
 
     /// What ``add(_:allowPartial:)`` did.
     public enum AddOutcome: Equatable, Sendable {
@@ -39,18 +39,25 @@ public final class HistoryDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(60)
         configuration.label = "storebench history"
-        pool = try Self.wrap(path) { try DatabasePool(path: path, configuration: configuration) }
+        // A rollback journal, not WAL: GRDB keeps a pool's -wal and -shm files beside the database for good, and a
+        // command-line history is opened by one short process at a time (concurrent adds wait on the lock).
+        queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: configuration) }
+        try Self.wrap(path) {
+            if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") }) == "wal" {
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+            }
+        }
         try Self.wrap(path) {
             // Two processes opening a new history at once may both see it unmigrated; the loser's CREATE fails, and
             // its second attempt finds the migrations applied (each migration is one transaction).
-            do { try Self.migrator.migrate(pool) } catch { try Self.migrator.migrate(pool) }
+            do { try Self.migrator.migrate(queue) } catch { try Self.migrator.migrate(queue) }
         }
     }
 
-    /// Closes the database (its WAL is checkpointed and removed). Call it when done: a history left open leaves its
-    /// -wal and -shm files beside it.
+    /// Closes the database. Call it when done (a process that exits without it leaves nothing behind either: the
+    /// history uses a rollback journal, deleted at each commit).
     public func close() throws {
-        try Self.wrap(path) { try pool.close() }
+        try Self.wrap(path) { try queue.close() }
     }
 
     /// Throws unless the existing file at `path` is empty or a storebench history, reading it without writing.
@@ -58,6 +65,7 @@ public final class HistoryDatabase: Sendable {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.busyMode = .timeout(60)
         let tables: [String]
         let applied: [String]
         do {
@@ -72,7 +80,8 @@ public final class HistoryDatabase: Sendable {
             throw HistoryError(.database, "\(path): not a storebench history (SQLite says \(error.resultCode): \(error.message ?? "")); nothing was changed")
         }
         let ours = migrator.migrations
-        guard tables.isEmpty || applied.contains(where: ours.contains) else {
+        // Empty, or being created by a concurrent `add` (GRDB's migration table first, then the migrations), or ours.
+        guard tables.allSatisfy({ $0 == "grdb_migrations" }) || applied.contains(where: ours.contains) else {
             throw HistoryError(.database, "\(path): an SQLite database but not a storebench history (its tables: "
                                + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "") + "); nothing was changed")
         }
@@ -166,7 +175,7 @@ public final class HistoryDatabase: Sendable {
             throw HistoryError(.partialRun, "\(record.source): \(reason); not added (--allow-partial adds it, marked partial)")
         }
         return try Self.wrap(path) {
-            try pool.writeWithoutTransaction { db in
+            try queue.writeWithoutTransaction { db in
                 var outcome = AddOutcome.alreadyPresent(run: 0)
                 try db.inTransaction(.immediate) {
                     if let id = try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE fingerprint = ?", arguments: [record.fingerprint]) {

@@ -84,20 +84,23 @@ struct HistoryDatabaseTests {
     @Test("Two concurrent adds from two processes both land, also on a history neither has created yet")
     func concurrentAdds() throws {
         let directory = try TemporaryDirectory()
-        let runs = try Self.runs([1, 2, 3, 4, 5, 6], in: directory)
-        for round in 0..<3 {
+        let runs = try Self.runs((1...10).map(Double.init), in: directory)
+        for round in 0..<5 {
             let db = directory.url.appendingPathComponent("h\(round).sqlite").path
             let processes = try [runs[2 * round], runs[2 * round + 1]].map { run -> Process in
                 let process = Process()
                 process.executableURL = try storebenchBinary()
                 process.arguments = ["history", "add", "--db", db, run]
                 process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
+                process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath:
+                    try directory.file("stderr-\(round)-\(run.suffix(2))", "")))
                 return process
             }
             for process in processes { try process.run() }
             for process in processes { process.waitUntilExit() }
-            #expect(processes.map(\.terminationStatus) == [0, 0], "round \(round)")
+            let errors = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix("stderr-\(round)") }
+                .map { try String(contentsOfFile: directory.url.appendingPathComponent($0).path, encoding: .utf8) }
+            #expect(processes.map(\.terminationStatus) == [0, 0], "round \(round): \(errors)")
             let database = try HistoryDatabase(path: db)
             defer { try? database.close() }
             #expect(try database.counts().runs == 2 && database.runs().map(\.commit).sorted()
