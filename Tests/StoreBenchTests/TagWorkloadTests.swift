@@ -112,4 +112,17 @@ struct TagWorkloadTests {
         records.values[TagIndex.noteKey("a")] = [7]
         #expect { try TagIndex.note("a", in: records) } throws: { "\($0)".contains("note a") }
     }
+
+    /// The load's order decides a key-value store's layout and so the pages its timed changes write: a count the gate
+    /// judges exactly. It once followed a Dictionary's order, which Swift seeds per process (gdbm tag-edit wrote 4 or 5
+    /// pages per 20 changes from one process to the next, and CI's count gate took that for a regression).
+    @Test("The tag index loads in one order in every process: notes as given, then each tag's records by ascending tag")
+    func loadOrderIsFixed() {
+        let notes = (0..<200).map { NoteTags(uid: "n\($0)", archived: $0 % 3 == 0, tags: [Int64($0 % 37), Int64($0 * 7 % 53)]) }
+        let keys = TagIndex.records(for: notes).map(\.key)
+        let tagKeys = keys.filter { $0.first == UInt8(ascii: "m") || $0.first == UInt8(ascii: "c") }
+        let tags = Array(Set(notes.flatMap(\.tags))).sorted()
+        #expect(tagKeys == tags.flatMap { [TagIndex.membersKey($0), TagIndex.countKey($0)] })
+        #expect(Array(keys.prefix(notes.count)) == notes.map { TagIndex.noteKey($0.uid) } && keys.last == TagIndex.directoryKey)
+    }
 }

@@ -58,11 +58,14 @@ enum TagIndex {
                 counts[tag, default: 0] += note.archived ? 0 : 1
             }
         }
-        for (tag, uids) in members {
-            out.append((membersKey(tag), encodeUIDs(uids)))
+        // In tag order, never the dictionary's (Swift seeds its hashing per process): the order of the puts decides the
+        // store's layout (GDBM's buckets and free list), and so how many pages the timed changes write.
+        let tags = members.keys.sorted()
+        for tag in tags {
+            out.append((membersKey(tag), encodeUIDs(members[tag] ?? [])))
             out.append((countKey(tag), integer(counts[tag] ?? 0)))
         }
-        out.append((directoryKey, integers(members.keys.sorted())))
+        out.append((directoryKey, integers(tags)))
         return out
     }
 
