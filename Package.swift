@@ -66,7 +66,8 @@ let package = Package(
                                                          .product(name: "Yams", package: "Yams")]),
         // Results over time: the history database (GRDB), step detection, the trend page, and the exports the
         // continuous-benchmarking tools read.
-        .target(name: "StoreBenchHistory", dependencies: ["StoreBenchAnalysis", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "StoreBenchHistory", dependencies: ["StoreBenchAnalysis", "StoreBenchMeasure",
+                                                  .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "storebench",
             dependencies: [

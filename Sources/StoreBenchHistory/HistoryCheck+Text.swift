@@ -20,7 +20,7 @@ extension HistoryCheck.Result {
             if groupSteps.isEmpty {
                 let fewest = check.detector.fewestPointsForAStep
                 lines.append(members.count < fewest
-                             ? "No steps can be found yet: \(members.count) runs are too few for any split to reach "
+                             ? "No steps can be found yet: \(members.count) run\(members.count == 1 ? " is" : "s are") too few for any split to reach "
                                + "p ≤ \(check.detector.alpha) (a series needs \(fewest) or more)."
                              : "No steps.")
             } else {

@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import GRDB
+import StoreBenchMeasure
 
 /// The results history: an SQLite database (GRDB, rollback journal) of finished runs, each with its identity, its summary and
 /// sample rows whole (each run keeps its own column table: `run.summary_columns` and `run.sample_columns` name the
@@ -21,8 +27,9 @@ public final class HistoryDatabase: Sendable {
 
     /// Opens the history at `path`, migrating it when an older storebench wrote it. `create` makes a new one when
     /// there is none (`history add`); otherwise a missing history is an error (`check` and `html` only read).
-    /// Never touches a file that is not a storebench history: an SQLite database with other tables, or any other
-    /// file, is refused before it is opened for writing (opening would switch it to WAL and add tables).
+    /// Never touches a file that is not a storebench history: an SQLite database with other tables, any other file,
+    /// and anything but a regular file (a device, a FIFO, a directory) are refused before SQLite opens them (opening
+    /// would add the history's tables, or a journal file beside a device).
     public init(path: String, create: Bool = true) throws {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -30,8 +37,16 @@ public final class HistoryDatabase: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw HistoryError(.database, "\(path): the folder \(directory) does not exist")
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue else { throw HistoryError(.database, "\(path): a directory, not a history file") }
+        var link = stat(), target = stat()
+        if lstat(path, &link) == 0 {
+            // Only a regular file (or a symlink to one): SQLite would open a device or FIFO and leave its journal
+            // beside it (`--db /dev/null` once left /dev/null-journal).
+            guard stat(path, &target) == 0 else {
+                throw HistoryError(.database, "\(path): a symlink to nothing, not a history file; nothing was changed")
+            }
+            guard target.st_mode & S_IFMT == S_IFREG else {
+                throw HistoryError(.database, "\(path): \(FileKind.describe(target.st_mode)), not a history file; nothing was changed")
+            }
             try Self.requireHistory(path)
         } else if !create {
             throw HistoryError(.empty, "\(path): no history here yet (storebench history add RUN_DIR creates it)")

@@ -79,13 +79,9 @@ public struct TrendPage {
         func y(_ v: Double) -> Double { top + (hi - log10(v)) / (hi - lo) * (height - top - bottom) }
         var svg: [String] = ["<svg xmlns='http://www.w3.org/2000/svg' width='\(Int(width))' height='\(Int(height))' role=img aria-label='\(esc(workload))'>"]
         svg.append("<rect x='\(left)' y='\(top)' width='\(width - left - right)' height='\(height - top - bottom)' fill='#fafafa' stroke='#ccc'/>")
-        for exponent in Int(floor(lo))...Int(ceil(hi)) {
-            for mantissa in [1.0, 2.0, 5.0] {
-                let v = mantissa * pow(10, Double(exponent))
-                guard log10(v) >= lo, log10(v) <= hi else { continue }
-                svg.append("<line x1='\(left)' x2='\(width - right)' y1='\(f(y(v)))' y2='\(f(y(v)))' stroke='#e4e4e4'/>")
-                svg.append("<text x='\(left - 6)' y='\(f(y(v) + 4))' font-size='11' text-anchor='end'>\(Self.seconds(v))</text>")
-            }
+        for v in Self.ticks(lo...hi) {
+            svg.append("<line x1='\(left)' x2='\(width - right)' y1='\(f(y(v)))' y2='\(f(y(v)))' stroke='#e4e4e4'/>")
+            svg.append("<text x='\(left - 6)' y='\(f(y(v) + 4))' font-size='11' text-anchor='end'>\(Self.seconds(v))</text>")
         }
         for (i, run) in runs.enumerated() {
             svg.append("<text transform='translate(\(f(x(i) + 4)),\(f(height - bottom + 8))) rotate(60)' font-size='11'>\(esc(run.shortCommit))</text>")
@@ -105,6 +101,9 @@ public struct TrendPage {
             svg.append("<text x='\(f(Double(xs)! + 4))' y='\(top + 12)' font-size='11' fill='#b00020'>step \(esc(label))</text>")
         }
         var legend: [String] = []
+        var verdictNotes: [String] = []
+        let verdicts = Dictionary(result.newest.filter { $0.verdict == .regression || $0.verdict == .improvement }
+            .map { ($0.key, $0) }) { first, _ in first }
         for (n, s) in series.enumerated() {
             let color = Self.palette[n % Self.palette.count]
             let points = s.points.compactMap { p in index[p.run.id].map { (i: $0, p: p) } }
@@ -115,6 +114,18 @@ public struct TrendPage {
                            + "\(esc(point.p.run.shortCommit)): \(esc(s.key.strategy)) \(s.key.size) — \(Self.seconds(point.p.value))"
                            + (point.p.interval.map { " [\(Self.seconds($0.lowerBound))–\(Self.seconds($0.upperBound))]" } ?? "")
                            + ", n=\(point.p.n)</title></circle>")
+            }
+            // The newest commit's verdict where it is not "unchanged": a ring on its point and a line under the chart.
+            if let verdict = verdicts[s.key], let last = points.last, last.p.run.id == verdict.run.id {
+                let regressed = verdict.verdict == .regression
+                let mark = regressed ? "#b00020" : "#2a7a2a"
+                let label = "\(regressed ? "regressed" : "improved") ×\(HistoryCheck.Result.ratio(verdict.ratio ?? 1))"
+                svg.append("<circle cx='\(f(x(last.i)))' cy='\(f(y(last.p.value)))' r='8' fill='none' stroke='\(mark)' stroke-width='2'/>")
+                svg.append("<text x='\(f(x(last.i) - 10))' y='\(f(y(last.p.value) - 12))' font-size='11' fill='\(mark)' "
+                           + "text-anchor='end'>#\(n + 1) \(label)</text>")
+                verdictNotes.append("<li class=\(regressed ? "step" : "ok")>newest commit \(esc(verdict.run.shortCommit)): #\(n + 1) "
+                                    + "\(esc(s.key.strategy)) · \(s.key.size) \(label) against \(verdict.baseline) earlier runs "
+                                    + String(format: "(z = %.1f, p = %.2g)", verdict.z ?? 0, verdict.p ?? 1) + "</li>")
             }
             let durability = classes[s.key.strategy].map { "\($0.durability) (\($0.measured ? "measured" : "declared"))" } ?? "class not reported"
             legend.append("<li><span class=swatch style='background:\(color)'></span><b>#\(n + 1)</b> \(esc(s.key.strategy)) · \(s.key.size)"
@@ -135,6 +146,7 @@ public struct TrendPage {
             + "\($0.key.metric.label) " + HistoryCheck.Result.levels($0.levels, metric: $0.key.metric) + "×"
             + "\(HistoryCheck.Result.ratio($0.ratio)) [\(HistoryCheck.Result.ratio($0.interval.lowerBound))–\(HistoryCheck.Result.ratio($0.interval.upperBound))]</li>" }
         return "<h3>\(esc(workload))</h3>\n" + svg.joined(separator: "\n") + "\n<ul class=legend>" + legend.joined() + stepNotes.joined()
+            + verdictNotes.joined()
             + "</ul>\n" + table.joined(separator: "\n")
     }
 
@@ -147,13 +159,27 @@ public struct TrendPage {
             guard let value = countSeries[countKey]?.points.last?.value else { continue }
             switch metric {
             case .writtenBytes: parts.append(value >= 1024 ? String(format: "%.1f KiB written", value / 1024) : String(format: "%.0f B written", value))
-            case .syncs: parts.append(String(format: "%.3g syncs", value))
-            case .filesCreated: parts.append(String(format: "%.3g files created", value))
-            case .renames: parts.append(String(format: "%.3g renames", value))
+            case .syncs: parts.append(String(format: "%.3g ", value) + (value == 1 ? "sync" : "syncs"))
+            case .filesCreated: parts.append(String(format: "%.3g ", value) + (value == 1 ? "file created" : "files created"))
+            case .renames: parts.append(String(format: "%.3g ", value) + (value == 1 ? "rename" : "renames"))
             case .time: break
             }
         }
         return parts.isEmpty ? "" : "; newest, per operation: " + parts.joined(separator: ", ")
+    }
+
+    /// Gridline values for a log axis spanning `range` (log10 of seconds): 1, 2, 5 per decade, and finer (1–9, then
+    /// 1.0–9.5 in halves) when the range is too narrow to hold three of those.
+    static func ticks(_ range: ClosedRange<Double>) -> [Double] {
+        let mantissas: [[Double]] = [[1, 2, 5], Array(1...9).map(Double.init), stride(from: 1.0, to: 10, by: 0.5).map { $0 }]
+        var chosen: [Double] = []
+        for candidates in mantissas {
+            chosen = (Int(floor(range.lowerBound))...Int(ceil(range.upperBound))).flatMap { exponent in
+                candidates.map { $0 * pow(10, Double(exponent)) }
+            }.filter { range.contains(log10($0)) }
+            if chosen.count >= 3 { break }
+        }
+        return chosen
     }
 
     static func seconds(_ value: Double) -> String {

@@ -137,7 +137,8 @@ struct HistoryCommand: ParsableCommand {
             let page = TrendPage(series: series, runs: runs, result: result, classes: classes).html()
             try failing(.failure) { try AtomicFile.write(Data(page.utf8), to: out.appendingPathComponent("index.html")) }
             print("wrote \(out.appendingPathComponent("index.html").path): \(runs.count) runs, "
-                  + "\(Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count) workload charts, \(result.steps.count) steps")
+                  + "\(Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count) workload charts, "
+                  + "\(result.steps.count) step\(result.steps.count == 1 ? "" : "s")")
         }
 
         /// What a trend page folder may hold: the page, its screenshot, and the history and check beside them.
@@ -146,7 +147,9 @@ struct HistoryCommand: ParsableCommand {
         /// A trend page folder: new, empty, or (--force) one holding only a previous page and what goes with it.
         static func prepare(_ out: URL, force: Bool) throws {
             let contents = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
-            if FileManager.default.fileExists(atPath: out.path) {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out.path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { throw CompareError("\(out.path) is a file, not a folder for the trend page") }
                 guard contents.isEmpty || (force && Set(contents).isSubset(of: pageFolderFiles)) else {
                     throw CompareError("\(out.path) is not empty" + (force ? " and is not a trend page folder (only "
                         + pageFolderFiles.sorted().joined(separator: ", ") + ")" : "; use a new folder or --force"))

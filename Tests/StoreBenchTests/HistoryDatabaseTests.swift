@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import StoreBenchContract
 import StoreBenchHistory
@@ -57,6 +60,14 @@ struct HistoryDatabaseTests {
             #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
         }
         #expect(try Data(contentsOf: app).count > 0)
+        // Devices, FIFOs and directories are refused before SQLite opens them: no journal is left beside them.
+        let fifo = directory.url.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        for (path, kind) in [("/dev/null", "a character device"), (fifo.path, "a FIFO"), (directory.url.path, "a directory")] {
+            let refused = try runStorebench(["history", "add", "--db", path, run])
+            #expect(refused.status == 1 && refused.stderr.contains("\(path): \(kind), not a history file"), "\(refused)")
+            #expect(!FileManager.default.fileExists(atPath: path + "-journal"), "\(path)-journal was left behind")
+        }
         let missing = directory.url.appendingPathComponent("none.sqlite")
         let check = try runStorebench(["history", "check", "--db", missing.path])
         #expect(check.status == 1 && check.stderr.contains("no history here yet"), "\(check)")
@@ -132,8 +143,15 @@ struct HistoryDatabaseTests {
         let text = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(text.contains("<h3>insert</h3>") && text.contains("step ×1.") && text.contains("c00000020"))
         #expect(text.contains("1 series regressed") && !text.contains("<script"))
+        // The regressed point is ringed on its chart and named under it, with its ratio and the runs it was judged
+        // against: the 10 since the step, not the 20 before it.
+        #expect(text.contains("#1 regressed ×1.") && text.contains("newest commit c00000020: #1 memory [default] · 100 regressed ×1.")
+                && text.contains("against 10 earlier runs"), "\(text)")
         let again = try runStorebench(["history", "html", "--db", db, page.path])
         #expect(again.status == 64 && again.stderr.contains("use a new folder or --force"), "\(again)")
         #expect(try runStorebench(["history", "html", "--db", db, "--force", page.path]).status == 0)
+        let file = page.appendingPathComponent("index.html").path
+        let notAFolder = try runStorebench(["history", "html", "--db", db, "--force", file])
+        #expect(notAFolder.status == 64 && notAFolder.stderr.contains("is a file, not a folder"), "\(notAFolder)")
     }
 }

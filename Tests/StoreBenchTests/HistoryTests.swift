@@ -100,6 +100,65 @@ struct HistoryTests {
         #expect(result.nullSteps <= 0.03)
     }
 
+    /// The two limits docs/COMPARING.md cites for 10% noise, measured on the same kind of history (20 runs, a 20% step
+    /// after run 10). Placing: the maximum-likelihood split of a Gaussian mean shift (the τ maximising
+    /// a·b/(a+b)·(mean after − mean before)²), told that exactly one step exists, lands within one run of it in ≈79% of
+    /// histories, so no method reaches 0.9 recall by the within-one-run rule. Finding: a Student-t scan (the most
+    /// powerful test for a Gaussian step) with the same permutation test at α = 0.01 finds a step in ≈63% of them, the
+    /// energy scan in ≈56%: the significance level, not the method, bounds what is found at this noise.
+    @Test("At 10% noise, any method's limits: the known-step maximum-likelihood split within one run ≈ 0.79; a t-scan at α = 0.01 finds ≈ 0.63")
+    func limitsAtTenPercentNoise() {
+        func history(_ gaussian: inout Gaussian) -> [Double] {
+            (0..<20).map { index in log((index >= 10 ? 1.2 : 1.0) * (1 + 0.10 * gaussian.next())) }
+        }
+        func mean(_ x: ArraySlice<Double>) -> Double { x.reduce(0, +) / Double(x.count) }
+        var gaussian = Gaussian(rng: SplitMix64(seed: 79))
+        var placed = 0
+        let histories = 4_000
+        for _ in 0..<histories {
+            let x = history(&gaussian)
+            func score(_ t: Int) -> Double {
+                let shift: Double = mean(x[t...]) - mean(x[..<t])
+                return Double(t * (20 - t)) / 20 * shift * shift
+            }
+            let split: Int = (3...17).max { score($0) < score($1) }!
+            if abs(split - 10) <= 1 { placed += 1 }
+        }
+        let ceiling = Double(placed) / Double(histories)
+
+        /// The largest two-sample |t| over the splits with at least 3 runs a side.
+        func maxT(_ x: [Double]) -> Double {
+            (3...17).map { t -> Double in
+                let a = x[..<t], b = x[t...]
+                let ma = mean(a), mb = mean(b)
+                let squaresA: Double = a.map { ($0 - ma) * ($0 - ma) }.reduce(0, +)
+                let squaresB: Double = b.map { ($0 - mb) * ($0 - mb) }.reduce(0, +)
+                let pooled: Double = ((squaresA + squaresB) / 18).squareRoot()
+                let scale: Double = (1 / Double(t) + 1 / Double(20 - t)).squareRoot()
+                return abs(mb - ma) / (pooled * scale)
+            }.max()!
+        }
+        var rng = SplitMix64(seed: 60)
+        var found = 0
+        let tested = 600
+        for _ in 0..<tested {
+            let x = history(&gaussian)
+            let observed = maxT(x)
+            var shuffled = x, exceed = 0
+            for _ in 0..<199 where exceed <= 1 {  // p = (1 + exceed) / 200 ≤ 0.01 needs exceed ≤ 1
+                shuffled.shuffle(using: &rng)
+                if maxT(shuffled) >= observed { exceed += 1 }
+            }
+            if exceed <= 1 { found += 1 }
+        }
+        let tScan = Double(found) / Double(tested)
+        print(String(format: "history steps, 20%% step at 10%% noise, 10+10 runs: the known-step maximum-likelihood split "
+                     + "within one run %.3f (%d histories); a t-scan at α = 0.01 finds a step in %.3f (%d)",
+                     ceiling, histories, tScan, tested))
+        #expect(ceiling > 0.74 && ceiling < 0.84, "\(ceiling)")
+        #expect(tScan > 0.55 && tScan < 0.72, "\(tScan)")
+    }
+
     @Test("A step's first commit, its size with an interval that holds it; counts (no noise) step exactly")
     func stepNamesItsCommit() throws {
         var gaussian = Gaussian(rng: SplitMix64(seed: 7))

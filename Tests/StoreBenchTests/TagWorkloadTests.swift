@@ -118,11 +118,16 @@ struct TagWorkloadTests {
     /// pages per 20 changes from one process to the next, and CI's count gate took that for a regression).
     @Test("The tag index loads in one order in every process: notes as given, then each tag's records by ascending tag")
     func loadOrderIsFixed() {
-        let notes = (0..<200).map { NoteTags(uid: "n\($0)", archived: $0 % 3 == 0, tags: [Int64($0 % 37), Int64($0 * 7 % 53)]) }
-        let keys = TagIndex.records(for: notes).map(\.key)
-        let tagKeys = keys.filter { $0.first == UInt8(ascii: "m") || $0.first == UInt8(ascii: "c") }
-        let tags = Array(Set(notes.flatMap(\.tags))).sorted()
-        #expect(tagKeys == tags.flatMap { [TagIndex.membersKey($0), TagIndex.countKey($0)] })
-        #expect(Array(keys.prefix(notes.count)) == notes.map { TagIndex.noteKey($0.uid) } && keys.last == TagIndex.directoryKey)
+        let notes: [NoteTags] = (0..<200).map { (i: Int) -> NoteTags in
+            NoteTags(uid: "n\(i)", archived: i % 3 == 0, tags: [Int64(i % 37), Int64(i * 7 % 53)])
+        }
+        let keys: [[UInt8]] = TagIndex.records(for: notes).map { $0.key }
+        let tagKeys: [[UInt8]] = keys.filter { $0.first == UInt8(ascii: "m") || $0.first == UInt8(ascii: "c") }
+        let tags: [Int64] = Array(Set(notes.flatMap { $0.tags })).sorted()
+        let expected: [[UInt8]] = tags.flatMap { (tag: Int64) -> [[UInt8]] in [TagIndex.membersKey(tag), TagIndex.countKey(tag)] }
+        #expect(tagKeys == expected)
+        let noteKeys: [[UInt8]] = notes.map { TagIndex.noteKey($0.uid) }
+        #expect(Array(keys.prefix(notes.count)) == noteKeys)
+        #expect(keys.last == TagIndex.directoryKey)
     }
 }
