@@ -13,9 +13,14 @@ extension HistoryCheck.Result {
         for (group, members) in groups.sorted(by: { $0.key < $1.key }) {
             let first = members[0]
             lines.append("")
-            lines.append("## \(first.host) (\(first.cpuModel), \(first.kernel), \(first.fileSystem)) · scenario "
+            let newestRun = members.last!
+            lines.append("## \(first.machineLabel) (\(newestRun.cpuModel), \(newestRun.kernel), \(newestRun.fileSystem)) · scenario "
                          + "\(first.scenarioName) \(first.scenarioHash): \(members.count) run(s), "
                          + "\(Set(members.map(\.commit)).count) commit(s), \(members.first!.shortCommit)…\(members.last!.shortCommit)")
+            if let spread = HistoryRun.spread(members) {
+                lines.append("Its runs come from \(spread) (one series by the name given with --machine; the difference "
+                             + "between them counts as drift between runs).")
+            }
             let groupSteps = steps.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
             if groupSteps.isEmpty {
                 let fewest = check.detector.fewestPointsForAStep

@@ -21,6 +21,29 @@ public struct HistoryRun: Sendable, Equatable {
     /// The commit as people read it: 9 hex digits, `+dirty` when the tree had local changes.
     public var shortCommit: String { String(commit.prefix(9)) + (dirty ? "+dirty" : "") }
 
+    /// How a machine key that the user named starts (`history add --machine NAME`).
+    public static let namedMachinePrefix = "name:"
+
+    /// The machine's name, when the user gave one.
+    public var machineName: String? {
+        machine.hasPrefix(Self.namedMachinePrefix) ? String(machine.dropFirst(Self.namedMachinePrefix.count)) : nil
+    }
+
+    /// The machine as a heading names it: "machine NAME" when named, its host otherwise.
+    public var machineLabel: String { machineName.map { "machine \($0)" } ?? host }
+
+    /// What differs between the runs of one named machine ("3 hosts, 2 kernels"), or nil when nothing does (an unnamed
+    /// machine's runs never differ: its key is all of these).
+    public static func spread(_ runs: [HistoryRun]) -> String? {
+        let parts = [("host", "hosts", \HistoryRun.host), ("CPU model", "CPU models", \.cpuModel),
+                     ("kernel", "kernels", \.kernel), ("file system", "file systems", \.fileSystem)]
+            .compactMap { _, plural, path -> String? in
+                let count = Set(runs.map { $0[keyPath: path] }).count
+                return count > 1 ? "\(count) \(plural)" : nil
+            }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
     /// Runs are ordered by when their commit was made (git's commit time), then by when they ran.
     public var order: (Double, String) {
         (commitTime ?? ISO8601DateFormatter().date(from: startedAt)?.timeIntervalSince1970 ?? 0, startedAt)

@@ -28,11 +28,24 @@ public struct RunRecord: Sendable {
         public var libraries: String
         public var repetitionPolicy: String
 
-        /// The machine key: runs are compared only on the same host, CPU, core count, memory, kernel and file system.
+        /// The name the user gave the machine (`history add --machine`), when one was given.
+        public var machineName: String?
+
+        /// The machine key: runs are compared only on the same host, CPU, core count, memory, kernel and file system,
+        /// or — when the user named the machine — on the same name (`name:` and the name), whatever the host.
         public var machine: String {
+            if let machineName { return HistoryRun.namedMachinePrefix + machineName }
             var hash = FNV1a()
             for part in [host, cpuModel, String(cores), String(memoryBytes), kernel, fileSystem] { hash.combine(part) }
             return hash.hex
+        }
+
+        /// Throws unless `name` can name a machine: 1–100 characters, no control characters.
+        public static func validateMachineName(_ name: String) throws {
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 100,
+                  !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+                throw HistoryError(.notARun, "machine name \(name.debugDescription): give 1 to 100 characters, no control characters")
+            }
         }
     }
 
@@ -55,9 +68,11 @@ public struct RunRecord: Sendable {
     /// Why the run is partial (interrupted, failed rows), or nil when it is complete.
     public var partialReason: String?
 
-    /// Reads `directory`. `commitTime` answers when a commit was made (git, when the repository has it).
-    public init(directory: String, commitTime: (String) -> Double? = { _ in nil },
+    /// Reads `directory`. `commitTime` answers when a commit was made (git, when the repository has it); `machineName`
+    /// names the machine (the series key) in place of its host, CPU, cores, memory, kernel and file system.
+    public init(directory: String, machineName: String? = nil, commitTime: (String) -> Double? = { _ in nil },
                 branch: (String) -> String? = { _ in nil }) throws {
+        if let machineName { try Identity.validateMachineName(machineName) }
         let url = URL(fileURLWithPath: directory)
         func read(_ name: String, required: Bool) throws -> Data? {
             let file = url.appendingPathComponent(name)
@@ -103,7 +118,7 @@ public struct RunRecord: Sendable {
             cores: environment["cores"] as? Int ?? 0, memoryBytes: (environment["memory_bytes"] as? NSNumber)?.int64Value ?? 0,
             kernel: string("kernel"), fileSystem: string("workdir_filesystem"),
             scenarioName: string("scenario_name"), scenarioHash: string("scenario_hash"),
-            libraries: json("libraries"), repetitionPolicy: json("repetition_policy_values"))
+            libraries: json("libraries"), repetitionPolicy: json("repetition_policy_values"), machineName: machineName)
         self.source = url.standardizedFileURL.path
         environmentJSON = String(decoding: environmentData, as: UTF8.self)
         summaryColumns = summary.header

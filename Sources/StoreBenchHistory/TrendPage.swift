@@ -30,8 +30,10 @@ public struct TrendPage {
         for (group, members) in groups.sorted(by: { $0.key < $1.key }) {
             let groupRuns = runs.filter { $0.machine + "\u{1F}" + $0.scenarioHash == group }
             guard let first = groupRuns.first else { continue }
-            body.append("<h2>\(esc(first.scenarioName)) on \(esc(first.host))</h2>")
-            body.append("<p class=meta>\(esc(first.cpuModel)) · \(esc(first.kernel)) · \(esc(first.fileSystem)) · scenario hash "
+            let newestRun = groupRuns.last!
+            body.append("<h2>\(esc(first.scenarioName)) on \(esc(first.machineLabel))</h2>")
+            body.append("<p class=meta>\(esc(newestRun.cpuModel)) · \(esc(newestRun.kernel)) · \(esc(newestRun.fileSystem))"
+                        + (HistoryRun.spread(groupRuns).map { " (newest run; its runs come from \(esc($0)))" } ?? "") + " · scenario hash "
                         + "\(esc(first.scenarioHash)) · \(groupRuns.count) runs, \(Set(groupRuns.map(\.commit)).count) commits "
                         + "(\(esc(groupRuns.first!.shortCommit)) … \(esc(groupRuns.last!.shortCommit)))</p>")
             let newest = result.newest.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }

@@ -32,15 +32,30 @@ struct HistoryCommand: ParsableCommand {
                 Adding a run that is already there changes nothing and says so. An interrupted run, or one with \
                 failed rows, is refused unless --allow-partial (then it is stored marked partial). Every directory is \
                 read and checked before any is added. Several adds may run at once.
+
+                Runs form one series only on one machine: by default the same host, CPU, cores, memory, kernel and \
+                file system. CI runners whose host name changes with every job never match that way; name the kind \
+                of machine instead (--machine, or STOREBENCH_MACHINE), and give each kind its own name.
                 """
         )
         @OptionGroup var database: Database
         @Flag(help: "Add interrupted runs and runs with failed rows, marked partial.") var allowPartial = false
+        @Option(help: ArgumentHelp("Name the machine the runs were measured on; runs of one name form one series whatever "
+                                   + "their host (default: $STOREBENCH_MACHINE; without either, the host, CPU, cores, memory, "
+                                   + "kernel and file system).", valueName: "name"))
+        var machine: String?
+
+        /// The name given with --machine, else STOREBENCH_MACHINE's (an empty variable names nothing).
+        var machineName: String? {
+            machine ?? ProcessInfo.processInfo.environment["STOREBENCH_MACHINE"].flatMap { $0.isEmpty ? nil : $0 }
+        }
         @Argument(help: "Run directories (summary.csv, samples.csv, environment.json).") var runDirectories: [String]
 
         func run() throws {
             let records = try failing(.badInput) { () throws -> [RunRecord] in
-                let records = try runDirectories.map { try RunRecord(directory: $0, commitTime: Git.commitTime, branch: Git.branch) }
+                let records = try runDirectories.map {
+                    try RunRecord(directory: $0, machineName: machineName, commitTime: Git.commitTime, branch: Git.branch)
+                }
                 if !allowPartial, let partial = records.first(where: { $0.partialReason != nil }) {
                     throw HistoryError(.partialRun, "\(partial.source): \(partial.partialReason!); nothing added "
                                        + "(--allow-partial adds it, marked partial)")
@@ -52,6 +67,7 @@ struct HistoryCommand: ParsableCommand {
             for record in records {
                 let outcome = try failing(.failure) { try history.add(record, allowPartial: allowPartial) }
                 let what = "\(record.source) (commit \(record.identity.commit.prefix(9))\(record.identity.dirty ? "+dirty" : ""), "
+                    + (record.identity.machineName.map { "machine \($0), " } ?? "")
                     + "scenario \(record.identity.scenarioName), \(record.summary.count) rows, \(record.samples.count) samples"
                     + (record.durability.isEmpty ? "" : ", \(record.durability.count) crash results") + ")"
                 switch outcome {

@@ -154,4 +154,44 @@ struct HistoryDatabaseTests {
         let notAFolder = try runStorebench(["history", "html", "--db", db, "--force", file])
         #expect(notAFolder.status == 64 && notAFolder.stderr.contains("is a file, not a folder"), "\(notAFolder)")
     }
+
+    @Test("--machine (or STOREBENCH_MACHINE) joins runs from hosts whose names change into one series; without it each host is a machine of its own")
+    func namedMachine() throws {
+        let directory = try TemporaryDirectory()
+        var gaussian = Gaussian(rng: SplitMix64(seed: 5))
+        // Ten CI jobs, each on a runner with a new host name and two kernels among them; the last one 30% slower.
+        let runs = try (0..<10).map { (index: Int) -> String in
+            let url = directory.url.appendingPathComponent(String(format: "run%02d", index))
+            let value: Double = (index == 9 ? 1.3 : 1.0) * (1 + 0.02 * gaussian.next())
+            try writeSyntheticRun(in: url, commit: String(format: "c%08d", index), commitTime: index, host: "runner-\(index)",
+                                  rows: [("insert", value, [0.99, 1, 1.01].map { $0 * value })])
+            return url.path
+        }
+        let plain = directory.url.appendingPathComponent("plain.sqlite").path
+        #expect(try runStorebench(["history", "add", "--db", plain] + runs).status == 0)
+        let apart = try runStorebench(["history", "check", "--db", plain])
+        #expect(apart.status == 0 && apart.stdout.components(separatedBy: "\n## ").count == 11, "\(apart.stdout)")
+        #expect(apart.stdout.contains("not enough history to judge the newest commit"))
+
+        let named = directory.url.appendingPathComponent("named.sqlite").path
+        let added = try runStorebench(["history", "add", "--db", named] + runs, environment: ["STOREBENCH_MACHINE": "ci-4core"])
+        #expect(added.status == 0 && added.stdout.contains("machine ci-4core, scenario synthetic"), "\(added)")
+        let joined = try runStorebench(["history", "check", "--db", named])
+        #expect(joined.status == 2 && joined.stdout.contains("## machine ci-4core (cpu, Linux, ext4)")
+                && joined.stdout.contains("10 run(s)") && joined.stdout.contains("Its runs come from 10 hosts")
+                && joined.stdout.contains("regressions: 1"), "\(joined.stdout)")
+        let page = directory.url.appendingPathComponent("page")
+        #expect(try runStorebench(["history", "html", "--db", named, page.path]).status == 0)
+        let html = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("<h2>synthetic on machine ci-4core</h2>") && html.contains("its runs come from 10 hosts"))
+
+        // --machine wins over the variable; a blank name is bad input, and nothing is added.
+        let other = directory.url.appendingPathComponent("other.sqlite").path
+        let explicit = try runStorebench(["history", "add", "--db", other, "--machine", "arm-runner", runs[0]],
+                                         environment: ["STOREBENCH_MACHINE": "ci-4core"])
+        #expect(explicit.status == 0 && explicit.stdout.contains("machine arm-runner,"), "\(explicit)")
+        let blank = try runStorebench(["history", "add", "--db", other, "--machine", " ", runs[1]])
+        #expect(blank.status == 64 && blank.stderr.contains("machine name"), "\(blank)")
+        #expect(try HistoryDatabase(path: other, create: false).counts().runs == 1)
+    }
 }
