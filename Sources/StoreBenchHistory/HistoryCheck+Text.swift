@@ -29,6 +29,14 @@ extension HistoryCheck.Result {
                                + "p ≤ \(check.detector.alpha) (a series needs \(fewest) or more)."
                              : "No steps.")
             } else {
+                let scanned = scannedTimeSeries[group] ?? 0
+                if scanned > 0 {
+                    lines.append("Each series is tested on its own at α = \(check.detector.alpha), so about 1 in "
+                                 + "\(Int((1 / check.detector.alpha).rounded())) noisy series shows a step by chance ("
+                                 + String(format: "%.2g", Double(scanned) * check.detector.alpha) + " expected among the "
+                                 + "\(scanned) time series scanned here); a step that many series share at one commit, or that "
+                                 + "later runs confirm, is the one to trust.")
+                }
                 for (commit, moved) in Dictionary(grouping: groupSteps, by: { $0.first.id }).sorted(by: { $0.value[0].first.order < $1.value[0].first.order }) {
                     _ = commit
                     let step = moved[0]

@@ -57,6 +57,9 @@ public struct HistoryCheck: Sendable {
     public struct Result: Sendable {
         public var steps: [Step]
         public var newest: [Newest]
+        /// How many time series of each machine and scenario were long enough to scan for steps: each is tested on its
+        /// own at α, so about α of them show a step by chance.
+        public var scannedTimeSeries: [String: Int] = [:]
         public var regressions: [Newest] { newest.filter { $0.verdict == .regression } }
     }
 
@@ -71,7 +74,10 @@ public struct HistoryCheck: Sendable {
             let group = s.key.machine + "\u{1F}" + s.key.scenarioHash
             if latest[group].map({ $0.order < point.run.order }) ?? true { latest[group] = point.run }
         } }
+        var scanned: [String: Int] = [:]
+        let fewest = detector.fewestPointsForAStep
         for s in series {
+            if s.key.metric == .time, s.points.count >= fewest { scanned[s.key.machine + "\u{1F}" + s.key.scenarioHash, default: 0] += 1 }
             let offset = s.key.metric.offset
             if s.points.allSatisfy({ $0.value >= 0 && $0.value + offset > 0 }) {
                 let logs = s.points.map { log($0.value + offset) }
@@ -90,7 +96,8 @@ public struct HistoryCheck: Sendable {
             guard let last = s.points.last, last.run.id == latest[s.key.machine + "\u{1F}" + s.key.scenarioHash]?.id else { continue }
             newest.append(judgeNewest(s, samples: newestSamples(last)))
         }
-        return Result(steps: steps, newest: Self.adjust(newest, falseDiscovery: falseDiscovery, minChange: minChange))
+        return Result(steps: steps, newest: Self.adjust(newest, falseDiscovery: falseDiscovery, minChange: minChange),
+                      scannedTimeSeries: scanned)
     }
 
     private enum Side { case before, after }

@@ -21,6 +21,9 @@ public struct TrendPage {
         countSeries = Dictionary(series.filter { $0.key.metric.isCount }.map { ($0.key, $0) }) { first, _ in first }
     }
 
+    /// A white outline behind a label drawn over the lines.
+    static let halo = "paint-order='stroke' stroke='#fff' stroke-width='3'"
+
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                           "#bcbd22", "#17becf", "#393b79", "#637939"]
 
@@ -85,7 +88,10 @@ public struct TrendPage {
             svg.append("<line x1='\(left)' x2='\(width - right)' y1='\(f(y(v)))' y2='\(f(y(v)))' stroke='#e4e4e4'/>")
             svg.append("<text x='\(left - 6)' y='\(f(y(v) + 4))' font-size='11' text-anchor='end'>\(Self.seconds(v))</text>")
         }
-        for (i, run) in runs.enumerated() {
+        // Every commit's label while they fit (14 px apart); beyond that every k-th, counted back from the newest, which
+        // is always named (every point's commit is in the table and on hover).
+        let every = max(1, Int((Double(runs.count) * 14 / (width - left - right)).rounded(.up)))
+        for (i, run) in runs.enumerated() where (runs.count - 1 - i) % every == 0 {
             svg.append("<text transform='translate(\(f(x(i) + 4)),\(f(height - bottom + 8))) rotate(60)' font-size='11'>\(esc(run.shortCommit))</text>")
         }
         // Steps of this chart's rows, in time or in a count; the dashed lines mark the time steps.
@@ -100,7 +106,7 @@ public struct TrendPage {
             let xs = f(x(i) - (runs.count > 1 ? (x(1) - x(0)) / 2 : 0))
             svg.append("<line x1='\(xs)' x2='\(xs)' y1='\(top)' y2='\(height - bottom)' stroke='#b00020' stroke-dasharray='5,4'/>")
             let label = atCommit.map { "×" + HistoryCheck.Result.ratio($0.ratio) }.joined(separator: " ")
-            svg.append("<text x='\(f(Double(xs)! + 4))' y='\(top + 12)' font-size='11' fill='#b00020'>step \(esc(label))</text>")
+            svg.append("<text x='\(f(Double(xs)! + 4))' y='\(top + 12)' font-size='11' fill='#b00020' \(Self.halo)>step \(esc(label))</text>")
         }
         var legend: [String] = []
         var verdictNotes: [String] = []
@@ -123,7 +129,7 @@ public struct TrendPage {
                 let mark = regressed ? "#b00020" : "#2a7a2a"
                 let label = "\(regressed ? "regressed" : "improved") ×\(HistoryCheck.Result.ratio(verdict.ratio ?? 1))"
                 svg.append("<circle cx='\(f(x(last.i)))' cy='\(f(y(last.p.value)))' r='8' fill='none' stroke='\(mark)' stroke-width='2'/>")
-                svg.append("<text x='\(f(x(last.i) - 10))' y='\(f(y(last.p.value) - 12))' font-size='11' fill='\(mark)' "
+                svg.append("<text x='\(f(x(last.i) - 10))' y='\(f(y(last.p.value) - 12))' font-size='11' fill='\(mark)' \(Self.halo) "
                            + "text-anchor='end'>#\(n + 1) \(label)</text>")
                 verdictNotes.append("<li class=\(regressed ? "step" : "ok")>newest commit \(esc(verdict.run.shortCommit)): #\(n + 1) "
                                     + "\(esc(s.key.strategy)) · \(s.key.size) \(label) against \(verdict.baseline) earlier runs "
