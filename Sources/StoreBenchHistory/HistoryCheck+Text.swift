@@ -5,7 +5,7 @@ extension HistoryCheck.Result {
     /// rows moved) and the newest commit's verdict, with the series that had too little history named.
     public func text(runs: [HistoryRun], check: HistoryCheck) -> String {
         var lines: [String] = []
-        let groups = Dictionary(grouping: runs) { $0.machine + "\u{1F}" + $0.scenarioHash }
+        let groups = Dictionary(grouping: runs) { $0.group }
         let method = "E-Divisive means on the log of each series, permutation test α = \(check.detector.alpha) "
             + "(\(check.detector.permutations) shuffles), at least \(check.detector.minSegment) runs a side, "
             + "steps of \(Self.percent(check.minChange)) or more"
@@ -16,12 +16,12 @@ extension HistoryCheck.Result {
             let newestRun = members.last!
             lines.append("## \(first.machineLabel) (\(newestRun.cpuModel), \(newestRun.kernel), \(newestRun.fileSystem)) · scenario "
                          + "\(first.scenarioName) \(first.scenarioHash): \(members.count) run(s), "
-                         + "\(Set(members.map(\.commit)).count) commit(s), \(members.first!.shortCommit)…\(members.last!.shortCommit)")
+                         + "\(Set(members.map(\.commit)).count) commit(s), \(first.shortCommit)…\(newestRun.shortCommit)")
             if let spread = HistoryRun.spread(members) {
                 lines.append("Its runs come from \(spread) (one series by the name given with --machine; the difference "
                              + "between them counts as drift between runs).")
             }
-            let groupSteps = steps.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
+            let groupSteps = steps.filter { $0.key.group == group }
             if groupSteps.isEmpty {
                 let fewest = check.detector.fewestPointsForAStep
                 lines.append(members.count < fewest
@@ -49,7 +49,7 @@ extension HistoryCheck.Result {
                     }
                 }
             }
-            let judged = newest.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
+            let judged = newest.filter { $0.key.group == group }
             guard let run = judged.first?.run else { continue }
             lines.append("Newest commit \(run.shortCommit) (run of \(run.startedAt)) against the runs before it:")
             for verdict in [HistoryCheck.Newest.Verdict.regression, .improvement] {

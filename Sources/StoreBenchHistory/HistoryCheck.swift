@@ -71,13 +71,12 @@ public struct HistoryCheck: Sendable {
         // The newest run of each machine and scenario: the commit under test.
         var latest: [String: HistoryRun] = [:]
         for s in series { for point in s.points {
-            let group = s.key.machine + "\u{1F}" + s.key.scenarioHash
-            if latest[group].map({ $0.order < point.run.order }) ?? true { latest[group] = point.run }
+            if latest[s.key.group].map({ $0.order < point.run.order }) ?? true { latest[s.key.group] = point.run }
         } }
         var scanned: [String: Int] = [:]
         let fewest = detector.fewestPointsForAStep
         for s in series {
-            if s.key.metric == .time, s.points.count >= fewest { scanned[s.key.machine + "\u{1F}" + s.key.scenarioHash, default: 0] += 1 }
+            if s.key.metric == .time, s.points.count >= fewest { scanned[s.key.group, default: 0] += 1 }
             let offset = s.key.metric.offset
             if s.points.allSatisfy({ $0.value >= 0 && $0.value + offset > 0 }) {
                 let logs = s.points.map { log($0.value + offset) }
@@ -93,7 +92,7 @@ public struct HistoryCheck: Sendable {
                                       levels: (median(before), median(after)), before: a.count, after: b.count))
                 }
             }
-            guard let last = s.points.last, last.run.id == latest[s.key.machine + "\u{1F}" + s.key.scenarioHash]?.id else { continue }
+            guard let last = s.points.last, last.run.id == latest[s.key.group]?.id else { continue }
             newest.append(judgeNewest(s, samples: newestSamples(last)))
         }
         return Result(steps: steps, newest: Self.adjust(newest, falseDiscovery: falseDiscovery, minChange: minChange),

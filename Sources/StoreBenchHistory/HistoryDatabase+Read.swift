@@ -24,14 +24,30 @@ public struct HistoryRun: Sendable, Equatable {
     public init(id: Int64, commit: String, dirty: Bool, branch: String?, commitTime: Double?, startedAt: String,
                 machine: String, host: String, cpuModel: String, kernel: String, fileSystem: String,
                 scenarioName: String, scenarioHash: String, partial: String?) {
-        (self.id, self.commit, self.dirty, self.branch, self.commitTime, self.startedAt) = (id, commit, dirty, branch, commitTime, startedAt)
-        (self.machine, self.host, self.cpuModel, self.kernel, self.fileSystem) = (machine, host, cpuModel, kernel, fileSystem)
-        (self.scenarioName, self.scenarioHash, self.partial) = (scenarioName, scenarioHash, partial)
+        self.id = id
+        self.commit = commit
+        self.dirty = dirty
+        self.branch = branch
+        self.commitTime = commitTime
+        self.startedAt = startedAt
+        self.machine = machine
+        self.host = host
+        self.cpuModel = cpuModel
+        self.kernel = kernel
+        self.fileSystem = fileSystem
+        self.scenarioName = scenarioName
+        self.scenarioHash = scenarioHash
+        self.partial = partial
         startedAtSeconds = ISO8601DateFormatter().date(from: startedAt)?.timeIntervalSince1970 ?? 0
     }
 
     /// The commit as people read it: 9 hex digits, `+dirty` when the tree had local changes.
     public var shortCommit: String { String(commit.prefix(9)) + (dirty ? "+dirty" : "") }
+
+    /// The machine and scenario: runs and series are compared only within one group.
+    public var group: String { Self.group(machine: machine, scenarioHash: scenarioHash) }
+
+    static func group(machine: String, scenarioHash: String) -> String { machine + "\u{1F}" + scenarioHash }
 
     /// How a machine key that the user named starts (`history add --machine NAME`).
     public static let namedMachinePrefix = "name:"

@@ -7,6 +7,8 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
         case partialRun = "partial-run"
         /// The history database cannot be opened, migrated or written (SQLite's own code and message follow).
         case database
+        /// A value given to a history command cannot be used (a blank machine name).
+        case badArgument = "bad-argument"
         /// The history holds nothing the request can use.
         case empty
     }

@@ -19,6 +19,8 @@ public struct HistorySeries: Sendable {
         public var rowName: String {
             "\(workload)/\(backend) [\(variant)]/\(size)" + (parameters.isEmpty ? "" : " (\(parameters))")
         }
+        /// The machine and scenario the series belongs to: ``HistoryRun/group`` of its runs.
+        public var group: String { HistoryRun.group(machine: machine, scenarioHash: scenarioHash) }
         /// The strategy: one line on a workload's chart.
         public var strategy: String { "\(backend) [\(variant)]" }
 

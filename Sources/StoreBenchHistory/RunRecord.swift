@@ -44,7 +44,7 @@ public struct RunRecord: Sendable {
         public static func validateMachineName(_ name: String) throws {
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 100,
                   !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-                throw HistoryError(.notARun, "machine name \(name.debugDescription): give 1 to 100 characters, no control characters")
+                throw HistoryError(.badArgument, "machine name \(name.debugDescription): give 1 to 100 characters, no control characters")
             }
         }
     }

@@ -29,17 +29,17 @@ public struct TrendPage {
 
     public func html(title: String = "storebench history") -> String {
         var body: [String] = []
-        let groups = Dictionary(grouping: series.filter { $0.key.metric == .time }) { $0.key.machine + "\u{1F}" + $0.key.scenarioHash }
+        let groups = Dictionary(grouping: series.filter { $0.key.metric == .time }) { $0.key.group }
         for (group, members) in groups.sorted(by: { $0.key < $1.key }) {
-            let groupRuns = runs.filter { $0.machine + "\u{1F}" + $0.scenarioHash == group }
+            let groupRuns = runs.filter { $0.group == group }
             guard let first = groupRuns.first else { continue }
             let newestRun = groupRuns.last!
             body.append("<h2>\(esc(first.scenarioName)) on \(esc(first.machineLabel))</h2>")
             body.append("<p class=meta>\(esc(newestRun.cpuModel)) · \(esc(newestRun.kernel)) · \(esc(newestRun.fileSystem))"
                         + (HistoryRun.spread(groupRuns).map { " (newest run; its runs come from \(esc($0)))" } ?? "") + " · scenario hash "
                         + "\(esc(first.scenarioHash)) · \(groupRuns.count) runs, \(Set(groupRuns.map(\.commit)).count) commits "
-                        + "(\(esc(groupRuns.first!.shortCommit)) … \(esc(groupRuns.last!.shortCommit)))</p>")
-            let newest = result.newest.filter { $0.key.machine + "\u{1F}" + $0.key.scenarioHash == group }
+                        + "(\(esc(first.shortCommit)) … \(esc(newestRun.shortCommit)))</p>")
+            let newest = result.newest.filter { $0.key.group == group }
             if let run = newest.first?.run {
                 let regressions = newest.filter { $0.verdict == .regression }.count
                 let short = newest.filter { $0.verdict == .notEnoughHistory }.count
