@@ -29,7 +29,18 @@ public enum Export {
     /// rows keep the names of today's.
     public static func rows(summaryCSV text: String, source: String,
                             variantName: (String, String) -> String = { $1 }) throws -> [Row] {
+        try StrictCSV.check(text, source: source)
         let (header, cells) = try CSVFormat.decode(text)
+        return try rows(header: header, cells: cells, source: source, variantName: variantName)
+    }
+
+    /// The ok rows of a run folder's summary (read and checked by ``RunFolder``).
+    public static func rows(_ folder: RunFolder, variantName: (String, String) -> String = { $1 }) throws -> [Row] {
+        try rows(header: folder.summary.header, cells: folder.summary.rows,
+                 source: folder.url.appendingPathComponent("summary.csv").path, variantName: variantName)
+    }
+
+    static func rows(header: [String], cells: [[String]], source: String, variantName: (String, String) -> String) throws -> [Row] {
         let index = Dictionary(header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         for column in ["workload", "backend", "variant", "size", "status", "n", "median_s"] where index[column] == nil {
             throw CompareError("\(source): not a storebench summary.csv (no \(column) column)")

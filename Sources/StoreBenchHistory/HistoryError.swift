@@ -1,5 +1,7 @@
+import StoreBenchMeasure
+
 /// What went wrong with a history, for people: the code names the kind, the message names the file or run.
-public struct HistoryError: Error, CustomStringConvertible, Sendable {
+public struct HistoryError: ExitCoded, CustomStringConvertible, Sendable {
     public enum Code: String, Sendable {
         /// The directory is not a finished storebench run (files missing or unreadable).
         case notARun = "not-a-run"
@@ -22,4 +24,8 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
+
+    /// A value the user gave that cannot be used is bad input (64); a run folder that cannot be added, or a history
+    /// that cannot be read or written, is a failure (1), as for every reader of run folders.
+    public var exit: StoreBenchExit { code == .badArgument ? .badInput : .failure }
 }

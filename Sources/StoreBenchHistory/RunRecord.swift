@@ -73,77 +73,47 @@ public struct RunRecord: Sendable {
     public init(directory: String, machineName: String? = nil, commitTime: (String) -> Double? = { _ in nil },
                 branch: (String) -> String? = { _ in nil }) throws {
         if let machineName { try Identity.validateMachineName(machineName) }
-        let url = URL(fileURLWithPath: directory)
-        func read(_ name: String, required: Bool) throws -> Data? {
-            let file = url.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                if required { throw HistoryError(.notARun, "\(file.path): missing (not a finished storebench run directory?)") }
-                return nil
-            }
-            return data
+        let folder: RunFolder
+        do {
+            folder = try RunFolder(directory)
+        } catch let error as RunFolderError {
+            throw HistoryError(.notARun, error.message)
         }
-        guard let environmentData = try read("environment.json", required: true),
-              let environment = (try? JSONSerialization.jsonObject(with: environmentData)) as? [String: Any]
-        else { throw HistoryError(.notARun, "\(directory)/environment.json: not a JSON object") }
-        func table(_ name: String, required: Bool) throws -> (header: [String], rows: [Cells]) {
-            guard let data = try read(name, required: required) else { return ([], []) }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw HistoryError(.notARun, "\(directory)/\(name): not UTF-8 text")
-            }
-            do {
-                let (header, rows) = try CSVFormat.decode(text)
-                return (header, rows.map { Dictionary(zip(header, $0).map { ($0, $1) }) { first, _ in first } })
-            } catch {
-                throw HistoryError(.notARun, "\(directory)/\(name): \(error)")
-            }
+        guard let environment = (try? JSONSerialization.jsonObject(with: folder.environmentData)) as? [String: Any] else {
+            throw HistoryError(.notARun, "\(directory)/environment.json: not a JSON object")
         }
-        let summary = try table("summary.csv", required: true)
-        let samples = try table("samples.csv", required: true)
-        for column in ["workload", "backend", "variant", "size", "status", "n", "median_s"] where !summary.header.contains(column) {
-            throw HistoryError(.notARun, "\(directory)/summary.csv: not a storebench summary (no \(column) column)")
-        }
-        func string(_ key: String) -> String { (environment[key] as? String) ?? "unknown" }
         func json(_ key: String) -> String {
             guard let value = environment[key], JSONSerialization.isValidJSONObject(value),
                   let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "{}" }
             return String(decoding: data, as: UTF8.self)
         }
-        let commitText = string("git_commit")
+        let typed = folder.environment
+        let commitText = typed.gitCommit ?? "unknown"
         let commit = commitText.hasSuffix("+dirty") ? String(commitText.dropLast(6)) : commitText
         identity = Identity(
-            commit: commit, dirty: commitText.hasSuffix("+dirty"),
-            branch: (environment["git_branch"] as? String) ?? branch(commit),
-            commitTime: commitTime(commit), startedAt: string("started_at"),
-            finishedAt: environment["finished_at"] as? String, host: string("host"), cpuModel: string("cpu_model"),
-            cores: environment["cores"] as? Int ?? 0, memoryBytes: (environment["memory_bytes"] as? NSNumber)?.int64Value ?? 0,
-            kernel: string("kernel"), fileSystem: string("workdir_filesystem"),
-            scenarioName: string("scenario_name"), scenarioHash: string("scenario_hash"),
-            libraries: json("libraries"), repetitionPolicy: json("repetition_policy_values"), machineName: machineName)
-        self.source = url.standardizedFileURL.path
-        environmentJSON = String(decoding: environmentData, as: UTF8.self)
-        summaryColumns = summary.header
-        self.summary = summary.rows
-        sampleColumns = samples.header
-        self.samples = samples.rows
-        durability = try table("durability.csv", required: false).rows
-        classes = try table("classes.csv", required: false).rows
+            commit: commit, dirty: commitText.hasSuffix("+dirty"), branch: branch(commit),
+            commitTime: commitTime(commit), startedAt: typed.startedAt, finishedAt: typed.finishedAt,
+            host: typed.host ?? "unknown", cpuModel: typed.cpuModel ?? "unknown", cores: typed.cores ?? 0,
+            memoryBytes: typed.memoryBytes ?? 0, kernel: typed.kernel ?? "unknown",
+            fileSystem: typed.workdirFileSystem ?? "unknown", scenarioName: typed.scenarioName,
+            scenarioHash: typed.scenarioHash, libraries: json("libraries"),
+            repetitionPolicy: json("repetition_policy_values"), machineName: machineName)
+        self.source = folder.url.path
+        environmentJSON = String(decoding: folder.environmentData, as: UTF8.self)
+        summaryColumns = folder.summary.header
+        summary = folder.summary.cells
+        sampleColumns = folder.samples.header
+        samples = folder.samples.cells
+        durability = folder.durability?.cells ?? []
+        classes = folder.classes?.cells ?? []
 
         var fingerprint = FNV1a()
         for name in ["environment.json", "summary.csv", "samples.csv"] {
-            fingerprint.combine(bytes: (try read(name, required: true)) ?? Data())
+            fingerprint.combine(bytes: FileManager.default.contents(atPath: folder.url.appendingPathComponent(name).path) ?? Data())
             fingerprint.combine(name)
         }
         self.fingerprint = fingerprint.hex
-
-        var reasons: [String] = []
-        if let interrupted = environment["interrupted"] as? String { reasons.append("interrupted (\(interrupted))") }
-        let failed = summary.rows.filter { $0["status"] == "failed" }
-        if !failed.isEmpty {
-            let names = failed.prefix(3).map { "\($0["workload"] ?? "?")/\($0["backend"] ?? "?") [\($0["variant"] ?? "?")]" }
-            reasons.append("\(failed.count) failed row(s): " + names.joined(separator: "; ") + (failed.count > 3 ? "; …" : ""))
-        }
-        if summary.rows.isEmpty { reasons.append("no rows") }
-        partialReason = reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+        partialReason = folder.partialReason
     }
 
     /// The dataset fingerprint of each summary row (its samples' `dataset` cell, the same for every repetition), by

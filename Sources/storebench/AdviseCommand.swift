@@ -39,7 +39,10 @@ struct AdviseCommand: ParsableCommand {
 
     func run() throws {
         if let report {
-            throw try failing(.failure) { try answer(in: URL(fileURLWithPath: report, isDirectory: true)) }
+            let folder = URL(fileURLWithPath: report, isDirectory: true)
+            let claim = try failing(.badInput) { try RunOutput(folder, existing: .adopt, kind: .advise) }
+            defer { claim.release() }
+            throw try failing(.failure) { try answer(in: claim) }
         }
         let registry = BackendRegistry.standard()
         let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
@@ -56,45 +59,48 @@ struct AdviseCommand: ParsableCommand {
         }
         let out = URL(fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-advise-\(profile.name)", isDirectory: true)
         if dryRun {
-            let scenarioFile = FileManager.default.temporaryDirectory.appendingPathComponent("advise-\(getpid()).yaml")
-            try failing(.failure) { try Data(plan.scenarioText.utf8).write(to: scenarioFile) }
-            defer { try? FileManager.default.removeItem(at: scenarioFile) }
+            // The scenario goes to a private directory (mkdtemp: an unpredictable name, never a planted path).
+            let scratch = try failing(.badInput) {
+                try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-")
+            }
+            defer { scratch.remove() }
+            let scenarioFile = scratch.url.appendingPathComponent("scenario.yaml")
+            try failing(.failure) { try AtomicFile.write(Data(plan.scenarioText.utf8), to: scenarioFile) }
             print(plan.scenarioText)
             try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true)
             print("then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "
                   + "the budgets (at most \(plan.candidates.count); about 5 s a trial here)")
             return
         }
-        try failing(.badInput) { try Self.prepare(out, force: outputOptions.force) }
+        // The advise folder: new, empty, or (--force) a previous advise folder, of which only what advise wrote is
+        // removed (never the profile it reads).
+        let claim = try failing(.badInput) { () throws -> RunOutput in
+            try RunOutput.checkPath(out.path)
+            let claim = try RunOutput(out, existing: outputOptions.force ? .replace : .refuse, kind: .advise,
+                                      inputs: [URL(fileURLWithPath: profile.file)])
+            try claim.removePrevious()
+            return claim
+        }
+        defer { claim.release() }
+        // The whole command's request: the run's and the crash trials' own hand a signal on to it.
+        let interrupt = InterruptRequest.install()
+        defer { interrupt.uninstall() }
+        interrupt.addCleanup(claim.emergencyCleanup)
         try failing(.failure) {
-            try Data(plan.scenarioText.utf8).write(to: out.appendingPathComponent("scenario.yaml"))
-            try FileManager.default.copyItem(atPath: profile.file, toPath: out.appendingPathComponent("profile.yaml").path)
+            try claim.write(Data(plan.scenarioText.utf8), name: "scenario.yaml")
+            try claim.write(try Data(contentsOf: URL(fileURLWithPath: profile.file)), name: "profile.yaml")
+            try claim.record(["run"])
         }
         let run = out.appendingPathComponent("run")
         try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false)
+        if interrupt.signal != nil { throw ExitCode(interrupt.exitCode) }
         if !noCrash {
             let table = try failing(.failure) { try SampleTable(path: run.path) }
             let fits = Advice(plan: plan, table: table, crashes: [:], promise: registry.declaredPromise)
                 .strategies.filter { $0.runs && $0.meetsBudgets }
-            try crashTrials(fits.map { ($0.backend, $0.variant) }, profile: profile, out: out, registry: registry)
+            try crashTrials(fits.map { ($0.backend, $0.variant) }, profile: profile, claim: claim, registry: registry)
         }
-        throw try failing(.failure) { try answer(in: out) }
-    }
-
-    /// An advise folder: new, or empty, or (--force) a previous advise folder (it has a profile.yaml and scenario.yaml).
-    static func prepare(_ out: URL, force: Bool) throws {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: out.path) {
-            let contents = try manager.contentsOfDirectory(atPath: out.path)
-            if !contents.isEmpty {
-                guard force, contents.contains("profile.yaml"), contents.contains("scenario.yaml") else {
-                    throw CommandFailure(exit: .badInput, message: "storebench advise: \(out.path) is not empty"
-                                         + (force ? " and is not an advise folder (no profile.yaml and scenario.yaml)" : "; use a new folder or --force"))
-                }
-                try manager.removeItem(at: out)
-            }
-        }
-        try manager.createDirectory(at: out, withIntermediateDirectories: true)
+        throw try failing(.failure) { try answer(in: claim) }
     }
 
     private func runScenario(_ file: URL, into output: URL, dryRun: Bool) throws {
@@ -111,8 +117,9 @@ struct AdviseCommand: ParsableCommand {
         }
     }
 
-    /// Kill and power-cut trials with the profile's record shape, into durability.csv (and a copy in run/).
-    private func crashTrials(_ strategies: [(backend: String, variant: String)], profile: AppProfile, out: URL,
+    /// Kill and power-cut trials with the profile's record shape, into durability.csv (and a copy in run/), through
+    /// the one crash-trial orchestration `crash` uses; a signal stops them before the next trial (exit 130/143).
+    private func crashTrials(_ strategies: [(backend: String, variant: String)], profile: AppProfile, claim: RunOutput,
                              registry: BackendRegistry) throws {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench advise: cannot find the storebench executable for crash trials")
@@ -123,40 +130,42 @@ struct AdviseCommand: ParsableCommand {
         }
         let interrupt = InterruptRequest.install()
         defer { interrupt.uninstall() }
-        var rows: [DurabilityRow] = []
-        for (backend, variantText) in strategies {
-            guard let resolved = try? registry.resolve(backend: backend, settings: variantText), resolved.0.persistent else { continue }
-            let (descriptor, variant) = resolved
-            for fault in [CrashFault.kill, .powerLoss] {
-                var trials = CrashTrials(executable: executable, backend: descriptor, variant: variant, workRoot: work, seed: 42)
-                trials.fault = fault
-                trials.shape = shape
-                trials.prefixImages = 1
-                trials.shouldStop = { interrupt.signal != nil }
-                do {
-                    let found = try trials.run(trials: profile.crashTrials)
-                    for row in found { printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)") }
-                    rows += found
-                } catch is CrashTrials.Stopped {
-                    throw ExitCode(interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted)
-                } catch {
-                    throw CommandFailure(exit: .failure, message: "storebench advise: crash trials of \(backend) [\(variantText)]: \(error)")
-                }
+        interrupt.addCleanup(claim.emergencyCleanup)
+        var campaign = CrashCampaign(executable: executable, workRoot: work, seed: 42, interrupt: interrupt)
+        campaign.trials = profile.crashTrials
+        campaign.shape = shape
+        campaign.prefixImages = 1
+        let targets = strategies.compactMap { strategy -> CrashCampaign.Target? in
+            guard let (descriptor, variant) = try? registry.resolve(backend: strategy.backend, settings: strategy.variant),
+                  descriptor.persistent else { return nil }
+            return CrashCampaign.Target(descriptor: descriptor, variant: variant)
+        }
+        let outcome = try failing(.failure) {
+            try campaign.run(targets) { row in
+                printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)")
             }
+        }
+        guard case .finished(let rows) = outcome else {
+            printError("interrupted by \(interrupt.signalName) during the crash trials; no answer was written")
+            throw ExitCode(interrupt.exitCode)
         }
         try failing(.failure) {
             let csv = try DurabilityRow.csv(rows)
-            try AtomicFile.write(csv, to: out.appendingPathComponent("durability.csv"))
-            try AtomicFile.write(csv, to: out.appendingPathComponent("run").appendingPathComponent("durability.csv"))
+            try claim.write(csv, name: "durability.csv")
+            let run = try RunOutput(claim.url.appendingPathComponent("run"), existing: .adopt, kind: .crash)
+            defer { run.release() }
+            try run.write(csv, name: "durability.csv")
         }
     }
 
     /// Judges the folder's run and crash results, writes advice.md and advice.json, prints the answer; returns the exit.
-    private func answer(in out: URL) throws -> ExitCode {
+    private func answer(in claim: RunOutput) throws -> ExitCode {
+        let out = claim.url
         let registry = BackendRegistry.standard()
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
         let plan = AdvicePlan(profile)
         let run = out.appendingPathComponent("run")
+        try RunFolder(run.path).requireComplete()
         let table = try SampleTable(path: run.path)
         let durability = out.appendingPathComponent("durability.csv")
         let crashes = FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
@@ -175,8 +184,8 @@ struct AdviseCommand: ParsableCommand {
                 + "on the strategies that met the budgets, record shape of the profile")
         let chart = "run/charts/overview.png"
         let markdown = advice.markdown(provenance, chart: FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path) ? chart : nil)
-        try AtomicFile.write(Data(markdown.utf8), to: out.appendingPathComponent("advice.md"))
-        try AtomicFile.write(try advice.json(provenance), to: out.appendingPathComponent("advice.json"))
+        try claim.write(Data(markdown.utf8), name: "advice.md")
+        try claim.write(try advice.json(provenance), name: "advice.json")
         print(markdown, terminator: "")
         printError("answer: \(out.appendingPathComponent("advice.md").path)")
         return ExitCode(advice.recommendation == nil ? Exit.noStrategy : Exit.ok)

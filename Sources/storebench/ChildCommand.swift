@@ -13,6 +13,6 @@ struct ChildCommand: ParsableCommand {
 
     func run() throws {
         let answer = try ChildRequest(argument: request).perform(registry: .standard())
-        FileHandle.standardOutput.write(Data((answer.line + "\n").utf8))
+        writeStandardOutput(Data((answer.line + "\n").utf8))
     }
 }

@@ -78,7 +78,7 @@ struct CompareCommand: ParsableCommand {
         // Warnings and problems are in the report (stdout) once; stderr only names the outcome.
         if json {
             guard let data = try? CompareReport.json(comparison, options: options) else { return .failure }
-            FileHandle.standardOutput.write(data)
+            writeStandardOutput(data)
         } else {
             print(CompareReport.markdown(comparison, options: options), terminator: "")
             if let durability { print(durability.markdown, terminator: "") }

@@ -66,10 +66,12 @@ struct CrashCommand: ParsableCommand {
             let plan = try ScenarioParser(backends: registry, workloads: .standard).parse(file: scenarioFile)
                 .narrowed(backends: backends, workloads: [])
             let work = try OutputLocations.workdir(workdir.workdir)
-            // An output of its own: new or empty, or (--force) a previous crash run's, never a run's results folder.
+            // An output of its own: new or empty, a run folder (the crash results go beside its rows), or (--force) a
+            // previous crash run's, of which only the crash files are replaced.
             let claim = try RunOutput(URL(fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-crash", isDirectory: true),
-                                      existing: outputOptions.force ? .replace : .refuse, kind: .crash,
+                                      existing: outputOptions.force ? .replace : .adopt, kind: .crash,
                                       inputs: [URL(fileURLWithPath: scenarioFile)])
+            try claim.removePrevious()
             return (plan, claim, work)
         }
         defer { claim.release() }
@@ -85,41 +87,29 @@ struct CrashCommand: ParsableCommand {
         }
         let interrupt = InterruptRequest.install()
         defer { interrupt.uninstall() }
+        interrupt.addCleanup(claim.emergencyCleanup)
         let file = output.appendingPathComponent("durability.csv")
         let started = Date()
         let variants = plan.backends
-        var rows: [DurabilityRow] = []
-        var finished = 0
-        variants: for entry in variants {
-            let descriptor = registry[entry.backend]!
-            for fault in fault.faults where fault == .kill || descriptor.persistent {
-                var trials = CrashTrials(executable: executable, backend: descriptor, variant: entry.variant,
-                                         workRoot: work, seed: seed ?? plan.seed)
-                trials.fault = fault
-                trials.batchSize = batch
-                trials.shape = try shape
-                trials.maxDelayMilliseconds = maxDelay
-                trials.prefixImages = prefixImages
-                trials.shouldStop = { interrupt.signal != nil }
-                let found: [DurabilityRow]
-                do {
-                    found = try trials.run(trials: self.trials)
-                } catch is CrashTrials.Stopped {
-                    break variants
-                } catch {
-                    throw CommandFailure(exit: .failure, message: "storebench crash: \(error)")
-                }
-                for row in found { printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)") }
-                rows += found
-            }
-            finished += 1
-            try failing(.failure) {
-                try AtomicFile.write(try DurabilityRow.csv(rows), to: file)
-                try AtomicFile.write(try environment(plan: plan, work: work, started: started, variants: finished),
-                                     to: output.appendingPathComponent("durability.environment.json"))
-            }
+        var campaign = CrashCampaign(executable: executable, workRoot: work, seed: seed ?? plan.seed, interrupt: interrupt)
+        campaign.faults = fault.faults
+        campaign.trials = trials
+        campaign.batchSize = batch
+        campaign.shape = try shape
+        campaign.maxDelayMilliseconds = maxDelay
+        campaign.prefixImages = prefixImages
+        let targets = variants.map { CrashCampaign.Target(descriptor: registry[$0.backend]!, variant: $0.variant) }
+        let outcome = try failing(.failure) {
+            try campaign.run(targets, row: { row in
+                printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)")
+            }, finishedTarget: { rows, finished in
+                try claim.write(try DurabilityRow.csv(rows), name: "durability.csv")
+                try claim.write(try environment(plan: plan, work: work, started: started, variants: finished),
+                                name: "durability.environment.json")
+            })
         }
-        if interrupt.signal != nil {
+        guard case .finished(let rows) = outcome else {
+            guard case .interrupted(_, let finished) = outcome else { return }
             printError("interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
                        + (finished == 0 ? "; nothing was written" : "; their rows are in \(file.path)"))
             if finished == 0 { claim.releaseRemovingIfEmpty() }

@@ -14,8 +14,24 @@ extension ExitCode {
     init(_ exit: Exit) { self.init(exit.rawValue) }
 }
 
+extension StoreBenchExit {
+    /// The one mapping from an error to an exit code: a ``CommandFailure`` carries its own; a typed error that knows
+    /// what it means (``ExitCoded``: a refused output, an unusable run folder, a bad scenario, a history's bad
+    /// argument) exits the same way from every command; ArgumentParser's usage errors are bad input; anything else
+    /// exits with `fallback`, the command's word for an error it did not expect.
+    static func `for`(_ error: any Error, fallback: StoreBenchExit) -> StoreBenchExit {
+        switch error {
+        case let failure as CommandFailure: failure.exit
+        case let coded as any ExitCoded: coded.exit
+        case is ValidationError: .badInput
+        default: fallback
+        }
+    }
+}
+
 extension ParsableCommand {
-    /// Runs `body`; an error it throws becomes a ``CommandFailure`` with `exit` and a message naming the command.
+    /// Runs `body`; an error it throws becomes a ``CommandFailure`` with a message naming the command and the exit
+    /// code ``StoreBenchExit/for(_:fallback:)`` chooses (`exit` only for errors that do not say their own).
     func failing<T>(_ exit: Exit, _ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -23,7 +39,8 @@ extension ParsableCommand {
             throw failure
         } catch {
             let parent = Self.self is any HistorySubcommand.Type ? "history " : ""
-            throw CommandFailure(exit: exit, message: "storebench \(parent)\(Self.configuration.commandName ?? ""): \(error)")
+            throw CommandFailure(exit: Exit.for(error, fallback: exit),
+                                 message: "storebench \(parent)\(Self.configuration.commandName ?? ""): \(error)")
         }
     }
 }

@@ -42,7 +42,7 @@ struct ExportCommand: ParsableCommand {
         if let out {
             try failing(.badInput) { try AtomicFile.write(data, to: URL(fileURLWithPath: out)) }
         } else {
-            FileHandle.standardOutput.write(data)
+            writeStandardOutput(data)
         }
     }
 }

@@ -14,7 +14,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         if json {
-            FileHandle.standardOutput.write(try Self.json())
+            writeStandardOutput(try Self.json())
             return
         }
         print("Backends:")

@@ -33,11 +33,18 @@ struct StoreBench: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {
+            finishStandardOutput()
             printError(failure.message)
             Foundation.exit(failure.exit.rawValue)
+        } catch let coded as any ExitCoded {
+            finishStandardOutput()
+            printError("storebench: \(coded)")
+            Foundation.exit(coded.exit.rawValue)
         } catch {
+            finishStandardOutput()
             exit(withError: error)
         }
+        finishStandardOutput()
     }
 }
 

@@ -56,6 +56,9 @@ public struct SampleTable {
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
             throw CompareError("\(file.path): cannot read it as UTF-8 text")
         }
+        if isDirectory.boolValue, FileManager.default.fileExists(atPath: Self.inputFiles(path)[2].path) {
+            _ = try RunFolder(path)  // the one reader's checks: environment, summary, samples and crash results agree
+        }
         try self.init(text: text, source: file.path)
         let manifest = file.deletingLastPathComponent().appendingPathComponent("environment.json")
         environment = (try? Data(contentsOf: manifest)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
@@ -124,6 +127,7 @@ public struct SampleTable {
     public init(text: String, source: String) throws {
         self.source = source
         environment = nil
+        try StrictCSV.check(text, source: source)
         let decoded: (header: [String], rows: [[String]])
         do {
             decoded = try CSVFormat.decode(text)
@@ -150,10 +154,8 @@ public struct SampleTable {
                 guard case .sample(let id) = column.id, id != .size, id != .repetition else { continue }
                 let text = cell(id)
                 guard !text.isEmpty else { continue }
-                guard let value = Double(text), value.isFinite else {
-                    throw CompareError("\(source): line \(index + 2): \(column.name) is not a number: '\(text)'")
-                }
-                values[id] = value
+                try MeasurementCheck.check(text, unit: column.unit, column: column.name, at: "\(source): line \(index + 2)")
+                values[id] = Double(text)!
             }
             let key = RowKey(scenario: cell(.scenario), workload: cell(.workload), backend: cell(.backend),
                              variant: cell(.variant), size: size, parameters: cell(.parameters))
@@ -235,7 +237,9 @@ public struct ComparisonKey: Hashable, Sendable, Comparable {
 }
 
 /// Unreadable or mismatched input to `compare` or `report` (exit 1).
-public struct CompareError: Error, CustomStringConvertible {
+public struct CompareError: ExitCoded, CustomStringConvertible {
+    /// Unreadable or mismatched input to compare: exit 1 (the gate cannot pass).
+    public var exit: StoreBenchExit { .failure }
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

@@ -12,10 +12,10 @@ import StoreBenchContract
 /// symlink is never opened or followed), is fsynced, and is renamed over the target (which replaces a symlink
 /// there rather than writing through it). A failure removes the temporary file.
 public enum AtomicFile {
-    /// Writes `data` to `url` (see the type). Refuses a target that exists and is neither a regular file nor a
-    /// symlink (``checkTarget(_:inputs:)``), so a device node, FIFO or directory is never replaced.
-    public static func write(_ data: Data, to url: URL) throws {
-        try checkTarget(url)
+    /// Writes `data` to `url` (see the type). Refuses a target that exists and is not a regular file
+    /// (``checkTarget(_:inputs:)``), and one that is any of `inputs`.
+    public static func write(_ data: Data, to url: URL, inputs: [URL] = []) throws {
+        try checkTarget(url, inputs: inputs)
         let (fd, temporary) = try createTemporary(for: url)
         var ok = FileBytes.writeAll(data, to: fd)
         let writeError = errno
@@ -29,9 +29,10 @@ public enum AtomicFile {
         try commit(temporary, to: url)
     }
 
-    /// Throws unless `url` is missing, a regular file or a symlink (which the rename replaces, never follows), and
-    /// unless it is the very file of one of `inputs` (followed through symlinks): `compare --csv out/A/samples.csv`
-    /// must not replace its own input. Call it before any work, so bad input fails with nothing written.
+    /// Throws unless `url` is missing or a regular file (a symlink is refused: storebench neither writes through
+    /// nor replaces a link), and unless it is one of `inputs` — compared by device and inode after opening them, so
+    /// `compare --csv out/A/samples.csv` or `export RUN --out RUN/summary.csv` never replaces its own input. Call it
+    /// before any work, so bad input fails with nothing written.
     public static func checkTarget(_ url: URL, inputs: [URL] = []) throws {
         var target = stat()
         guard lstat(url.path, &target) == 0 else {
@@ -39,17 +40,13 @@ public enum AtomicFile {
             return
         }
         let type = target.st_mode & S_IFMT
-        guard type == S_IFREG || type == S_IFLNK else {
+        guard type == S_IFREG else {
             let kind = FileKind.describe(target.st_mode)
             throw ReportError(message: "\(url.path) is \(kind); storebench writes reports only to regular files, "
-                              + "which it replaces whole")
+                              + "which it replaces whole", exit: .badInput)
         }
-        guard type == S_IFREG else { return }
-        for input in inputs {
-            var other = stat()
-            if stat(input.path, &other) == 0, other.st_dev == target.st_dev, other.st_ino == target.st_ino {
-                throw ReportError(message: "\(url.path) is the input \(input.path); write the report elsewhere")
-            }
+        for input in inputs.compactMap(FileIdentity.init) where input.isInside(url) {
+            throw ReportError(message: "\(url.path) is the input \(input.path); write the report elsewhere", exit: .badInput)
         }
     }
 

@@ -70,8 +70,13 @@ public enum CSVFormat {
 }
 
 /// A report could not be produced or written.
-public struct ReportError: Error, CustomStringConvertible {
+public struct ReportError: ExitCoded, CustomStringConvertible {
     public let message: String
-    public init(message: String) { self.message = message }
+    /// A refused target (not a regular file, an input) is bad input; a write that failed is a failure.
+    public let exit: StoreBenchExit
+    public init(message: String, exit: StoreBenchExit = .failure) {
+        self.message = message
+        self.exit = exit
+    }
     public var description: String { message }
 }

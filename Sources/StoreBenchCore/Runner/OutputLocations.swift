@@ -2,7 +2,8 @@ import Foundation
 
 /// Validates the output and work directories before anything runs, so bad paths fail fast with exit 64.
 public enum OutputLocations {
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: ExitCoded, CustomStringConvertible {
+        public var exit: StoreBenchExit { .badInput }
         public var description: String { message }
         public let message: String
     }

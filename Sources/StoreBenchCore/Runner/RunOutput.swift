@@ -5,22 +5,29 @@ import Darwin
 #endif
 import Foundation
 
-/// A run's output directory, owned for the length of the run.
+/// An output folder, owned for the length of a command: the one funnel through which every command that writes a
+/// folder (`run`, `crash`, `advise`, `history html`; `report` and the charts add to one) writes.
 ///
-/// - A directory that already holds files is refused unless the caller forces it (or resumes the run in it), and
-///   `--force` replaces only what it recognises as a previous run (its ``Kind/marker`` file, a JSON object).
-/// - An exclusive lock (`flock` on `.storebench.lock`) makes a second run into the same directory refuse at once.
-///   The lock file is removed when the claim is given up, so neither a refusal nor a finished run leaves it.
-/// - A refused claim leaves nothing: directories it created are removed again.
-/// - Reports are written into a private staging directory (`mkdtemp`: never a followed symlink, never a file left
-///   by someone else) and published together at the end: the previous run's report files are removed, then every
-///   staged file is renamed into place. A failure before publishing leaves the directory as it was.
+/// - A folder that already holds files is refused unless the caller forces it (or resumes or adds to it), and
+///   `--force` removes only what storebench wrote there: the names its manifest (``OutputManifest``) lists, or, in a
+///   folder from before manifests, the names its kind writes when its environment file is a storebench run's
+///   (schema and version fields, not merely JSON). Anything else is refused, and so is removing a file the command
+///   reads as input (compared by device and inode).
+/// - An exclusive lock (`flock` on `.storebench.lock`) makes a second command into the same folder refuse at once.
+///   The lock file is removed when the claim is given up, so neither a refusal nor a finished command leaves it.
+/// - A refused claim leaves nothing: directories it created on the way are removed again.
+/// - Files are written atomically (``AtomicFile``); a run's reports are written into a private staging directory
+///   (`mkdtemp`) and published together at the end. Every name written is added to the manifest.
 public final class RunOutput {
     public let url: URL
     private var lock: Int32 = -1
     /// Directories this claim created, deepest last (removed again when the claim is refused).
     private var created: [URL] = []
-    /// Files and directories a storebench run, report, chart or crash run writes; `--force` removes these.
+    /// What a previous output left that this claim replaces (removed by ``removePrevious()`` or ``publish(_:)``).
+    private var previous: [String] = []
+    private let kind: Kind
+    private var inputs: [FileIdentity] = []
+    /// Files and directories a storebench run, report, chart or crash run writes (a run folder from before manifests).
     public static let reportNames = ["samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
                                      "durability.csv", "durability.environment.json", "classes.csv", "rounds.csv",
                                      "samples.csv.partial", "summary.csv.partial",
@@ -28,28 +35,75 @@ public final class RunOutput {
     static let lockName = ".storebench.lock"
     static let stagingPrefix = ".staging-"
 
-    public struct Refusal: Error, CustomStringConvertible {
+    public struct Refusal: ExitCoded, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
+        /// An output that cannot be claimed is bad input: nothing was written.
+        public var exit: StoreBenchExit { .badInput }
     }
 
-    /// Claims `url`, creating it when missing. `existing`: `.refuse` fails on a directory holding anything but a
-    /// lock or old staging directories; `.replace` (`--force`) and `.resume` accept it.
-    public enum Existing { case refuse, replace, resume }
+    /// Claims `url`, creating it when missing. `existing`: `.refuse` fails on a folder holding anything but a lock
+    /// or old staging directories; `.replace` (`--force`) accepts an output of ours, `.resume` a run to continue;
+    /// `.adopt` adds to a folder of ours (a crash run into a run folder) or claims a new or empty one.
+    public enum Existing { case refuse, replace, resume, adopt }
 
-    /// What the directory holds: a run (`environment.json`) or a crash run (`durability.environment.json`).
-    public enum Kind {
-        case run, crash
-        /// The file by which `--force` recognises a previous output of this kind.
-        var marker: String { self == .run ? "environment.json" : "durability.environment.json" }
-        var what: String { self == .run ? "storebench run" : "storebench crash run" }
+    /// What writes the folder.
+    public enum Kind: String, CaseIterable, Sendable {
+        case run, crash, advise, page
+
+        var what: String {
+            switch self {
+            case .run: "storebench run"
+            case .crash: "storebench crash run"
+            case .advise: "storebench advise folder"
+            case .page: "storebench trend page folder"
+            }
+        }
+
+        /// The names this kind writes, by which a folder from before manifests is cleaned.
+        public var legacyNames: [String] {
+            switch self {
+            case .run: RunOutput.reportNames
+            case .crash: ["durability.csv", "durability.environment.json"]
+            case .advise: ["profile.yaml", "scenario.yaml", "run", "durability.csv", "advice.md", "advice.json"]
+            case .page: ["index.html", "screenshot.png", "check.txt", "history.sqlite.gz"]
+            }
+        }
+
+        /// Whether `folder`, which has no manifest, is an output of this kind written before manifests: recognised by
+        /// content storebench writes (an environment file with its schema fields; a trend page's generator mark).
+        func recognisesLegacy(_ folder: URL) -> Bool {
+            func data(_ name: String) -> Data { FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) ?? Data() }
+            switch self {
+            case .run: return RunEnvironment.isStoreBenchRun(data("environment.json"))
+            case .crash: return RunEnvironment.isStoreBenchRun(data("durability.environment.json"), crash: true)
+            case .advise:
+                let present = Set(RunOutput.contents(of: folder))
+                return present.contains("profile.yaml") && present.contains("scenario.yaml")
+                    && RunEnvironment.isStoreBenchRun(data("run/environment.json"))
+            case .page:
+                let present = Set(RunOutput.contents(of: folder))
+                return present.isSubset(of: legacyNames)
+                    && String(decoding: data("index.html"), as: UTF8.self).contains(RunOutput.pageGenerator)
+            }
+        }
+
+        /// Kinds whose folders this kind may add to (`.adopt`): crash results belong beside a run (a previous crash
+        /// folder needs `--force`); advise and page folders only to their own kind.
+        var adopts: Set<String> { self == .crash ? ["run"] : [rawValue] }
     }
 
-    /// Claims `url`. `inputs`: files the command reads (the scenario); a claim that would remove one of them when
-    /// it publishes is refused.
+    /// The mark a trend page carries (`<meta name=generator>`), by which `history html --force` knows its own page.
+    public static let pageGenerator = "<meta name=generator content=storebench>"
+
+    /// Claims `url`. `inputs`: files the command reads (the scenario, the profile); a claim that would remove or
+    /// overwrite one of them is refused.
     public init(_ url: URL, existing: Existing, kind: Kind = .run, inputs: [URL] = []) throws {
         self.url = url
+        self.kind = kind
+        self.inputs = inputs.compactMap(FileIdentity.init)
         do {
-            try claim(existing: existing, kind: kind, inputs: inputs)
+            try claim(existing: existing, inputs: inputs)
         } catch {
             releaseRemovingIfEmpty()
             throw error
@@ -70,40 +124,110 @@ public final class RunOutput {
         }
     }
 
-    private func claim(existing: Existing, kind: Kind, inputs: [URL]) throws {
+    private func claim(existing: Existing, inputs: [URL]) throws {
         try Self.checkPath(url.path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw Refusal(description: "--out \(url.path) exists and is not a directory")
+        var info = stat()
+        if lstat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            let link = info.st_mode & S_IFMT == S_IFLNK
+            var target = stat()
+            guard link, stat(url.path, &target) == 0, target.st_mode & S_IFMT == S_IFDIR else {
+                throw Refusal(description: "--out \(url.path) exists and is \(FileKind.describe(info.st_mode)), not a directory")
+            }
         }
         try createDirectories()
         try takeLock()
         Self.removeStaleStaging(in: url)
-        let present = Self.contents(of: url)
+        let present = Self.contents(of: url).filter { $0 != OutputManifest.fileName }
+        let manifest = try OutputManifest.read(in: url)
         guard !present.isEmpty else { return }
         let listing = "\(present.prefix(5).joined(separator: ", "))\(present.count > 5 ? ", …" : "")"
+        // What storebench wrote here, and which kind wrote the folder: its manifest, or its recognised legacy kind.
+        let accepted = existing == .adopt ? kind.adopts : kind.adopts.union([kind.rawValue])
+        let ours: [String]?, folderKind: String?
+        if let manifest {
+            (ours, folderKind) = accepted.contains(manifest.kind) ? (manifest.files, manifest.kind) : (nil, nil)
+        } else {
+            let legacy = Kind.allCases.filter { accepted.contains($0.rawValue) }.first { $0.recognisesLegacy(url) }
+            ours = legacy.map { legacy in present.filter { legacy.legacyNames.contains($0) } }
+            folderKind = legacy?.rawValue
+        }
         switch existing {
         case .refuse:
             throw Refusal(description: "--out \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
                           + "--force to replace the \(kind.what) in it")
-        case .replace:
-            let marker = url.appendingPathComponent(kind.marker)
-            let recognised = (try? Data(contentsOf: marker)).flatMap { try? JSONSerialization.jsonObject(with: $0) } is [String: Any]
-            guard recognised else {
-                throw Refusal(description: "--out \(url.path) holds files (\(listing)) but no \(kind.what) (no readable "
-                              + "\(kind.marker)); --force replaces only a previous run's reports, so choose another directory")
+        case .replace, .adopt:
+            guard let ours else {
+                throw Refusal(description: "--out \(url.path) holds files (\(listing)) but is not a \(kind.what) (no storebench "
+                              + "manifest, and no \(kind.legacyNames[0]) of storebench's); --force replaces only what storebench "
+                              + "wrote, so choose another directory")
             }
-            let own = url.resolvingSymlinksInPath()
-            for input in inputs {
-                let resolved = input.resolvingSymlinksInPath()
-                if resolved.deletingLastPathComponent() == own, Self.reportNames.contains(resolved.lastPathComponent) {
-                    throw Refusal(description: "\(input.path) is an input of this run, and --force would remove it from "
-                                  + "\(url.path); move it out of the directory")
-                }
+            // In a folder another kind wrote (crash results beside a run), only this kind's own names are replaced.
+            previous = folderKind == kind.rawValue ? ours : ours.filter { kind.legacyNames.contains($0) }
+            try refuseRemovingInputs(previous)
+            if manifest == nil {
+                var made = OutputManifest(kind: folderKind ?? kind.rawValue, files: ours)
+                try made.add([], in: url)
             }
         case .resume:
-            return
+            previous = ours ?? []
         }
+    }
+
+    /// Throws when removing `names` would remove a file the command reads (compared by device and inode).
+    private func refuseRemovingInputs(_ names: [String]) throws {
+        for name in names {
+            let path = url.appendingPathComponent(name)
+            for input in inputs where input.isInside(path) {
+                throw Refusal(description: "\(input.path) is an input of this command, and --force would remove it from "
+                              + "\(url.path); move it out of the directory")
+            }
+        }
+    }
+
+    /// Removes what the previous output left (``previous``) now: for commands that write their files one by one
+    /// (`advise`, `crash`, `history html`), before the first.
+    public func removePrevious() throws {
+        for name in previous {
+            let old = url.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(old.path, &info) == 0 else { continue }
+            do {
+                try FileManager.default.removeItem(at: old)
+            } catch {
+                throw Refusal(description: "cannot remove the previous output's \(old.path): \(error.localizedDescription)")
+            }
+        }
+        if var manifest = try OutputManifest.read(in: url) {
+            manifest.files.removeAll { previous.contains($0) }
+            try manifest.add([], in: url)
+        }
+        previous = []
+    }
+
+    /// Writes `data` as `name` in the folder (atomically) and records it in the manifest; refuses to replace an input.
+    public func write(_ data: Data, name: String) throws {
+        let target = url.appendingPathComponent(name)
+        if let input = inputs.first(where: { $0.isInside(target) }) {
+            throw Refusal(description: "\(target.path) is the input \(input.path); storebench will not overwrite it")
+        }
+        try AtomicFile.write(data, to: target)
+        try record([name])
+    }
+
+    /// Creates the subfolder `name` (new) and records it in the manifest.
+    public func subfolder(_ name: String) throws -> URL {
+        let folder = url.appendingPathComponent(name, isDirectory: true)
+        guard mkdir(folder.path, 0o755) == 0 || errno == EEXIST else {
+            throw Refusal(description: "cannot create \(folder.path): \(SystemError("mkdir", path: folder.path))")
+        }
+        try record([name])
+        return folder
+    }
+
+    /// Adds `names` to the folder's manifest (making it when missing).
+    public func record(_ names: [String]) throws {
+        var manifest = try OutputManifest.read(in: url) ?? OutputManifest(kind: kind.rawValue)
+        try manifest.add(names, in: url)
     }
 
     /// Creates the directory and its missing parents, remembering which it created.
@@ -185,10 +309,13 @@ public final class RunOutput {
         return URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, isDirectory: true)
     }
 
-    /// Removes the previous run's report files, renames every file of `staging` into the output directory and
-    /// removes `staging`. Names outside ``reportNames`` that the user keeps in the directory stay.
+    /// Removes what the previous output left (its manifest's names) and whatever the staged files replace, renames
+    /// every file of `staging` into the output directory, records them in the manifest and removes `staging`.
+    /// Names the user keeps in the directory stay.
     public func publish(_ staging: URL) throws {
-        for name in Self.reportNames {
+        let staged = ((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).sorted()
+        try refuseRemovingInputs(staged)
+        for name in Set(previous).union(staged).sorted() {
             let old = url.appendingPathComponent(name)
             if (try? FileManager.default.attributesOfItem(atPath: old.path)) != nil {
                 do {
@@ -198,13 +325,18 @@ public final class RunOutput {
                 }
             }
         }
-        let staged = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-        for name in staged.sorted() {
+        if var manifest = try OutputManifest.read(in: url) {
+            manifest.files.removeAll { previous.contains($0) }
+            try manifest.add([], in: url)
+        }
+        previous = []
+        for name in staged {
             let source = staging.appendingPathComponent(name), target = url.appendingPathComponent(name)
             guard rename(source.path, target.path) == 0 else {
                 throw Refusal(description: "cannot publish: \(SystemError("rename", path: target.path))")
             }
         }
+        try record(staged)
         _ = FileBytes.syncDirectory(url.path)
         try? FileManager.default.removeItem(at: staging)
     }

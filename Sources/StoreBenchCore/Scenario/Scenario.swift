@@ -176,7 +176,9 @@ public struct Scenario: Sendable {
 }
 
 /// A scenario that cannot be run, with the file, the key and what is allowed.
-public struct ScenarioError: Error, CustomStringConvertible, Equatable {
+public struct ScenarioError: ExitCoded, CustomStringConvertible, Equatable {
+    /// A scenario or profile that cannot be used is bad input.
+    public var exit: StoreBenchExit { .badInput }
     public let file: String
     /// The key path, e.g. `backends[1].variants[0].txn`; empty for the whole file.
     public let path: String

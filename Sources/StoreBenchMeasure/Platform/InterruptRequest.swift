@@ -6,42 +6,62 @@ import Darwin
 import Dispatch
 import Synchronization
 
-/// SIGINT and SIGTERM turned into a request that a long command checks at safe points (between repetitions).
+/// SIGINT and SIGTERM turned into a request that a long command checks at safe points (between repetitions, before
+/// the next crash trial).
 ///
 /// The first signal only records itself: the command finishes what it is doing, publishes what it completed and
 /// exits with ``exitCode``. A second SIGINT or SIGTERM runs the clean-ups added with ``addCleanup(_:)`` (e.g.
-/// removing the work directory) and exits at once. Signals are taken off the default action only while the request is installed;
-/// ``uninstall()`` restores them.
+/// removing the work directory) and exits at once. While no request is installed, a signal exits at once with
+/// 128 + its number, as the default action would.
+///
+/// The signals are caught by one process-wide pair of Dispatch sources, made on the first ``install(exitAtOnce:)``
+/// and never cancelled: on Linux a signal source made after another for the same signal was cancelled never fires,
+/// so a command that installed a request twice (advise: its run, then its crash trials) ignored Ctrl-C the second
+/// time. Requests come and go; the sources stay.
 public final class InterruptRequest: Sendable {
     private let received = Atomic<Int32>(0)
     private let cleanups = Mutex<[@Sendable () -> Void]>([])
-    /// The signal sources and the signals taken off their default action, while installed.
-    private let installation = Mutex<(sources: [any DispatchSourceSignal], signals: [Int32])>(([], []))
+    private let exitAtOnce: Bool
     private static let handled = [SIGINT, SIGTERM]
 
-    /// A request that no signal can set (tests, library callers that handle signals themselves).
-    public init() {}
+    /// The process-wide sources and the request they serve (the newest installed, if any).
+    private static let hub = Mutex<(sources: [any DispatchSourceSignal], active: [InterruptRequest], made: Bool)>(([], [], false))
 
-    /// Catches SIGINT and SIGTERM from now on. `exitAtOnce`: already the first signal runs the clean-up and exits
-    /// (a short command with nothing to publish, such as `verify-store`).
+    /// A request that no signal can set (tests, library callers that handle signals themselves).
+    public init() { exitAtOnce = false }
+
+    private init(exitAtOnce: Bool) { self.exitAtOnce = exitAtOnce }
+
+    /// Catches SIGINT and SIGTERM from now on, until ``uninstall()``. `exitAtOnce`: already the first signal runs the
+    /// clean-up and exits (a short command with nothing to publish, such as `verify-store`).
     public static func install(exitAtOnce: Bool = false) -> InterruptRequest {
-        let request = InterruptRequest()
-        let queue = DispatchQueue(label: "storebench.signals")
-        for number in handled {
-            // A signal the parent set to be ignored (`nohup`, a background job of a script) stays ignored.
-            guard !setAction(number, SIG_IGN) else { continue }
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [request] in
-                let (exchanged, _) = request.received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
-                if !exchanged || exitAtOnce {
-                    for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
-                    _exit(128 + number)
+        let request = InterruptRequest(exitAtOnce: exitAtOnce)
+        hub.withLock { hub in
+            if !hub.made {
+                hub.made = true
+                let queue = DispatchQueue(label: "storebench.signals")
+                for number in handled {
+                    // A signal the parent set to be ignored (`nohup`, a background job of a script) stays ignored.
+                    guard !setAction(number, SIG_IGN) else { continue }
+                    let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                    source.setEventHandler { InterruptRequest.deliver(number) }
+                    source.resume()
+                    hub.sources.append(source)
                 }
             }
-            source.resume()
-            request.installation.withLock { $0.sources.append(source); $0.signals.append(number) }
+            hub.active.append(request)
         }
         return request
+    }
+
+    /// A signal arrived: the newest installed request takes it; with none installed, exit as the default action would.
+    private static func deliver(_ number: Int32) {
+        guard let request = hub.withLock({ $0.active.last }) else { _exit(128 + number) }
+        let (exchanged, _) = request.received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
+        if !exchanged || request.exitAtOnce {
+            for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
+            _exit(128 + number)
+        }
     }
 
     /// Adds to what a second signal runs before exiting at once (e.g. removing the work directory and the
@@ -67,15 +87,13 @@ public final class InterruptRequest: Sendable {
     /// "SIGINT" or "SIGTERM".
     public var signalName: String { signal == SIGTERM ? "SIGTERM" : "SIGINT" }
 
-    /// Restores the default actions.
+    /// Stops serving this request; a signal that arrived while it was installed and was not yet acted on is handed
+    /// to the request installed before it, if any (an outer command stops too).
     public func uninstall() {
-        let (sources, signals) = installation.withLock { installation -> ([any DispatchSourceSignal], [Int32]) in
-            let taken = (installation.sources, installation.signals)
-            installation = ([], [])
-            return taken
+        InterruptRequest.hub.withLock { hub in
+            hub.active.removeAll { $0 === self }
+            if let number = signal, let outer = hub.active.last { outer.request(number) }
         }
-        for source in sources { source.cancel() }
-        for source in [SIGINT, SIGTERM] where signals.contains(source) { Self.setAction(source, SIG_DFL) }
     }
 
     /// Sets the action; returns whether the signal was ignored before.

@@ -24,3 +24,9 @@ public enum StoreBenchExit: Int32, Sendable {
     /// `run`/`crash` stopped by SIGTERM: as for SIGINT.
     case terminated = 143
 }
+
+/// An error that knows which exit code it means. The command line's one mapping (`Exit.swift`'s
+/// `StoreBenchExit.for(_:)`) asks it first, so a typed error exits the same way from every command.
+public protocol ExitCoded: Error {
+    var exit: StoreBenchExit { get }
+}

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import StoreBenchMeasure
+
+/// A run folder read and checked once, by the same rules for every command that reads one (`compare`, `report`,
+/// `history add`, `export`, `advise --report`): environment.json must be a storebench run's, summary.csv and
+/// samples.csv complete tables (``StrictCSV``) whose numbers are measurements (finite, not negative where the unit
+/// cannot be, not absurd), samples.csv must hold exactly the repetitions summary.csv counts, and durability.csv, when
+/// present, must be a complete table too. ``partialReason`` says why a run is not a finished result (interrupted,
+/// failed rows, no rows); readers that need a finished run call ``requireComplete()``.
+public struct RunFolder: Sendable {
+    public struct Table: Sendable {
+        public var header: [String]
+        public var rows: [[String]]
+        /// The rows as cells by column name.
+        public var cells: [[String: String]] {
+            rows.map { Dictionary(zip(header, $0).map { ($0, $1) }) { first, _ in first } }
+        }
+        public func column(_ name: String) -> Int? { header.firstIndex(of: name) }
+    }
+
+    public let url: URL
+    public let environmentData: Data
+    public let environment: RunEnvironment
+    public let summary: Table
+    public let samples: Table
+    /// durability.csv beside the run, when present.
+    public let durability: Table?
+    /// classes.csv beside the run, when present.
+    public let classes: Table?
+
+    /// Reads `path` (a run folder). Throws a ``RunFolderError`` naming the file (and line) of the first problem.
+    public init(_ path: String) throws {
+        url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw RunFolderError(.notARun, "\(path): no such directory")
+        }
+        guard isDirectory.boolValue else { throw RunFolderError(.notARun, "\(path): not a directory (give a run folder)") }
+        environmentData = try Self.read(url, "environment.json", required: true)!
+        guard RunEnvironment.isStoreBenchRun(environmentData) else {
+            throw RunFolderError(.notARun, "\(url.path)/environment.json: not a storebench run's environment (it needs "
+                                 + RunEnvironment.schemaKeys.joined(separator: ", ") + ")")
+        }
+        do {
+            environment = try JSONDecoder().decode(RunEnvironment.self, from: environmentData)
+        } catch {
+            throw RunFolderError(.notARun, "\(url.path)/environment.json: \(error)")
+        }
+        summary = try Self.table(url, "summary.csv", columns: ReportColumns.summary, required: true)!
+        samples = try Self.table(url, "samples.csv", columns: ReportColumns.samples, required: true)!
+        durability = try Self.table(url, "durability.csv", columns: [], required: false)
+        classes = try Self.table(url, "classes.csv", columns: [], required: false)
+        for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"] where summary.column(column) == nil {
+            throw RunFolderError(.notARun, "\(url.path)/summary.csv: not a storebench summary (no \(column) column)")
+        }
+        for column in ["workload", "backend", "variant", "size", "repetition", "status", "wall_s"] where samples.column(column) == nil {
+            throw RunFolderError(.notARun, "\(url.path)/samples.csv: not storebench samples (no \(column) column)")
+        }
+        try checkRepetitions()
+    }
+
+    /// Why the run is not a finished result, or nil.
+    public var partialReason: String? {
+        var reasons: [String] = []
+        if let interrupted = environment.interrupted { reasons.append("interrupted (\(interrupted))") }
+        let failed = summary.cells.filter { $0["status"] == "failed" }
+        if !failed.isEmpty {
+            let names = failed.prefix(3).map { "\($0["workload"] ?? "?")/\($0["backend"] ?? "?") [\($0["variant"] ?? "?")]" }
+            reasons.append("\(failed.count) failed row(s): " + names.joined(separator: "; ") + (failed.count > 3 ? "; …" : ""))
+        }
+        if summary.rows.isEmpty { reasons.append("no rows") }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+    }
+
+    /// Throws unless the run finished with every row ok.
+    public func requireComplete() throws {
+        if let reason = partialReason { throw RunFolderError(.partial, "\(url.path): \(reason); not a finished run") }
+    }
+
+    /// A required file's bytes (nil for a missing optional one); anything but a regular file is refused.
+    static func read(_ folder: URL, _ name: String, required: Bool) throws -> Data? {
+        let file = folder.appendingPathComponent(name)
+        var info = stat()
+        guard stat(file.path, &info) == 0 else {
+            if required { throw RunFolderError(.notARun, "\(file.path): missing (not a finished storebench run folder?)") }
+            return nil
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw RunFolderError(.notARun, "\(file.path): \(FileKind.describe(info.st_mode)), not a regular file")
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw RunFolderError(.notARun, "\(file.path): cannot read it")
+        }
+        return data
+    }
+
+    /// A checked table; numeric cells of `columns` must be measurements.
+    static func table(_ folder: URL, _ name: String, columns: [ReportColumn], required: Bool) throws -> Table? {
+        guard let data = try read(folder, name, required: required) else { return nil }
+        let source = folder.appendingPathComponent(name).path
+        let (header, rows) = try StrictCSV.decode(data, source: source)
+        let numeric = columns.filter(\.isNumeric).compactMap { column in header.firstIndex(of: column.name).map { ($0, column) } }
+        for (line, row) in rows.enumerated() {
+            for (index, column) in numeric where !row[index].isEmpty {
+                try MeasurementCheck.check(row[index], unit: column.unit, column: column.name,
+                                           at: "\(source): line \(line + 2)")
+            }
+        }
+        return Table(header: header, rows: rows)
+    }
+
+    /// samples.csv must hold exactly the repetitions summary.csv counts for each row (n + failed; one for an
+    /// unsupported row): fewer is a cut, more is another run's rows.
+    private func checkRepetitions() throws {
+        func key(_ cells: [String: String]) -> String {
+            ["workload", "backend", "variant", "size", "parameters"].map { cells[$0] ?? "" }.joined(separator: "\u{1F}")
+        }
+        var present: [String: Int] = [:]
+        for row in samples.cells { present[key(row), default: 0] += 1 }
+        var expected: [String: Int] = [:]
+        for row in summary.cells {
+            let count = (Int(row["n"] ?? "") ?? 0) + (Int(row["failed"] ?? "") ?? 0)
+            expected[key(row), default: 0] += max(count, row["status"] == "unsupported" ? 1 : 0)
+        }
+        for (name, count) in expected.sorted(by: { $0.key < $1.key }) where present[name, default: 0] != count {
+            let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(separator: " ")
+            throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: \(label) has \(present[name, default: 0]) repetitions, "
+                                 + "summary.csv says \(count) (samples.csv is cut short or holds another run's rows)")
+        }
+        if let extra = present.keys.sorted().first(where: { expected[$0] == nil }) {
+            throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: rows of "
+                                 + extra.replacingOccurrences(of: "\u{1F}", with: " ") + " that summary.csv does not have")
+        }
+    }
+}
+
+/// Whether a cell can be a measurement in its unit: finite, not negative where the unit cannot be, not absurd.
+public enum MeasurementCheck {
+    /// The largest value each unit may take (a repetition of 1e308 s is a damaged file, not a slow store).
+    static func limit(_ unit: ReportColumn.Unit) -> Double {
+        switch unit {
+        case .seconds: 1e7  // about 116 days
+        case .microseconds: 1e13
+        default: 1e18
+        }
+    }
+
+    /// Throws a ``RunFolderError`` naming `column` and `place` unless `text` is a usable value of `unit`.
+    public static func check(_ text: String, unit: ReportColumn.Unit, column: String, at place: String) throws {
+        guard let value = Double(text) else {
+            throw RunFolderError(.badValue, "\(place): \(column) is '\(text.prefix(40))', not a number")
+        }
+        try check(value, unit: unit, column: column, at: place)
+    }
+
+    public static func check(_ value: Double, unit: ReportColumn.Unit, column: String, at place: String) throws {
+        guard value.isFinite else { throw RunFolderError(.badValue, "\(place): \(column) is \(value), not a measurement") }
+        let signed = unit == .ratio || unit == .kibibytes  // memory growth and ratios may be negative
+        guard signed || value >= 0 else { throw RunFolderError(.badValue, "\(place): \(column) is negative (\(value))") }
+        guard abs(value) <= limit(unit) else {
+            throw RunFolderError(.badValue, "\(place): \(column) is \(value) \(unit.rawValue), beyond any measurement "
+                                 + "(at most \(limit(unit)))")
+        }
+    }
+}
