@@ -32,6 +32,10 @@ public final class HistoryDatabase: Sendable {
     /// would add the history's tables, or a journal file beside a device).
     public init(path: String, create: Bool = true) throws {
         self.path = path
+        guard !path.isEmpty else { throw HistoryError(.badArgument, "--db is empty; name the history file") }
+        guard path.utf8.count < Int(PATH_MAX) else {
+            throw HistoryError(.badArgument, "--db is \(path.utf8.count) bytes long; paths are limited to \(PATH_MAX - 1)")
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -77,7 +81,33 @@ public final class HistoryDatabase: Sendable {
 
     /// Throws unless the existing file at `path` is empty or a storebench history, reading it without writing.
     static func requireHistory(_ path: String) throws {
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let size = attributes?[.size] as? Int, size > 0 else {
+            // SQLite takes an empty file for an empty database. One a concurrent `add` has just created is being made;
+            // an older one is some other empty file, not a history.
+            let age = -((attributes?[.modificationDate] as? Date) ?? Date()).timeIntervalSinceNow
+            if age > 10 {
+                throw HistoryError(.database, "\(path): an empty file, not a storebench history; nothing was changed "
+                                   + "(remove it, or name a new path for the history)")
+            }
+            return
+        }
+        // A WAL-mode database opened even read-only gets -wal and -shm files beside it: inspect a private copy.
+        if Self.isWALDatabase(path) {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-history-\(UUID().uuidString)")
+            try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let copy = scratch.appendingPathComponent("history.sqlite").path
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try? FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+            }
+            do {
+                try requireHistory(copy)
+            } catch let error as HistoryError {
+                throw HistoryError(error.code, error.message.replacingOccurrences(of: copy, with: path))
+            }
+            return
+        }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(60)
@@ -96,7 +126,9 @@ public final class HistoryDatabase: Sendable {
         }
         let ours = migrator.migrations
         // Empty, or being created by a concurrent `add` (GRDB's migration table first, then the migrations), or ours.
-        guard tables.allSatisfy({ $0 == "grdb_migrations" }) || applied.contains(where: ours.contains) else {
+        // Another GRDB app's database has migrations of its own: it is not ours even when they made no table.
+        let empty = tables.allSatisfy { $0 == "grdb_migrations" } && applied.isEmpty
+        guard empty || (!applied.isEmpty && applied.allSatisfy(ours.contains)) else {
             throw HistoryError(.database, "\(path): an SQLite database but not a storebench history (its tables: "
                                + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "") + "); nothing was changed")
         }
@@ -270,5 +302,13 @@ public final class HistoryDatabase: Sendable {
     static func json(_ value: Any) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "null" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Whether the file's SQLite header says WAL (file format versions 2 at bytes 18 and 19).
+    static func isWALDatabase(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 20)) ?? Data()
+        return header.count == 20 && header.prefix(16) == Data("SQLite format 3\u{0}".utf8) && header[18] == 2 && header[19] == 2
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchAnalysis
 
 /// `storebench history html`: one static page, no script, no server, no network. Per machine and scenario, one chart
 /// per workload with a line per strategy (and size) over the commits, on a log scale; the steps ``HistoryCheck``
@@ -54,7 +55,7 @@ public struct TrendPage {
         if body.isEmpty { body.append("<p>The history holds no ok rows yet.</p>") }
         return """
             <!doctype html>
-            <html lang=en><head><meta charset=utf-8><title>\(esc(title))</title>
+            <html lang=en><head><meta charset=utf-8>\(OutputMarks.pageGenerator)<title>\(esc(title))</title>
             <style>
             body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
             h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px;margin:24px 0 4px}

@@ -41,8 +41,16 @@ struct ABCommand: ParsableCommand {
         options.paired = true
         options.repetitionsPerRound = repsPerRound
         let scenario = try failing(.badInput) { try BundledScenarios.resolve(self.scenario) }
-        let output = URL(fileURLWithPath: out ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("storebench-ab-\(UUID().uuidString)").path)
+        let claim = try failing(.badInput) { () throws -> RunOutput in
+            let path = out ?? FileManager.default.temporaryDirectory.appendingPathComponent("storebench-ab-\(UUID().uuidString)").path
+            try RunOutput.checkPath(path)
+            let claim = try RunOutput(URL(fileURLWithPath: path, isDirectory: true), existing: .refuse, kind: .run,
+                                      inputs: [URL(fileURLWithPath: scenario)])
+            try claim.record(["rounds", "baseline", "current"])
+            return claim
+        }
+        defer { claim.release() }
+        let output = claim.url
         let sides = [("baseline", baselineBinary), ("current", currentBinary)]
         var merged: [String: ABMerge] = [:]
         for round in 1...rounds {

@@ -58,16 +58,18 @@ struct AdviseCommand: ParsableCommand {
             return (profile, plan)
         }
         let out = URL(fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-advise-\(profile.name)", isDirectory: true)
-        if dryRun {
-            // The scenario goes to a private directory (mkdtemp: an unpredictable name, never a planted path).
-            let scratch = try failing(.badInput) {
-                try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-")
-            }
+        // The scenario is checked (and, with --dry-run, printed) from a private directory (mkdtemp: an unpredictable
+        // name, never a planted path) before the advise folder is claimed, so a profile the plan refuses (too large
+        // for this machine or its budget) leaves nothing behind.
+        do {
+            let scratch = try failing(.badInput) { try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-") }
             defer { scratch.remove() }
             let scenarioFile = scratch.url.appendingPathComponent("scenario.yaml")
             try failing(.failure) { try AtomicFile.write(Data(plan.scenarioText.utf8), to: scenarioFile) }
-            print(plan.scenarioText)
-            try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true)
+            if dryRun { print(plan.scenarioText) }
+            try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
+        }
+        if dryRun {
             print("then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "
                   + "the budgets (at most \(plan.candidates.count); about 5 s a trial here)")
             return
@@ -103,14 +105,14 @@ struct AdviseCommand: ParsableCommand {
         throw try failing(.failure) { try answer(in: claim) }
     }
 
-    private func runScenario(_ file: URL, into output: URL, dryRun: Bool) throws {
+    private func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true) throws {
         var request = RunRequest(scenarioFile: file.path)
         request.output = output.path
         request.workdir = workdir.workdir
         request.dryRun = dryRun
         try RunCommand.execute(request, quiet: false) { outcome, interrupt, _ in
             switch outcome {
-            case .planned(let text): print(text, terminator: "")
+            case .planned(let text): if show { print(text, terminator: "") }
             case let .finished(result, _):
                 if result.interrupted { throw ExitCode(interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted) }
             }

@@ -15,7 +15,8 @@ struct ExportCommand: ParsableCommand {
             nanoseconds (the median and its 95% interval), counts per operation where counted. \
             github-action-benchmark: the customSmallerIsBetter list [{name, unit, value, range, extra}] — seconds, and \
             one entry per count. Only ok rows; names are workload/backend [variant]/size (parameters), stable across \
-            runs. Writes to standard output, or to --out FILE.
+            runs. Interrupted runs and runs with failed rows are refused (exit 1). Writes to standard output, or to \
+            --out FILE (never one of the run's own files).
             """
     )
 
@@ -30,17 +31,21 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let summary = URL(fileURLWithPath: runDirectory).appendingPathComponent("summary.csv")
-        let data = try failing(.badInput) { () throws -> Data in
-            guard let text = try? String(contentsOf: summary, encoding: .utf8) else {
-                throw CompareError("\(summary.path): cannot read it (not a storebench run directory?)")
-            }
+        let data = try failing(.failure) { () throws -> Data in
+            let folder = try RunFolder(runDirectory)
+            try folder.requireComplete()
             let registry = BackendRegistry.standard()
-            let rows = try Export.rows(summaryCSV: text, source: summary.path) { registry.currentVariantText(backend: $0, variant: $1) }
+            let rows = try Export.rows(folder) { registry.currentVariantText(backend: $0, variant: $1) }
             return try Export.encode(rows, as: Export.Format(rawValue: format)!)
         }
         if let out {
-            try failing(.badInput) { try AtomicFile.write(data, to: URL(fileURLWithPath: out)) }
+            // Never the run's own files, however the path names them (device and inode).
+            let inputs = ["environment.json", "summary.csv", "samples.csv", "durability.csv", "classes.csv"]
+                .map { URL(fileURLWithPath: runDirectory).appendingPathComponent($0) }
+            try failing(.failure) {
+                try RunOutput.checkPath(out)
+                try AtomicFile.write(data, to: URL(fileURLWithPath: out), inputs: inputs)
+            }
         } else {
             writeStandardOutput(data)
         }

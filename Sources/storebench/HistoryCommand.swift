@@ -107,7 +107,8 @@ struct HistoryCommand: ParsableCommand {
                 return
             }
             let result = check.check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
-            print(result.text(runs: runs, check: check), terminator: "")
+            // Host names and paths come from run folders: control characters are shown, never sent to the terminal.
+            print(result.text(runs: runs, check: check).escapingControlCharacters(keepingNewlines: true), terminator: "")
             if !result.regressions.isEmpty { throw ExitCode(Exit.regression) }
         }
     }
@@ -118,8 +119,8 @@ struct HistoryCommand: ParsableCommand {
             abstract: "Write the trend page: one chart per workload, a line per strategy over the commits, steps marked.",
             discussion: """
                 Writes OUT_DIR/index.html, a static page with no scripts and no network. OUT_DIR must be new or empty; \
-                --force replaces the page in a folder that holds only index.html, screenshot.png, check.txt and \
-                history.sqlite.gz. scripts/history-page also screenshots it.
+                --force replaces what storebench wrote in a previous trend page folder (its manifest; a folder from \
+                before manifests only when its index.html is storebench's page). scripts/history-page also screenshots it.
                 """
         )
         @OptionGroup var database: Database
@@ -127,14 +128,36 @@ struct HistoryCommand: ParsableCommand {
         @Argument(help: "The folder for index.html.") var outDirectory: String
 
         func run() throws {
-            let out = URL(fileURLWithPath: outDirectory)
-            try failing(.badInput) { try Self.prepare(out, force: force) }
+            let out = URL(fileURLWithPath: outDirectory, isDirectory: true)
+            try failing(.badInput) { try RunOutput.checkPath(out.path, option: "OUT_DIR") }
+            // The history first: a missing or foreign database leaves no folder behind.
             let history = try failing(.failure) { try database.open() }
             defer { try? history.close() }
-            let (runs, series, rows) = try failing(.failure) { try HistoryCommand.seriesAndRows(history) }
+            let claim = try failing(.badInput) {
+                try RunOutput(out, existing: force ? .replace : .refuse, kind: .page, inputs: [URL(fileURLWithPath: database.db)])
+            }
+            defer { claim.release() }
+            let page: String, runCount: Int, charts: Int, steps: Int
+            do {
+                (page, runCount, charts, steps) = try render(history)
+            } catch {
+                claim.releaseRemovingIfEmpty()
+                throw CommandFailure(exit: Exit.for(error, fallback: .failure), message: "storebench history html: \(error)")
+            }
+            try failing(.failure) {
+                try claim.removePrevious()
+                try claim.write(Data(page.utf8), name: "index.html")
+            }
+            print("wrote \(out.appendingPathComponent("index.html").path): \(runCount) runs, \(charts) workload charts, "
+                  + "\(steps) step\(steps == 1 ? "" : "s")")
+        }
+
+        /// The page's HTML, the number of runs, workload charts and steps.
+        private func render(_ history: HistoryDatabase) throws -> (String, Int, Int, Int) {
+            let (runs, series, rows) = try HistoryCommand.seriesAndRows(history)
             let result = HistoryCheck().check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
             var classes: [String: (durability: String, measured: Bool)] = [:]
-            let byRun = try failing(.failure) { try history.durabilityClasses() }
+            let byRun = try history.durabilityClasses()
             let registry = BackendRegistry.standard()
             let order = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
             // The declared class from the rows first (every run has it), then the report's classes, measured where
@@ -151,28 +174,7 @@ struct HistoryCommand: ParsableCommand {
                 }
             }
             let page = TrendPage(series: series, runs: runs, result: result, classes: classes).html()
-            try failing(.failure) { try AtomicFile.write(Data(page.utf8), to: out.appendingPathComponent("index.html")) }
-            print("wrote \(out.appendingPathComponent("index.html").path): \(runs.count) runs, "
-                  + "\(Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count) workload charts, "
-                  + "\(result.steps.count) step\(result.steps.count == 1 ? "" : "s")")
-        }
-
-        /// What a trend page folder may hold: the page, its screenshot, and the history and check beside them.
-        static let pageFolderFiles: Set<String> = ["index.html", "screenshot.png", "check.txt", "history.sqlite.gz"]
-
-        /// A trend page folder: new, empty, or (--force) one holding only a previous page and what goes with it.
-        static func prepare(_ out: URL, force: Bool) throws {
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out.path, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw CompareError("\(out.path) is a file, not a folder for the trend page") }
-                guard contents.isEmpty || (force && Set(contents).isSubset(of: pageFolderFiles)) else {
-                    throw CompareError("\(out.path) is not empty" + (force ? " and is not a trend page folder (only "
-                        + pageFolderFiles.sorted().joined(separator: ", ") + ")" : "; use a new folder or --force"))
-                }
-            } else {
-                try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            }
+            return (page, runs.count, Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count, result.steps.count)
         }
     }
 

@@ -21,11 +21,18 @@ struct ReportCommand: ParsableCommand {
     var durabilityFiles: [String] = []
 
     func run() throws {
-        let directory = URL(fileURLWithPath: runDirectory)
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("samples.csv").path) else {
-            throw CommandFailure(exit: .badInput, message: "storebench report: \(directory.path) has no samples.csv (not a run directory)")
+        let directory = URL(fileURLWithPath: runDirectory, isDirectory: true)
+        let table = try failing(.failure) { () throws -> SampleTable in
+            _ = try RunFolder(directory.path)
+            return try SampleTable(path: directory.path)
         }
-        let table = try failing(.failure) { try SampleTable(path: directory.path) }
+        // report.md and classes.csv join the run folder's own files (its manifest); a folder that is not one of
+        // storebench's is refused before anything is written.
+        let claim = try failing(.badInput) {
+            try RunOutput(directory, existing: .adopt, kind: .run,
+                          inputs: durabilityFiles.map { URL(fileURLWithPath: $0) } + SampleTable.inputFiles(directory.path))
+        }
+        defer { claim.release() }
         // Intervals and noise flags as the run made them: its look schedule, target and machine.
         var builder = SummaryBuilder(targetPrecision: table.targetPrecision, schedule: table.lookSchedule,
                                      cores: table.cores ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -49,8 +56,8 @@ struct ReportCommand: ParsableCommand {
                                           charts: RunReport.charts(in: directory.appendingPathComponent("charts")),
                                           decision: decision, crashFiles: crashFiles.map(\.lastPathComponent))
         try failing(.failure) {
-            try AtomicFile.write(CSVFormat.encode(decision.classRows), to: directory.appendingPathComponent("classes.csv"))
-            try AtomicFile.write(Data(document.utf8), to: directory.appendingPathComponent("report.md"))
+            try claim.write(CSVFormat.encode(decision.classRows), name: "classes.csv")
+            try claim.write(Data(document.utf8), name: "report.md")
         }
         printError("wrote \(directory.appendingPathComponent("report.md").path) (durability from \(crashFiles.isEmpty ? "declarations only: no crash results" : crashFiles.map(\.lastPathComponent).joined(separator: ", ")))")
     }

@@ -42,3 +42,9 @@ public struct RunEnvironment: Decodable, Sendable {
         return !version.isEmpty && (crash || keys.allSatisfy { object[$0] is String })
     }
 }
+
+/// Marks storebench puts in what it writes, by which its output funnel recognises its own files.
+public enum OutputMarks {
+    /// In a trend page's head: `history html --force` replaces a folder's index.html only when it carries this.
+    public static let pageGenerator = "<meta name=generator content=storebench>"
+}

@@ -46,10 +46,14 @@ public struct RunInvocation {
             scenario = try request.scenario(backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
             if let previous { try previous.check(scenario: scenario) }
             let cases = try RunPlan.check(scenario, workloads: workloadRegistry, limits: request.limits)
-            if request.dryRun {
-                return .planned(DryRun.describe(scenario, cases: cases, workloads: workloadRegistry))
-            }
             workURL = try OutputLocations.workdir(request.workdir)
+            // Bounds before work: memory, disk and time the data needs, measured on a sample here.
+            let bound = ResourceBound.estimate(cases, seed: scenario.seed)
+            try bound.check(file: scenario.file, memoryAvailable: MachineFacts.memoryAvailableBytes,
+                            diskFree: MachineFacts.freeBytes(at: workURL.path), budgetSeconds: scenario.policy.budgetSeconds)
+            if request.dryRun {
+                return .planned(DryRun.describe(scenario, cases: cases, workloads: workloadRegistry, bound: bound))
+            }
             if let requested = request.output { try RunOutput.checkPath(requested) }
             let outputURL = URL(fileURLWithPath: request.output ?? OutputLocations.defaultOutput(), isDirectory: true)
             output = try RunOutput(outputURL, existing: previous != nil ? .resume : (request.force ? .replace : .refuse),

@@ -84,7 +84,7 @@ public final class RunOutput {
             case .page:
                 let present = Set(RunOutput.contents(of: folder))
                 return present.isSubset(of: legacyNames)
-                    && String(decoding: data("index.html"), as: UTF8.self).contains(RunOutput.pageGenerator)
+                    && String(decoding: data("index.html"), as: UTF8.self).contains(OutputMarks.pageGenerator)
             }
         }
 
@@ -92,9 +92,6 @@ public final class RunOutput {
         /// folder needs `--force`); advise and page folders only to their own kind.
         var adopts: Set<String> { self == .crash ? ["run"] : [rawValue] }
     }
-
-    /// The mark a trend page carries (`<meta name=generator>`), by which `history html --force` knows its own page.
-    public static let pageGenerator = "<meta name=generator content=storebench>"
 
     /// Claims `url`. `inputs`: files the command reads (the scenario, the profile); a claim that would remove or
     /// overwrite one of them is refused.

@@ -86,7 +86,6 @@ public struct RunPlan {
         var planned: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)] = []
         var cases = 0
         var datasets: [String: Int] = [:]
-        let counted = ["count", "stored", "messages", "users", "keys"]
         for entry in scenario.workloads {
             guard let workload = workloads[entry.workload] else { continue }
             for requested in entry.cases {
@@ -95,9 +94,7 @@ public struct RunPlan {
                     let parameters = backend.limited(requested, for: workload.name)
                     cases += 1
                     planned.append((workload.name, parameters, workload.requiresStore ? backend : nil))
-                    // Longer articles weigh more: a record of `summary_bytes` counts as that many default-sized ones.
-                    let weight = max(1, (parameters.values["summary_bytes"] ?? 0) / RecordShape().summaryBytes)
-                    datasets["\(workload.name) \(parameters)"] = counted.compactMap { parameters.values[$0] }.reduce(0, +) * weight
+                    datasets["\(workload.name) \(parameters)"] = weightedRecords(parameters)
                 }
             }
         }
@@ -113,6 +110,16 @@ public struct RunPlan {
                                     + "lower the sizes, or raise the cap with --max-records")
         }
         return planned
+    }
+
+    /// The parameters that count generated records.
+    static let countedParameters = ["count", "stored", "messages", "users", "keys"]
+
+    /// The records a case's data set holds, weighted by their size: a record of `summary_bytes` counts as that many
+    /// default-sized ones.
+    static func weightedRecords(_ parameters: WorkloadParameters) -> Int {
+        let weight = max(1, (parameters.values["summary_bytes"] ?? 0) / RecordShape().summaryBytes)
+        return countedParameters.compactMap { parameters.values[$0] }.reduce(0, +) * weight
     }
 
     /// The stand-in backend of workloads that use no store.

@@ -108,4 +108,18 @@ extension MachineFacts {
         return line?.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown"
     }
 
+    /// Memory a new allocation can take without swapping (`MemAvailable` in `/proc/meminfo`), in bytes; nil where
+    /// unknown.
+    public static var memoryAvailableBytes: Double? {
+        let text = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kib * 1024
+    }
+
+    /// Free bytes on the file system of `path` for an unprivileged writer; nil where unknown.
+    public static func freeBytes(at path: String) -> Double? {
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: path)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.doubleValue
+    }
 }
