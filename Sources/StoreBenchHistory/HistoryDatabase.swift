@@ -43,6 +43,10 @@ public final class HistoryDatabase: Sendable {
         }
         var link = stat(), target = stat()
         if lstat(path, &link) == 0 {
+            // A command that may write the history never writes through a link (the output funnel's rule).
+            if create, link.st_mode & S_IFMT == S_IFLNK {
+                throw HistoryError(.badArgument, "--db \(path) is a symlink; storebench does not write through links (name the file itself)")
+            }
             // Only a regular file (or a symlink to one): SQLite would open a device or FIFO and leave its journal
             // beside it (`--db /dev/null` once left /dev/null-journal).
             guard stat(path, &target) == 0 else {

@@ -50,8 +50,12 @@ public enum AdapterOverhead {
         public var description: String { holds ? c : "C: \(c); Swift: \(swift)" }
     }
 
+    /// A signal stopped the measurement before it finished.
+    public struct Stopped: Error {}
+
     public static func measure(backends names: [String] = backends.map(\.name), operations: [Operation] = Operation.allCases,
-                               count: Int, stored: Int, repetitions: Int, seed: UInt64, workdir: URL) throws -> [Measurement] {
+                               count: Int, stored: Int, repetitions: Int, seed: UInt64, workdir: URL,
+                               shouldStop: @escaping () -> Bool = { false }) throws -> [Measurement] {
         let generator = DatasetGenerator(seed: seed)
         let articles = generator.articles(count: max(count, stored))
         var rng = SplitMix64(seed: seed ^ 0x6F76_6572)
@@ -66,7 +70,7 @@ public enum AdapterOverhead {
             }
             let descriptor = registry[name]!
             let variant = try descriptor.variant(entry.settings)
-            let side = Sides(backend: name, descriptor: descriptor, variant: variant, work: work)
+            let side = Sides(backend: name, descriptor: descriptor, variant: variant, work: work, shouldStop: shouldStop)
             for operation in operations {
                 switch operation {
                 case .insert:
@@ -85,12 +89,15 @@ public enum AdapterOverhead {
         let descriptor: BackendDescriptor
         let variant: Variant
         let work: WorkDirectory
+        /// Checked before every repetition: a signal stops the measurement (``Stopped``).
+        let shouldStop: () -> Bool
 
         func insert(_ articles: [Article], repetitions: Int) throws -> Measurement {
             let baseline = try CBaseline(backend: backend, variant: variant, articles: articles)
             var cTimes: [Double] = [], swiftTimes: [Double] = []
             var proof = EqualWork(c: "", swift: "")
             for repetition in 0...repetitions {
+                if shouldStop() { throw Stopped() }
                 let cDirectory = try work.subdirectory("\(backend)-insert-c\(repetition)")
                 let cSeconds = try baseline.insert(into: cDirectory)
                 let location = StoreLocation(directory: try work.subdirectory("\(backend)-insert-swift\(repetition)"), variant: variant)
@@ -124,6 +131,7 @@ public enum AdapterOverhead {
             var cTimes: [Double] = [], swiftTimes: [Double] = []
             var proof = EqualWork(c: "", swift: "")
             for repetition in 0...repetitions {
+                if shouldStop() { throw Stopped() }
                 let (cSeconds, cFound) = try baseline.lookup(uids, in: location.directory)
                 let store = try descriptor.open(location, as: (any ArticleStore).self)
                 var found: [Article?] = []

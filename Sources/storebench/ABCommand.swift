@@ -51,6 +51,9 @@ struct ABCommand: ParsableCommand {
         }
         defer { claim.release() }
         let output = claim.url
+        let interrupt = InterruptRequest.install()
+        defer { interrupt.uninstall() }
+        interrupt.addCleanup(claim.emergencyCleanup)
         let sides = [("baseline", baselineBinary), ("current", currentBinary)]
         var merged: [String: ABMerge] = [:]
         for round in 1...rounds {
@@ -60,7 +63,11 @@ struct ABCommand: ParsableCommand {
                 var arguments = ["run", "--scenario", scenario, "--reps", String(repsPerRound), "--warmup", String(warmup),
                                  "--out", runDirectory.path]
                 if let workdir = workdir.workdir { arguments += ["--workdir", workdir] }
-                let status = try Self.execute(binary, arguments)
+                let status = try Self.execute(binary, arguments, interrupt: interrupt)
+                if interrupt.signal != nil {
+                    printError("interrupted by \(interrupt.signalName) in round \(round); the rounds so far are in \(output.path)/rounds")
+                    throw ExitCode(interrupt.exitCode)
+                }
                 guard status == 0 || status == 1 else {
                     throw CommandFailure(exit: .failure, message: "storebench ab: \(binary) exited \(status) in round \(round); stopping")
                 }
@@ -79,12 +86,22 @@ struct ABCommand: ParsableCommand {
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds
     /// are progress here), and returns its exit status.
-    static func execute(_ binary: String, _ arguments: [String]) throws -> Int32 {
+    /// A signal to `ab` is passed on to the running child (SIGINT or SIGTERM), which stops after its current
+    /// repetition and writes what it finished.
+    static func execute(_ binary: String, _ arguments: [String], interrupt: InterruptRequest) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.standardOutput = FileHandle.standardError
         try process.run()
+        var passedOn = false
+        while process.isRunning {
+            if let signal = interrupt.signal, !passedOn {
+                kill(process.processIdentifier, signal)
+                passedOn = true
+            }
+            usleep(20_000)
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }

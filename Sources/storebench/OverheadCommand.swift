@@ -42,8 +42,16 @@ struct OverheadCommand: ParsableCommand {
             printError("WARNING: DEBUG BUILD: the Swift side is not optimized; build with -c release")
         }
         let chosen = backends.isEmpty ? AdapterOverhead.backends.map(\.name) : backends
-        let results = try AdapterOverhead.measure(backends: chosen, count: count, stored: stored, repetitions: reps,
-                                                  seed: seed.seed ?? 42, workdir: workURL)
+        let interrupt = InterruptRequest.install()
+        defer { interrupt.uninstall() }
+        let results: [AdapterOverhead.Measurement]
+        do {
+            results = try AdapterOverhead.measure(backends: chosen, count: count, stored: stored, repetitions: reps,
+                                                  seed: seed.seed ?? 42, workdir: workURL) { interrupt.signal != nil }
+        } catch is AdapterOverhead.Stopped {
+            printError("interrupted by \(interrupt.signalName): nothing was measured to the end")
+            throw ExitCode(interrupt.exitCode)
+        }
         print("| backend | operation | C median | Swift median | Swift/C | goal | equal work |")
         print("|---|---|---:|---:|---:|---:|---|")
         for result in results {

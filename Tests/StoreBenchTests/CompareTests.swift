@@ -338,7 +338,13 @@ struct CompareEndToEndTests {
     func report() throws {
         let temp = try TemporaryDirectory()
         let run = temp.url.appendingPathComponent("run")
-        try write(syntheticSamples(mean: 0.01, repetitions: 3, seed: 1), to: run, environment: ["scenario_name": "s", "host": "h"])
+        // A run folder as the one reader takes it: samples, their summary, and a storebench run's environment.
+        let samples = syntheticSamples(mean: 0.01, repetitions: 3, seed: 1)
+        try write(samples, to: run, environment: ["storebench_version": "test", "scenario_name": "s", "scenario_hash": "h1",
+                                                  "started_at": "2026-11-01T00:00:00Z", "host": "h"])
+        var builder = SummaryBuilder()
+        for sample in samples { builder.add(sample) }
+        try CSVFormat.encode(builder.csvRows).write(to: run.appendingPathComponent("summary.csv"))
         let result = try runStorebench(["report", run.path])
         #expect(result.status == 0)
         #expect(result.stdout.contains("| insert | sqlite | default | 100 |"))

@@ -13,7 +13,8 @@ struct EndToEndTests {
                                         "--workdir", temp.url.path, "--reps", "2", "--warmup", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-                == ["samples.csv", "summary.csv", "summary.json", "environment.json", "rounds.csv"])
+                == ["samples.csv", "summary.csv", "summary.json", "environment.json", "rounds.csv", ".storebench-manifest.json"])
+        #expect(try OutputManifest.read(in: out)?.files == ["environment.json", "rounds.csv", "samples.csv", "summary.csv", "summary.json"])
 
         let (combinations, declined) = try InventoryTests.smokeRows()  // derived from the registries and smoke.yaml
         let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
@@ -103,7 +104,7 @@ struct EndToEndTests {
         let file = try temp.file("taken", "x")
         let result = try runStorebench(["run", "--scenario", "scenarios/smoke.yaml", "--out", file])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("exists and is not a directory"))
+        #expect(result.stderr.contains("exists and is a regular file, not a directory"), "\(result.stderr)")
     }
 
     @Test("list shows the backends with their settings and the workloads")

@@ -194,7 +194,7 @@ struct HardeningInputTests {
         let box = try Sandbox()
         let empty = try box.root.child("empty")
         let report = try box.run(["report", empty.path])
-        #expect(report.status != 0 && report.stderr.contains("no samples.csv"), "\(report.stderr)")
+        #expect(report.status != 0 && report.stderr.contains("no samples.csv, summary.csv, environment.json"), "\(report.stderr)")
         let compare = try box.run(["compare", empty.path, empty.path])
         #expect(compare.status != 0 && compare.stderr.contains("no samples.csv"), "\(compare.stderr)")
         let bundled = try box.run(["run", "--scenario", "scenarios/smoke.yaml", "--dry-run"])

@@ -20,7 +20,7 @@ struct HistoryDatabaseTests {
         }
     }
 
-    @Test("A re-added run is a no-op that says so; a directory that is not a run is bad input naming the file")
+    @Test("A re-added run is a no-op that says so; a directory that is not a run is refused (exit 1) naming the file")
     func idempotentAdd() throws {
         let directory = try TemporaryDirectory()
         let db = directory.url.appendingPathComponent("h.sqlite").path
@@ -33,8 +33,8 @@ struct HistoryDatabaseTests {
         #expect(!FileManager.default.fileExists(atPath: db + "-wal") && !FileManager.default.fileExists(atPath: db + "-shm"),
                 "the history is closed: no WAL left beside it")
         let notARun = try runStorebench(["history", "add", "--db", db, directory.url.path])
-        #expect(notARun.status == 64 && notARun.stderr.contains("storebench history add:")
-                && notARun.stderr.contains("environment.json: missing"), "\(notARun)")
+        #expect(notARun.status == 1 && notARun.stderr.contains("storebench history add:")
+                && notARun.stderr.contains("no samples.csv, summary.csv, environment.json"), "\(notARun)")
         let noFolder = try runStorebench(["history", "add", "--db", "/nonexistent/h.sqlite", run])
         #expect(noFolder.status == 1 && noFolder.stderr.contains("/nonexistent does not exist"), "\(noFolder)")
     }
@@ -84,7 +84,8 @@ struct HistoryDatabaseTests {
         try writeSyntheticRun(in: failed, commit: "bbbb", commitTime: 1, rows: [("insert", 1, [1, 1])], status: "failed")
         for partial in [interrupted, failed] {
             let refused = try runStorebench(["history", "add", "--db", db, good, partial.path])
-            #expect(refused.status == 64 && refused.stderr.contains("nothing added"), "\(refused)")
+            // A run folder that cannot be added exits 1 from every reader of run folders (StoreBenchExit.for).
+            #expect(refused.status == 1 && refused.stderr.contains("nothing added"), "\(refused)")
         }
         #expect(!FileManager.default.fileExists(atPath: db), "nothing was added, not even the good run")
         let allowed = try runStorebench(["history", "add", "--db", db, "--allow-partial", interrupted.path, failed.path])
@@ -149,11 +150,11 @@ struct HistoryDatabaseTests {
         #expect(text.contains("#1 regressed ×1.") && text.contains("newest commit c00000020: #1 memory [default] · 100 regressed ×1.")
                 && text.contains("against 10 earlier runs"), "\(text)")
         let again = try runStorebench(["history", "html", "--db", db, page.path])
-        #expect(again.status == 64 && again.stderr.contains("use a new folder or --force"), "\(again)")
+        #expect(again.status == 64 && again.stderr.contains("choose an empty or new directory, or pass --force"), "\(again)")
         #expect(try runStorebench(["history", "html", "--db", db, "--force", page.path]).status == 0)
         let file = page.appendingPathComponent("index.html").path
         let notAFolder = try runStorebench(["history", "html", "--db", db, "--force", file])
-        #expect(notAFolder.status == 64 && notAFolder.stderr.contains("is a file, not a folder"), "\(notAFolder)")
+        #expect(notAFolder.status == 64 && notAFolder.stderr.contains("is a regular file, not a directory"), "\(notAFolder)")
     }
 
     @Test("--machine (or STOREBENCH_MACHINE) joins runs from hosts whose names change into one series; without it each host is a machine of its own")

@@ -9,7 +9,8 @@ func writeSyntheticRun(in directory: URL, commit: String, commitTime: Int = 0, h
                        interrupted: Bool = false) throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var environment: [String: Any] = [
-        "git_commit": commit, "started_at": "2026-11-01T00:00:\(String(format: "%02d", commitTime % 60))Z", "host": host,
+        "storebench_version": "test", "git_commit": commit,
+        "started_at": "2026-11-01T00:00:\(String(format: "%02d", commitTime % 60))Z", "host": host,
         "cpu_model": "cpu", "cores": 2, "memory_bytes": 1 << 30, "kernel": "Linux", "workdir_filesystem": "ext4",
         "scenario_name": "synthetic", "scenario_hash": scenarioHash, "libraries": ["sqlite": "3"],
         "repetition_policy_values": ["min_repetitions": 6], "commit_time_for_test": commitTime,

@@ -63,13 +63,14 @@ struct RunOwnershipTests {
         return try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path] + extra)
     }
 
-    @Test("a non-empty --out is refused and left alone; --force replaces the old run, report and charts included")
+    @Test("a non-empty --out is refused and left alone; --force removes what storebench wrote there (its manifest), never the user's files")
     func nonEmptyOutput() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let out = temp.url.appendingPathComponent("out")
         #expect(try quickRun(temp, out: out).status == 0)
+        #expect(try runStorebench(["report", out.path]).status == 0, "report.md and classes.csv join the manifest")
+        // Files a person put there, under names storebench also uses: not in the manifest, so not storebench's.
         try FileManager.default.createDirectory(at: out.appendingPathComponent("charts"), withIntermediateDirectories: true)
-        try Data("old report".utf8).write(to: out.appendingPathComponent("report.md"))
         try Data("old".utf8).write(to: out.appendingPathComponent("durability.csv"))
         try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
         let before = try Data(contentsOf: out.appendingPathComponent("samples.csv"))
@@ -81,7 +82,11 @@ struct RunOwnershipTests {
         let forced = try quickRun(temp, out: out, extra: ["--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
-        #expect(names == ["samples.csv", "summary.csv", "summary.json", "environment.json", "notes.txt"], "\(names)")
+        #expect(names == ["samples.csv", "summary.csv", "summary.json", "environment.json", ".storebench-manifest.json",
+                          "notes.txt", "charts", "durability.csv"], "\(names)")
+        #expect(try String(contentsOf: out.appendingPathComponent("durability.csv"), encoding: .utf8) == "old")
+        let manifest = try #require(try OutputManifest.read(in: out))
+        #expect(manifest.files == ["environment.json", "samples.csv", "summary.csv", "summary.json"], "\(manifest.files)")
     }
 
     @Test("a second run into the same --out refuses while the first runs, and the first one's report is whole")
@@ -99,7 +104,7 @@ struct RunOwnershipTests {
         #expect(samples.rows.count == 4 * 6 && samples.rows.allSatisfy { $0.count == samples.header.count })
     }
 
-    @Test("a planted symlink in --out or at compare --csv is replaced, never written through")
+    @Test("a planted symlink among a run's files is removed with the run, never written through; compare --csv at a symlink is refused")
     func plantedSymlinks() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let out = temp.url.appendingPathComponent("out")
@@ -116,9 +121,9 @@ struct RunOwnershipTests {
         let csv = temp.url.appendingPathComponent("findings.csv")
         try FileManager.default.createSymbolicLink(at: csv, withDestinationURL: victim)
         let compared = try runStorebench(["compare", out.path, out.path, "--csv", csv.path, "--allow-underpowered"])
-        #expect(compared.status == 0, "\(compared.stderr)")
+        #expect(compared.status == 64 && compared.stderr.contains("is a symlink"), "\(compared.stderr)")
         #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: csv.path)) == nil, "the link was replaced by the file")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: csv.path)) == victim.path, "the link is left as it was")
     }
 
     @Test("SIGINT stops after the current repetition, publishes the completed rows marked interrupted, removes the work directory and exits 130; --resume finishes the run")

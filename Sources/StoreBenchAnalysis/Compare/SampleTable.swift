@@ -56,7 +56,9 @@ public struct SampleTable {
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
             throw CompareError("\(file.path): cannot read it as UTF-8 text")
         }
-        if isDirectory.boolValue, FileManager.default.fileExists(atPath: Self.inputFiles(path)[2].path) {
+        // A run folder (its summary and environment beside the samples) is read by the one reader's rules; a folder
+        // of samples alone (`ab`'s merged sides, a samples.csv given by name) by the samples' own.
+        if isDirectory.boolValue, Self.inputFiles(path).dropFirst().allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
             _ = try RunFolder(path)  // the one reader's checks: environment, summary, samples and crash results agree
         }
         try self.init(text: text, source: file.path)

@@ -33,12 +33,19 @@ public struct RunFolder: Sendable {
 
     /// Reads `path` (a run folder). Throws a ``RunFolderError`` naming the file (and line) of the first problem.
     public init(_ path: String) throws {
-        url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        let url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        self.url = url
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw RunFolderError(.notARun, "\(path): no such directory")
         }
         guard isDirectory.boolValue else { throw RunFolderError(.notARun, "\(path): not a directory (give a run folder)") }
+        let missing = ["samples.csv", "summary.csv", "environment.json"].filter {
+            !FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
+        }
+        guard missing.isEmpty else {
+            throw RunFolderError(.notARun, "\(url.path): no \(missing.joined(separator: ", ")) (not a storebench run folder)")
+        }
         environmentData = try Self.read(url, "environment.json", required: true)!
         guard RunEnvironment.isStoreBenchRun(environmentData) else {
             throw RunFolderError(.notARun, "\(url.path)/environment.json: not a storebench run's environment (it needs "
@@ -127,8 +134,9 @@ public struct RunFolder: Sendable {
         }
         for (name, count) in expected.sorted(by: { $0.key < $1.key }) where present[name, default: 0] != count {
             let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(separator: " ")
-            throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: \(label) has \(present[name, default: 0]) repetitions, "
-                                 + "summary.csv says \(count) (samples.csv is cut short or holds another run's rows)")
+            let found = present[name, default: 0]
+            throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: \(label) has \(found) repetitions, summary.csv says "
+                                 + "\(count): " + (found > count ? "samples.csv has rows of another run" : "samples.csv is cut short"))
         }
         if let extra = present.keys.sorted().first(where: { expected[$0] == nil }) {
             throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: rows of "

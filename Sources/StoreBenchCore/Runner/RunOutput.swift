@@ -123,13 +123,13 @@ public final class RunOutput {
 
     private func claim(existing: Existing, inputs: [URL]) throws {
         try Self.checkPath(url.path)
+        // The last component is never followed (a planted link would send the output, or --force, elsewhere); its
+        // parents may be links (a symlinked home).
         var info = stat()
         if lstat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
-            let link = info.st_mode & S_IFMT == S_IFLNK
-            var target = stat()
-            guard link, stat(url.path, &target) == 0, target.st_mode & S_IFMT == S_IFDIR else {
-                throw Refusal(description: "--out \(url.path) exists and is \(FileKind.describe(info.st_mode)), not a directory")
-            }
+            let what = info.st_mode & S_IFMT == S_IFLNK ? "a symlink; storebench does not write through links (name the directory itself)"
+                : "\(FileKind.describe(info.st_mode)), not a directory"
+            throw Refusal(description: "--out \(url.path) exists and is \(what)")
         }
         try createDirectories()
         try takeLock()
@@ -159,7 +159,13 @@ public final class RunOutput {
                               + "wrote, so choose another directory")
             }
             // In a folder another kind wrote (crash results beside a run), only this kind's own names are replaced.
-            previous = folderKind == kind.rawValue ? ours : ours.filter { kind.legacyNames.contains($0) }
+            // Adding to a folder of its own kind (`report` into a run, `advise --report`) replaces file by file and
+            // removes nothing.
+            switch (existing, folderKind == kind.rawValue) {
+            case (.adopt, true): previous = []
+            case (_, true): previous = ours
+            case (_, false): previous = ours.filter { kind.legacyNames.contains($0) }
+            }
             try refuseRemovingInputs(previous)
             if manifest == nil {
                 var made = OutputManifest(kind: folderKind ?? kind.rawValue, files: ours)
