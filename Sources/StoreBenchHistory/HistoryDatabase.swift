@@ -39,7 +39,7 @@ public final class HistoryDatabase: Sendable {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw HistoryError(.database, "\(path): the folder \(directory) does not exist")
+            throw HistoryError(.badArgument, "\(path): the folder \(directory) does not exist")
         }
         var link = stat(), target = stat()
         if lstat(path, &link) == 0 {
@@ -50,10 +50,10 @@ public final class HistoryDatabase: Sendable {
             // Only a regular file (or a symlink to one): SQLite would open a device or FIFO and leave its journal
             // beside it (`--db /dev/null` once left /dev/null-journal).
             guard stat(path, &target) == 0 else {
-                throw HistoryError(.database, "\(path): a symlink to nothing, not a history file; nothing was changed")
+                throw HistoryError(.badArgument, "\(path): a symlink to nothing, not a history file; nothing was changed")
             }
             guard target.st_mode & S_IFMT == S_IFREG else {
-                throw HistoryError(.database, "\(path): \(FileKind.describe(target.st_mode)), not a history file; nothing was changed")
+                throw HistoryError(.badArgument, "\(path): \(FileKind.describe(target.st_mode)), not a history file; nothing was changed")
             }
             try Self.requireHistory(path)
         } else if !create {
@@ -84,20 +84,20 @@ public final class HistoryDatabase: Sendable {
     }
 
     /// Throws unless the existing file at `path` is empty or a storebench history, reading it without writing.
-    static func requireHistory(_ path: String) throws {
+    static func requireHistory(_ path: String, isPrivateCopy: Bool = false) throws {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let size = attributes?[.size] as? Int, size > 0 else {
             // SQLite takes an empty file for an empty database. One a concurrent `add` has just created is being made;
             // an older one is some other empty file, not a history.
             let age = -((attributes?[.modificationDate] as? Date) ?? Date()).timeIntervalSinceNow
             if age > 10 {
-                throw HistoryError(.database, "\(path): an empty file, not a storebench history; nothing was changed "
+                throw HistoryError(.badArgument, "\(path): an empty file, not a storebench history; nothing was changed "
                                    + "(remove it, or name a new path for the history)")
             }
             return
         }
         // A WAL-mode database opened even read-only gets -wal and -shm files beside it: inspect a private copy.
-        if Self.isWALDatabase(path) {
+        if !isPrivateCopy, Self.isWALDatabase(path) {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-history-\(UUID().uuidString)")
             try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -106,7 +106,7 @@ public final class HistoryDatabase: Sendable {
                 try? FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
             }
             do {
-                try requireHistory(copy)
+                try requireHistory(copy, isPrivateCopy: true)
             } catch let error as HistoryError {
                 throw HistoryError(error.code, error.message.replacingOccurrences(of: copy, with: path))
             }
@@ -126,14 +126,14 @@ public final class HistoryDatabase: Sendable {
                 return (tables, applied)
             }
         } catch let error as DatabaseError {
-            throw HistoryError(.database, "\(path): not a storebench history (SQLite says \(error.resultCode): \(error.message ?? "")); nothing was changed")
+            throw HistoryError(.badArgument, "\(path): not a storebench history (SQLite says \(error.resultCode): \(error.message ?? "")); nothing was changed")
         }
         let ours = migrator.migrations
         // Empty, or being created by a concurrent `add` (GRDB's migration table first, then the migrations), or ours.
         // Another GRDB app's database has migrations of its own: it is not ours even when they made no table.
         let empty = tables.allSatisfy { $0 == "grdb_migrations" } && applied.isEmpty
         guard empty || (!applied.isEmpty && applied.allSatisfy(ours.contains)) else {
-            throw HistoryError(.database, "\(path): an SQLite database but not a storebench history (its tables: "
+            throw HistoryError(.badArgument, "\(path): an SQLite database but not a storebench history (its tables: "
                                + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "") + "); nothing was changed")
         }
     }

@@ -167,20 +167,21 @@ struct AdviseCommand: ParsableCommand {
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
         let plan = AdvicePlan(profile)
         let run = out.appendingPathComponent("run")
-        try RunFolder(run.path).requireComplete()
+        let folder = try RunFolder(run.path)
+        try folder.requireComplete()
         let table = try SampleTable(path: run.path)
         let durability = out.appendingPathComponent("durability.csv")
         let crashes = FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
         let advice = Advice(plan: plan, table: table, crashes: crashes, promise: registry.declaredPromise, label: registry.label)
-        let environment = table.environment ?? [:]
+        let environment = folder.environment
         let provenance = Advice.Provenance(
-            host: environment["host"] as? String ?? MachineFacts.hostName,
-            cpu: environment["cpu_model"] as? String ?? MachineFacts.cpuModel,
-            cores: environment["cores"] as? Int ?? ProcessInfo.processInfo.activeProcessorCount,
-            kernel: environment["kernel"] as? String ?? MachineFacts.kernel,
-            fileSystem: environment["workdir_filesystem"] as? String ?? "unknown",
-            date: String((environment["finished_at"] as? String ?? MachineFacts.timestamp()).prefix(10)),
-            commit: environment["git_commit"] as? String ?? MachineFacts.gitCommit(),
+            host: environment.host ?? MachineFacts.hostName,
+            cpu: environment.cpuModel ?? MachineFacts.cpuModel,
+            cores: environment.cores ?? ProcessInfo.processInfo.activeProcessorCount,
+            kernel: environment.kernel ?? MachineFacts.kernel,
+            fileSystem: environment.workdirFileSystem ?? "unknown",
+            date: String((environment.finishedAt ?? MachineFacts.timestamp()).prefix(10)),
+            commit: environment.gitCommit ?? MachineFacts.gitCommit(),
             runDirectory: "run/",
             crashTrials: crashes.isEmpty ? "none (durability declared)" : "durability.csv, \(profile.crashTrials) per fault, "
                 + "on the strategies that met the budgets, record shape of the profile")

@@ -36,7 +36,7 @@ struct HistoryDatabaseTests {
         #expect(notARun.status == 1 && notARun.stderr.contains("storebench history add:")
                 && notARun.stderr.contains("no samples.csv, summary.csv, environment.json"), "\(notARun)")
         let noFolder = try runStorebench(["history", "add", "--db", "/nonexistent/h.sqlite", run])
-        #expect(noFolder.status == 1 && noFolder.stderr.contains("/nonexistent does not exist"), "\(noFolder)")
+        #expect(noFolder.status == 64 && noFolder.stderr.contains("/nonexistent does not exist"), "\(noFolder)")
     }
 
     @Test("--db never changes a file that is not a history (an app's SQLite database, a text file); check never creates one")
@@ -54,7 +54,7 @@ struct HistoryDatabaseTests {
         for file in [app, text] {
             let before = try Data(contentsOf: file)
             let refused = try runStorebench(["history", "add", "--db", file.path, run])
-            #expect(refused.status == 1 && refused.stderr.contains("not a storebench history")
+            #expect(refused.status == 64 && refused.stderr.contains("not a storebench history")
                     && refused.stderr.contains("nothing was changed"), "\(refused)")
             #expect(try Data(contentsOf: file) == before)
             #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
@@ -65,7 +65,7 @@ struct HistoryDatabaseTests {
         #expect(mkfifo(fifo.path, 0o600) == 0)
         for (path, kind) in [("/dev/null", "a character device"), (fifo.path, "a FIFO"), (directory.url.path, "a directory")] {
             let refused = try runStorebench(["history", "add", "--db", path, run])
-            #expect(refused.status == 1 && refused.stderr.contains("\(path): \(kind), not a history file"), "\(refused)")
+            #expect(refused.status == 64 && refused.stderr.contains("\(path): \(kind), not a history file"), "\(refused)")
             #expect(!FileManager.default.fileExists(atPath: path + "-journal"), "\(path)-journal was left behind")
         }
         let missing = directory.url.appendingPathComponent("none.sqlite")

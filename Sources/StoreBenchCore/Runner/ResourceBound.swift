@@ -17,6 +17,15 @@ public struct ResourceBound: Sendable {
     /// Seconds to generate one default-sized record here, measured.
     public var generationSecondsPerRecord: Double
 
+    public init(records: Int, largestDataset: Int, rowRecords: [Int], memoryBytesPerRecord: Double,
+                generationSecondsPerRecord: Double) {
+        self.records = records
+        self.largestDataset = largestDataset
+        self.rowRecords = rowRecords
+        self.memoryBytesPerRecord = memoryBytesPerRecord
+        self.generationSecondsPerRecord = generationSecondsPerRecord
+    }
+
     /// How much of the memory available or the free disk a run may plan to use.
     public static let share = 0.8
     /// A store on disk takes its records' bytes several times over (indexes, journals, a retired store waiting to be

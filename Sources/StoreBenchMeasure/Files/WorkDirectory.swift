@@ -39,11 +39,18 @@ public final class WorkDirectory {
     public static func removeAbandoned(in parent: URL) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         var removed: [String] = []
-        for name in names.sorted() where prefixes.contains(where: { name.hasPrefix($0) && name.count == $0.count + 6 }) {
+        for name in names.sorted() {
+            let base = name.hasSuffix(removingSuffix) ? String(name.dropLast(removingSuffix.count)) : name
+            guard prefixes.contains(where: { base.hasPrefix($0) && base.count == $0.count + 6 }) else { continue }
             let directory = parent.appendingPathComponent(name, isDirectory: true)
-            guard let recorded = try? String(contentsOf: directory.appendingPathComponent(ProcessOwner.fileName), encoding: .utf8),
-                  let owner = ProcessOwner(recorded: recorded), !owner.isRunning
-            else { continue }
+            let recorded = try? String(contentsOf: directory.appendingPathComponent(ProcessOwner.fileName), encoding: .utf8)
+            if let recorded, let owner = ProcessOwner(recorded: recorded) {
+                guard !owner.isRunning else { continue }
+            } else {
+                // No owner record: only a tree being removed loses it, and one left for a minute is abandoned.
+                let modified = (try? FileManager.default.attributesOfItem(atPath: directory.path))?[.modificationDate] as? Date
+                guard name.hasSuffix(removingSuffix), let modified, -modified.timeIntervalSinceNow > 60 else { continue }
+            }
             removeTree(directory)
             removed.append(directory.path)
         }
@@ -62,12 +69,23 @@ public final class WorkDirectory {
 
     /// Removes the directory and everything below it (sidecar files included).
     public func remove() {
-        try? FileManager.default.removeItem(at: url)
+        Self.removeTree(url)
     }
 
-    /// Removes one subdirectory tree.
+    /// The suffix a tree gets while it is being removed.
+    static let removingSuffix = ".removing"
+
+    /// Removes one tree: renamed aside first (`<name>.removing`, one atomic step), then deleted. A thread still
+    /// creating files in it (the runner, when a second Ctrl-C runs this clean-up and exits) then fails on the old
+    /// path instead of re-filling a directory whose owner record is already gone; a deletion cut short leaves a
+    /// `.removing` tree that the next command removes.
     public static func removeTree(_ url: URL) {
-        try? FileManager.default.removeItem(at: url)
+        let doomed = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + removingSuffix)
+        if rename(url.path, doomed.path) == 0 {
+            try? FileManager.default.removeItem(at: doomed)
+        } else {
+            try? FileManager.default.removeItem(at: url)
+        }
     }
 
     /// Puts a finished store aside instead of deleting it. On ext4, creating files where many were deleted in
