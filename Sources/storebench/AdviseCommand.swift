@@ -67,7 +67,14 @@ struct AdviseCommand: ParsableCommand {
             let scenarioFile = scratch.url.appendingPathComponent("scenario.yaml")
             try failing(.failure) { try AtomicFile.write(Data(plan.scenarioText.utf8), to: scenarioFile) }
             if dryRun { print(plan.scenarioText) }
-            try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
+            do {
+                try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
+            } catch {
+                // The message above names the scenario's private copy, gone by now: say whose it was.
+                printError("(that scenario is what advise makes of \(profile.file); `storebench advise --profile "
+                           + "\(profile.file) --dry-run` prints it)")
+                throw error
+            }
         }
         if dryRun {
             print("then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "

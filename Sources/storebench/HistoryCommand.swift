@@ -134,7 +134,8 @@ struct HistoryCommand: ParsableCommand {
             let history = try failing(.failure) { try database.open() }
             defer { try? history.close() }
             let claim = try failing(.badInput) {
-                try RunOutput(out, existing: force ? .replace : .refuse, kind: .page, inputs: [URL(fileURLWithPath: database.db)])
+                try RunOutput(out, existing: force ? .replace : .refuse, kind: .page, inputs: [URL(fileURLWithPath: database.db)],
+                              option: "OUT_DIR")
             }
             defer { claim.release() }
             let page: String, runCount: Int, charts: Int, steps: Int

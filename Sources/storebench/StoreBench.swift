@@ -10,9 +10,10 @@ struct StoreBench: ParsableCommand {
         abstract: "Measures how app storage strategies perform on the workloads real apps have.",
         discussion: """
             Exit codes: 0 every row ok (compare: no regression); 1 some row failed (the report is complete, failures \
-            are marked), a report could not be written, or an input file was unreadable; 2 a regression (compare, \
-            ab) or an overhead above the limit; 3 a corrupt or lost store (verify-store); 4 improvements only \
-            (compare --fail-on-improvement); 64 bad input (nothing is written).
+            are marked), a report or standard output could not be written, or a run folder given as input cannot be \
+            used; 2 a regression (compare, ab) or an overhead above the limit; 3 a corrupt or lost store \
+            (verify-store); 4 improvements only (compare --fail-on-improvement); 5 underpowered (compare); 6 no \
+            strategy meets everything (advise); 64 bad input (nothing is written); 130/143 interrupted.
             """,
         version: StoreBenchVersion.current,
         subcommands: [RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self, HistoryCommand.self,

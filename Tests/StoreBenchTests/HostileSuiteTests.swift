@@ -90,18 +90,7 @@ struct HostileRunner {
             values["{SCENARIO}"] = path.path
         }
         if example.contains("{PROFILE}") {
-            let path = inputs.appendingPathComponent("profile.yaml")
-            try Data("""
-                name: tiny
-                data: {records: 300, summary_bytes: 300}
-                per_day: {save: 20, launch: 3}
-                budgets: {save: {ms: 100}}
-                durability: kill
-                candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
-                crash_trials: \(slow ? 40 : 1)
-                run_seconds: 30
-                """.utf8).write(to: path)
-            values["{PROFILE}"] = path.path
+            values["{PROFILE}"] = try box.tinyProfile(in: inputs, trials: slow ? 40 : 1)
         }
         if example.contains("{RUN}") || example.contains("{DB}") {
             let run = inputs.appendingPathComponent("run")

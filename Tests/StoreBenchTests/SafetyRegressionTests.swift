@@ -10,16 +10,7 @@ import Testing
 @Suite("Safety by construction: the failures found, held", .serialized)
 struct SafetyRegressionTests {
     static func profile(in box: Sandbox, trials: Int = 1) throws -> String {
-        try box.root.file("small.yaml", """
-            name: small
-            data: {records: 300, summary_bytes: 300}
-            per_day: {save: 20, launch: 3}
-            budgets: {save: {ms: 100}}
-            durability: kill
-            candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
-            crash_trials: \(trials)
-            run_seconds: 30
-            """)
+        try box.tinyProfile("small-\(trials).yaml", trials: trials)
     }
 
     @Test("advise --dry-run writes its scenario only in a private directory: planted links at the old predictable name stay untouched")
@@ -116,6 +107,29 @@ struct SafetyRegressionTests {
             #expect(!FileManager.default.fileExists(atPath: database.path + "-wal") && !FileManager.default.fileExists(atPath: database.path + "-shm"))
         }
         #expect(box.leftovers().isEmpty)
+    }
+
+    @Test("history html --force on a trend page folder from before manifests replaces its page and keeps the data beside it; a lone index.html of the user's is refused")
+    func legacyPageFolder() throws {
+        let box = try Sandbox()
+        let run = try RunFolderTests.copyOfRun(in: box.root)
+        let db = box.url.appendingPathComponent("h.sqlite").path
+        #expect(try box.run(["history", "add", "--db", db, run.path]).status == 0)
+        let page = try box.root.child("page")
+        try Data("<!doctype html>\n<html lang=en><head><meta charset=utf-8><title>storebench history</title>\n".utf8)
+            .write(to: page.appendingPathComponent("index.html"))
+        try Data("the committed history".utf8).write(to: page.appendingPathComponent("history.sqlite.gz"))
+        try Data("check".utf8).write(to: page.appendingPathComponent("check.txt"))
+        let forced = try box.run(["history", "html", "--db", db, "--force", page.path])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: page.appendingPathComponent("history.sqlite.gz"), encoding: .utf8) == "the committed history")
+        #expect(try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8).contains(OutputMarks.pageGenerator))
+
+        let mine = try box.root.child("mine")
+        try Data("<html><body>my page</body></html>".utf8).write(to: mine.appendingPathComponent("index.html"))
+        let refused = try box.run(["history", "html", "--db", db, "--force", mine.path])
+        #expect(refused.status == 64 && refused.stderr.contains("OUT_DIR"), "\(refused.stderr)")
+        #expect(try String(contentsOf: mine.appendingPathComponent("index.html"), encoding: .utf8) == "<html><body>my page</body></html>")
     }
 
     @Test("history check shows a run's control characters escaped, never sends them to the terminal")

@@ -44,6 +44,23 @@ final class Sandbox {
             """)
     }
 
+    /// A tiny app profile (300 records; sqlite WAL/NORMAL and memory; `trials` crash trials per fault) in the
+    /// sandbox; returns its path.
+    func tinyProfile(_ name: String = "profile.yaml", in folder: URL? = nil, trials: Int = 1) throws -> String {
+        let path = (folder ?? url).appendingPathComponent(name)
+        try Data("""
+            name: tiny
+            data: {records: 300, summary_bytes: 300}
+            per_day: {save: 20, launch: 3}
+            budgets: {save: {ms: 100}}
+            durability: kill
+            candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
+            crash_trials: \(trials)
+            run_seconds: 30
+            """.utf8).write(to: path)
+        return path.path
+    }
+
     /// Every file below `directory` with its bytes (symlinks as their target), to prove nothing changed.
     static func snapshot(_ directory: URL) -> [String: Data] {
         var result: [String: Data] = [:]

@@ -47,4 +47,6 @@ public struct RunEnvironment: Decodable, Sendable {
 public enum OutputMarks {
     /// In a trend page's head: `history html --force` replaces a folder's index.html only when it carries this.
     public static let pageGenerator = "<meta name=generator content=storebench>"
+    /// The head every trend page had before the mark: such a folder is recognised as storebench's too.
+    public static let legacyPageHead = "<head><meta charset=utf-8><title>storebench history</title>"
 }

@@ -26,6 +26,8 @@ public final class RunOutput {
     /// What a previous output left that this claim replaces (removed by ``removePrevious()`` or ``publish(_:)``).
     private var previous: [String] = []
     private let kind: Kind
+    /// How the command's user names the folder in messages (`--out`, `OUT_DIR`).
+    private let option: String
     private var inputs: [FileIdentity] = []
     /// Files and directories a storebench run, report, chart or crash run writes (a run folder from before manifests).
     public static let reportNames = ["samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
@@ -66,9 +68,12 @@ public final class RunOutput {
             case .run: RunOutput.reportNames
             case .crash: ["durability.csv", "durability.environment.json"]
             case .advise: ["profile.yaml", "scenario.yaml", "run", "durability.csv", "advice.md", "advice.json"]
-            case .page: ["index.html", "screenshot.png", "check.txt", "history.sqlite.gz"]
+            case .page: ["index.html"]
             }
         }
+
+        /// What else a folder of this kind from before manifests may hold (written by scripts beside it: kept).
+        var legacyCompanions: [String] { self == .page ? ["screenshot.png", "check.txt", "history.sqlite.gz"] : [] }
 
         /// Whether `folder`, which has no manifest, is an output of this kind written before manifests: recognised by
         /// content storebench writes (an environment file with its schema fields; a trend page's generator mark).
@@ -83,8 +88,9 @@ public final class RunOutput {
                     && RunEnvironment.isStoreBenchRun(data("run/environment.json"))
             case .page:
                 let present = Set(RunOutput.contents(of: folder))
-                return present.isSubset(of: legacyNames)
-                    && String(decoding: data("index.html"), as: UTF8.self).contains(OutputMarks.pageGenerator)
+                let page = String(decoding: data("index.html"), as: UTF8.self)
+                return present.isSubset(of: legacyNames + legacyCompanions)
+                    && (page.contains(OutputMarks.pageGenerator) || page.contains(OutputMarks.legacyPageHead))
             }
         }
 
@@ -95,9 +101,10 @@ public final class RunOutput {
 
     /// Claims `url`. `inputs`: files the command reads (the scenario, the profile); a claim that would remove or
     /// overwrite one of them is refused.
-    public init(_ url: URL, existing: Existing, kind: Kind = .run, inputs: [URL] = []) throws {
+    public init(_ url: URL, existing: Existing, kind: Kind = .run, inputs: [URL] = [], option: String = "--out") throws {
         self.url = url
         self.kind = kind
+        self.option = option
         self.inputs = inputs.compactMap(FileIdentity.init)
         do {
             try claim(existing: existing, inputs: inputs)
@@ -122,14 +129,14 @@ public final class RunOutput {
     }
 
     private func claim(existing: Existing, inputs: [URL]) throws {
-        try Self.checkPath(url.path)
+        try Self.checkPath(url.path, option: option)
         // The last component is never followed (a planted link would send the output, or --force, elsewhere); its
         // parents may be links (a symlinked home).
         var info = stat()
         if lstat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
             let what = info.st_mode & S_IFMT == S_IFLNK ? "a symlink; storebench does not write through links (name the directory itself)"
                 : "\(FileKind.describe(info.st_mode)), not a directory"
-            throw Refusal(description: "--out \(url.path) exists and is \(what)")
+            throw Refusal(description: "\(option) \(url.path) exists and is \(what)")
         }
         try createDirectories()
         try takeLock()
@@ -150,11 +157,11 @@ public final class RunOutput {
         }
         switch existing {
         case .refuse:
-            throw Refusal(description: "--out \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
+            throw Refusal(description: "\(option) \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
                           + "--force to replace the \(kind.what) in it")
         case .replace, .adopt:
             guard let ours else {
-                throw Refusal(description: "--out \(url.path) holds files (\(listing)) but is not a \(kind.what) (no storebench "
+                throw Refusal(description: "\(option) \(url.path) holds files (\(listing)) but is not a \(kind.what) (no storebench "
                               + "manifest, and no \(kind.legacyNames[0]) of storebench's); --force replaces only what storebench "
                               + "wrote, so choose another directory")
             }
@@ -190,7 +197,13 @@ public final class RunOutput {
     /// Removes what the previous output left (``previous``) now: for commands that write their files one by one
     /// (`advise`, `crash`, `history html`), before the first.
     public func removePrevious() throws {
-        for name in previous {
+        try remove(previous)
+    }
+
+    /// Removes `names` (the previous output's, and what staged files replace) and takes the previous output's names
+    /// off the manifest. A link among them is removed itself, never followed.
+    private func remove(_ names: [String]) throws {
+        for name in names {
             let old = url.appendingPathComponent(name)
             var info = stat()
             guard lstat(old.path, &info) == 0 else { continue }
@@ -318,21 +331,7 @@ public final class RunOutput {
     public func publish(_ staging: URL) throws {
         let staged = ((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).sorted()
         try refuseRemovingInputs(staged)
-        for name in Set(previous).union(staged).sorted() {
-            let old = url.appendingPathComponent(name)
-            if (try? FileManager.default.attributesOfItem(atPath: old.path)) != nil {
-                do {
-                    try FileManager.default.removeItem(at: old)
-                } catch {
-                    throw Refusal(description: "cannot remove the previous run's \(old.path): \(error.localizedDescription)")
-                }
-            }
-        }
-        if var manifest = try OutputManifest.read(in: url) {
-            manifest.files.removeAll { previous.contains($0) }
-            try manifest.add([], in: url)
-        }
-        previous = []
+        try remove(Set(previous).union(staged).sorted())
         for name in staged {
             let source = staging.appendingPathComponent(name), target = url.appendingPathComponent(name)
             guard rename(source.path, target.path) == 0 else {

@@ -2,8 +2,8 @@
 public enum StoreBenchExit: Int32, Sendable {
     /// Every row ok; no regression.
     case ok = 0
-    /// Some row failed (the report is complete, failures are marked), a report could not be written, or an input
-    /// file was unreadable.
+    /// Some row failed (the report is complete, failures are marked), a report or standard output could not be
+    /// written, or a run folder given as input cannot be used (``RunFolder``'s rules, the same for every reader).
     case failure = 1
     /// `compare`/`ab`: a regression; `overhead`: above the limit.
     case regression = 2
@@ -16,12 +16,14 @@ public enum StoreBenchExit: Int32, Sendable {
     case underpowered = 5
     /// `advise`: no strategy meets every budget and the durability need of the profile (the answer says why each failed).
     case noStrategy = 6
-    /// Bad input (a malformed scenario, an unknown backend, an unwritable path, an `--out` that holds another
-    /// run): nothing is written.
+    /// Bad input (a malformed scenario, an unknown backend, data that would not fit the machine or the budget, an
+    /// output storebench refuses: a symlink, device, FIFO, an input of the command, a folder of the user's): nothing
+    /// is written.
     case badInput = 64
-    /// `run`/`crash` stopped by SIGINT: the completed rows are written, marked interrupted.
+    /// A long command (`run`, `crash`, `advise`, `ab`, `overhead`) stopped by SIGINT: completed rows are written, marked
+    /// interrupted.
     case interrupted = 130
-    /// `run`/`crash` stopped by SIGTERM: as for SIGINT.
+    /// Stopped by SIGTERM: as for SIGINT.
     case terminated = 143
 }
 
