@@ -115,11 +115,10 @@ struct ABMerge {
     var environment: Data?
 
     mutating func add(_ runDirectory: URL, round: Int, perRound: Int = 1) throws {
+        // Each round's folder is a run like any other: read by the one reader's rules first.
+        let folder = try RunFolder(runDirectory.path)
         let file = runDirectory.appendingPathComponent("samples.csv")
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-            throw CompareError("\(file.path): missing or unreadable")
-        }
-        let decoded = try CSVFormat.decode(text)
+        let decoded = (header: folder.samples.header, rows: folder.samples.rows)
         if let header, header != decoded.header { throw CompareError("\(file.path): header differs from earlier rounds") }
         header = decoded.header
         guard let repetition = decoded.header.firstIndex(of: "repetition") else {
@@ -130,7 +129,7 @@ struct ABMerge {
             row[repetition] = String((round - 1) * perRound + (Int(row[repetition]) ?? 1))
             return row
         }
-        if environment == nil { environment = try? Data(contentsOf: runDirectory.appendingPathComponent("environment.json")) }
+        if environment == nil { environment = folder.environmentData }
     }
 
     func write(to directory: URL) throws {
