@@ -2,6 +2,10 @@ import Foundation
 
 /// `storebench run --dry-run`: the plan and what bounds its duration, without running or writing anything.
 enum DryRun {
+    /// Starting and finishing a run outside any case: the binary's fingerprint, machine facts, the disk floors at both
+    /// ends and the reports (1.8 s for a one-row run here, release build; scripts/check-dry-run-bound checks the whole).
+    static let startAndFinishSeconds = 2.5
+
     static func describe(_ scenario: Scenario, cases: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)],
                          workloads: WorkloadRegistry, bound dataBound: ResourceBound) -> String {
         var lines = ["scenario \(scenario.name) (\(scenario.file)): \(cases.count) cases; \(scenario.policy)", ""]
@@ -10,9 +14,12 @@ enum DryRun {
             lines.append("  \(item.workload) \(item.parameters) — \(backend)")
         }
         let policy = scenario.policy
-        // Data generation comes before the first repetition and counts in no case's cap: it is added to the bound.
-        let generation = dataBound.generationSeconds
-        let perCase = policy.caseSeconds.map { Double(cases.count) * $0 + generation }
+        // What counts in no case's cap is added to the bound: generating the data, starting and finishing the run
+        // (the binary's fingerprint, machine facts, the disk floors at both ends, the reports), and the repetition a
+        // case is in when its cap is reached (at least its floor: filling and verifying its records).
+        let generation = dataBound.generationSeconds + Self.startAndFinishSeconds
+        let overrun = dataBound.rowRecords.reduce(0.0) { $0 + Double($1) * dataBound.generationSecondsPerRecord * 2 }
+        let perCase = policy.caseSeconds.map { Double(cases.count) * $0 + generation + overrun }
         var bound: String
         switch (perCase, policy.budgetSeconds) {
         case let (perCase?, budget?):
@@ -29,7 +36,8 @@ enum DryRun {
             bound = "not bounded: no case cap and no budget (set --case-seconds or --budget); "
                 + "\(policy.warmup) warm-up and \(policy.minimum)–\(policy.maximum) repetitions per case"
         }
-        if generation >= 0.05 { bound += "; generating the data first: about \(Runner.clock(generation)), included" }
+        bound += "; included: generating the data (about \(Runner.clock(dataBound.generationSeconds))) and starting and "
+            + "finishing the run (\(Runner.clock(Self.startAndFinishSeconds)))"
         lines += ["", dataBound.description, "estimated duration: \(bound)", "dry run: nothing was run or written"]
         return lines.joined(separator: "\n") + "\n"
     }
