@@ -26,10 +26,11 @@ struct DecisionReportTests {
             + rows("floor", mean: 0.1, seed: 4) + rows("small", mean: 0.01, size: 10, seed: 5)
         let promises: [String: DurabilityPromise] = ["fast": .survivesKill, "safe": .durable, "liar": .durable, "floor": .none,
                                                      "small": .durable]
-        let kills = CrashResult.read(csv: """
+        let kills = try CrashResult.read(csv: """
             backend,variant,settings,kills,acked_batches,lost_batches,partial_batches,corrupt_opens,unrecoverable,retries\r
             liar,default,,50,1000,7,0,0,0,0\r
             safe,default,,50,1000,0,0,0,0,0\r
+
             """)
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: kills)
         let answer = report.answer
@@ -77,7 +78,7 @@ struct DecisionReportTests {
         let samples = rows("wal", mean: 1.0, seed: 1) + rows("extra", mean: 1.3, seed: 2) + rows("trusted", mean: 1.1, seed: 3)
             + rows("torn", mean: 1.2, seed: 4)
         let promises: [String: DurabilityPromise] = ["wal": .durable, "extra": .durable, "trusted": .durable, "torn": .durable]
-        let crashes = CrashResult.read(csv: """
+        let crashes = try CrashResult.read(csv: """
             backend,variant,settings,fault,image,trials,images,acked_batches,lost_batches,partial_batches,corrupt_opens,unrecoverable,retries,status,detail\r
             wal,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             wal,default,,power-loss,synced,50,50,800,12,0,0,0,0,measured,\r
@@ -90,6 +91,7 @@ struct DecisionReportTests {
             extra,default,,power-loss,prefix,50,150,2400,0,0,0,0,0,measured,\r
             trusted,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             trusted,default,,power-loss,synced,0,0,0,0,0,0,0,0,unavailable,no /dev/fuse\r
+
             """)
         #expect(crashes["wal [default]"]?.synced == CrashResult.Counts(trials: 50, acknowledged: 800, lost: 12, corrupt: 0))
         #expect(crashes["wal [default]"]?.prefix == CrashResult.Counts(trials: 50, acknowledged: 2400, lost: 0, corrupt: 0))

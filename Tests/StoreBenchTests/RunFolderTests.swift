@@ -123,6 +123,21 @@ struct RunFolderTests {
         #expect(throws: RunFolderError.self) { try folder.requireComplete() }
     }
 
+    @Test("crash results beside a run are read by the same rules: garbage, a negative count or a cut row is refused")
+    func crashResultsChecked() throws {
+        let temp = try TemporaryDirectory()
+        let header = DurabilityColumn.header.joined(separator: ",")
+        for (name, body) in [("garbage", "<html>not a crash file</html>\n"),
+                             ("negative", header + "\r\nmemory,default,,kill,live,5,5,-3,0,0,0,0,0,measured,\r\n"),
+                             ("cut", header + "\r\nmemory,default,,kill,live,5,5")] {
+            let run = try Self.copyOfRun(in: temp, name: name)
+            try Data(body.utf8).write(to: run.appendingPathComponent("durability.csv"))
+            let refused = refusal(run)
+            #expect(refused != nil && refused?.message.contains("durability.csv") == true, "\(name): \(String(describing: refused))")
+        }
+        #expect(DurabilityRow.header == DurabilityColumn.header, "the writer and the readers share one column table")
+    }
+
     @Test("RunEnvironment reads the keys EnvironmentManifest writes (one format, two views)")
     func environmentViewsAgree() throws {
         let data = try Data(contentsOf: packageRoot.appendingPathComponent("results/baseline/smoke/environment.json"))

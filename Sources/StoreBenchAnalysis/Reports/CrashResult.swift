@@ -77,20 +77,34 @@ public struct CrashResult: Sendable, Equatable {
 
     /// Reads one `durability.csv` into results by "backend [variant]". A file without a `fault` column (before power
     /// loss was measured) holds kills.
-    public static func read(csv text: String) -> [String: CrashResult] {
-        guard let decoded = try? CSVFormat.decode(text) else { return [:] }
+    public static func read(csv text: String, source: String = "durability.csv") throws -> [String: CrashResult] {
+        // The one reader's rules: a complete table, storebench's columns, counts that are counts.
+        try StrictCSV.check(text, source: source)
+        let decoded = try CSVFormat.decode(text)
         let column = Dictionary(decoded.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        if let missing = DurabilityColumn.required.first(where: { column[$0.rawValue] == nil }) {
+            throw RunFolderError(.notARun, "\(source): not a storebench crash result file (no \(missing.rawValue) column)")
+        }
         var results: [String: CrashResult] = [:]
-        for cells in decoded.rows where cells.count == decoded.header.count {
+        for (line, cells) in decoded.rows.enumerated() {
             func text(_ name: String) -> String? { column[name].map { cells[$0] } }
+            func text(_ name: DurabilityColumn) -> String? { text(name.rawValue) }
+            for name in DurabilityColumn.counts.map(\.rawValue) + ["kills"] {
+                guard let cell = text(name), !cell.isEmpty else { continue }
+                guard let value = Int(cell), value >= 0 else {
+                    throw RunFolderError(.badValue, "\(source): line \(line + 2): \(name) is '\(cell.prefix(40))', not a count")
+                }
+                _ = value
+            }
             func int(_ name: String) -> Int { text(name).flatMap { Int($0) } ?? 0 }
-            guard let backend = text("backend"), let variant = text("variant") else { continue }
+            func int(_ name: DurabilityColumn) -> Int { int(name.rawValue) }
+            guard let backend = text(.backend), let variant = text(.variant) else { continue }
             let key = "\(backend) [\(variant)]"
             var result = results[key] ?? CrashResult()
-            let counts = Counts(trials: max(int("trials"), int("kills")), acknowledged: int("acked_batches"),
-                                lost: int("lost_batches"), corrupt: int("corrupt_opens"))
-            let status = text("status") ?? "measured"
-            switch (text("fault") ?? "kill", text("image") ?? "live") {
+            let counts = Counts(trials: max(int(.trials), int("kills")), acknowledged: int(.ackedBatches),
+                                lost: int(.lostBatches), corrupt: int(.corruptOpens))
+            let status = text(.status) ?? "measured"
+            switch (text(.fault) ?? "kill", text(.image) ?? "live") {
             case ("kill", _):
                 result.kill = result.kill.map { $0 + counts } ?? counts
             case ("power-loss", "synced") where status == "measured":
@@ -98,7 +112,7 @@ public struct CrashResult: Sendable, Equatable {
             case ("power-loss", _) where status == "measured":
                 result.prefix = result.prefix.map { $0 + counts } ?? counts
             case ("power-loss", _):
-                result.powerLossUnmeasured = "\(status): \(text("detail") ?? "")"
+                result.powerLossUnmeasured = "\(status): \(text(.detail) ?? "")"
             default:
                 continue
             }
@@ -114,7 +128,7 @@ public struct CrashResult: Sendable, Equatable {
             guard let text = try? String(contentsOf: file, encoding: .utf8) else {
                 throw CompareError("\(file.path): cannot read this crash result file")
             }
-            for (key, result) in read(csv: text) {
+            for (key, result) in try read(csv: text, source: file.path) {
                 merged[key] = merged[key].map { $0.merging(result) } ?? result
             }
         }

@@ -67,6 +67,11 @@ public struct RunFolder: Sendable {
             throw RunFolderError(.notARun, "\(url.path)/samples.csv: not storebench samples (no \(column) column)")
         }
         try checkRepetitions()
+        // Crash results beside the run are read by the crash reader's rules (columns, counts that are counts).
+        for file in CrashResult.files(in: url) {
+            let text = String(decoding: try Self.read(url, file.lastPathComponent, required: true) ?? Data(), as: UTF8.self)
+            _ = try CrashResult.read(csv: text, source: file.path)
+        }
     }
 
     /// Why the run is not a finished result, or nil.

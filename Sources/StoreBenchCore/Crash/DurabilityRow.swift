@@ -49,9 +49,8 @@ public struct DurabilityRow: Sendable, Equatable {
         (self.image, self.status, self.detail) = (image, status, detail)
     }
 
-    public static let header = ["backend", "variant", "settings", "fault", "image", "trials", "images", "acked_batches",
-                                "lost_batches", "partial_batches", "corrupt_opens", "unrecoverable", "retries",
-                                "status", "detail"]
+    /// The columns, from the table the readers use too (``DurabilityColumn``).
+    public static var header: [String] { DurabilityColumn.header }
 
     /// `durability.csv`: the header and these rows (what `crash` and `advise` write, and `CrashResult` reads).
     public static func csv(_ rows: [DurabilityRow]) throws -> Data {
