@@ -92,11 +92,11 @@ public struct RunRecord: Sendable {
         let commit = commitText.hasSuffix("+dirty") ? String(commitText.dropLast(6)) : commitText
         identity = Identity(
             commit: commit, dirty: commitText.hasSuffix("+dirty"), branch: branch(commit),
-            commitTime: commitTime(commit), startedAt: typed.startedAt, finishedAt: typed.finishedAt,
+            commitTime: commitTime(commit), startedAt: typed.startedAt ?? "unknown", finishedAt: typed.finishedAt,
             host: typed.host ?? "unknown", cpuModel: typed.cpuModel ?? "unknown", cores: typed.cores ?? 0,
             memoryBytes: typed.memoryBytes ?? 0, kernel: typed.kernel ?? "unknown",
-            fileSystem: typed.workdirFileSystem ?? "unknown", scenarioName: typed.scenarioName,
-            scenarioHash: typed.scenarioHash, libraries: json("libraries"),
+            fileSystem: typed.workdirFileSystem ?? "unknown", scenarioName: typed.scenarioName ?? "unknown",
+            scenarioHash: typed.scenarioHash ?? "unknown", libraries: json("libraries"),
             repetitionPolicy: json("repetition_policy_values"), machineName: machineName)
         self.source = folder.url.path
         environmentJSON = String(decoding: folder.environmentData, as: UTF8.self)

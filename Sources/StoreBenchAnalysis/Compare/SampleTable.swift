@@ -25,8 +25,10 @@ public struct SampleTable {
     public let cells: [[String]]
     /// The file's header.
     public let header: [String]
-    /// `environment.json` beside the samples, when present.
+    /// `environment.json` beside the samples, when present: whole (for the report's environment table and compare's
+    /// "environment differs"), and typed (``RunEnvironment``) for every value a reader uses.
     public private(set) var environment: [String: Any]?
+    public private(set) var runEnvironment: RunEnvironment?
 
     static let required = [SampleColumn.scenario, .workload, .backend, .variant, .size, .repetition, .status, .wallSeconds]
         .map(\.rawValue)
@@ -63,7 +65,9 @@ public struct SampleTable {
         }
         try self.init(text: text, source: file.path)
         let manifest = file.deletingLastPathComponent().appendingPathComponent("environment.json")
-        environment = (try? Data(contentsOf: manifest)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        let environmentData = try? Data(contentsOf: manifest)
+        environment = environmentData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        runEnvironment = RunEnvironment.read(environmentData)
         guard text.utf8.last == UInt8(ascii: "\n") else { throw CompareError("\(file.path): the file ends in the middle of a row (cut short)") }
         // A repeated repetition number is a duplicated line, not another measurement (it would inflate n).
         var seen = Set<String>()
@@ -120,7 +124,7 @@ public struct SampleTable {
     /// Throws unless the table has rows and its run finished (an interrupted run is not a result to gate on).
     public func requireComplete() throws {
         guard !rows.isEmpty else { throw CompareError("\(source): no rows, only a header") }
-        if let interrupted = environment?["interrupted"] as? String {
+        if let interrupted = runEnvironment?.interrupted {
             throw CompareError("\(source): the run was interrupted (\(interrupted)); finish it with storebench run --resume")
         }
     }
@@ -248,25 +252,22 @@ public struct CompareError: ExitCoded, CustomStringConvertible {
 }
 
 extension SampleTable {
-    /// The values of the run's repetition policy, as environment.json records them (nil for older runs).
-    private var policyValues: [String: Any]? { environment?["repetition_policy_values"] as? [String: Any] }
-
     /// How the run looked at its rows (``LookSchedule``): recomputed intervals use the run's level. Older runs,
     /// which looked after every repetition, get a plain 95% interval.
     public var lookSchedule: LookSchedule {
-        guard let values = policyValues, let looks = values["looks"] as? [Int], let alpha = values["look_alpha"] as? Double
+        guard let values = runEnvironment?.repetitionPolicyValues, let looks = values.looks, let alpha = values.lookAlpha
         else { return .single }
         return LookSchedule(looks: looks, alpha: alpha)
     }
 
     /// The reach the run aimed for (default ±5%).
     public var targetPrecision: Double {
-        policyValues?["target_precision"] as? Double ?? NoiseFlags.defaultTargetPrecision
+        runEnvironment?.repetitionPolicyValues?.targetPrecision ?? NoiseFlags.defaultTargetPrecision
     }
 
     /// How the run counted its costs (nil: not recorded, a run from before counting).
-    public var counters: CostCounters.Availability? { CostCounters.Availability(environment: environment) }
+    public var counters: CostCounters.Availability? { runEnvironment?.counters }
 
     /// The cores of the machine that ran it (nil: not recorded).
-    public var cores: Int? { environment?["cores"] as? Int }
+    public var cores: Int? { runEnvironment?.cores }
 }

@@ -1,10 +1,13 @@
 import Foundation
+import StoreBenchMeasure
 
 /// What readers take from a run's `environment.json`, typed: the keys `EnvironmentManifest` (StoreBenchCore, the
-/// writer) encodes under the same names — a test encodes a manifest and decodes it as this type. Recognising a run
-/// folder goes through ``isStoreBenchRun(_:)``: a JSON object with storebench's schema fields, not merely JSON.
+/// writer) encodes under the same names — a test encodes a manifest and decodes it as this type. Every field is
+/// optional (a run from an older storebench lacks some; `compare` also reads folders of bare samples), so decoding
+/// never fails on a missing key; recognising a run folder goes through ``isStoreBenchRun(_:crash:)``: a JSON object
+/// with storebench's schema fields, not merely JSON. Readers use these fields, never the keys' spelling.
 public struct RunEnvironment: Decodable, Sendable {
-    public var storebenchVersion: String
+    public var storebenchVersion: String?
     public var gitCommit: String?
     public var buildConfiguration: String?
     public var host: String?
@@ -13,19 +16,66 @@ public struct RunEnvironment: Decodable, Sendable {
     public var memoryBytes: Int64?
     public var kernel: String?
     public var workdirFileSystem: String?
-    public var scenarioName: String
-    public var scenarioHash: String
-    public var startedAt: String
+    public var scenarioName: String?
+    public var scenarioHash: String?
+    public var startedAt: String?
     public var finishedAt: String?
     public var warnings: [String]?
     /// Set when a signal stopped the run.
     public var interrupted: String?
+    /// How the run counted its costs (nil: a run from before counting, or not recorded).
+    public var counters: CostCounters.Availability?
+    /// The repetition policy's values the readers recompute intervals with.
+    public var repetitionPolicyValues: PolicyValues?
+
+    /// The repetition policy's look schedule and target (the writer's `repetition_policy_values`).
+    public struct PolicyValues: Decodable, Sendable {
+        public var looks: [Int]?
+        public var lookAlpha: Double?
+        public var targetPrecision: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case looks, lookAlpha = "look_alpha", targetPrecision = "target_precision"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case storebenchVersion = "storebench_version", gitCommit = "git_commit", buildConfiguration = "build_configuration",
              host, cpuModel = "cpu_model", cores, memoryBytes = "memory_bytes", kernel,
              workdirFileSystem = "workdir_filesystem", scenarioName = "scenario_name", scenarioHash = "scenario_hash",
-             startedAt = "started_at", finishedAt = "finished_at", warnings, interrupted
+             startedAt = "started_at", finishedAt = "finished_at", warnings, interrupted, counters,
+             repetitionPolicyValues = "repetition_policy_values"
+    }
+
+    public init() {}
+
+    /// Lenient: a key that is missing or of another type reads as nil (an older run's file stays readable).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<T: Decodable>(_ key: CodingKeys) -> T? { (try? container.decodeIfPresent(T.self, forKey: key)) ?? nil }
+        storebenchVersion = value(.storebenchVersion)
+        gitCommit = value(.gitCommit)
+        buildConfiguration = value(.buildConfiguration)
+        host = value(.host)
+        cpuModel = value(.cpuModel)
+        cores = value(.cores)
+        memoryBytes = value(.memoryBytes)
+        kernel = value(.kernel)
+        workdirFileSystem = value(.workdirFileSystem)
+        scenarioName = value(.scenarioName)
+        scenarioHash = value(.scenarioHash)
+        startedAt = value(.startedAt)
+        finishedAt = value(.finishedAt)
+        warnings = value(.warnings)
+        interrupted = value(.interrupted)
+        counters = value(.counters)
+        repetitionPolicyValues = value(.repetitionPolicyValues)
+    }
+
+    /// Reads `data` (nil when it is not a JSON object).
+    public static func read(_ data: Data?) -> RunEnvironment? {
+        guard let data, (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return nil }
+        return try? JSONDecoder().decode(RunEnvironment.self, from: data)
     }
 
     /// The fields that make a JSON object a storebench run's environment.json (or a crash run's
