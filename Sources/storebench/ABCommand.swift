@@ -43,7 +43,6 @@ struct ABCommand: ParsableCommand {
         let scenario = try failing(.badInput) { try BundledScenarios.resolve(self.scenario) }
         let claim = try failing(.badInput) { () throws -> RunOutput in
             let path = out ?? FileManager.default.temporaryDirectory.appendingPathComponent("storebench-ab-\(UUID().uuidString)").path
-            try RunOutput.checkPath(path)
             let claim = try RunOutput(URL(fileURLWithPath: path, isDirectory: true), existing: .refuse, kind: .run,
                                       inputs: [URL(fileURLWithPath: scenario)])
             try claim.record(["rounds", "baseline", "current"])

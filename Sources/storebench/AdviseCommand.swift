@@ -84,7 +84,6 @@ struct AdviseCommand: ParsableCommand {
         // The advise folder: new, empty, or (--force) a previous advise folder, of which only what advise wrote is
         // removed (never the profile it reads).
         let claim = try failing(.badInput) { () throws -> RunOutput in
-            try RunOutput.checkPath(out.path)
             let claim = try RunOutput(out, existing: outputOptions.force ? .replace : .refuse, kind: .advise,
                                       inputs: [URL(fileURLWithPath: profile.file)])
             try claim.removePrevious()
@@ -107,7 +106,8 @@ struct AdviseCommand: ParsableCommand {
             let table = try failing(.failure) { try SampleTable(path: run.path) }
             let fits = Advice(plan: plan, table: table, crashes: [:], promise: registry.declaredPromise)
                 .strategies.filter { $0.runs && $0.meetsBudgets }
-            try crashTrials(fits.map { ($0.backend, $0.variant) }, profile: profile, claim: claim, registry: registry)
+            try crashTrials(fits.map { ($0.backend, $0.variant) }, profile: profile, claim: claim, registry: registry,
+                            interrupt: interrupt)
         }
         throw try failing(.failure) { try answer(in: claim) }
     }
@@ -129,7 +129,7 @@ struct AdviseCommand: ParsableCommand {
     /// Kill and power-cut trials with the profile's record shape, into durability.csv (and a copy in run/), through
     /// the one crash-trial orchestration `crash` uses; a signal stops them before the next trial (exit 130/143).
     private func crashTrials(_ strategies: [(backend: String, variant: String)], profile: AppProfile, claim: RunOutput,
-                             registry: BackendRegistry) throws {
+                             registry: BackendRegistry, interrupt: InterruptRequest) throws {
         guard let executable = RunningExecutable.url else {
             throw CommandFailure(exit: .failure, message: "storebench advise: cannot find the storebench executable for crash trials")
         }
@@ -137,9 +137,6 @@ struct AdviseCommand: ParsableCommand {
         let shape = try failing(.badInput) {
             try RecordShape.articles(profile.data.parameters.filter { RecordShape.parameters.map(\.name).contains($0.key) })
         }
-        let interrupt = InterruptRequest.install()
-        defer { interrupt.uninstall() }
-        interrupt.addCleanup(claim.emergencyCleanup)
         var campaign = CrashCampaign(executable: executable, workRoot: work, seed: 42, interrupt: interrupt)
         campaign.trials = profile.crashTrials
         campaign.shape = shape
@@ -176,7 +173,7 @@ struct AdviseCommand: ParsableCommand {
         let run = out.appendingPathComponent("run")
         let folder = try RunFolder(run.path)
         try folder.requireComplete()
-        let table = try SampleTable(path: run.path)
+        let table = try SampleTable(folder: folder)
         let durability = out.appendingPathComponent("durability.csv")
         let crashes = FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
         let advice = Advice(plan: plan, table: table, crashes: crashes, promise: registry.declaredPromise, label: registry.label)

@@ -31,20 +31,18 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let data = try failing(.failure) { () throws -> Data in
+        let (folder, data) = try failing(.failure) { () throws -> (RunFolder, Data) in
             let folder = try RunFolder(runDirectory)
             try folder.requireComplete()
             let registry = BackendRegistry.standard()
             let rows = try Export.rows(folder) { registry.currentVariantText(backend: $0, variant: $1) }
-            return try Export.encode(rows, as: Export.Format(rawValue: format)!)
+            return (folder, try Export.encode(rows, as: Export.Format(rawValue: format)!))
         }
         if let out {
             // Never the run's own files, however the path names them (device and inode).
-            let inputs = ["environment.json", "summary.csv", "samples.csv", "durability.csv", "classes.csv"]
-                .map { URL(fileURLWithPath: runDirectory).appendingPathComponent($0) }
             try failing(.failure) {
                 try RunOutput.checkPath(out)
-                try AtomicFile.write(data, to: URL(fileURLWithPath: out), inputs: inputs)
+                try AtomicFile.write(data, to: URL(fileURLWithPath: out), inputs: folder.files)
             }
         } else {
             writeStandardOutput(data)

@@ -13,7 +13,7 @@ struct RecordOutputCommand: ParsableCommand {
     @Argument(help: "Names inside it (one level), e.g. charts.") var names: [String]
 
     func validate() throws {
-        for name in names where name.isEmpty || name.contains("/") || name == "." || name == ".." {
+        for name in names where !OutputManifest.isPlainName(name) {
             throw ValidationError("'\(name)' is not a name inside the folder")
         }
     }

@@ -22,15 +22,13 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let directory = URL(fileURLWithPath: runDirectory, isDirectory: true)
-        let table = try failing(.failure) { () throws -> SampleTable in
-            _ = try RunFolder(directory.path)
-            return try SampleTable(path: directory.path)
-        }
+        let folder = try failing(.failure) { try RunFolder(directory.path) }
+        let table = try failing(.failure) { try SampleTable(folder: folder) }
         // report.md and classes.csv join the run folder's own files (its manifest); a folder that is not one of
         // storebench's is refused before anything is written.
         let claim = try failing(.badInput) {
             try RunOutput(directory, existing: .adopt, kind: .run,
-                          inputs: durabilityFiles.map { URL(fileURLWithPath: $0) } + SampleTable.inputFiles(directory.path))
+                          inputs: durabilityFiles.map { URL(fileURLWithPath: $0) } + folder.files)
         }
         defer { claim.release() }
         // Intervals and noise flags as the run made them: its look schedule, target and machine.

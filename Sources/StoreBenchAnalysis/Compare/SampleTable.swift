@@ -42,70 +42,47 @@ public struct SampleTable {
         return [samples, directory.appendingPathComponent("summary.csv"), directory.appendingPathComponent("environment.json")]
     }
 
-    /// Reads `path`: a run directory (its `samples.csv`) or a samples file.
+    /// Reads `path`: a run directory (its `samples.csv`) or a samples file. A run folder (a summary and a storebench
+    /// environment beside the samples) is read once, by the one reader's rules (``RunFolder``); samples alone (`ab`'s
+    /// merged sides, a fixture) by the samples' own, and against a summary.csv beside them when there is one.
     public init(path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CompareError("\(path): no such file or directory")
         }
-        let file = Self.inputFiles(path)[0]
+        let inputs = Self.inputFiles(path)
+        let file = inputs[0]
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw CompareError("\(path): no samples.csv in this directory (not a storebench run directory?)")
         }
         guard (try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType) == .typeRegular else {
             throw CompareError("\(file.path): not a regular file")
         }
+        let environmentData = FileManager.default.contents(atPath: inputs[2].path)
+        if environmentData.map({ RunEnvironment.isStoreBenchRun($0) }) == true,
+           FileManager.default.fileExists(atPath: inputs[1].path) {
+            try self.init(folder: try RunFolder(file.deletingLastPathComponent().path))
+            return
+        }
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
             throw CompareError("\(file.path): cannot read it as UTF-8 text")
         }
-        // A run folder (its summary and environment beside the samples) is read by the one reader's rules; a folder
-        // of samples alone (`ab`'s merged sides, a samples.csv given by name) by the samples' own.
-        if isDirectory.boolValue, Self.inputFiles(path).dropFirst().allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) {
-            _ = try RunFolder(path)  // the one reader's checks: environment, summary, samples and crash results agree
-        }
         try self.init(text: text, source: file.path)
-        let manifest = file.deletingLastPathComponent().appendingPathComponent("environment.json")
-        let environmentData = try? Data(contentsOf: manifest)
         environment = environmentData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         runEnvironment = RunEnvironment.read(environmentData)
-        guard text.utf8.last == UInt8(ascii: "\n") else { throw CompareError("\(file.path): the file ends in the middle of a row (cut short)") }
-        // A repeated repetition number is a duplicated line, not another measurement (it would inflate n).
-        var seen = Set<String>()
-        for row in rows {
-            let label = row.comparisonKey.label
-            guard seen.insert("\(label)\u{1F}\(row.repetition)").inserted else {
-                throw CompareError("\(file.path): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
-            }
-        }
-        let summary = file.deletingLastPathComponent().appendingPathComponent("summary.csv")
-        if let data = FileManager.default.contents(atPath: summary.path), let summaryText = String(data: data, encoding: .utf8) {
-            try checkComplete(against: summaryText, source: summary.path)
+        if let summary = FileManager.default.contents(atPath: inputs[1].path) {
+            let decoded = try StrictCSV.decode(summary, source: inputs[1].path)
+            try RunFolder.checkRepetitions(samples: .init(header: header, rows: cells),
+                                           summary: .init(header: decoded.header, rows: decoded.rows), source: file.path)
         }
     }
 
-    /// Every summary row's repetitions must be here: fewer means the samples were cut short (at a row boundary,
-    /// where the CSV itself cannot tell) or belong to another run.
-    private func checkComplete(against summaryText: String, source: String) throws {
-        guard let summary = try? CSVFormat.decode(summaryText) else { throw CompareError("\(source): not valid CSV") }
-        let column = Dictionary(summary.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
-        guard let n = column["n"], let failed = column["failed"], let status = column["status"] else { return }
-        var present: [String: Int] = [:]
-        for row in rows { present[row.comparisonKey.label, default: 0] += 1 }
-        for cells in summary.rows where cells.count == summary.header.count {
-            func cell(_ name: String) -> String { column[name].map { cells[$0] } ?? "" }
-            let key = RowKey(scenario: cell("scenario"), workload: cell("workload"), backend: cell("backend"),
-                             variant: cell("variant"), size: Int(cell("size")) ?? 0, parameters: cell("parameters"))
-            let expected = max((Int(cells[n]) ?? 0) + (Int(cells[failed]) ?? 0), cells[status] == "unsupported" ? 1 : 0)
-            let label = ComparisonKey(key).label
-            if present[label, default: 0] > expected {
-                throw CompareError("\(self.source): \(label) has \(present[label, default: 0]) repetitions, summary.csv says "
-                                   + "\(expected): samples.csv has rows of another run")
-            }
-            guard present[label, default: 0] >= expected else {
-                throw CompareError("\(self.source): \(label) has \(present[label, default: 0]) repetitions, summary.csv says "
-                                   + "\(expected): samples.csv is cut short or belongs to another run")
-            }
-        }
+    /// The samples of a run folder already read by ``RunFolder``.
+    public init(folder: RunFolder) throws {
+        try self.init(header: folder.samples.header, rows: folder.samples.rows,
+                      source: folder.url.appendingPathComponent("samples.csv").path)
+        environment = (try? JSONSerialization.jsonObject(with: folder.environmentData)) as? [String: Any]
+        runEnvironment = folder.environment
     }
 
     /// Rewrites every row's variant text with `upgrade(backend, variant)`: a run recorded before a backend gained a
@@ -131,26 +108,23 @@ public struct SampleTable {
 
     /// Parses samples CSV text; `source` names it in errors.
     public init(text: String, source: String) throws {
+        let decoded = try StrictCSV.decode(Data(text.utf8), source: source)
+        try self.init(header: decoded.header, rows: decoded.rows, source: source)
+    }
+
+    /// Samples from a decoded table (a complete one: ``StrictCSV``'s checks); a repetition that appears twice is a
+    /// duplicated line, refused (it would inflate n).
+    init(header: [String], rows table: [[String]], source: String) throws {
         self.source = source
         environment = nil
-        try StrictCSV.check(text, source: source)
-        let decoded: (header: [String], rows: [[String]])
-        do {
-            decoded = try CSVFormat.decode(text)
-        } catch {
-            throw CompareError("\(source): not valid CSV: \(error)")
-        }
-        let missing = Self.required.filter { !decoded.header.contains($0) }
+        let missing = Self.required.filter { !header.contains($0) }
         guard missing.isEmpty else {
             throw CompareError("\(source): not a storebench samples.csv (missing columns: \(missing.joined(separator: ", ")))")
         }
-        header = decoded.header
-        cells = decoded.rows
-        let column = Dictionary(decoded.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
-        rows = try decoded.rows.enumerated().map { index, cells in
-            guard cells.count == decoded.header.count else {
-                throw CompareError("\(source): line \(index + 2) has \(cells.count) cells, the header \(decoded.header.count)")
-            }
+        self.header = header
+        cells = table
+        let column = Dictionary(header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        rows = try table.enumerated().map { index, cells in
             func cell(_ id: SampleColumn) -> String { column[id.rawValue].map { cells[$0] } ?? "" }
             guard let size = Int(cell(.size)), let repetition = Int(cell(.repetition)),
                   let status = RowStatus(rawValue: cell(.status))
@@ -160,13 +134,20 @@ public struct SampleTable {
                 guard case .sample(let id) = column.id, id != .size, id != .repetition else { continue }
                 let text = cell(id)
                 guard !text.isEmpty else { continue }
-                try MeasurementCheck.check(text, unit: column.unit, column: column.name, at: "\(source): line \(index + 2)")
-                values[id] = Double(text)!
+                values[id] = try MeasurementCheck.check(text, unit: column.unit, column: column.name,
+                                                        at: "\(source): line \(index + 2)")
             }
             let key = RowKey(scenario: cell(.scenario), workload: cell(.workload), backend: cell(.backend),
                              variant: cell(.variant), size: size, parameters: cell(.parameters))
             return Row(key: key, status: status, repetition: repetition, values: values, settings: cell(.settings),
                        error: cell(.error), dataset: cell(.dataset))
+        }
+        var seen = Set<String>()
+        for row in rows {
+            let label = row.comparisonKey.label
+            guard seen.insert("\(label)\u{1F}\(row.repetition)").inserted else {
+                throw CompareError("\(source): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
+            }
         }
     }
 

@@ -15,7 +15,12 @@ public enum AtomicFile {
     /// Writes `data` to `url` (see the type). Refuses a target that exists and is not a regular file
     /// (``checkTarget(_:inputs:)``), and one that is any of `inputs`.
     public static func write(_ data: Data, to url: URL, inputs: [URL] = []) throws {
-        try checkTarget(url, inputs: inputs)
+        try write(data, to: url, protecting: inputs.compactMap(FileIdentity.init))
+    }
+
+    /// Writes `data` to `url` unless it is one of the files `inputs` identifies (already opened by the caller).
+    public static func write(_ data: Data, to url: URL, protecting inputs: [FileIdentity]) throws {
+        try checkTarget(url, protecting: inputs)
         let (fd, temporary) = try createTemporary(for: url)
         var ok = FileBytes.writeAll(data, to: fd)
         let writeError = errno
@@ -34,6 +39,10 @@ public enum AtomicFile {
     /// `compare --csv out/A/samples.csv` or `export RUN --out RUN/summary.csv` never replaces its own input. Call it
     /// before any work, so bad input fails with nothing written.
     public static func checkTarget(_ url: URL, inputs: [URL] = []) throws {
+        try checkTarget(url, protecting: inputs.compactMap(FileIdentity.init))
+    }
+
+    static func checkTarget(_ url: URL, protecting inputs: [FileIdentity]) throws {
         var target = stat()
         guard lstat(url.path, &target) == 0 else {
             guard errno == ENOENT else { throw failure("cannot write", url) }
@@ -45,7 +54,7 @@ public enum AtomicFile {
             throw ReportError(message: "\(url.path) is \(kind); storebench writes reports only to regular files, "
                               + "which it replaces whole", exit: .badInput)
         }
-        for input in inputs.compactMap(FileIdentity.init) where input.isInside(url) {
+        for input in inputs where input.isInside(url) {
             throw ReportError(message: "\(url.path) is the input \(input.path); write the report elsewhere", exit: .badInput)
         }
     }

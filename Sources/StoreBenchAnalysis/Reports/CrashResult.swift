@@ -78,23 +78,26 @@ public struct CrashResult: Sendable, Equatable {
     /// Reads one `durability.csv` into results by "backend [variant]". A file without a `fault` column (before power
     /// loss was measured) holds kills.
     public static func read(csv text: String, source: String = "durability.csv") throws -> [String: CrashResult] {
-        // The one reader's rules: a complete table, storebench's columns, counts that are counts.
-        try StrictCSV.check(text, source: source)
-        let decoded = try CSVFormat.decode(text)
-        let column = Dictionary(decoded.header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        let (header, rows) = try StrictCSV.decode(Data(text.utf8), source: source)
+        return try read(header: header, rows: rows, source: source)
+    }
+
+    /// The crash results of a decoded table (checked as ``StrictCSV`` checks it): storebench's columns, counts that
+    /// are counts.
+    public static func read(header: [String], rows: [[String]], source: String) throws -> [String: CrashResult] {
+        let column = Dictionary(header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         if let missing = DurabilityColumn.required.first(where: { column[$0.rawValue] == nil }) {
             throw RunFolderError(.notARun, "\(source): not a storebench crash result file (no \(missing.rawValue) column)")
         }
         var results: [String: CrashResult] = [:]
-        for (line, cells) in decoded.rows.enumerated() {
+        for (line, cells) in rows.enumerated() {
             func text(_ name: String) -> String? { column[name].map { cells[$0] } }
             func text(_ name: DurabilityColumn) -> String? { text(name.rawValue) }
             for name in DurabilityColumn.counts.map(\.rawValue) + ["kills"] {
                 guard let cell = text(name), !cell.isEmpty else { continue }
-                guard let value = Int(cell), value >= 0 else {
+                guard let count = Int(cell), count >= 0 else {
                     throw RunFolderError(.badValue, "\(source): line \(line + 2): \(name) is '\(cell.prefix(40))', not a count")
                 }
-                _ = value
             }
             func int(_ name: String) -> Int { text(name).flatMap { Int($0) } ?? 0 }
             func int(_ name: DurabilityColumn) -> Int { int(name.rawValue) }

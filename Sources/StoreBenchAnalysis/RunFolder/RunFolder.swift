@@ -7,8 +7,8 @@ import StoreBenchMeasure
 /// A run folder read and checked once, by the same rules for every command that reads one (`compare`, `report`,
 /// `history add`, `export`, `advise --report`): environment.json must be a storebench run's, summary.csv and
 /// samples.csv complete tables (``StrictCSV``) whose numbers are measurements (finite, not negative where the unit
-/// cannot be, not absurd), samples.csv must hold exactly the repetitions summary.csv counts, and durability.csv, when
-/// present, must be a complete table too. ``partialReason`` says why a run is not a finished result (interrupted,
+/// cannot be, not absurd), samples.csv must hold exactly the repetitions summary.csv counts, and every
+/// `durability*.csv` beside it must be a crash result file (``CrashResult``'s rules). ``partialReason`` says why a run is not a finished result (interrupted,
 /// failed rows, no rows); readers that need a finished run call ``requireComplete()``.
 public struct RunFolder: Sendable {
     public struct Table: Sendable {
@@ -58,20 +58,28 @@ public struct RunFolder: Sendable {
         }
         summary = try Self.table(url, "summary.csv", columns: ReportColumns.summary, required: true)!
         samples = try Self.table(url, "samples.csv", columns: ReportColumns.samples, required: true)!
-        durability = try Self.table(url, "durability.csv", columns: [], required: false)
         classes = try Self.table(url, "classes.csv", columns: [], required: false)
+        // Crash results beside the run are read by the crash reader's rules too (columns, counts that are counts).
+        var durability: Table?
+        for file in CrashResult.files(in: url) {
+            let table = try Self.table(url, file.lastPathComponent, columns: [], required: true)!
+            _ = try CrashResult.read(header: table.header, rows: table.rows, source: file.path)
+            if file.lastPathComponent == "durability.csv" { durability = table }
+        }
+        self.durability = durability
         for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"] where summary.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/summary.csv: not a storebench summary (no \(column) column)")
         }
         for column in ["workload", "backend", "variant", "size", "repetition", "status", "wall_s"] where samples.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/samples.csv: not storebench samples (no \(column) column)")
         }
-        try checkRepetitions()
-        // Crash results beside the run are read by the crash reader's rules (columns, counts that are counts).
-        for file in CrashResult.files(in: url) {
-            let text = String(decoding: try Self.read(url, file.lastPathComponent, required: true) ?? Data(), as: UTF8.self)
-            _ = try CrashResult.read(csv: text, source: file.path)
-        }
+        try Self.checkRepetitions(samples: samples, summary: summary, source: url.appendingPathComponent("samples.csv").path)
+    }
+
+    /// The files a command reads when it reads this folder (what its output must never replace).
+    public var files: [URL] {
+        (["environment.json", "summary.csv", "samples.csv", "classes.csv"].map { url.appendingPathComponent($0) }
+            + CrashResult.files(in: url)).filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// Why the run is not a finished result, or nil.
@@ -125,8 +133,8 @@ public struct RunFolder: Sendable {
     }
 
     /// samples.csv must hold exactly the repetitions summary.csv counts for each row (n + failed; one for an
-    /// unsupported row): fewer is a cut, more is another run's rows.
-    private func checkRepetitions() throws {
+    /// unsupported row): fewer is a cut, more is another run's rows. `source` names the samples in errors.
+    public static func checkRepetitions(samples: Table, summary: Table, source: String) throws {
         func key(_ cells: [String: String]) -> String {
             ["workload", "backend", "variant", "size", "parameters"].map { cells[$0] ?? "" }.joined(separator: "\u{1F}")
         }
@@ -140,11 +148,11 @@ public struct RunFolder: Sendable {
         for (name, count) in expected.sorted(by: { $0.key < $1.key }) where present[name, default: 0] != count {
             let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(separator: " ")
             let found = present[name, default: 0]
-            throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: \(label) has \(found) repetitions, summary.csv says "
+            throw RunFolderError(.inconsistent, "\(source): \(label) has \(found) repetitions, summary.csv says "
                                  + "\(count): " + (found > count ? "samples.csv has rows of another run" : "samples.csv is cut short"))
         }
         if let extra = present.keys.sorted().first(where: { expected[$0] == nil }) {
-            throw RunFolderError(.inconsistent, "\(url.path)/samples.csv: rows of "
+            throw RunFolderError(.inconsistent, "\(source): rows of "
                                  + extra.replacingOccurrences(of: "\u{1F}", with: " ") + " that summary.csv does not have")
         }
     }
@@ -161,15 +169,13 @@ public enum MeasurementCheck {
         }
     }
 
-    /// Throws a ``RunFolderError`` naming `column` and `place` unless `text` is a usable value of `unit`.
-    public static func check(_ text: String, unit: ReportColumn.Unit, column: String, at place: String) throws {
+    /// The value of `text`; throws a ``RunFolderError`` naming `column` and `place` unless it is a usable value of
+    /// `unit`.
+    @discardableResult
+    public static func check(_ text: String, unit: ReportColumn.Unit, column: String, at place: String) throws -> Double {
         guard let value = Double(text) else {
             throw RunFolderError(.badValue, "\(place): \(column) is '\(text.prefix(40))', not a number")
         }
-        try check(value, unit: unit, column: column, at: place)
-    }
-
-    public static func check(_ value: Double, unit: ReportColumn.Unit, column: String, at place: String) throws {
         guard value.isFinite else { throw RunFolderError(.badValue, "\(place): \(column) is \(value), not a measurement") }
         let signed = unit == .ratio || unit == .kibibytes  // memory growth and ratios may be negative
         guard signed || value >= 0 else { throw RunFolderError(.badValue, "\(place): \(column) is negative (\(value))") }
@@ -177,5 +183,6 @@ public enum MeasurementCheck {
             throw RunFolderError(.badValue, "\(place): \(column) is \(value) \(unit.rawValue), beyond any measurement "
                                  + "(at most \(limit(unit)))")
         }
+        return value
     }
 }

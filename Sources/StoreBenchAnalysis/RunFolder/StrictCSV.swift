@@ -19,7 +19,7 @@ public enum StrictCSV {
     /// Throws a ``RunFolderError`` naming `source` and the line when `text` is not a complete, rectangular CSV table.
     public static func check(_ text: String, source: String) throws {
         guard !text.isEmpty else { throw RunFolderError(.torn, "\(source): empty file") }
-        var line = 1, recordLine = 1, cells = 1, quoted = false, atCellStart = true, previousQuote = false
+        var line = 1, recordLine = 1, cells = 1, quoted = false, atCellStart = true
         var width: Int?
         func endRecord() throws {
             if let width {
@@ -42,7 +42,6 @@ public enum StrictCSV {
                     if let next = scalars.next() {
                         if next == "\"" { continue }  // an escaped quote
                         quoted = false
-                        previousQuote = true
                         pending = next
                     } else {
                         quoted = false
@@ -68,9 +67,7 @@ public enum StrictCSV {
             default:
                 atCellStart = false
             }
-            previousQuote = false
         }
-        _ = previousQuote
         guard !quoted else { throw RunFolderError(.torn, "\(source): line \(recordLine) opens a quote that is never closed (the file is cut short)") }
         guard text.unicodeScalars.last == "\n" else {
             throw RunFolderError(.torn, "\(source): the file ends in the middle of line \(recordLine) (cut short)")

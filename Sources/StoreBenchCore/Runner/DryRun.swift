@@ -17,13 +17,12 @@ enum DryRun {
         // What counts in no case's cap is added to the bound: generating the data, starting and finishing the run
         // (the binary's fingerprint, machine facts, the disk floors at both ends, the reports), and the repetition a
         // case is in when its cap is reached (at least its floor: filling and verifying its records).
-        let generation = dataBound.generationSeconds + Self.startAndFinishSeconds
-        let overrun = dataBound.rowRecords.reduce(0.0) { $0 + Double($1) * dataBound.generationSecondsPerRecord * 2 }
-        let perCase = policy.caseSeconds.map { Double(cases.count) * $0 + generation + overrun }
+        let outsideCases = dataBound.generationSeconds + Self.startAndFinishSeconds
+        let perCase = policy.caseSeconds.map { Double(cases.count) * $0 + outsideCases + dataBound.repetitionFloorSeconds }
         var bound: String
         switch (perCase, policy.budgetSeconds) {
         case let (perCase?, budget?):
-            bound = "at most about \(Runner.clock(min(perCase, budget + generation) * 1.1)) (" + (perCase <= budget
+            bound = "at most about \(Runner.clock(min(perCase, budget + outsideCases) * 1.1)) (" + (perCase <= budget
                 ? "\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each, under the budget of \(Runner.clock(budget))"
                 : "the budget of \(Runner.clock(budget)), less than \(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each")
                 + ", and 10% for the repetitions under way when it is spent; one slow repetition may overrun its case's cap)"
@@ -31,7 +30,7 @@ enum DryRun {
             bound = "at most about \(Runner.clock(perCase * 1.1)) (\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each; "
                 + "one slow repetition may overrun its case's cap)"
         case let (nil, budget?):
-            bound = "at most about \(Runner.clock(budget * 1.1 + generation)) (the budget), after one measured repetition of every case"
+            bound = "at most about \(Runner.clock(budget * 1.1 + outsideCases)) (the budget), after one measured repetition of every case"
         case (nil, nil):
             bound = "not bounded: no case cap and no budget (set --case-seconds or --budget); "
                 + "\(policy.warmup) warm-up and \(policy.minimum)–\(policy.maximum) repetitions per case"

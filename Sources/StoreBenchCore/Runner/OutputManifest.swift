@@ -43,24 +43,25 @@ public struct OutputManifest: Codable, Equatable, Sendable {
     }
 
     /// One name inside the folder: no separators, not `.` or `..`, not the manifest itself.
-    static func isPlainName(_ name: String) -> Bool {
+    public static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && !name.contains("/") && name != "." && name != ".." && name != fileName && !name.contains("\0")
     }
 
-    /// Records `names` as written by storebench in `folder`, an output folder of ours: one with a manifest, or a
-    /// run or crash folder written before manifests (recognised by its environment file's schema fields; its
-    /// manifest is made then). A folder that is neither is refused: `report` and `plot` write only into our folders.
+    /// The manifest a folder from before manifests would have had: the first of `kinds` that recognises it (by its
+    /// environment file's schema fields, a trend page's mark) and the names of that kind present; nil when none does.
+    static func legacy(in folder: URL, kinds: [RunOutput.Kind]) -> OutputManifest? {
+        guard let kind = kinds.first(where: { $0.recognisesLegacy(folder) }) else { return nil }
+        return OutputManifest(kind: kind.rawValue, files: RunOutput.contents(of: folder).filter { kind.legacyNames.contains($0) })
+    }
+
+    /// Records `names` as written by storebench in `folder`, an output folder of ours: one with a manifest, or one
+    /// written before manifests (its manifest is made then). A folder that is neither is refused: helpers write only
+    /// into storebench's folders.
     public static func record(_ names: [String], in folder: URL) throws {
-        if var manifest = try read(in: folder) {
-            try manifest.add(names, in: folder)
-            return
-        }
-        guard let kind = RunOutput.Kind.allCases.first(where: { $0.recognisesLegacy(folder) }) else {
+        guard var manifest = try read(in: folder) ?? legacy(in: folder, kinds: RunOutput.Kind.allCases) else {
             throw RunOutput.Refusal(description: "\(folder.path) is not a storebench output folder (no \(fileName) and no "
                                     + "storebench run's environment.json); nothing was written")
         }
-        let present = RunOutput.contents(of: folder).filter { kind.legacyNames.contains($0) }
-        var manifest = OutputManifest(kind: kind.rawValue, files: present)
         try manifest.add(names, in: folder)
     }
 }

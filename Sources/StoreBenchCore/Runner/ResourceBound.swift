@@ -45,7 +45,6 @@ public struct ResourceBound: Sendable {
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         // Text as UTF-8 plus Swift's per-record cost: the struct, three string headers and their allocations.
         let textBytes = sample.reduce(0) { $0 + $1.uid.utf8.count + $1.title.utf8.count + $1.summary.utf8.count }
-        blackHole(textBytes)
         return ResourceBound(records: datasets.values.reduce(0, +), largestDataset: datasets.values.max() ?? 0,
                              rowRecords: cases.map { RunPlan.weightedRecords($0.parameters) },
                              memoryBytesPerRecord: Double(textBytes) / Double(sampleRecords) + 160,

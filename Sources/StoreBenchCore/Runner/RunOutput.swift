@@ -97,14 +97,8 @@ public final class RunOutput {
         let listing = "\(present.prefix(5).joined(separator: ", "))\(present.count > 5 ? ", …" : "")"
         // What storebench wrote here, and which kind wrote the folder: its manifest, or its recognised legacy kind.
         let accepted = existing == .adopt ? kind.adopts : kind.adopts.union([kind.rawValue])
-        let ours: [String]?, folderKind: String?
-        if let manifest {
-            (ours, folderKind) = accepted.contains(manifest.kind) ? (manifest.files, manifest.kind) : (nil, nil)
-        } else {
-            let legacy = Kind.allCases.filter { accepted.contains($0.rawValue) }.first { $0.recognisesLegacy(url) }
-            ours = legacy.map { legacy in present.filter { legacy.legacyNames.contains($0) } }
-            folderKind = legacy?.rawValue
-        }
+        let found = manifest ?? OutputManifest.legacy(in: url, kinds: Kind.allCases.filter { accepted.contains($0.rawValue) })
+        let ours = found.flatMap { accepted.contains($0.kind) ? $0.files : nil }, folderKind = found?.kind
         switch existing {
         case .refuse:
             throw Refusal(description: "\(option) \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
@@ -124,10 +118,7 @@ public final class RunOutput {
             case (_, false): previous = ours.filter { kind.legacyNames.contains($0) }
             }
             try refuseRemovingInputs(previous)
-            if manifest == nil {
-                var made = OutputManifest(kind: folderKind ?? kind.rawValue, files: ours)
-                try made.add([], in: url)
-            }
+            if manifest == nil, var made = found { try made.add([], in: url) }
         case .resume:
             previous = ours ?? []
         }
@@ -150,8 +141,8 @@ public final class RunOutput {
         try remove(previous)
     }
 
-    /// Removes `names` (the previous output's, and what staged files replace) and takes the previous output's names
-    /// off the manifest. A link among them is removed itself, never followed.
+    /// Removes `names` (the previous output's, and what staged files replace) and takes them off the manifest. A link
+    /// among them is removed itself, never followed.
     private func remove(_ names: [String]) throws {
         for name in names {
             let old = url.appendingPathComponent(name)
@@ -164,7 +155,7 @@ public final class RunOutput {
             }
         }
         if var manifest = try OutputManifest.read(in: url) {
-            manifest.files.removeAll { previous.contains($0) }
+            manifest.files.removeAll { names.contains($0) }
             try manifest.add([], in: url)
         }
         previous = []
@@ -172,22 +163,8 @@ public final class RunOutput {
 
     /// Writes `data` as `name` in the folder (atomically) and records it in the manifest; refuses to replace an input.
     public func write(_ data: Data, name: String) throws {
-        let target = url.appendingPathComponent(name)
-        if let input = inputs.first(where: { $0.isInside(target) }) {
-            throw Refusal(description: "\(target.path) is the input \(input.path); storebench will not overwrite it")
-        }
-        try AtomicFile.write(data, to: target)
+        try AtomicFile.write(data, to: url.appendingPathComponent(name), protecting: inputs)
         try record([name])
-    }
-
-    /// Creates the subfolder `name` (new) and records it in the manifest.
-    public func subfolder(_ name: String) throws -> URL {
-        let folder = url.appendingPathComponent(name, isDirectory: true)
-        guard mkdir(folder.path, 0o755) == 0 || errno == EEXIST else {
-            throw Refusal(description: "cannot create \(folder.path): \(SystemError("mkdir", path: folder.path))")
-        }
-        try record([name])
-        return folder
     }
 
     /// Adds `names` to the folder's manifest (making it when missing).
