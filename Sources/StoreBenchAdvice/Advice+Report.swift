@@ -58,16 +58,19 @@ extension Advice {
         }.joined(separator: "; ")
     }
 
+    /// "1.26× [1.08–1.42] slower": the cost ratio against the recommendation in the one vocabulary (``RatioClaim``).
+    func claim(_ strategy: Strategy) -> String? {
+        strategy.ratio.map { RatioClaim(ratio: $0.median, interval: $0.low...$0.high).text }
+    }
+
     /// Why `strategy` is not the recommendation, in one sentence.
     public func reason(_ strategy: Strategy) -> String {
         switch strategy.verdict {
         case .recommended: return "recommended"
         case .tied:
-            let ratio = strategy.ratio.map { String(format: "%.2f× (95%% interval %.2f–%.2f)", $0.median, $0.low, $0.high) } ?? ""
-            return "tied: indistinguishable from the recommendation at this precision, \(ratio) its cost"
+            return "tied: its cost a day is " + (claim(strategy) ?? "not comparable") + " against the recommendation's"
         case .costlier:
-            let ratio = strategy.ratio.map { String(format: "%.2f× the cost (95%% interval %.2f–%.2f)", $0.median, $0.low, $0.high) }
-            return "costlier: " + (ratio ?? "more storage time a day")
+            return "costlier: " + (claim(strategy).map { "its cost a day is \($0) against the recommendation's" } ?? "more storage time a day")
         case .missesBudget:
             return "misses " + strategy.budgets.filter { !$0.met }.map { check in
                 guard let measured = check.measured else { return "\(check.operation.rawValue) (not measured)" }
@@ -96,8 +99,8 @@ extension Advice {
                         + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day."]
             let tied = strategies.filter { $0.verdict == .tied }
             if !tied.isEmpty {
-                lines += ["", "Tied with it (their cost ratio's interval includes 1; the recommendation is the tied strategy with the strongest "
-                          + "durability class): "
+                lines += ["", "Tied with it (their cost ratio is equivalent, within ±10%, or indistinguishable: its interval "
+                          + "includes 1; the recommendation is the tied strategy with the strongest durability class): "
                           + tied.map { "**\($0.label)**" }.joined(separator: ", ") + "."]
             }
         } else {
@@ -127,7 +130,9 @@ extension Advice {
         }
         lines += ["", "Median time of one operation over the measured repetitions. The cost a day is each operation's "
                   + "frequency times its median, summed; its interval resamples every operation's repetitions together "
-                  + "(2,000 resamples). Two strategies are tied when the interval of their cost ratio includes 1.",
+                  + "(2,000 resamples). A cost ratio is *slower* when its interval lies above 1 and outside the ±10% tie "
+                  + "margin, *equivalent* when it lies within it, *indistinguishable* when it includes 1 but is wider "
+                  + "(not settled); the last two are tied (docs/MEASURING.md).",
                   "", "## Measured on this machine", "",
                   "Everything above was measured here, on \(provenance.date): \(provenance.host), \(provenance.cpu) "
                     + "(\(provenance.cores) cores), kernel \(provenance.kernel), file system \(provenance.fileSystem), "

@@ -118,7 +118,8 @@ public struct Advice: Sendable {
         var winner = cheapest
         for index in strategies.indices where index != cheapest && strategies[index].verdict == .costlier {
             guard let ratio = Self.ratio(strategies[index], to: strategies[cheapest], perDay: profile.perDay,
-                                         resamples: resamples, rng: &rng), ratio.low <= 1 else { continue }
+                                         resamples: resamples, rng: &rng),
+                  Self.isTie(ratio) else { continue }
             if let stronger = strategies[index].durability?.promise, let current = strategies[winner].durability?.promise,
                stronger < current {
                 winner = index
@@ -129,11 +130,16 @@ public struct Advice: Sendable {
         for index in strategies.indices where index != winner && strategies[index].runs {
             let ratio = Self.ratio(strategies[index], to: best, perDay: profile.perDay, resamples: resamples, rng: &rng)
             strategies[index].ratio = ratio
-            if strategies[index].verdict == .costlier, let ratio, ratio.low <= 1 { strategies[index].verdict = .tied }
+            if strategies[index].verdict == .costlier, let ratio, Self.isTie(ratio) { strategies[index].verdict = .tied }
         }
         strategies.sort { a, b in
             a.verdict == b.verdict ? rank(a) < rank(b) : Self.order(a.verdict) < Self.order(b.verdict)
         }
+    }
+
+    /// Tied: the cost ratio is not shown to differ, equivalent or indistinguishable (docs/MEASURING.md).
+    static func isTie(_ ratio: (median: Double, low: Double, high: Double)) -> Bool {
+        !TieMargin.standard.verdict(low: ratio.low, high: ratio.high).isDifference
     }
 
     private static func order(_ verdict: Verdict) -> Int {

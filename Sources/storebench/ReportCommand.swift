@@ -19,16 +19,23 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .customLong("durability"), parsing: .upToNextOption,
             help: "More crash result files (durability.csv of `storebench crash`), besides RUN_DIR/durability*.csv.")
     var durabilityFiles: [String] = []
+    @Option(help: "How close to 1 a ratio's interval must lie for two rows to be equivalent, e.g. 10% (docs/MEASURING.md).")
+    var tieMargin = Fraction(0.10)
+
+    func validate() throws {
+        guard tieMargin.value > 0 && tieMargin.value < 1 else { throw ValidationError("--tie-margin must lie between 0 and 100%") }
+    }
 
     func run() throws {
         let directory = URL(fileURLWithPath: runDirectory, isDirectory: true)
         let folder = try failing(.failure) { try RunFolder(directory.path) }
         let table = try failing(.failure) { try SampleTable(folder: folder) }
         // report.md and classes.csv join the run folder's own files (its manifest); a folder that is not one of
-        // storebench's is refused before anything is written.
+        // storebench's is refused before anything is written. classes.csv is this command's own output (a report
+        // renders again over it), not an input.
         let claim = try failing(.badInput) {
             try RunOutput(directory, existing: .adopt, kind: .run,
-                          inputs: durabilityFiles.map { URL(fileURLWithPath: $0) } + folder.files)
+                          inputs: durabilityFiles.map { URL(fileURLWithPath: $0) } + folder.files.filter { $0.lastPathComponent != "classes.csv" })
         }
         defer { claim.release() }
         // Intervals and noise flags as the run made them: its look schedule, target and machine.
@@ -40,13 +47,9 @@ struct ReportCommand: ParsableCommand {
         }
         for sample in samples { builder.add(sample) }
         let summary = MarkdownTable.render(builder.summary)
-        let registry = BackendRegistry.standard()
         let crashFiles = CrashResult.files(in: directory) + durabilityFiles.map { URL(fileURLWithPath: $0) }
         let crashes = try failing(.badInput) { try CrashResult.read(files: crashFiles) }
-        let workloads = WorkloadRegistry.standard
-        let decision = DecisionReport(table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
-           workloadOrder: workloads.names,
-           readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)))
+        let decision = Self.decision(table: table, crashes: crashes, margin: TieMargin(fraction: tieMargin.value))
         for warning in decision.contradictions { printError("warning: \(warning)") }
         print(decision.answer)
         print(summary, terminator: "")
@@ -58,5 +61,15 @@ struct ReportCommand: ParsableCommand {
             try claim.write(Data(document.utf8), name: "report.md")
         }
         printError("wrote \(directory.appendingPathComponent("report.md").path) (durability from \(crashFiles.isEmpty ? "declarations only: no crash results" : crashFiles.map(\.lastPathComponent).joined(separator: ", ")))")
+    }
+
+    /// The run's decision report as `report` renders it: the standard registries' classes, labels and workloads.
+    static func decision(table: SampleTable, crashes: [String: CrashResult], margin: TieMargin = .standard) -> DecisionReport {
+        let registry = BackendRegistry.standard()
+        let workloads = WorkloadRegistry.standard
+        return DecisionReport(table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
+                              workloadOrder: workloads.names,
+                              readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)),
+                              margin: margin)
     }
 }

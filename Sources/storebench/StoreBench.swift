@@ -18,7 +18,7 @@ struct StoreBench: ParsableCommand {
         version: StoreBenchVersion.current,
         subcommands: [RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self, HistoryCommand.self,
                       VerifyStoreCommand.self,
-                      ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self],
+                      ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self, LintClaimsCommand.self, RenderBlocksCommand.self],
         defaultSubcommand: nil
     )
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+@testable import StoreBenchAnalysis
 import Testing
 
 @Suite("The decision report")
@@ -37,13 +38,16 @@ struct DecisionReportTests {
         let row = try cells(answer, "insert")
         #expect(row[1].hasPrefix("fast [default]") && row[1].contains("survives a killed app, declared"), "\(row)")
         #expect(row[3].hasPrefix("safe [default]") && row[3].contains("1.5"), "the liar lost data, so safe is the durable pick: \(row)")
-        #expect(answer.contains("if the data must survive power loss, safe [default], which survives power loss (declared): "))
+        #expect(answer.contains("if the data must survive power loss, safe [default], which survives power loss (declared; measured: killed app: no loss in 50 kills"),
+                "a declared class shows its measurement beside it: \(answer)")
         #expect(answer.contains("### Warnings") && answer.contains("liar [default]: declared 'survives power loss'"))
         let rankings = report.rankings
         #expect(rankings.contains("| floor | floor [default] |"))
         #expect(rankings.contains("### insert, ranked apart: 10 records (count=10)") && rankings.contains("| 1 | small [default] |"))
-        #expect(rankings.contains("| liar [default] | 10 |") && rankings.contains("7 of 1,000 lost"))
-        #expect(rankings.contains("may lose data when the app is killed (measured: a killed app, 7 of 1,000 lost in 50 kills)"))
+        #expect(rankings.contains("| liar [default] | 10 |") && rankings.contains("lost 7 of 1,000 acknowledged batches in 50 kills"))
+        #expect(rankings.contains("may lose data when the app is killed (measured: killed app: lost 7 of 1,000 acknowledged batches in 50 kills)"))
+        #expect(rankings.contains("survives power loss (declared; measured: killed app: no loss in 50 kills (1,000 batches acknowledged; ≤ 5.8% per kill, one-sided 95%))"),
+                "a declared class shows the measurement beside it: \(rankings)")
     }
 
     @Test("rows whose ratio interval includes 1 are tied; the stronger class is picked and said to cost nothing measurable")
@@ -54,13 +58,40 @@ struct DecisionReportTests {
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: [:])
         let answer = report.answer
         let row = try cells(answer, "insert")
-        #expect(row[1].hasPrefix("full [default]") && row[1].contains("tied with nosync [default]"), "\(row)")
-        #expect(answer.contains("full [default] survives power loss (declared), and costs no measurable time over the fastest"),
-                "\(answer)")
+        #expect(row[1].hasPrefix("full [default]") && row[1].contains("indistinguishable: nosync [default]"), "\(row)")
+        #expect(answer.contains("full [default] survives power loss (declared), and its time is "), "\(answer)")
+        #expect(answer.contains("indistinguishable against the fastest, nosync [default] (not settled at this precision)."), "\(answer)")
         #expect(!answer.contains("few [default]: "), "3 repetitions neither win nor tie")
         let rankings = report.rankings
         #expect(rankings.contains("| – | few [default] | 3 |") && rankings.contains("too few repetitions"))
-        #expect(rankings.contains("| slower |") && rankings.contains("| tied |"))
+        #expect(rankings.contains("] slower |") && rankings.contains("] indistinguishable |"), "\(rankings)")
+        #expect(!rankings.contains("| tied |"), "the one vocabulary: no 'tied' verdict")
+    }
+
+    @Test("the answer comes from the rows that ran the scenario's own parameters, even when limited rows outnumber them")
+    func mainGroupIsTheScenarios() throws {
+        // 3 limited rows (count=10 of a scenario's 100 queries) outnumber the 2 that ran the real 100; the limited
+        // rows are faster in total, as 10 queries are, and must still never be the answer.
+        let full = "count=100 limit=50 stored=2000"
+        let limited = "count=10 limit=50 stored=2000"
+        let samples = rows("sql", mean: 1.0, size: 2000, parameters: full, workload: "query", seed: 1)
+            + rows("orm", mean: 1.4, size: 2000, parameters: full, workload: "query", seed: 2)
+            + rows("kv1", mean: 0.5, size: 2000, parameters: limited, workload: "query", seed: 3)
+            + rows("kv2", mean: 0.55, size: 2000, parameters: limited, workload: "query", seed: 4)
+            + rows("kv3", mean: 0.6, size: 2000, parameters: limited, workload: "query", seed: 5)
+        let report = DecisionReport(table: try table(samples), promise: { _, _ in .durable }, crashes: [:], readOnly: ["query"])
+        let row = try cells(report.answer, "query")
+        #expect(row[1].hasPrefix("sql [default]"), "the full group answers: \(row)")
+        #expect(!report.answer.contains("kv1 [default]: "), "a limited group is never the answer")
+        #expect(report.rankings.contains("### query, ranked apart: 2,000 records (count=10 limit=50 stored=2000)"))
+        #expect(report.rankings.contains("### query: 2,000 records (count=100 limit=50 stored=2000)"))
+        // The rule: the group with the largest value of every parameter (limits only lower parameters).
+        typealias ID = DecisionReport.GroupID
+        let a = ID(size: 10, parameters: "count=100 stored=10", dataset: ""), b = ID(size: 10, parameters: "count=10 stored=10", dataset: "")
+        #expect(DecisionReport.mainGroup([a: 1, b: 5]) == a)
+        // Every row limited, differently: no group dominates, so the most rows decide.
+        let c = ID(size: 10, parameters: "count=100 stored=5", dataset: "")
+        #expect(DecisionReport.mainGroup([c: 1, b: 5]) == b)
     }
 
     @Test("a workload that writes nothing is ranked by speed; durability is a property there, not a cost")
@@ -94,15 +125,19 @@ struct DecisionReportTests {
 
             """)
         #expect(crashes["wal [default]"]?.synced == CrashResult.Counts(trials: 50, acknowledged: 800, lost: 12, corrupt: 0))
-        #expect(crashes["wal [default]"]?.prefix == CrashResult.Counts(trials: 50, acknowledged: 2400, lost: 0, corrupt: 0))
+        #expect(crashes["wal [default]"]?.prefix == CrashResult.Counts(trials: 50, states: 150, acknowledged: 2400, lost: 0, corrupt: 0),
+                "a prefix row's crash states are its images (3 per cut), not its cuts")
         let report = DecisionReport(table: try table(samples), promise: { backend, _ in promises[backend] }, crashes: crashes)
         let row = try cells(report.answer, "insert")
-        #expect(row[1].hasPrefix("wal [default]") && row[1].contains("survives a killed app, measured"), "\(row)")
+        #expect(row[1].hasPrefix("wal [default]") && row[1].contains("survives a killed app, measured: no loss in 50 kills (≤ 5.8% per kill); lost 12 batches in 50 cuts (synced image)"), "\(row)")
         #expect(row[3].hasPrefix("trusted [default]") && row[3].contains("survives power loss, declared"), "\(row)")
         let classes = Dictionary(uniqueKeysWithValues: report.classRows.dropFirst().map { ($0[0], $0) })
         #expect(classes["torn"]?[4] == "survives a killed app", "a prefix image's loss lowers the class too")
         #expect(classes["extra"]?[4] == "survives power loss" && classes["extra"]?[5] == "yes")
-        #expect(classes["extra"]?[6] == "measured: 0 of 3,200 lost in 50 cuts")
+        #expect(classes["extra"]?[6] == "measured: power cut: no loss in 50 cuts (50 synced and 150 prefix images; 800 batches acknowledged; ≤ 5.8% per cut, one-sided 95%); killed app: no loss in 50 kills (900 batches acknowledged; ≤ 5.8% per kill, one-sided 95%)",
+                "the evidence is crash states (cuts), never batches re-counted over the prefix images")
+        #expect(classes["torn"]?[6].contains("prefix images lost 3 of 2,400 acknowledged batches in 150 images of 50 cuts, 1 of 150 images unreadable") == true,
+                "\(classes["torn"]?[6] ?? "")")
         #expect(classes["trusted"]?[5] == "no")
         // The answer names wal (fastest of all and that survives a killed app) and trusted (power loss, declared):
         // the variants scripts/bench crash-tests. torn and extra are named only if tied with a pick.
@@ -110,8 +145,8 @@ struct DecisionReportTests {
         #expect(report.namedVariants.isSuperset(of: ["wal [default]", "trusted [default]"]), "\(report.namedVariants)")
         #expect(classes["wal"]?[7] == "yes" && classes["trusted"]?[7] == "yes")
         let rankings = report.rankings
-        #expect(rankings.contains("synced: 12 of 800 lost in 50 cuts; prefix: 0 of 2,400 lost in 50 images"))
-        #expect(rankings.contains("survives power loss (declared)") && rankings.contains("unavailable: no /dev/fuse"))
+        #expect(rankings.contains("synced image lost 12 of 800 acknowledged batches in 50 cuts; prefix images no acknowledged batch lost in 150 images of 50 cuts"), "\(rankings)")
+        #expect(rankings.contains("survives power loss (declared; measured: killed app: no loss in 50 kills") && rankings.contains("unavailable: no /dev/fuse"))
     }
 
     @Test("several crash files merge: counts of the same variant add up")
@@ -130,7 +165,8 @@ struct DecisionReportTests {
         #expect(files.map(\.lastPathComponent) == ["durability-quick.csv", "durability.csv"])
         let merged = try CrashResult.read(files: files)
         #expect(merged["a [default]"]?.kill == CrashResult.Counts(trials: 100, acknowledged: 1800, lost: 0, corrupt: 0))
-        #expect(merged["a [default]"]?.durability(declared: .durable).evidence == "measured: 0 of 1,600 lost in 100 cuts")
+        #expect(merged["a [default]"]?.durability(declared: .durable).evidence
+                == "measured: power cut: no loss in 100 cuts (100 synced images; 1,600 batches acknowledged; ≤ 3% per cut, one-sided 95%); killed app: no loss in 100 kills (1,800 batches acknowledged; ≤ 3% per kill, one-sided 95%)")
     }
 
     @Test("every label names the settings that decide durability and speed, defaults included")

@@ -8,21 +8,19 @@ public struct CrashResult: Sendable, Equatable {
     public struct Counts: Sendable, Equatable {
         /// Trials (kills or power cuts).
         public var trials = 0
+        /// Crash states checked: one per kill, one synced image per cut, `--prefix-images` prefix images per cut.
+        public var states = 0
         public var acknowledged = 0
         public var lost = 0
         public var corrupt = 0
         public var lostSomething: Bool { lost > 0 || corrupt > 0 }
 
-        public init(trials: Int = 0, acknowledged: Int = 0, lost: Int = 0, corrupt: Int = 0) {
+        public init(trials: Int = 0, states: Int? = nil, acknowledged: Int = 0, lost: Int = 0, corrupt: Int = 0) {
             self.trials = trials
+            self.states = states ?? trials
             self.acknowledged = acknowledged
             self.lost = lost
             self.corrupt = corrupt
-        }
-
-        /// "0 of 1,234 lost, 0 unreadable in 50 trials".
-        public var summary: String {
-            "\(lost) of \(MarkdownTable.grouped(Double(acknowledged))) lost, \(corrupt) unreadable in \(trials) trials"
         }
 
         /// "0 of 1,234 lost in 50 cuts" (unreadable stores named only when there were some).
@@ -32,7 +30,7 @@ public struct CrashResult: Sendable, Equatable {
         }
 
         static func + (a: Counts, b: Counts) -> Counts {
-            Counts(trials: a.trials + b.trials, acknowledged: a.acknowledged + b.acknowledged, lost: a.lost + b.lost,
+            Counts(trials: a.trials + b.trials, states: a.states + b.states, acknowledged: a.acknowledged + b.acknowledged, lost: a.lost + b.lost,
                    corrupt: a.corrupt + b.corrupt)
         }
     }
@@ -53,26 +51,22 @@ public struct CrashResult: Sendable, Equatable {
         self.powerLossUnmeasured = powerLossUnmeasured
     }
 
-    /// Both power-loss images together: the cuts are the synced image's (every cut has one), the losses summed.
-    public var powerLoss: Counts? {
-        switch (synced, prefix) {
-        case (nil, nil): return nil
-        case (let one?, nil), (nil, let one?): return one
-        case (let synced?, let prefix?):
-            var sum = synced + prefix
-            sum.trials = max(synced.trials, prefix.trials)
-            return sum
-        }
+    /// Whether a power cut lost anything in either image kind (nil: not measured).
+    public var powerLossLostSomething: Bool? {
+        guard synced != nil || prefix != nil else { return nil }
+        return synced?.lostSomething == true || prefix?.lostSomething == true
     }
 
     /// The class a report shows: ``DurabilityClass/init(declared:crash:)``.
     public func durability(declared: DurabilityPromise) -> DurabilityClass { DurabilityClass(declared: declared, crash: self) }
 
-    /// The power-loss cell of a report: each image on its own.
+    /// The killed-app cell of a report (``CrashEvidence/kill(_:)``).
+    public var killSummary: String { kill.map(CrashEvidence.kill) ?? "not measured" }
+
+    /// The power-loss cell of a report, cut by cut (``CrashEvidence/powerCut(synced:prefix:)``).
     public var powerLossSummary: String {
         guard synced != nil || prefix != nil else { return powerLossUnmeasured ?? "not measured" }
-        return [synced.map { "synced: \($0.brief("cuts"))" }, prefix.map { "prefix: \($0.brief("images"))" }]
-            .compactMap { $0 }.joined(separator: "; ")
+        return CrashEvidence.powerCut(synced: synced, prefix: prefix)
     }
 
     /// Reads one `durability.csv` into results by "backend [variant]". A file without a `fault` column (before power
@@ -104,7 +98,8 @@ public struct CrashResult: Sendable, Equatable {
             guard let backend = text(.backend), let variant = text(.variant) else { continue }
             let key = "\(backend) [\(variant)]"
             var result = results[key] ?? CrashResult()
-            let counts = Counts(trials: max(int(.trials), int("kills")), acknowledged: int(.ackedBatches),
+            let trials = max(int(.trials), int("kills"))
+            let counts = Counts(trials: trials, states: text(.images).flatMap { Int($0) } ?? trials, acknowledged: int(.ackedBatches),
                                 lost: int(.lostBatches), corrupt: int(.corruptOpens))
             let status = text(.status) ?? "measured"
             switch (text(.fault) ?? "kill", text(.image) ?? "live") {

@@ -4,15 +4,18 @@ import StoreBenchContract
 extension DecisionReport {
     /// The answer table, the generated recommendations and the warnings.
     public var answer: String {
-        var lines = ["## The answer", "",
-                     "Per workload, the fastest strategy for each durability need among the rows of the workload's main "
-                        + "size and parameters (rows a scenario limited are ranked apart). The fastest is the lowest median "
-                        + "among rows with an interval of the median (at least \(minimumCount) repetitions); a row whose 95% "
-                        + "bootstrap interval of the ratio of medians includes 1 is **tied** with it, indistinguishable at "
-                        + "this precision, and among tied rows the stronger durability class is picked. A ratio is shown "
-                        + "with its interval only when both rows have one. Durability is each variant's declared class, "
-                        + "lowered where `storebench crash` measured a loss of that variant, and marked measured or declared. "
-                        + "The in-memory floor is left out.", "",
+        var lines = ["## The answer", "", ClaimSyntax.marker(margin: margin, minimumCount: minimumCount), "",
+                     "Per workload, the fastest strategy for each durability need among the rows that ran the "
+                        + "scenario's own parameters (rows a scenario limited are ranked apart, never the answer). The "
+                        + "fastest is the lowest median among rows with an interval of the median (at least "
+                        + "\(minimumCount) repetitions). Every other row is judged by the 95% bootstrap interval of its "
+                        + "ratio of medians against the fastest (docs/MEASURING.md, \"The words a claim may use\"): "
+                        + "**equivalent** when the interval lies within the tie margin (\(margin)), **slower** when it "
+                        + "lies above 1 and leaves the margin, **indistinguishable** when it includes 1 but is wider than "
+                        + "the margin (not settled). Equivalent and indistinguishable rows are tied with the fastest, and "
+                        + "among tied rows the stronger durability class is picked. Durability is each variant's declared "
+                        + "class, lowered where `storebench crash` measured a loss of that variant, with its crash states "
+                        + "(kills, power cuts), their count and what a clean result bounds. The in-memory floor is left out.", "",
                      "| workload | fastest of all | fastest that survives a killed app | fastest that survives power loss |",
                      "|---|---|---|---|"]
         for workload in workloads {
@@ -27,11 +30,16 @@ extension DecisionReport {
                 let pick = workload.readOnly ? chosen.fastest : chosen.pick
                 var text = "\(MarkdownTable.escape(pick.label)): \(MarkdownTable.duration(pick.median)) (\(pick.durability.short))"
                 let others = chosen.tied.filter { $0.key != pick.key }
-                if !others.isEmpty {
-                    text += "; tied with " + others.map { MarkdownTable.escape($0.label) }.joined(separator: ", ")
+                // Each tie by its kind: against the fastest (the fastest itself, against the pick).
+                func kind(_ other: Entry) -> RatioVerdict? {
+                    other.key == chosen.fastest.key ? claim(pick, to: other).verdict : claim(other, to: chosen.fastest).verdict
+                }
+                for verdict in [RatioVerdict.equivalent, .indistinguishable] {
+                    let named = others.filter { kind($0) == verdict }
+                    if !named.isEmpty { text += "; \(verdict.rawValue): " + named.map { MarkdownTable.escape($0.label) }.joined(separator: ", ") }
                 }
                 if let overall, need != .mayLose, !overall.tied.contains(where: { $0.key == pick.key }) {
-                    text += "; \(ratio(pick, to: overall.fastest)) the fastest"
+                    text += "; \(ratio(pick, to: overall.fastest)) than the fastest"
                 }
                 return text
             }
@@ -55,12 +63,12 @@ extension DecisionReport {
             return "- **\(workload.name)**: too few repetitions to tell (no row has \(minimumCount)); by median alone "
                 + "\(first.label) was fastest (\(MarkdownTable.duration(first.median)))."
         }
-        let names = { (entries: [Entry]) in entries.map(\.label).joined(separator: ", ") }
         if workload.readOnly {
             let tied = overall.tied.filter { $0.key != overall.fastest.key }
             return "- **\(workload.name)** (reads only: durability is a property of the store here, not a cost): "
                 + "\(overall.fastest.label) is the fastest (\(MarkdownTable.duration(overall.fastest.median)))"
-                + (tied.isEmpty ? "." : "; indistinguishable from it at this precision: \(names(tied)).")
+                + (tied.isEmpty ? "." : "; tied with it: " + tied.map { "\($0.label) (\(ratio($0, to: overall.fastest)))" }
+                    .joined(separator: ", ") + ".")
         }
         guard let safe = choice(workload, keeping: .durable)?.pick else {
             let unsure = main.entries.contains { !$0.isFloor && !$0.hasInterval && $0.durability.promise.keeps(atLeast: .durable) }
@@ -74,18 +82,21 @@ extension DecisionReport {
             return "- **\(workload.name)**: \(safe.label) is the fastest and \(safe.durability.label)."
         }
         if overall.tied.contains(where: { $0.key == safe.key }) {
-            return "- **\(workload.name)**: \(safe.label) \(safe.durability.label), and costs no measurable time over the "
-                + "fastest, \(fastest.label) (\(ratio(safe, to: fastest)): indistinguishable at this precision)."
+            let settled = claim(safe, to: fastest).verdict == .equivalent
+            return "- **\(workload.name)**: \(safe.label) \(safe.durability.label), and its time is \(ratio(safe, to: fastest)) "
+                + "against the fastest, \(fastest.label)" + (settled ? " (within the \(margin) tie margin)." : " (not settled at this precision).")
         }
         return "- **\(workload.name)**: if the data must survive power loss, \(safe.label), which \(safe.durability.label): "
-            + "\(ratio(safe, to: fastest)) the time of the fastest, \(fastest.label) (\(fastest.durability.short))."
+            + "\(ratio(safe, to: fastest)) than the fastest, \(fastest.label) (\(fastest.durability.short))."
     }
 
     /// Every workload's rankings: the main group, then each other group apart.
     public var rankings: String {
         var lines = ["## Rankings", "",
-                     "Each table holds rows of equal size, parameters and data. *verdict*: fastest, tied (the ratio's "
-                        + "interval includes 1), slower (it excludes 1), or too few repetitions for an interval.", ""]
+                     "Each table holds rows of equal size, parameters and data; the first ran the scenario's own "
+                        + "parameters. *× fastest*: the ratio of medians, its 95% bootstrap interval and its verdict "
+                        + "(equivalent within \(margin), indistinguishable, or slower), or too few repetitions for an "
+                        + "interval.", ""]
         for workload in workloads {
             for (index, group) in workload.groups.enumerated() {
                 let title = index == 0 ? workload.name : "\(workload.name), ranked apart"
@@ -98,31 +109,29 @@ extension DecisionReport {
     }
 
     private func table(_ group: Group, readOnly: Bool) -> [String] {
-        var lines = ["| # | backend [variant] | repetitions | median | × fastest [95% CI] | verdict | durability | killed app, measured | power loss, measured | store | memory |",
-                     "|---:|---|---:|---:|---|---|---|---|---|---:|---:|"]
+        var lines = ["| # | backend [variant] | repetitions | median | × fastest [95% CI] verdict | durability | killed app, measured | power loss, measured | store | memory |",
+                     "|---:|---|---:|---:|---|---|---|---|---:|---:|"]
         let best = group.entries.first { !$0.isFloor && $0.hasInterval }
         var position = 0
         for entry in group.entries {
-            let verdict: String
             var rank = "–"
+            var ratioCell = best.map { ratio(entry, to: $0) } ?? "–"
             if entry.isFloor {
-                (verdict, rank) = ("floor (reference)", "floor")
-            } else if !entry.hasInterval || best == nil {
-                verdict = "too few repetitions"
-            } else {
+                rank = "floor"
+                ratioCell += " (floor, a reference)"
+            } else if entry.hasInterval, let best {
                 position += 1
                 rank = String(position)
-                verdict = entry.key == best!.key ? "fastest" : (isTied(entry, with: best!) ? "tied" : "slower")
+                if entry.key == best.key { ratioCell = "1× fastest" }
             }
             let store = entry.storeBytes.map { MarkdownTable.grouped($0 / 1024) + " KiB" } ?? "–"
             let memory = entry.memoryKiB.map { MarkdownTable.grouped($0) + " KiB" } ?? "–"
-            let ratioCell = best.map { ratio(entry, to: $0) } ?? "–"
             // A row cut short by filling its store says so.
             let fill = entry.prepareShare.flatMap { $0 >= 0.5 ? " (filling the store: \(Int(($0 * 100).rounded()))% of its time)" : nil } ?? ""
             lines.append("| \(rank) | \(MarkdownTable.escape(entry.label)) | \(entry.walls.count)\(fill) | "
-                         + "\(MarkdownTable.duration(entry.median)) | \(ratioCell) | \(verdict) | "
+                         + "\(MarkdownTable.duration(entry.median)) | \(ratioCell) | "
                          + "\(MarkdownTable.escape(entry.durability.label))\(readOnly && !entry.isFloor ? " (a property here, not a cost)" : "") | "
-                         + "\(entry.crash?.kill?.summary ?? "not measured") | \(MarkdownTable.escape(entry.crash?.powerLossSummary ?? "not measured")) | "
+                         + "\(MarkdownTable.escape(entry.crash?.killSummary ?? "not measured")) | \(MarkdownTable.escape(entry.crash?.powerLossSummary ?? "not measured")) | "
                          + "\(store) | \(memory) |")
         }
         return lines

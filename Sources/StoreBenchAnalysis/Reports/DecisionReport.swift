@@ -6,12 +6,14 @@ import StoreBenchMeasure
 /// what they show.
 ///
 /// - **Like with like.** Per workload, rows are ranked together only when their size, parameters and data are the
-///   same: the group most rows share is the main one; rows a scenario limited (another size or parameters) are
-///   ranked apart, never against it.
-/// - **Ties.** The row with the lowest median among those with an interval is the fastest; every row whose
-///   bootstrap interval of the ratio of medians against it includes 1 is *tied* with it ("indistinguishable at
-///   this precision"). Rows with too few repetitions for an interval neither win nor tie: they are listed apart.
-///   Among tied rows the answer picks the stronger durability class and says it costs no measurable time.
+///   same. The main group, the one that answers, ran the scenario's own parameters: a limit only lowers a
+///   parameter, so it is the group with the largest value of every parameter (``mainGroup(_:)``), however many
+///   limited rows there are; rows a scenario limited are ranked apart, never against it.
+/// - **Ties.** The row with the lowest median among those with an interval is the fastest; every other row is
+///   judged by the bootstrap interval of its ratio of medians against it, in the one vocabulary (``RatioVerdict``):
+///   *equivalent* (within the tie margin), *indistinguishable* (includes 1, wider than the margin) or *slower*.
+///   The first two are *tied* with the fastest. Rows with too few repetitions for an interval neither win nor tie.
+///   Among tied rows the answer picks the stronger durability class and says which kind of tie it is.
 /// - **Durability** is each variant's ``DurabilityClass``: declared, lowered by any loss `storebench crash`
 ///   measured of that exact variant, and marked measured or declared. A workload that writes nothing is ranked by
 ///   speed alone; its class is a property of the store, not a cost.
@@ -60,13 +62,15 @@ public struct DecisionReport {
     let seed: UInt64
     /// The smallest number of repetitions with an interval at the run's level.
     let minimumCount: Int
+    /// How close to 1 a ratio's interval must lie to be called equivalent.
+    let margin: TieMargin
 
     /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `crashes` the measured results
     /// by "backend [variant]" (``CrashResult/read(files:)``). `label` names a variant for people (its settings that
     /// decide durability and speed, defaults included). `readOnly` names the workloads that write nothing.
     public init(table: SampleTable, promise: (String, String) -> DurabilityPromise?, crashes: [String: CrashResult],
                 label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [],
-                readOnly: Set<String> = [], seed: UInt64 = 42) {
+                readOnly: Set<String> = [], seed: UInt64 = 42, margin: TieMargin = .standard) {
         let schedule = table.lookSchedule
         var order: [String] = []
         var walls: [String: [ComparisonKey: [Double]]] = [:]
@@ -101,9 +105,7 @@ public struct DecisionReport {
                              figures: figureMedians.compactMapValues { $0[key] })
             }
             let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
-            // The main group: the most rows (the floor aside), then the larger size.
-            let main = grouped.map { (id: $0.key, count: $0.value.filter { !$0.isFloor }.count) }
-                .sorted { ($1.count, $1.id.size, $0.id.parameters) < ($0.count, $0.id.size, $1.id.parameters) }.first?.id
+            let main = Self.mainGroup(grouped.mapValues { $0.filter { !$0.isFloor }.count })
             let groups = grouped.sorted { a, b in
                 (a.key != main ? 1 : 0, a.key.size, a.key.parameters) < (b.key != main ? 1 : 0, b.key.size, b.key.parameters)
             }.map { id, members in
@@ -112,13 +114,38 @@ public struct DecisionReport {
             return Workload(name: workload, readOnly: readOnly.contains(workload), groups: groups)
         }
         self.seed = seed
+        self.margin = margin
         minimumCount = schedule.minimumCount
     }
 
-    private struct GroupID: Hashable {
+    struct GroupID: Hashable {
         let size: Int
         let parameters: String
         let dataset: String
+    }
+
+    /// The group that ran the scenario's own parameters, given each group's row count (the floor aside). A limit
+    /// only lowers a parameter, so that group holds the largest value of every parameter ("count=100 stored=20000"
+    /// over "count=10 stored=20000"), however many limited rows outnumber it. Only when no single group does (every
+    /// row limited, or groups differing in data alone) do the most rows, then the larger size, decide.
+    static func mainGroup(_ counts: [GroupID: Int]) -> GroupID? {
+        func values(_ parameters: String) -> [String: String] {
+            Dictionary(parameters.split(separator: " ").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }) { first, _ in first }
+        }
+        func covers(_ a: [String: String], _ b: [String: String]) -> Bool {
+            b.allSatisfy { name, value in
+                guard let mine = a[name] else { return false }
+                if let x = Int(mine), let y = Int(value) { return x >= y }
+                return mine == value
+            }
+        }
+        let parsed = counts.keys.map { ($0, values($0.parameters)) }
+        let dominant = parsed.filter { candidate in parsed.allSatisfy { covers(candidate.1, $0.1) } }.map(\.0)
+        let pool = dominant.isEmpty ? Array(counts.keys) : dominant
+        return pool.sorted { a, b in (counts[b]!, b.size, a.parameters) < (counts[a]!, a.size, b.parameters) }.first
     }
 
     /// The bootstrap interval of `entry`'s median over `best`'s (nil unless both have an interval).
@@ -128,20 +155,22 @@ public struct DecisionReport {
                                         seed: seed ^ UInt64(truncatingIfNeeded: (entry.label + best.label).hashValueStable))
     }
 
-    /// Whether `entry` is indistinguishable from `best` at this precision (its ratio interval includes 1).
-    func isTied(_ entry: Entry, with best: Entry) -> Bool {
-        guard entry.key != best.key else { return true }
-        guard let interval = ratioInterval(entry, to: best) else { return false }
-        return interval.contains(1)
+    /// The claim about `entry`'s time against `best`'s: its ratio of medians, the interval and the verdict.
+    func claim(_ entry: Entry, to best: Entry) -> RatioClaim {
+        RatioClaim(ratio: entry.median / best.median, interval: ratioInterval(entry, to: best),
+                   counts: (entry.walls.count, best.walls.count), minimumCount: minimumCount, margin: margin)
     }
 
-    /// `x.xx× [low–high]` of `entry` against `best`; the plain ratio and "too few repetitions to tell" when either
-    /// has no interval.
+    /// Whether `entry` is tied with `best`: equivalent or indistinguishable (not shown to differ).
+    func isTied(_ entry: Entry, with best: Entry) -> Bool {
+        guard entry.key != best.key else { return true }
+        guard let verdict = claim(entry, to: best).verdict else { return false }
+        return !verdict.isDifference
+    }
+
+    /// "1.26× [1.08–1.42] slower" of `entry` against `best` (``RatioClaim/text``).
     func ratio(_ entry: Entry, to best: Entry) -> String {
-        guard entry.key != best.key else { return "1×" }
-        let value = String(format: "%.2f×", entry.median / best.median)
-        guard let interval = ratioInterval(entry, to: best) else { return value + " (too few repetitions to tell)" }
-        return value + String(format: " [%.2f–%.2f]", interval.lowerBound, interval.upperBound)
+        entry.key == best.key ? "1×" : claim(entry, to: best).text
     }
 
     /// The choice for one durability need in a workload's main group.

@@ -53,7 +53,7 @@ public enum MarkdownTable {
     }
 
     /// A table cell's text: `|` escaped, line breaks as spaces (a cell cannot shift the table's columns).
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r\n", with: " ")
             .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
     }

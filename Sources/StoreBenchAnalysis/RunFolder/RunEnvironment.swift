@@ -72,6 +72,18 @@ public struct RunEnvironment: Decodable, Sendable {
         repetitionPolicyValues = value(.repetitionPolicyValues)
     }
 
+    /// Seconds from start to finish (nil without both, or when they do not parse as ISO 8601 times).
+    public var duration: Double? {
+        let parser = ISO8601DateFormatter()
+        guard let start = startedAt.flatMap(parser.date(from:)), let end = finishedAt.flatMap(parser.date(from:)) else { return nil }
+        return end.timeIntervalSince(start)
+    }
+
+    /// Reads a run folder's environment.json (nil when it has none, or not a JSON object).
+    public static func read(_ folder: URL) -> RunEnvironment? {
+        read(FileManager.default.contents(atPath: folder.appendingPathComponent("environment.json").path))
+    }
+
     /// Reads `data` (nil when it is not a JSON object).
     public static func read(_ data: Data?) -> RunEnvironment? {
         guard let data, (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else { return nil }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The written forms of claims, read back: what ``RatioClaim``, ``MedianClaim`` and ``CrashEvidence`` print, as
+/// patterns ``ClaimsLint`` checks on every page, and the marker a generated page carries with the settings its claims
+/// were judged by.
+public enum ClaimSyntax {
+    /// `<!-- storebench claims: tie-margin=0.1 minimum-repetitions=6 -->`: the marker a generated page carries.
+    public static func marker(margin: TieMargin, minimumCount: Int) -> String {
+        "<!-- storebench claims: tie-margin=\(ClaimNumber.trimmed(margin.fraction, digits: 4)) minimum-repetitions=\(minimumCount) -->"
+    }
+
+    /// The settings a page's marker names (the defaults where it has none).
+    public static func settings(of page: String) -> (margin: TieMargin, minimumCount: Int) {
+        var margin = TieMargin.standard, minimum = MedianInterval.minimumCount
+        if let match = first(#"<!-- storebench claims: tie-margin=([0-9.]+) minimum-repetitions=([0-9]+) -->"#, in: page) {
+            margin = Double(match[1]).map(TieMargin.init(fraction:)) ?? margin
+            minimum = Int(match[2]) ?? minimum
+        }
+        return (margin, minimum)
+    }
+
+    static let number = #"([0-9]+(?:\.[0-9]+)?)"#
+    static let count = #"([0-9][0-9,]*)"#
+    /// "1.26× [1.08–1.42] slower"
+    static let ratio = number + "× \\[" + number + "–" + number + "\\] (faster|slower|equivalent|indistinguishable)"
+    /// "12.3 ms [11.9–12.8 ms, n=10]"
+    static let timeInterval = number + " (ns|µs|ms|s) \\[" + number + "–" + number + "(?: (?:ns|µs|ms|s))?, n=([0-9]+)\\]"
+    /// "no loss in 50 cuts (…; ≤ 5.8% per cut, …)"
+    static let cleanStates = "no loss in " + count + " (kills|cuts)(?:[^|]{0,160}?≤ " + number + "% per (kill|cut))?"
+    /// "measured: …" up to the end of its cell or line.
+    static let measured = #"measured(:?)([^|\n]*)"#
+    /// "in 50 kills", "in 150 images of 50 cuts"
+    static let states = "in " + count + " (kills|cuts|images)(?: of " + count + " cuts)?"
+    /// "lost 316 of 823 acknowledged batches"
+    static let lostBatches = "lost " + count + " of " + count + " acknowledged batches"
+    /// "823 batches acknowledged"
+    static let acknowledged = count + " batches acknowledged"
+
+    /// Every match of `pattern` in `text`, as its groups (0: the whole match; "" for a group that did not take part).
+    static func matches(_ pattern: String, in text: String) -> [[String]] {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        let whole = NSRange(text.startIndex..., in: text)
+        return expression.matches(in: text, range: whole).map { match in
+            (0..<match.numberOfRanges).map { index in
+                Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+            }
+        }
+    }
+
+    static func first(_ pattern: String, in text: String) -> [String]? { matches(pattern, in: text).first }
+
+    /// "25,684" → 25684.
+    static func integer(_ text: String) -> Int? { Int(text.replacingOccurrences(of: ",", with: "")) }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The numbers the crash results beside a page hold, which its durability claims may quote.
+struct CrashNumbers {
+    var available = false
+    var kills: Set<Int> = []
+    var cuts: Set<Int> = []
+    var images: Set<Int> = []
+    var lost: Set<[Int]> = []
+    var acknowledged: Set<Int> = []
+
+    init(folder: URL) {
+        guard let results = try? CrashResult.read(files: CrashResult.files(in: folder)), !results.isEmpty else { return }
+        available = true
+        for result in results.values {
+            if let kill = result.kill { kills.insert(kill.trials); add(kill) }
+            for image in [result.synced, result.prefix].compactMap({ $0 }) {
+                cuts.insert(image.trials)
+                images.insert(image.states)
+                add(image)
+            }
+        }
+    }
+
+    private mutating func add(_ counts: CrashResult.Counts) {
+        lost.insert([counts.lost, counts.acknowledged])
+        acknowledged.insert(counts.acknowledged)
+    }
+}
+
+/// The lint's checks on one line of a page.
+struct LineRules {
+    let line: String
+    let settings: (margin: TieMargin, minimumCount: Int)
+    let evidence: CrashNumbers
+    let folder: URL
+
+    func check(_ report: (ClaimsLint.Rule, String) -> Void) {
+        ratios(report)
+        times(report)
+        durability(report)
+        links(report)
+        runTimes(report)
+    }
+
+    private func ratios(_ report: (ClaimsLint.Rule, String) -> Void) {
+        for match in ClaimSyntax.matches(ClaimSyntax.ratio, in: line) {
+            guard let value = Double(match[1]), let low = Double(match[2]), let high = Double(match[3]) else { continue }
+            let judged = settings.margin.verdict(low: low, high: high)
+            if judged.rawValue != match[4] {
+                report(.verdict, "'\(match[0])': the printed interval supports '\(judged.rawValue)' (tie margin \(settings.margin))")
+            } else if !(low <= value && value <= high) {
+                report(.verdict, "'\(match[0])': the ratio lies outside its own interval")
+            }
+        }
+    }
+
+    private func times(_ report: (ClaimsLint.Rule, String) -> Void) {
+        for match in ClaimSyntax.matches(ClaimSyntax.timeInterval, in: line) {
+            guard let low = Double(match[3]), let high = Double(match[4]), let n = Int(match[5]) else { continue }
+            if n < settings.minimumCount {
+                report(.fewRepetitions, "'\(match[0])': an interval from \(n) repetitions; the first look needs \(settings.minimumCount)")
+            }
+            if low >= high {
+                report(.zeroWidth, "'\(match[0])': an interval of a time with zero width")
+            }
+        }
+    }
+
+    private func durability(_ report: (ClaimsLint.Rule, String) -> Void) {
+        let classes = #"(survives power loss|survives a killed app|may lose data[a-z ]*),? \(?measured\b(?!:)"#
+        for match in ClaimSyntax.matches(classes, in: line) {
+            report(.durabilityEvidence, "'\(match[0])': 'measured' without its crash states (how many kills or cuts)")
+        }
+        for match in ClaimSyntax.matches(ClaimSyntax.measured, in: line) where match[1] == ":" {
+            if ClaimSyntax.first(ClaimSyntax.states, in: match[2]) == nil {
+                report(.durabilityEvidence, "'measured:\(match[2].prefix(60))': no count of kills or cuts")
+            }
+        }
+        for match in ClaimSyntax.matches(ClaimSyntax.cleanStates, in: line) {
+            guard let states = ClaimSyntax.integer(match[1]) else { continue }
+            guard let printed = Double(match[3]) else {
+                report(.durabilityEvidence, "'\(match[0].prefix(60))': no loss, but no bound of the loss rate")
+                continue
+            }
+            let bound = CrashEvidence.percent(CrashEvidence.bound(cleanStates: states))
+            if CrashEvidence.percent(printed / 100) != bound {
+                report(.durabilityEvidence, "'\(match[0].prefix(60))…': \(states) clean \(match[2]) bound the loss rate at \(bound), not \(match[3])%")
+            }
+        }
+        guard evidence.available else { return }
+        for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
+            guard let count = ClaimSyntax.integer(match[1]) else { continue }
+            let known: Set<Int> = match[2] == "kills" ? evidence.kills : match[2] == "cuts" ? evidence.cuts : evidence.images
+            if !known.contains(count) {
+                report(.durabilityCSV, "'\(match[0])': the crash results beside this page have no \(match[2]) count of \(count) (they have \(known.sorted()))")
+            }
+        }
+        for match in ClaimSyntax.matches(ClaimSyntax.lostBatches, in: line) {
+            let pair = [ClaimSyntax.integer(match[1]) ?? -1, ClaimSyntax.integer(match[2]) ?? -1]
+            if !evidence.lost.contains(pair) {
+                report(.durabilityCSV, "'\(match[0])': no crash result beside this page lost \(match[1]) of \(match[2])")
+            }
+        }
+        for match in ClaimSyntax.matches(ClaimSyntax.acknowledged, in: line) {
+            if !evidence.acknowledged.contains(ClaimSyntax.integer(match[1]) ?? -1) {
+                report(.durabilityCSV, "'\(match[0])': no crash result beside this page acknowledged \(match[1]) batches")
+            }
+        }
+    }
+
+    private func links(_ report: (ClaimsLint.Rule, String) -> Void) {
+        for match in ClaimSyntax.matches(#"\]\(([^)\s]+)\)"#, in: line) {
+            let target = match[1]
+            if target.hasPrefix("#") || target.contains("://") || target.hasPrefix("mailto:") { continue }
+            let path = String(target.split(separator: "#", maxSplits: 1).first ?? "")
+            let resolved = URL(fileURLWithPath: path.removingPercentEncoding ?? path, relativeTo: folder).standardizedFileURL
+            if !resolved.isFileLike { report(.link, "'\(target)' does not resolve") }
+        }
+    }
+
+    private func runTimes(_ report: (ClaimsLint.Rule, String) -> Void) {
+        let quote = #"took (?:([0-9]+) min )?([0-9]+) s\b"#
+        let quotes = ClaimSyntax.matches(quote, in: line)
+        let runs = ClaimSyntax.matches(#"\((?:\.\./)*(results/[^)\s#]+)\)"#, in: line).map { $0[1] }
+            + ClaimSyntax.matches(#"\]\(([^)\s#]+)\)"#, in: line).map { $0[1] }.filter { !$0.contains("://") }
+        for match in quotes {
+            let quoted = Double((Int(match[1]) ?? 0) * 60 + (Int(match[2]) ?? 0))
+            let folders = runs.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+                .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("environment.json").path) }
+            guard let run = folders.first else {
+                report(.runTime, "'\(match[0])': a quoted run time without a link to the run folder it comes from")
+                continue
+            }
+            guard let seconds = RunEnvironment.read(run)?.duration else {
+                report(.runTime, "'\(match[0])': \(run.lastPathComponent)/environment.json records no start and finish")
+                continue
+            }
+            if abs(seconds - quoted) > max(2, seconds * 0.02) {
+                report(.runTime, "'\(match[0])': the run's environment.json says \(Int(seconds.rounded())) s")
+            }
+        }
+        let bare = #"(?:about|takes|took|runs? in) [0-9]+(?::[0-9]{2})? ?(?:s|seconds|min|minutes)\b"#
+        if line.contains("scenarios/") || line.contains(".yaml") {
+            for match in ClaimSyntax.matches(bare, in: line) where !match[0].hasPrefix("took") {
+                report(.runTime, "'\(match[0])': a run time quoted in words; quote it as 'took N min N s' with a link to its run")
+            }
+        }
+    }
+}

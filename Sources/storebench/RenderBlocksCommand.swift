@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import StoreBenchCore
+
+/// `storebench render-blocks [--check] [ROOT]` (hidden; `scripts/regenerate-pages` runs it, a test runs `--check`):
+/// rewrites the generated blocks of README.md and docs/*.md from the committed runs they name, through the claim
+/// renderer (``PageBlocks``). A block is `<!-- generated:NAME key=PATH … -->` … `<!-- end generated -->`; its paths
+/// are relative to ROOT. `--check` writes nothing and exits 1 naming every block that differs.
+struct RenderBlocksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration.internal(
+        "render-blocks", abstract: "Internal: render the generated blocks of README.md and docs/ from committed runs.")
+
+    @Flag(help: "Write nothing; exit 1 when a block differs from what this binary renders.") var check = false
+    @Argument(help: "The package root (default: the current folder).") var root: String = "."
+
+    func run() throws {
+        let base = URL(fileURLWithPath: root, isDirectory: true)
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("docs").path)) ?? []
+        let pages = [base.appendingPathComponent("README.md")]
+            + docs.filter { $0.hasSuffix(".md") }.sorted().map { base.appendingPathComponent("docs").appendingPathComponent($0) }
+        var stale: [String] = []
+        for page in pages where FileManager.default.fileExists(atPath: page.path) {
+            let text = try failing(.badInput) { try String(contentsOf: page, encoding: .utf8) }
+            let (rendered, changed) = try failing(.failure) { try PageBlocks(root: base).render(text) }
+            guard !changed.isEmpty, rendered != text else { continue }
+            stale += changed.map { "\(page.lastPathComponent): generated:\($0)" }
+            if !check {
+                try failing(.failure) { try AtomicFile.write(Data(rendered.utf8), to: page) }
+                printError("rewrote \(page.lastPathComponent): \(changed.joined(separator: ", "))")
+            }
+        }
+        if check && !stale.isEmpty {
+            throw CommandFailure(exit: .failure, message: "storebench render-blocks: these blocks differ from what this binary "
+                                 + "renders from the committed runs (scripts/regenerate-pages rewrites them):\n  "
+                                 + stale.joined(separator: "\n  "))
+        }
+    }
+}
+
+/// The generated blocks' renderer: each block from the committed run its marker names.
+struct PageBlocks {
+    let root: URL
+
+    /// The seed questions the README's table answers: strategies, in order, and workloads with their titles.
+    static let seedRows = [
+        "sqlite [txn=none journal=wal sync=normal]", "sqlite [txn=single journal=wal sync=normal]",
+        "sqlite [txn=batch journal=wal sync=normal]", "sqlite [txn=single journal=delete sync=full]",
+        "grdb [style=records writer=queue]", "grdb [style=batch writer=pool]", "plist [write=atomic flush=end]",
+        "plist [format=xml codec=archiver write=atomic flush=end]", "defaults [sync=end]", "lmdb [txn=single sync=full]",
+        "lmdb [txn=single sync=nosync]", "gdbm [sync=close]", "files [fsync=none]", "memory",
+    ]
+    static let seedWorkloads = [("insert", "insert 10,000"), ("mark-read", "mark 10,000 of 20,000 read"),
+                                ("timeline-cold", "cold launch, 100,000 messages")]
+
+    /// `text` with every generated block rendered again, and the names of the blocks whose content changed.
+    func render(_ text: String) throws -> (String, [String]) {
+        let pattern = try NSRegularExpression(pattern: #"(<!-- generated:([a-z-]+)((?: [a-z]+=[^ ]+)*) -->\n)(.*?)(<!-- end generated -->)"#,
+                                              options: [.dotMatchesLineSeparators])
+        var output = "", changed: [String] = []
+        var cursor = text.startIndex
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            func group(_ index: Int) -> String { Range(match.range(at: index), in: text).map { String(text[$0]) } ?? "" }
+            let whole = Range(match.range, in: text)!
+            let name = group(2)
+            let options = Dictionary(group(3).split(separator: " ").map { pair -> (String, String) in
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }) { first, _ in first }
+            let body = try block(name, options).joined(separator: "\n") + "\n"
+            if body != group(4) { changed.append(name) }
+            output += text[cursor..<whole.lowerBound] + group(1) + body + group(5)
+            cursor = whole.upperBound
+        }
+        output += text[cursor...]
+        return (output, changed)
+    }
+
+    private func folder(_ options: [String: String], _ key: String, _ name: String) throws -> URL {
+        guard let path = options[key] else { throw ValidationError("generated:\(name) needs \(key)=PATH") }
+        return root.appendingPathComponent(path)
+    }
+
+    private func decision(_ run: URL) throws -> (RunFolder, DecisionReport) {
+        let folder = try RunFolder(run.path)
+        let table = try SampleTable(folder: folder)
+        let crashes = try CrashResult.read(files: CrashResult.files(in: run))
+        return (folder, ReportCommand.decision(table: table, crashes: crashes))
+    }
+
+    func block(_ name: String, _ options: [String: String]) throws -> [String] {
+        switch name {
+        case "facts":
+            let run = try folder(options, "run", name)
+            let (folder, _) = try decision(run)
+            let environment = folder.environment
+            return ["Run \(String((environment.startedAt ?? "?").prefix(10))), the \(environment.buildConfiguration ?? "?") binary of "
+                    + "commit \(String((environment.gitCommit ?? "?").prefix(7))), \(folder.summary.cells.count) rows; "
+                    + "\(runTime(run, link: options["run"]!)), on \(environment.cores.map(String.init) ?? "?") cores "
+                    + "(\(environment.cpuModel ?? "?"), \(environment.workdirFileSystem ?? "?"))."]
+        case "seed-table":
+            let (_, report) = try decision(try folder(options, "run", name))
+            var lines = [report.claimsMarker, "", "| strategy | durability | " + Self.seedWorkloads.map(\.1).joined(separator: " | ") + " |",
+                         "|---|---|" + String(repeating: "---:|", count: Self.seedWorkloads.count)]
+            for label in Self.seedRows {
+                guard let durability = report.durability(label: label) else { continue }
+                let cells = Self.seedWorkloads.map { report.timeClaim(label: label, workload: $0.0) ?? "–" }
+                lines.append("| \(label) | \(MarkdownTable.escape(durability)) | " + cells.joined(separator: " | ") + " |")
+            }
+            return lines
+        case "recommendations":
+            let (_, report) = try decision(try folder(options, "run", name))
+            return Self.seedWorkloads.compactMap { report.recommendation(named: $0.0) }
+        case "advice":
+            let advice = try String(contentsOf: try folder(options, "answer", name).appendingPathComponent("advice.md"), encoding: .utf8)
+            let lines = advice.components(separatedBy: "\n")
+            guard let start = lines.firstIndex(where: { $0.hasPrefix("**Recommendation") || $0.hasPrefix("**No strategy") }) else {
+                throw ValidationError("generated:advice: \(options["answer"]!)/advice.md has no recommendation")
+            }
+            return Array(lines[start..<min(start + 5, lines.count)].filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("Need:") })
+                .joined(separator: "\n\n").components(separatedBy: "\n")
+        case "durability":
+            let run = try folder(options, "run", name)
+            let results = try CrashResult.read(files: CrashResult.files(in: run))
+            guard !results.isEmpty else { throw ValidationError("generated:durability: \(options["run"]!) has no crash results") }
+            return CrashEvidence.table(results)
+        case "run-times":
+            guard let runs = options["runs"]?.split(separator: ",").map(String.init) else { throw ValidationError("generated:run-times needs runs=P,Q") }
+            var lines = ["| scenario | what it asks | rows | time |", "|---|---|---:|---|"]
+            for path in runs {
+                let run = root.appendingPathComponent(path)
+                let folder = try RunFolder(run.path)
+                let scenario = folder.environment.scenarioName ?? "?"
+                lines.append("| `\(scenario).yaml` | \(description(of: scenario)) | \(folder.summary.cells.count) | "
+                             + "\(runTime(run, link: path)), \(String((folder.environment.startedAt ?? "?").prefix(10))) |")
+            }
+            return lines
+        default:
+            throw ValidationError("unknown generated block '\(name)'")
+        }
+    }
+
+    /// "took 21 min 25 s ([run](results/example/))": the quote the claims lint checks against environment.json.
+    private func runTime(_ run: URL, link: String) -> String {
+        guard let seconds = RunEnvironment.read(run)?.duration else { return "run time not recorded" }
+        let whole = Int(seconds.rounded())
+        let text = whole >= 60 ? "\(whole / 60) min \(whole % 60) s" : "\(whole) s"
+        return "took \(text) ([run](\(link)/))"
+    }
+
+    /// The scenario file's `description:` line, else its first comment line.
+    private func description(of scenario: String) -> String {
+        let file = root.appendingPathComponent("scenarios/\(scenario).yaml")
+        let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").components(separatedBy: "\n")
+        let text = lines.first { $0.hasPrefix("description:") }.map { String($0.dropFirst("description:".count)) }
+            ?? lines.first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? ""
+        return MarkdownTable.escape(text.trimmingCharacters(in: .whitespaces))
+    }
+}
