@@ -50,7 +50,7 @@ struct DecisionReportTests {
                 "a declared class shows the measurement beside it: \(rankings)")
     }
 
-    @Test("rows whose ratio interval includes 1 are tied; the stronger class is picked and said to cost nothing measurable")
+    @Test("rows not shown to differ (equivalent or indistinguishable) are tied; the stronger class is picked and the kind of tie said")
     func ties() throws {
         let samples = rows("nosync", mean: 1.0, spread: 0.3, seed: 1) + rows("full", mean: 1.05, spread: 0.3, seed: 2)
             + rows("slow", mean: 3.0, seed: 3) + rows("few", mean: 0.5, repetitions: 3, seed: 4)

@@ -21,19 +21,22 @@ extension DecisionReport {
                     + "was made to write (the larger of those bytes and the pages dirtied through a mapping) per byte of "
                     + "the records written; **faults** are page faults, major (from disk) + minor. A sync per record is "
                     + "what makes autocommit slow; no sync at all is what makes a variant fast and unsafe. "
-                    + "docs/MEASURING.md says how each is counted and checks them against perf and strace.", ""]
+                    + "docs/MEASURING.md says how each is counted and checks them against perf and strace. A count "
+                    + "every repetition gave identically is exact; one marked `~` differed between repetitions (the "
+                    + "median is shown).", ""]
         for workload in workloads {
             guard let main = workload.groups.first, main.entries.contains(where: { !$0.costs.isEmpty }) else { continue }
             lines += ["### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) records", "",
                       "| backend [variant] | median | syncs/op | write calls/op | written/op | amplification | files created/op | faults/op | durability |",
                       "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
             for entry in main.entries {
+                func mark(_ column: SampleColumn) -> String { entry.exactCosts.contains(column) ? "" : "~" }
                 func cell(_ column: SampleColumn, _ format: String) -> String {
-                    entry.costs[column].map { String(format: format, $0) } ?? "–"
+                    entry.costs[column].map { mark(column) + String(format: format, $0) } ?? "–"
                 }
-                let written = entry.costs[.writtenBytesPerOp].map { MarkdownTable.grouped($0.rounded()) + " B" } ?? "–"
+                let written = entry.costs[.writtenBytesPerOp].map { mark(.writtenBytesPerOp) + MarkdownTable.grouped($0.rounded()) + " B" } ?? "–"
                 let faults = entry.costs[.faultsMajorPerOp].flatMap { major in
-                    entry.costs[.faultsMinorPerOp].map { String(format: "%.3g + %.3g", major, $0) } } ?? "–"
+                    entry.costs[.faultsMinorPerOp].map { mark(.faultsMajorPerOp) + String(format: "%.3g + ", major) + mark(.faultsMinorPerOp) + String(format: "%.3g", $0) } } ?? "–"
                 lines.append("| \(MarkdownTable.escape(entry.label)) | \(MarkdownTable.duration(entry.median)) | "
                              + "\(cell(.syncsPerOp, "%.3g")) | \(cell(.writeCallsPerOp, "%.3g")) | \(written) | "
                              + "\(cell(.writeAmplification, "%.2f")) | \(cell(.filesCreatedPerOp, "%.3g")) | \(faults) | "

@@ -35,6 +35,8 @@ public struct DecisionReport {
         let prepareShare: Double?
         /// Medians of the counted costs per operation (``DecisionReport/costColumns``); absent where not counted.
         let costs: [SampleColumn: Double]
+        /// The counted costs every repetition gave identically: exact, no spread to show.
+        let exactCosts: Set<SampleColumn>
         /// Medians of what the workload reports beside its time (``DecisionReport/figureColumns``), where it does.
         let figures: [SampleColumn: Double]
 
@@ -83,9 +85,8 @@ public struct DecisionReport {
         let stores = table.values(of: .storeBytes).compactMapValues(Statistics.median)
         let memory = table.values(of: .memoryGrowthKiB).compactMapValues(Statistics.median)
         let prepared = table.values(of: .prepareSeconds).mapValues { $0.reduce(0, +) }
-        let costMedians = Dictionary(uniqueKeysWithValues: Self.costColumns.map { column in
-            (column, table.values(of: column).compactMapValues(Statistics.median))
-        })
+        let costValues = Dictionary(uniqueKeysWithValues: Self.costColumns.map { column in (column, table.values(of: column)) })
+        let costMedians = costValues.mapValues { $0.compactMapValues(Statistics.median) }
         let figureMedians = Dictionary(uniqueKeysWithValues: Self.figureColumns.map { column in
             (column, table.values(of: column).compactMapValues(Statistics.median))
         })
@@ -102,6 +103,8 @@ public struct DecisionReport {
                              storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant),
                              prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil },
                              costs: costMedians.compactMapValues { $0[key] },
+                             exactCosts: Set(costValues.compactMap { column, values in
+                                 values[key].flatMap { Set($0).count == 1 ? column : nil } }),
                              figures: figureMedians.compactMapValues { $0[key] })
             }
             let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
