@@ -147,14 +147,17 @@ extension HistoryDatabase {
     }
 
     /// The durability class the report gave each strategy, by run, then by "backend [variant]": the measured class
-    /// where crash trials ran, the declared one otherwise (`measured` says which).
+    /// where crash trials ran, the declared one otherwise (`measured` says which); `durability` carries the report's
+    /// evidence (its crash states and bound, as classes.csv's `evidence` column rendered it) beside the class.
     public func durabilityClasses() throws -> [Int64: [String: (durability: String, measured: Bool)]] {
         try Self.wrap(path) {
             try queue.read { db in
                 var result: [Int64: [String: (durability: String, measured: Bool)]] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT run_id, backend, variant, durability, measured FROM durability_class") {
+                for row in try Row.fetchAll(db, sql: "SELECT run_id, backend, variant, durability, measured, cells FROM durability_class") {
                     let key = "\(row["backend"] as String) [\(row["variant"] as String)]"
-                    result[row["run_id"], default: [:]][key] = (row["durability"], (row["measured"] as String) == "yes")
+                    let cells = ((row["cells"] as String?).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: String]
+                    let evidence = cells?["evidence"].flatMap { $0.isEmpty ? nil : $0 } ?? "declared"
+                    result[row["run_id"], default: [:]][key] = ("\(row["durability"] as String) (\(evidence))", (row["measured"] as String) == "yes")
                 }
                 return result
             }

@@ -136,7 +136,9 @@ public struct TrendPage {
                                     + "\(esc(s.key.strategy)) · \(s.key.size) \(label) against \(verdict.baseline) earlier runs "
                                     + String(format: "(z = %.1f, p = %.2g)", verdict.z ?? 0, verdict.p ?? 1) + "</li>")
             }
-            let durability = classes[s.key.strategy].map { "\($0.durability) (\($0.measured ? "measured" : "declared"))" } ?? "class not reported"
+            // A class from a report carries its evidence ("survives power loss (measured: … in 50 cuts …)"); one
+            // from the rows alone is declared.
+            let durability = classes[s.key.strategy].map { $0.durability.hasSuffix(")") ? $0.durability : "\($0.durability) (declared)" } ?? "class not reported"
             legend.append("<li><span class=swatch style='background:\(color)'></span><b>#\(n + 1)</b> \(esc(s.key.strategy)) · \(s.key.size)"
                           + (s.key.parameters.isEmpty ? "" : " (\(esc(s.key.parameters)))") + " — \(esc(durability))"
                           + countsText(of: s.key) + "</li>")
