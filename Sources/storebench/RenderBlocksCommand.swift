@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreBenchBackends
 import StoreBenchCore
 
 /// `storebench render-blocks [--check] [ROOT]` (hidden; `scripts/regenerate-pages` runs it, a test runs `--check`):
@@ -122,7 +123,14 @@ struct PageBlocks {
             let run = try folder(options, "run", name)
             let results = try CrashResult.read(files: CrashResult.files(in: run))
             guard !results.isEmpty else { throw ValidationError("generated:durability: \(options["run"]!) has no crash results") }
-            return CrashEvidence.table(results)
+            // Variants as people read them: the settings that decide durability and speed (the report's labels).
+            let registry = BackendRegistry.standard()
+            let labelled = Dictionary(results.map { key, result -> (String, CrashResult) in
+                let backend = String(key.prefix { $0 != " " })
+                let variant = String(key.dropFirst(backend.count + 2).dropLast())
+                return (registry.label(backend: backend, variant: variant), result)
+            }) { first, _ in first }
+            return CrashEvidence.table(labelled)
         case "run-times":
             guard let runs = options["runs"]?.split(separator: ",").map(String.init) else { throw ValidationError("generated:run-times needs runs=P,Q") }
             var lines = ["| scenario | what it asks | rows | time |", "|---|---|---:|---|"]

@@ -9,10 +9,12 @@ struct CrashNumbers {
     var lost: Set<[Int]> = []
     var acknowledged: Set<Int> = []
 
-    init(folder: URL) {
-        guard let results = try? CrashResult.read(files: CrashResult.files(in: folder)), !results.isEmpty else { return }
+    init(folders: [URL]) {
+        // Each folder's results on their own (two folders' counts never add up into a claim).
+        let results = folders.flatMap { folder in ((try? CrashResult.read(files: CrashResult.files(in: folder))) ?? [:]).values }
+        guard !results.isEmpty else { return }
         available = true
-        for result in results.values {
+        for result in results {
             if let kill = result.kill { kills.insert(kill.trials); add(kill) }
             for image in [result.synced, result.prefix].compactMap({ $0 }) {
                 cuts.insert(image.trials)

@@ -54,7 +54,7 @@ public enum ClaimsLint {
     public static func lint(page: String, at url: URL, name: String) -> [Finding] {
         let folder = url.deletingLastPathComponent()
         let settings = ClaimSyntax.settings(of: page)
-        let evidence = CrashNumbers(folder: evidenceFolder(of: page, beside: folder))
+        let evidence = CrashNumbers(folders: evidenceFolders(of: page, beside: folder))
         var findings: [Finding] = []
         let lines = page.components(separatedBy: "\n")
         if url.lastPathComponent == "README.md" && folder.appendingPathComponent("Package.swift").isFileLike && lines.count - 1 > readmeLimit {
@@ -68,11 +68,12 @@ public enum ClaimsLint {
         return findings
     }
 
-    /// `<!-- storebench evidence: PATH -->` names the run folder whose crash results the page quotes; otherwise
-    /// the page's own folder.
-    static func evidenceFolder(of page: String, beside folder: URL) -> URL {
-        guard let match = ClaimSyntax.first(#"<!-- storebench evidence: ([^ ]+) -->"#, in: page) else { return folder }
-        return URL(fileURLWithPath: match[1], relativeTo: folder).standardizedFileURL
+    /// Each `<!-- storebench evidence: PATH -->` names a folder whose crash results the page quotes (together);
+    /// without one, the page's own folder.
+    static func evidenceFolders(of page: String, beside folder: URL) -> [URL] {
+        let named = ClaimSyntax.matches(#"<!-- storebench evidence: ([^ ]+) -->"#, in: page)
+            .map { URL(fileURLWithPath: $0[1], relativeTo: folder).standardizedFileURL }
+        return named.isEmpty ? [folder] : named
     }
 
     static func relative(_ url: URL, to root: URL) -> String {
