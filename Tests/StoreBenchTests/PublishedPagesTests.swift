@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Generated text goes stale: every committed page is what today's binary renders from its committed data
-/// (scripts/regenerate-pages renders them all in one pass). advice.md: AdviceTests.committedAnswersCurrent.
+/// (scripts/regenerate-pages renders them all in one pass). advice.md: AdviceTests.committedAnswersCurrent; the
+/// trend page and check.txt: HistoryExampleTests.
 @Suite("Published pages are regenerated, not edited")
 struct PublishedPagesTests {
     /// Every committed run folder with a report.md (the example, the app scenarios, the quick run, each advise run).
@@ -40,27 +41,5 @@ struct PublishedPagesTests {
     func blocks() throws {
         let result = try runStorebench(["render-blocks", "--check", packageRoot.path])
         #expect(result.status == 0, "\(result.stderr)")
-    }
-
-    @Test("the history example's page and check are what `storebench history` renders from its committed history")
-    func historyPage() throws {
-        let example = packageRoot.appendingPathComponent("results/example/history")
-        let temp = try TemporaryDirectory()
-        let database = temp.url.appendingPathComponent("history.sqlite")
-        let gunzip = Process()
-        gunzip.executableURL = URL(fileURLWithPath: "/bin/sh")
-        gunzip.arguments = ["-c", "gunzip -c \"$0\" > \"$1\"", example.appendingPathComponent("history.sqlite.gz").path, database.path]
-        try gunzip.run()
-        gunzip.waitUntilExit()
-        #expect(gunzip.terminationStatus == 0)
-        let page = temp.url.appendingPathComponent("page")
-        let html = try runStorebench(["history", "html", "--db", database.path, page.path])
-        #expect(html.status == 0, "\(html.stderr)")
-        let committed = try String(contentsOf: example.appendingPathComponent("index.html"), encoding: .utf8)
-        let rendered = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(rendered == committed, "results/example/history/index.html is stale: run scripts/regenerate-pages")
-        let check = try runStorebench(["history", "check", "--db", database.path])
-        let checkText = try String(contentsOf: example.appendingPathComponent("check.txt"), encoding: .utf8)
-        #expect(check.stdout == checkText, "results/example/history/check.txt is stale: run scripts/regenerate-pages")
     }
 }
