@@ -169,8 +169,7 @@ struct HistoryCommand: ParsableCommand {
             }
             for run in runs {  // oldest first: the newest run's class wins
                 for (strategy, value) in byRun[run.id] ?? [:] {
-                    let backend = String(strategy.prefix { $0 != " " })
-                    let variant = String(strategy.dropFirst(backend.count + 2).dropLast())
+                    let (backend, variant) = BackendRegistry.parts(ofStrategy: strategy)
                     classes["\(backend) [\(registry.currentVariantText(backend: backend, variant: variant))]"] = value
                 }
             }

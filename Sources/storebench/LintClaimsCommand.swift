@@ -17,7 +17,7 @@ struct LintClaimsCommand: ParsableCommand {
             throw CommandFailure(exit: .badInput, message: "storebench lint-claims: \(root) is not a folder")
         }
         let pages = ClaimsLint.pages(under: url)
-        let findings = ClaimsLint.lint(root: url)
+        let findings = ClaimsLint.lint(root: url, pages: pages)
         for finding in findings { writeStandardOutput(Data((finding.description + "\n").utf8)) }
         printError("\(pages.count) pages checked: \(findings.isEmpty ? "every claim holds" : "\(findings.count) findings")")
         if !findings.isEmpty { throw CommandFailure(exit: .failure, message: "storebench lint-claims: \(findings.count) claims do not hold") }

@@ -20,9 +20,10 @@ struct RenderBlocksCommand: ParsableCommand {
         let pages = [base.appendingPathComponent("README.md")]
             + docs.filter { $0.hasSuffix(".md") }.sorted().map { base.appendingPathComponent("docs").appendingPathComponent($0) }
         var stale: [String] = []
+        let blocks = PageBlocks(root: base)
         for page in pages where FileManager.default.fileExists(atPath: page.path) {
             let text = try failing(.badInput) { try String(contentsOf: page, encoding: .utf8) }
-            let (rendered, changed) = try failing(.failure) { try PageBlocks(root: base).render(text) }
+            let (rendered, changed) = try failing(.failure) { try blocks.render(text) }
             guard !changed.isEmpty, rendered != text else { continue }
             stale += changed.map { "\(page.lastPathComponent): generated:\($0)" }
             if !check {
@@ -38,9 +39,14 @@ struct RenderBlocksCommand: ParsableCommand {
     }
 }
 
-/// The generated blocks' renderer: each block from the committed run its marker names.
-struct PageBlocks {
+/// The generated blocks' renderer: each block from the committed run its marker names, each run read once however
+/// many blocks and pages quote it.
+final class PageBlocks {
     let root: URL
+    private var folders: [String: RunFolder] = [:]
+    private var decisions: [String: DecisionReport] = [:]
+
+    init(root: URL) { self.root = root }
 
     /// The seed questions the README's table answers: strategies, in order, and workloads with their titles.
     static let seedRows = [
@@ -81,11 +87,20 @@ struct PageBlocks {
         return root.appendingPathComponent(path)
     }
 
-    private func decision(_ run: URL) throws -> (RunFolder, DecisionReport) {
+    private func runFolder(_ run: URL) throws -> RunFolder {
+        if let known = folders[run.path] { return known }
         let folder = try RunFolder(run.path)
-        let table = try SampleTable(folder: folder)
+        folders[run.path] = folder
+        return folder
+    }
+
+    private func decision(_ run: URL) throws -> (RunFolder, DecisionReport) {
+        let folder = try runFolder(run)
+        if let known = decisions[run.path] { return (folder, known) }
         let crashes = try CrashResult.read(files: CrashResult.files(in: run))
-        return (folder, ReportCommand.decision(table: table, crashes: crashes))
+        let report = ReportCommand.decision(table: try SampleTable(folder: folder), crashes: crashes)
+        decisions[run.path] = report
+        return (folder, report)
     }
 
     func block(_ name: String, _ options: [String: String]) throws -> [String] {
@@ -126,8 +141,7 @@ struct PageBlocks {
             // Variants as people read them: the settings that decide durability and speed (the report's labels).
             let registry = BackendRegistry.standard()
             let labelled = Dictionary(results.map { key, result -> (String, CrashResult) in
-                let backend = String(key.prefix { $0 != " " })
-                let variant = String(key.dropFirst(backend.count + 2).dropLast())
+                let (backend, variant) = BackendRegistry.parts(ofStrategy: key)
                 return (registry.label(backend: backend, variant: variant), result)
             }) { first, _ in first }
             return CrashEvidence.table(labelled)
@@ -136,7 +150,7 @@ struct PageBlocks {
             var lines = ["| scenario | what it asks | rows | time |", "|---|---|---:|---|"]
             for path in runs {
                 let run = root.appendingPathComponent(path)
-                let folder = try RunFolder(run.path)
+                let folder = try runFolder(run)
                 let scenario = folder.environment.scenarioName ?? "?"
                 lines.append("| `\(scenario).yaml` | \(description(of: scenario)) | \(folder.summary.cells.count) | "
                              + "\(runTime(run, link: path)), \(String((folder.environment.startedAt ?? "?").prefix(10))) |")

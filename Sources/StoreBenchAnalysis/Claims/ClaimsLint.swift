@@ -42,9 +42,9 @@ public enum ClaimsLint {
             .sorted { $0.path < $1.path }
     }
 
-    /// The findings on every page under `root`, paths shown relative to it.
-    public static func lint(root: URL) -> [Finding] {
-        pages(under: root).flatMap { page in
+    /// The findings on `pages` (default: every page under `root`), paths shown relative to `root`.
+    public static func lint(root: URL, pages: [URL]? = nil) -> [Finding] {
+        (pages ?? Self.pages(under: root)).flatMap { page in
             let text = (try? String(contentsOf: page, encoding: .utf8)) ?? ""
             return lint(page: text, at: page, name: relative(page, to: root))
         }

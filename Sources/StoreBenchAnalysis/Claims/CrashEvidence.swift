@@ -34,17 +34,46 @@ public enum CrashEvidence {
             return "no loss in \(cuts) cuts (\(kinds.joined(separator: " and ")) images; "
                 + "\(acknowledged(reference))\(synced == nil ? " over the prefix images" : ""); \(bound(cuts, "cut")))"
         }
-        func outcome(_ counts: CrashResult.Counts) -> String {
-            counts.lost > 0 ? "lost \(lost(counts))" : "no acknowledged batch lost"
-        }
-        let parts = [synced.map { "synced image \(outcome($0)) in \($0.trials) cuts\(unreadable($0, "images"))" },
-                     prefix.map { "prefix images \(outcome($0)) in \($0.states) images of \($0.trials) cuts\(unreadable($0, "images"))" }]
+        let parts = [synced.map { "synced image " + syncedOutcome($0) }, prefix.map { "prefix images " + prefixOutcome($0) }]
         return parts.compactMap { $0 }.joined(separator: "; ")
+    }
+
+    /// What the synced images of the cuts kept: "lost 42 of 740 acknowledged batches in 50 cuts".
+    static func syncedOutcome(_ counts: CrashResult.Counts) -> String {
+        "\(outcome(counts)) in \(counts.trials) cuts\(unreadable(counts, "images"))"
+    }
+
+    /// What the prefix images kept: "lost 22 of 2,220 acknowledged batches in 150 images of 50 cuts".
+    static func prefixOutcome(_ counts: CrashResult.Counts) -> String {
+        "\(outcome(counts)) in \(counts.states) images of \(counts.trials) cuts\(unreadable(counts, "images"))"
+    }
+
+    private static func outcome(_ counts: CrashResult.Counts) -> String {
+        counts.lost > 0 ? "lost \(lost(counts))" : "no acknowledged batch lost"
+    }
+
+    /// A Markdown table of crash results, one row per variant (by name): the killed app, the power cut's synced
+    /// image and its prefix images, each in its own crash states; losses in bold.
+    public static func table(_ results: [String: CrashResult]) -> [String] {
+        var lines = ["| backend [variant] | app killed | power cut: synced image | power cut: prefix images |", "|---|---|---|---|"]
+        func cell(_ counts: CrashResult.Counts?, clean: (CrashResult.Counts) -> String, lossy: (CrashResult.Counts) -> String) -> String? {
+            counts.map { self.clean($0) ? clean($0) : "**\(lossy($0))**" }
+        }
+        for (key, result) in results.sorted(by: { $0.key < $1.key }) {
+            let unmeasured = result.powerLossUnmeasured ?? "not measured"
+            let kill = cell(result.kill, clean: briefKill, lossy: CrashEvidence.kill) ?? "not measured"
+            let synced = cell(result.synced, clean: { "no loss in \($0.trials) cuts (\(shortBound($0.trials, "cut")))" },
+                              lossy: syncedOutcome) ?? unmeasured
+            let prefix = cell(result.prefix, clean: { "no loss in \($0.states) images of \($0.trials) cuts" },
+                              lossy: prefixOutcome) ?? unmeasured
+            lines.append("| \(MarkdownTable.escape(key)) | \(kill) | \(MarkdownTable.escape(synced)) | \(MarkdownTable.escape(prefix)) |")
+        }
+        return lines
     }
 
     /// The short form for table cells: "no loss in 50 kills (≤ 5.8% per kill)", "lost 12 batches in 50 kills".
     public static func briefKill(_ counts: CrashResult.Counts) -> String {
-        clean(counts) ? "no loss in \(counts.trials) kills (≤ \(percent(bound(cleanStates: counts.trials))) per kill)"
+        clean(counts) ? "no loss in \(counts.trials) kills (\(shortBound(counts.trials, "kill")))"
             : "lost \(briefLoss(counts)) in \(counts.trials) kills"
     }
 
@@ -52,7 +81,7 @@ public enum CrashEvidence {
     public static func briefPowerCut(synced: CrashResult.Counts?, prefix: CrashResult.Counts?) -> String {
         let cuts = max(synced?.trials ?? 0, prefix?.trials ?? 0)
         let lossy = [synced, prefix].compactMap { $0 }.filter { !clean($0) }
-        guard let first = lossy.first else { return "no loss in \(cuts) cuts (≤ \(percent(bound(cleanStates: cuts))) per cut)" }
+        guard let first = lossy.first else { return "no loss in \(cuts) cuts (\(shortBound(cuts, "cut")))" }
         return "lost \(briefLoss(first)) in \(cuts) cuts" + (first == synced ? " (synced image)" : " (prefix images)")
     }
 
@@ -74,7 +103,11 @@ public enum CrashEvidence {
         counts.corrupt > 0 ? ", \(counts.corrupt) of \(counts.states) \(noun) unreadable" : ""
     }
 
-    private static func bound(_ states: Int, _ noun: String) -> String {
-        "≤ \(percent(bound(cleanStates: states))) per \(noun), one-sided 95%"
+    /// "≤ 5.8% per cut".
+    private static func shortBound(_ states: Int, _ noun: String) -> String {
+        "≤ \(percent(bound(cleanStates: states))) per \(noun)"
     }
+
+    /// "≤ 5.8% per cut, one-sided 95%".
+    private static func bound(_ states: Int, _ noun: String) -> String { shortBound(states, noun) + ", one-sided 95%" }
 }

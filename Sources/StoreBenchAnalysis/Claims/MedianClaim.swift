@@ -18,7 +18,7 @@ public struct MedianClaim: Sendable, Equatable {
     /// "12.3 ms [11.9–12.8 ms, n=10]"; "12.3 ms (n=4, too few for an interval)".
     public var text: String {
         guard let interval else { return "\(MarkdownTable.duration(median)) (n=\(count), no interval)" }
-        let (scale, unit, digits) = Self.unit(median)
+        let (scale, unit, digits) = MarkdownTable.durationUnit(median)
         var places = digits
         // As many digits as keep the interval's ends apart and around the median.
         while places < digits + 3 {
@@ -28,13 +28,5 @@ public struct MedianClaim: Sendable, Equatable {
         }
         let format = { (value: Double) in String(format: "%.\(places)f", value * scale) }
         return "\(format(median)) \(unit) [\(format(interval.lowerBound))–\(format(interval.upperBound)) \(unit), n=\(count)]"
-    }
-
-    static func unit(_ seconds: Double) -> (Double, String, Int) {
-        switch seconds {
-        case ..<0.001: (1_000_000, "µs", 0)
-        case ..<1: (1000, "ms", 1)
-        default: (1, "s", 2)
-        }
     }
 }

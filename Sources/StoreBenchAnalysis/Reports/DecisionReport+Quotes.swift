@@ -27,28 +27,4 @@ extension DecisionReport {
 
     /// The marker a page quoting this report carries: the tie margin and first look its claims were judged by.
     public var claimsMarker: String { ClaimSyntax.marker(margin: margin, minimumCount: minimumCount) }
-
-    /// The scenario's own size of `workload` (its main group's).
-    public func mainSize(_ workload: String) -> Int? { workloads.first { $0.name == workload }?.groups.first?.size }
-}
-
-extension CrashEvidence {
-    /// A Markdown table of crash results, one row per variant ("backend [variant]", sorted): the killed app, the
-    /// power cut's synced image and its prefix images, each in its own crash states.
-    public static func table(_ results: [String: CrashResult]) -> [String] {
-        var lines = ["| backend [variant] | app killed | power cut: synced image | power cut: prefix images |", "|---|---|---|---|"]
-        for (key, result) in results.sorted(by: { $0.key < $1.key }) {
-            let synced = result.synced.map { image in
-                clean(image) ? "no loss in \(image.trials) cuts (≤ \(percent(bound(cleanStates: image.trials))) per cut)"
-                    : "**" + powerCut(synced: image, prefix: nil).replacingOccurrences(of: "synced image ", with: "") + "**"
-            } ?? result.powerLossUnmeasured ?? "not measured"
-            let prefix = result.prefix.map { image in
-                clean(image) ? "no loss in \(image.states) images of \(image.trials) cuts"
-                    : "**" + powerCut(synced: nil, prefix: image).replacingOccurrences(of: "prefix images ", with: "") + "**"
-            } ?? result.powerLossUnmeasured ?? "not measured"
-            let kill = result.kill.map { clean($0) ? briefKill($0) : "**\(CrashEvidence.kill($0))**" } ?? "not measured"
-            lines.append("| \(MarkdownTable.escape(key)) | \(kill) | \(MarkdownTable.escape(synced)) | \(MarkdownTable.escape(prefix)) |")
-        }
-        return lines
-    }
 }

@@ -66,6 +66,13 @@ public struct DecisionReport {
     let minimumCount: Int
     /// How close to 1 a ratio's interval must lie to be called equivalent.
     let margin: TieMargin
+    /// Each pair's bootstrap interval, computed once: the answer, the recommendations and the rankings ask for the
+    /// same pairs many times, and each is seeded, so the first answer is every answer.
+    private let intervals = IntervalCache()
+
+    private final class IntervalCache {
+        var byPair: [[ComparisonKey]: ClosedRange<Double>?] = [:]
+    }
 
     /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `crashes` the measured results
     /// by "backend [variant]" (``CrashResult/read(files:)``). `label` names a variant for people (its settings that
@@ -154,8 +161,12 @@ public struct DecisionReport {
     /// The bootstrap interval of `entry`'s median over `best`'s (nil unless both have an interval).
     func ratioInterval(_ entry: Entry, to best: Entry) -> ClosedRange<Double>? {
         guard entry.hasInterval, best.hasInterval else { return nil }
-        return Bootstrap.ratioOfMedians(baseline: best.walls, current: entry.walls,
-                                        seed: seed ^ UInt64(truncatingIfNeeded: (entry.label + best.label).hashValueStable))
+        let pair = [entry.key, best.key]
+        if let known = intervals.byPair[pair] { return known }
+        let interval = Bootstrap.ratioOfMedians(baseline: best.walls, current: entry.walls,
+                                                seed: seed ^ UInt64(truncatingIfNeeded: (entry.label + best.label).hashValueStable))
+        intervals.byPair[pair] = interval
+        return interval
     }
 
     /// The claim about `entry`'s time against `best`'s: its ratio of medians, the interval and the verdict.

@@ -82,7 +82,4 @@ public struct DurabilityClass: Sendable, Equatable {
     /// "survives power loss, measured: power cut: no loss in 50 cuts (≤ 5.8% per cut); killed app: …" / "…,
     /// declared; measured: killed app: …": the short form for tables, with the count of crash states and the bound.
     public var short: String { promise == .none ? promise.rawValue : "\(promise.rawValue), \(briefEvidence)" }
-
-    /// "measured" / "declared": for charts, whose labels carry no evidence (the report beside them does).
-    public var kind: String { measured ? "measured" : "declared" }
 }

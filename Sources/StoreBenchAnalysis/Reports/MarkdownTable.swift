@@ -33,10 +33,16 @@ public enum MarkdownTable {
 
     /// Seconds in a readable unit: `412 µs`, `12.3 ms`, `4.56 s`.
     public static func duration(_ seconds: Double) -> String {
+        let (scale, unit, digits) = durationUnit(seconds)
+        return String(format: "%.\(digits)f \(unit)", seconds * scale)
+    }
+
+    /// The unit ``duration(_:)`` shows `seconds` in: its scale, name and decimals.
+    static func durationUnit(_ seconds: Double) -> (scale: Double, unit: String, digits: Int) {
         switch seconds {
-        case ..<0.001: String(format: "%.0f µs", seconds * 1_000_000)
-        case ..<1: String(format: "%.1f ms", seconds * 1000)
-        default: String(format: "%.2f s", seconds)
+        case ..<0.001: (1_000_000, "µs", 0)
+        case ..<1: (1000, "ms", 1)
+        default: (1, "s", 2)
         }
     }
 

@@ -38,6 +38,12 @@ extension BackendRegistry {
         (try? resolve(backend: backend, settings: variant)).map { $0.0.label($0.1) } ?? "\(backend) [\(variant)]"
     }
 
+    /// The backend and variant of a strategy written `backend [variant]` (as reports and crash results key them).
+    public static func parts(ofStrategy strategy: String) -> (backend: String, variant: String) {
+        let backend = String(strategy.prefix { $0 != " " })
+        return (backend, String(strategy.dropFirst(backend.count + 2).dropLast()))
+    }
+
     /// The backend named `backend` and its variant from `settings`: a variant's canonical text
     /// (`txn=single journal=wal`) or `default`. Throws a message naming what is wrong and what is known.
     public func resolve(backend: String, settings: String) throws -> (BackendDescriptor, Variant) {
