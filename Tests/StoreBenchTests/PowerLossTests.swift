@@ -156,7 +156,7 @@ struct PowerLossTests {
             """)
         let out = temp.url.appendingPathComponent("out")
         let result = try runStorebench(["crash", "--fault", "power-loss", "--scenario", scenario, "--trials", "2", "--batch", "5",
-                                        "--max-delay-ms", "30", "--out", out.path, "--workdir", temp.url.path])
+                                        "--max-delay-ms", "200", "--out", out.path, "--workdir", temp.url.path])
         #expect(result.status == 0, "\(result.stderr)")
         let table = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("durability.csv"), encoding: .utf8))
         func value(_ row: [String], _ column: String) -> String { row[table.header.firstIndex(of: column)!] }

@@ -6,7 +6,8 @@ extension CrashTrials {
     /// becomes durable, as a file system commits on its own within seconds: the store, its files and its first
     /// batch existed long before the cut, and their creation is not what is tested). Then it goes on, is killed
     /// at the seeded moment and the power is cut there; a fresh checker reads the `synced` image and
-    /// `prefixImages` `prefix` images of that cut. The settled first batch is not counted as acknowledged.
+    /// `prefixImages` `prefix` images of that cut. The settled first batch is not counted as acknowledged, and a cut
+    /// before any later acknowledgement tested nothing: it is retried, not counted.
     func cutPower(trials: Int) throws -> [DurabilityRow] {
         var synced = DurabilityRow(backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
         var prefix = synced
@@ -29,6 +30,8 @@ extension CrashTrials {
                 }
                 try layer.cut()
                 let acked = written.filter { $0 > 0 }
+                // Only the settled first batch was acknowledged: the cut tested nothing (a retry, not a trial).
+                guard !acked.isEmpty else { return false }
                 let images = store.deletingLastPathComponent().appendingPathComponent("images")
                 let kinds = [DurabilityRow.Image.synced] + Array(repeating: .prefix, count: prefixImages)
                 for (index, kind) in kinds.enumerated() {
