@@ -39,47 +39,67 @@ let package = Package(
         // directories. Every Linux-only call lives in its Platform/ folder.
         // perf_event_open, its ioctls and prctl for the counted costs (Swift cannot call variadic C functions).
         .target(name: "CPerfEvent"),
-        .target(name: "StoreBenchMeasure", dependencies: [
-            "StoreBenchContract", "CPerfEvent", .product(name: "Histogram", package: "hdrhistogram-swift"),
-        ]),
+        .target(
+            name: "StoreBenchMeasure",
+            dependencies: [
+                "StoreBenchContract", "CPerfEvent", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
         // Reading numbers: the report columns, samples and summaries, statistics, CSV, compare.
-        .target(name: "StoreBenchAnalysis", dependencies: [
-            "StoreBenchContract", "StoreBenchMeasure", .product(name: "CSV", package: "CSV.swift"),
-        ]),
+        .target(
+            name: "StoreBenchAnalysis",
+            dependencies: [
+                "StoreBenchContract", "StoreBenchMeasure", .product(name: "CSV", package: "CSV.swift"),
+            ]),
         // Runner, workloads, scenarios, the child protocol, crash trials; re-exports the three modules above.
         .target(
             name: "StoreBenchCore",
-            dependencies: ["StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis",
-                           .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // The storage strategies under test: they see the contract and the measuring primitives only.
-        .target(name: "StoreBenchBackends", dependencies: [
-            "StoreBenchContract", "StoreBenchMeasure", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .target(
+            name: "StoreBenchBackends",
+            dependencies: [
+                "StoreBenchContract", "StoreBenchMeasure", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // The sqlite, lmdb and gdbm backends' inserts and lookups written in C, and `storebench overhead` comparing
         // them with the Swift backends on equal work.
         .target(name: "CBaselines", dependencies: ["CSQLite", "CLMDB", "CGDBM"]),
         .target(name: "StoreBenchOverhead", dependencies: ["StoreBenchCore", "StoreBenchBackends", "CBaselines"]),
         // `advise`: an app profile in, one measured recommendation out (above the runner and the analysis).
-        .target(name: "StoreBenchAdvice", dependencies: ["StoreBenchCore", "StoreBenchAnalysis",
-                                                         .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "StoreBenchAdvice",
+            dependencies: [
+                "StoreBenchCore", "StoreBenchAnalysis",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // Results over time: the history database (GRDB), step detection, the trend page, and the exports the
         // continuous-benchmarking tools read.
-        .target(name: "StoreBenchHistory", dependencies: ["StoreBenchAnalysis", "StoreBenchMeasure",
-                                                  .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "StoreBenchHistory",
+            dependencies: [
+                "StoreBenchAnalysis", "StoreBenchMeasure",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "storebench",
             dependencies: [
-                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory", "PageCacheLayer",
+                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
+                "PageCacheLayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "StoreBenchTests",
-            dependencies: ["StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
-                           "storebench",
-                           .product(name: "CSV", package: "CSV.swift")],
+            dependencies: [
+                "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
+                "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+                "storebench",
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
             // The published JSON Schemas the export tests validate against (read from the source tree).
             exclude: ["Schemas"]
         ),

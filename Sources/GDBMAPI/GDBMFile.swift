@@ -23,7 +23,8 @@ public final class GDBMFile {
     private func check(_ succeeded: Bool, _ operation: @autoclosure () -> String) throws {
         guard !succeeded else { return }
         let code = handle.map { gdbm_last_errno($0) } ?? cgdbm_errno()
-        throw GDBMError(code: code, systemError: handle.map { gdbm_last_syserr($0) } ?? errno, operation: operation(), path: path)
+        throw GDBMError(
+            code: code, systemError: handle.map { gdbm_last_syserr($0) } ?? errno, operation: operation(), path: path)
     }
 
     /// The one pointer conversion: `bytes` as a `datum` for the duration of `body` (GDBM only reads it).
@@ -33,7 +34,9 @@ public final class GDBMFile {
 
     /// Borrowed bytes as a `datum`, valid while the bytes are.
     private static func datum(of bytes: UnsafeRawBufferPointer) -> datum {
-        CGDBM.datum(dptr: UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: CChar.self)), dsize: Int32(bytes.count))
+        CGDBM.datum(
+            dptr: UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: CChar.self)),
+            dsize: Int32(bytes.count))
     }
 
     /// The bytes GDBM returned in `value`, copied; the caller frees `value.dptr`.
@@ -44,7 +47,9 @@ public final class GDBMFile {
 
     private func requireOpen() throws -> GDBM_FILE {
         guard let handle else {
-            throw GDBMError(code: GDBMError.Code.cantBeWriter.rawValue, systemError: EBADF, operation: "use after close", path: path)
+            throw GDBMError(
+                code: GDBMError.Code.cantBeWriter.rawValue, systemError: EBADF, operation: "use after close", path: path
+            )
         }
         return handle
     }
@@ -63,13 +68,15 @@ public final class GDBMFile {
 
     /// Calls `body` with the value under `key` in the buffer GDBM returned (freed when `body` returns: decode or
     /// copy it there), or returns nil when there is none.
-    public func withValue<T>(for key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+    public func withValue<T>(for key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T?
+    {
         let file = try requireOpen()
         let datumKey = Self.datum(of: key)
         let found = gdbm_fetch(file, datumKey)
         guard let pointer = found.dptr else {
             let code = gdbm_last_errno(file)
-            try check(code == GDBMError.Code.itemNotFound.rawValue || code == GDBMError.Code.noError.rawValue, "gdbm_fetch")
+            try check(
+                code == GDBMError.Code.itemNotFound.rawValue || code == GDBMError.Code.noError.rawValue, "gdbm_fetch")
             return nil
         }
         defer { free(pointer) }
@@ -98,7 +105,8 @@ public final class GDBMFile {
             key = next
         }
         let code = gdbm_last_errno(file)
-        try check(code == GDBMError.Code.noError.rawValue || code == GDBMError.Code.itemNotFound.rawValue, "gdbm_nextkey")
+        try check(
+            code == GDBMError.Code.noError.rawValue || code == GDBMError.Code.itemNotFound.rawValue, "gdbm_nextkey")
         return keys
     }
 

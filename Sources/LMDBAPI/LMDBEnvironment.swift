@@ -3,7 +3,8 @@ import Foundation
 
 /// An LMDB environment (one directory holding `data.mdb` and `lock.mdb`). Close it explicitly, after every other
 /// thread is done with it.
-// @unchecked Sendable: lmdb.h lets many threads use one MDB_env (opened MDB_NOTLS, each transaction on one thread); only close() mutates, and it is ordered after every use.
+// @unchecked Sendable: lmdb.h lets many threads use one MDB_env (opened MDB_NOTLS, each transaction on one thread);
+// only close() mutates, and it is ordered after every use.
 public final class LMDBEnvironment: @unchecked Sendable {
     /// How much the environment syncs at commit.
     public enum Durability: Sendable {
@@ -114,7 +115,9 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// Writes a compacted copy of the environment into the existing, empty directory `directory`
     /// (`mdb_env_copy2` with `MDB_CP_COMPACT`: free pages are left out and the pages renumbered).
     public func copyCompacted(to directory: String) throws {
-        try check(mdb_env_copy2(try requireOpen(), directory, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(MDB_CP_COMPACT)", directory)
+        try check(
+            mdb_env_copy2(try requireOpen(), directory, UInt32(MDB_CP_COMPACT)), "mdb_env_copy2(MDB_CP_COMPACT)",
+            directory)
     }
 
     /// The durability in force, read back from the environment's flags (`mdb_env_get_flags`).

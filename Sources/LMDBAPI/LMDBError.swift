@@ -6,8 +6,8 @@ public struct LMDBError: Error, CustomStringConvertible, Sendable {
     /// Every `MDB_*` error code by name; other values are `errno` values from the system (`.system`).
     public enum Code: Equatable, Sendable {
         case keyExist, notFound, pageNotFound, corrupted, panic, versionMismatch, invalid, mapFull, dbsFull,
-             readersFull, tlsFull, txnFull, cursorFull, pageFull, mapResized, incompatible, badReaderSlot,
-             badTransaction, badValueSize, badDBI
+            readersFull, tlsFull, txnFull, cursorFull, pageFull, mapResized, incompatible, badReaderSlot,
+            badTransaction, badValueSize, badDBI
         case system(Int32)
 
         public init(rawValue: Int32) {

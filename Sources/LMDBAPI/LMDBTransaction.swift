@@ -31,9 +31,12 @@ public final class LMDBTransaction {
     }
 
     /// Stores `value` under `key` from borrowed bytes (no array needed), as ``put(_:for:in:noOverwrite:)``.
-    public func put(_ value: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
-                    noOverwrite: Bool = false) throws {
-        var k = Self.val(key), v = Self.val(value)
+    public func put(
+        _ value: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
+        noOverwrite: Bool = false
+    ) throws {
+        var k = Self.val(key)
+        var v = Self.val(value)
         let rc = mdb_put(handle, database.handle, &k, &v, noOverwrite ? UInt32(MDB_NOOVERWRITE) : 0)
         try check(rc, "mdb_put(\(database.name))", path)
     }
@@ -45,8 +48,10 @@ public final class LMDBTransaction {
 
     /// Calls `body` with the value stored under `key` in LMDB's own memory (valid only inside `body`: decode or
     /// copy it there), or returns nil when there is none.
-    public func withValue<T>(for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
-                             _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+    public func withValue<T>(
+        for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
+        _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T? {
         var k = Self.val(key)
         var v = MDB_val()
         let rc = mdb_get(handle, database.handle, &k, &v)
@@ -70,7 +75,8 @@ public final class LMDBTransaction {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(handle, 0, &cursor), "mdb_cursor_open(free list)", path)
         defer { mdb_cursor_close(cursor) }
-        var k = MDB_val(), v = MDB_val()
+        var k = MDB_val()
+        var v = MDB_val()
         var operation = MDB_FIRST
         var pages = 0
         while true {
@@ -96,7 +102,8 @@ public final class LMDBTransaction {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(handle, database.handle, &cursor), "mdb_cursor_open(\(database.name))", path)
         defer { mdb_cursor_close(cursor) }
-        var k = MDB_val(), v = MDB_val()
+        var k = MDB_val()
+        var v = MDB_val()
         var operation = MDB_FIRST
         while true {
             let rc = mdb_cursor_get(cursor, &k, &v, operation)

@@ -49,8 +49,9 @@ public final class SQLiteConnection {
     public func prepare(_ sql: String) throws -> SQLiteStatement {
         let db = try requireOpen()
         var statement: OpaquePointer?
-        try SQLiteError.check(sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil),
-                              db: db, sql: sql, path: path)
+        try SQLiteError.check(
+            sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil),
+            db: db, sql: sql, path: path)
         guard let statement else {
             throw SQLiteError(code: .misuse, message: "empty statement", sql: sql, path: path)
         }

@@ -53,7 +53,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// The one error funnel of the wrapper: throws unless `rc` is `SQLITE_OK`. The message is `message` when
     /// given (e.g. `sqlite3_exec`'s), else the connection's current `sqlite3_errmsg`, else the code's generic text.
     @inline(__always)
-    static func check(_ rc: Int32, db: OpaquePointer?, sql: String? = nil, path: String, message: String? = nil) throws {
+    static func check(_ rc: Int32, db: OpaquePointer?, sql: String? = nil, path: String, message: String? = nil) throws
+    {
         guard rc != SQLITE_OK else { return }
         let text = message ?? db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
         throw SQLiteError(code: SQLiteResultCode(rawValue: rc), message: text, sql: sql, path: path)

@@ -34,7 +34,8 @@ public final class SQLiteStatement {
     }
 
     @inline(__always)
-    private static func bindText(_ handle: OpaquePointer?, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    private static func bindText(_ handle: OpaquePointer?, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32
+    {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return sqlite3_bind_text(handle, index, "", 0, transient)
         }
@@ -45,10 +46,12 @@ public final class SQLiteStatement {
 
     /// Binds bytes as a BLOB to the 1-based parameter `index` (SQLite copies them; empty binds a zero-length blob).
     public func bind(_ bytes: [UInt8], at index: Int32) throws {
-        try check(bytes.withUnsafeBytes { buffer in
-            sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
-                              Self.transient)
-        })
+        try check(
+            bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                    Self.transient)
+            })
     }
 
     /// Binds a 64-bit integer to the 1-based parameter `index`.

@@ -17,8 +17,10 @@ extension Advice {
         public var runDirectory: String
         public var crashTrials: String
 
-        public init(host: String, cpu: String, cores: Int, kernel: String, fileSystem: String, date: String, commit: String,
-                    runDirectory: String, crashTrials: String) {
+        public init(
+            host: String, cpu: String, cores: Int, kernel: String, fileSystem: String, date: String, commit: String,
+            runDirectory: String, crashTrials: String
+        ) {
             (self.host, self.cpu, self.cores, self.kernel, self.fileSystem) = (host, cpu, cores, kernel, fileSystem)
             (self.date, self.commit, self.runDirectory, self.crashTrials) = (date, commit, runDirectory, crashTrials)
         }
@@ -37,8 +39,12 @@ extension Advice {
 
     static func bytes(_ value: Double) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = value, unit = 0
-        while value >= 1_000 && unit < units.count - 1 { value /= 1_000; unit += 1 }
+        var value = value
+        var unit = 0
+        while value >= 1_000 && unit < units.count - 1 {
+            value /= 1_000
+            unit += 1
+        }
         return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
     }
 
@@ -54,7 +60,8 @@ extension Advice {
             let limit = "\(Self.number(check.budget.milliseconds)) ms"
             guard let measured = check.measured else { return "\(check.operation.rawValue): not measured" }
             let basis = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
-            return "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(check.met ? "≤" : ">") \(limit) (\(basis))"
+            return
+                "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(check.met ? "≤" : ">") \(limit) (\(basis))"
         }.joined(separator: "; ")
     }
 
@@ -70,20 +77,26 @@ extension Advice {
         case .tied:
             return "tied: its cost a day is " + (claim(strategy) ?? "not comparable") + " against the recommendation's"
         case .costlier:
-            return "costlier: " + (claim(strategy).map { "its cost a day is \($0) against the recommendation's" } ?? "more storage time a day")
+            return "costlier: "
+                + (claim(strategy).map { "its cost a day is \($0) against the recommendation's" }
+                    ?? "more storage time a day")
         case .missesBudget:
-            return "misses " + strategy.budgets.filter { !$0.met }.map { check in
-                guard let measured = check.measured else { return "\(check.operation.rawValue) (not measured)" }
-                return "\(check.operation.rawValue): p\(check.budget.percentile) \(Self.time(measured)), "
-                    + String(format: "%.1f× the %@ ms budget", measured * 1_000 / check.budget.milliseconds,
-                             Self.number(check.budget.milliseconds))
-            }.joined(separator: "; ")
+            return "misses "
+                + strategy.budgets.filter { !$0.met }.map { check in
+                    guard let measured = check.measured else { return "\(check.operation.rawValue) (not measured)" }
+                    return "\(check.operation.rawValue): p\(check.budget.percentile) \(Self.time(measured)), "
+                        + String(
+                            format: "%.1f× the %@ ms budget", measured * 1_000 / check.budget.milliseconds,
+                            Self.number(check.budget.milliseconds))
+                }.joined(separator: "; ")
         case .failsNeed:
             return "fails the need (\(profile.need.phrase)): " + (strategy.durability?.label ?? "no durability known")
         case .cannotRun:
-            return "cannot run the profile: " + strategy.operations.compactMap { result in
-                result.problem.map { "\(result.operation.rawValue) \($0)" } ?? (result.perOp.isEmpty ? "\(result.operation.rawValue) not measured" : nil)
-            }.joined(separator: "; ")
+            return "cannot run the profile: "
+                + strategy.operations.compactMap { result in
+                    result.problem.map { "\(result.operation.rawValue) \($0)" }
+                        ?? (result.perOp.isEmpty ? "\(result.operation.rawValue) not measured" : nil)
+                }.joined(separator: "; ")
         }
     }
 
@@ -92,72 +105,107 @@ extension Advice {
         var lines = ["# storebench advise: \(profile.name)", ""]
         if !profile.description.isEmpty { lines += ["_\(profile.description)_", ""] }
         if let best = recommendation {
-            lines += ["**Recommendation: \(best.label)**", "",
-                      "It meets every budget (\(Self.budgets(best).isEmpty ? "none given" : Self.budgets(best))), "
-                        + "\(best.durability?.label ?? "durability unknown"), and costs \(Self.cost(best)) of storage time"
-                        + (best.bytesPerDay.map { ", \(Self.bytes($0)) written" } ?? "")
-                        + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day."]
+            lines += [
+                "**Recommendation: \(best.label)**", "",
+                "It meets every budget (\(Self.budgets(best).isEmpty ? "none given" : Self.budgets(best))), "
+                    + "\(best.durability?.label ?? "durability unknown"), and costs \(Self.cost(best)) of storage time"
+                    + (best.bytesPerDay.map { ", \(Self.bytes($0)) written" } ?? "")
+                    + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day.",
+            ]
             let tied = strategies.filter { $0.verdict == .tied }
             if !tied.isEmpty {
-                lines += ["", "Tied with it (their cost ratio is equivalent, within ±10%, or indistinguishable: its interval "
-                          + "includes 1; the recommendation is the tied strategy with the strongest durability class): "
-                          + tied.map { "**\($0.label)**" }.joined(separator: ", ") + "."]
+                lines += [
+                    "",
+                    "Tied with it (their cost ratio is equivalent, within ±10%, or indistinguishable: its interval "
+                        + "includes 1; the recommendation is the tied strategy with the strongest durability class): "
+                        + tied.map { "**\($0.label)**" }.joined(separator: ", ") + ".",
+                ]
             }
         } else {
-            lines += ["**No strategy meets everything this profile asks.** Each one's failure is below; relax a budget, "
-                      + "the durability need, or the data size, and ask again."]
+            lines += [
+                "**No strategy meets everything this profile asks.** Each one's failure is below; relax a budget, "
+                    + "the durability need, or the data size, and ask again."
+            ]
         }
-        lines += ["", "Need: \(profile.need.phrase). A day: " + profile.perDay.sorted { $0.key < $1.key }
-                    .filter { $0.value > 0 }.map { "\(Self.number($0.value)) × \($0.key.phrase)" }.joined(separator: ", ") + "."]
+        lines += [
+            "",
+            "Need: \(profile.need.phrase). A day: "
+                + profile.perDay.sorted { $0.key < $1.key }
+                .filter { $0.value > 0 }.map { "\(Self.number($0.value)) × \($0.key.phrase)" }.joined(separator: ", ")
+                + ".",
+        ]
         if let chart { lines += ["", "![The strategies' times per operation](\(chart))"] }
-        lines += ["", "## Every strategy", "",
-                  "| strategy | cost a day (95% interval) | budgets | durability | verdict |", "|---|---|---|---|---|"]
+        lines += [
+            "", "## Every strategy", "",
+            "| strategy | cost a day (95% interval) | budgets | durability | verdict |", "|---|---|---|---|---|",
+        ]
         for strategy in strategies {
-            lines.append("| \(strategy.label) | \(Self.cost(strategy)) | \(Self.budgets(strategy)) | "
-                         + "\(strategy.durability?.label ?? "unknown") | \(reason(strategy)) |")
+            lines.append(
+                "| \(strategy.label) | \(Self.cost(strategy)) | \(Self.budgets(strategy)) | "
+                    + "\(strategy.durability?.label ?? "unknown") | \(reason(strategy)) |")
         }
         if !notConsidered.isEmpty {
-            lines += ["", "Not considered: " + notConsidered.map { "\($0.candidate) (\($0.reason))" }.joined(separator: "; ") + "."]
+            lines += [
+                "",
+                "Not considered: " + notConsidered.map { "\($0.candidate) (\($0.reason))" }.joined(separator: "; ")
+                    + ".",
+            ]
         }
-        lines += ["", "## Per operation", "", "| strategy | " + profile.perDay.keys.sorted().filter { (profile.perDay[$0] ?? 0) > 0 }
-                    .map(\.rawValue).joined(separator: " | ") + " |",
-                  "|---|" + String(repeating: "---:|", count: profile.perDay.values.filter { $0 > 0 }.count)]
+        lines += [
+            "", "## Per operation", "",
+            "| strategy | "
+                + profile.perDay.keys.sorted().filter { (profile.perDay[$0] ?? 0) > 0 }
+                .map(\.rawValue).joined(separator: " | ") + " |",
+            "|---|" + String(repeating: "---:|", count: profile.perDay.values.filter { $0 > 0 }.count),
+        ]
         for strategy in strategies {
             let cells = strategy.operations.map { result in
                 result.problem != nil ? "–" : (Statistics.median(result.perOp).map(Self.time) ?? "–")
             }
             lines.append("| \(strategy.label) | " + cells.joined(separator: " | ") + " |")
         }
-        lines += ["", "Median time of one operation over the measured repetitions. The cost a day is each operation's "
-                  + "frequency times its median, summed; its interval resamples every operation's repetitions together "
-                  + "(2,000 resamples). A cost ratio is *slower* when its interval lies above 1 and outside the ±10% tie "
-                  + "margin, *equivalent* when it lies within it, *indistinguishable* when it includes 1 but is wider "
-                  + "(not settled); the last two are tied (docs/MEASURING.md).",
-                  "", "## Measured on this machine", "",
-                  "Everything above was measured here, on \(provenance.date): \(provenance.host), \(provenance.cpu) "
-                    + "(\(provenance.cores) cores), kernel \(provenance.kernel), file system \(provenance.fileSystem), "
-                    + "storebench \(provenance.commit). Run: `\(provenance.runDirectory)`; crash trials: \(provenance.crashTrials). "
-                    + "What carries over to iOS and macOS, and what to re-run there: docs/PLATFORMS.md in the storebench repository."]
+        lines += [
+            "",
+            "Median time of one operation over the measured repetitions. The cost a day is each operation's "
+                + "frequency times its median, summed; its interval resamples every operation's repetitions together "
+                + "(2,000 resamples). A cost ratio is *slower* when its interval lies above 1 and outside the ±10% tie "
+                + "margin, *equivalent* when it lies within it, *indistinguishable* when it includes 1 but is wider "
+                + "(not settled); the last two are tied (docs/MEASURING.md).",
+            "", "## Measured on this machine", "",
+            "Everything above was measured here, on \(provenance.date): \(provenance.host), \(provenance.cpu) "
+                + "(\(provenance.cores) cores), kernel \(provenance.kernel), file system \(provenance.fileSystem), "
+                + "storebench \(provenance.commit). Run: `\(provenance.runDirectory)`; crash trials: \(provenance.crashTrials). "
+                + "What carries over to iOS and macOS, and what to re-run there: docs/PLATFORMS.md in the storebench repository.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The answer as JSON.
     public func json(_ provenance: Provenance) throws -> Data {
         let strategies: [[String: Any]] = strategies.map { strategy in
-            var entry: [String: Any] = ["backend": strategy.backend, "variant": strategy.variant,
-                                        "verdict": "\(strategy.verdict)", "reason": reason(strategy),
-                                        "meets_budgets": strategy.meetsBudgets, "meets_need": strategy.meetsNeed]
+            var entry: [String: Any] = [
+                "backend": strategy.backend, "variant": strategy.variant,
+                "verdict": "\(strategy.verdict)", "reason": reason(strategy),
+                "meets_budgets": strategy.meetsBudgets, "meets_need": strategy.meetsNeed,
+            ]
             if let cost = strategy.costPerDay { entry["cost_s_per_day"] = cost }
             if let interval = strategy.costInterval { entry["cost_ci95_s_per_day"] = [interval.low, interval.high] }
-            if let ratio = strategy.ratio { entry["cost_ratio_to_recommendation"] = [ratio.median, ratio.low, ratio.high] }
+            if let ratio = strategy.ratio {
+                entry["cost_ratio_to_recommendation"] = [ratio.median, ratio.low, ratio.high]
+            }
             if let bytes = strategy.bytesPerDay { entry["written_bytes_per_day"] = bytes }
             if let syncs = strategy.syncsPerDay { entry["syncs_per_day"] = syncs }
             if let durability = strategy.durability {
-                entry["durability"] = ["class": durability.promise.rawValue, "measured": durability.measured, "evidence": durability.evidence]
+                entry["durability"] = [
+                    "class": durability.promise.rawValue, "measured": durability.measured,
+                    "evidence": durability.evidence,
+                ]
             }
             entry["budgets"] = strategy.budgets.map { check -> [String: Any] in
-                var item: [String: Any] = ["operation": check.operation.rawValue, "percentile": check.budget.percentile,
-                                           "budget_ms": check.budget.milliseconds, "met": check.met]
+                var item: [String: Any] = [
+                    "operation": check.operation.rawValue, "percentile": check.budget.percentile,
+                    "budget_ms": check.budget.milliseconds, "met": check.met,
+                ]
                 if let measured = check.measured { item["measured_ms"] = measured * 1_000 }
                 return item
             }
@@ -173,11 +221,14 @@ extension Advice {
             "recommendation": recommendation.map { ["backend": $0.backend, "variant": $0.variant] as Any } ?? NSNull(),
             "strategies": strategies,
             "not_considered": notConsidered.map { ["candidate": $0.candidate, "reason": $0.reason] },
-            "measured_on": ["host": provenance.host, "cpu": provenance.cpu, "cores": provenance.cores, "kernel": provenance.kernel,
-                            "file_system": provenance.fileSystem, "date": provenance.date, "storebench": provenance.commit,
-                            "run": provenance.runDirectory, "crash_trials": provenance.crashTrials],
+            "measured_on": [
+                "host": provenance.host, "cpu": provenance.cpu, "cores": provenance.cores, "kernel": provenance.kernel,
+                "file_system": provenance.fileSystem, "date": provenance.date, "storebench": provenance.commit,
+                "run": provenance.runDirectory, "crash_trials": provenance.crashTrials,
+            ],
         ]
-        return try JSONSerialization.data(withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)
     }
 }

@@ -5,7 +5,8 @@ import StoreBenchContract
 /// The answer of `storebench advise`: every candidate strategy judged against the profile — its budgets at their
 /// percentiles, the durability need by the crash trials' measured class, and its cost per day (the profile's
 /// frequencies times the measured medians, with a bootstrap interval) — and the one recommendation: the cheapest
-/// strategy that meets everything (among those whose cost cannot be told from the cheapest's, the one with the strongest
+/// strategy that meets everything (among those whose cost cannot be told from the cheapest's, the one with the
+/// strongest
 /// durability class). Strategies whose cost cannot be told apart from the recommendation's are named as tied.
 public struct Advice: Sendable {
     /// One operation of one strategy, as measured.
@@ -61,11 +62,14 @@ public struct Advice: Sendable {
     public let notConsidered: [(candidate: String, reason: String)]
     public var recommendation: Strategy? { strategies.first { $0.verdict == .recommended } }
 
-    /// Judges the rows of `table` (the run of `plan`'s scenario) with the crash results `crashes` ("backend [variant]");
+    /// Judges the rows of `table` (the run of `plan`'s scenario) with the crash results `crashes` ("backend
+    /// [variant]");
     /// `label` names a strategy for people.
-    public init(plan: AdvicePlan, table: SampleTable, crashes: [String: CrashResult],
-                promise: (String, String) -> DurabilityPromise?,
-                label: (String, String) -> String = { "\($0) [\($1)]" }, resamples: Int = 2_000) {
+    public init(
+        plan: AdvicePlan, table: SampleTable, crashes: [String: CrashResult],
+        promise: (String, String) -> DurabilityPromise?,
+        label: (String, String) -> String = { "\($0) [\($1)]" }, resamples: Int = 2_000
+    ) {
         profile = plan.profile
         notConsidered = plan.notConsidered
         var byStrategy: [String: (backend: String, variant: String, rows: [SampleTable.Row])] = [:]
@@ -79,11 +83,14 @@ public struct Advice: Sendable {
         strategies = order.map { key in
             let (backend, variant, rows) = byStrategy[key]!
             let operations = plan.measures.map { measure in
-                Self.result(measure, rows: rows.filter { $0.key.workload == measure.workload },
-                            percentile: plan.profile.budgets[measure.operation]?.percentile)
+                Self.result(
+                    measure, rows: rows.filter { $0.key.workload == measure.workload },
+                    percentile: plan.profile.budgets[measure.operation]?.percentile)
             }
             let budgets = plan.profile.budgets.sorted { $0.key < $1.key }.map { operation, budget in
-                BudgetCheck(operation: operation, budget: budget, measured: operations.first { $0.operation == operation }?.atPercentile)
+                BudgetCheck(
+                    operation: operation, budget: budget,
+                    measured: operations.first { $0.operation == operation }?.atPercentile)
             }
             let runs = operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty }
             let cost = runs ? Self.cost(operations, perDay: plan.profile.perDay, resamples: resamples, rng: &rng) : nil
@@ -92,11 +99,13 @@ public struct Advice: Sendable {
             let needed: DurabilityPromise = plan.profile.need == .powerLoss ? .durable : .survivesKill
             let meets = durability.map { $0.promise.keeps(atLeast: needed) } ?? false
             let perDay = plan.profile.perDay
-            return Strategy(backend: backend, variant: variant, label: label(backend, variant), operations: operations, budgets: budgets,
-                            costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
-                            bytesPerDay: runs ? Self.daily(operations, perDay, \.writtenBytes) : nil,
-                            syncsPerDay: runs ? Self.daily(operations, perDay, \.syncs) : nil,
-                            durability: durability, meetsNeed: meets)
+            return Strategy(
+                backend: backend, variant: variant, label: label(backend, variant), operations: operations,
+                budgets: budgets,
+                costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
+                bytesPerDay: runs ? Self.daily(operations, perDay, \.writtenBytes) : nil,
+                syncsPerDay: runs ? Self.daily(operations, perDay, \.syncs) : nil,
+                durability: durability, meetsNeed: meets)
         }
         judge(resamples: resamples, rng: &rng)
     }
@@ -105,8 +114,12 @@ public struct Advice: Sendable {
     private mutating func judge(resamples: Int, rng: inout SplitMix64) {
         for index in strategies.indices {
             let strategy = strategies[index]
-            strategies[index].verdict = !strategy.runs ? .cannotRun : !strategy.meetsBudgets ? .missesBudget
-                : !strategy.meetsNeed ? .failsNeed : .costlier
+            strategies[index].verdict =
+                !strategy.runs
+                ? .cannotRun
+                : !strategy.meetsBudgets
+                    ? .missesBudget
+                    : !strategy.meetsNeed ? .failsNeed : .costlier
         }
         let rank: (Strategy) -> Double = { $0.costPerDay ?? .infinity }
         strategies.sort { a, b in
@@ -117,11 +130,16 @@ public struct Advice: Sendable {
         // (then the lower cost), as the report picks among tied rows.
         var winner = cheapest
         for index in strategies.indices where index != cheapest && strategies[index].verdict == .costlier {
-            guard let ratio = Self.ratio(strategies[index], to: strategies[cheapest], perDay: profile.perDay,
-                                         resamples: resamples, rng: &rng),
-                  Self.isTie(ratio) else { continue }
-            if let stronger = strategies[index].durability?.promise, let current = strategies[winner].durability?.promise,
-               stronger < current {
+            guard
+                let ratio = Self.ratio(
+                    strategies[index], to: strategies[cheapest], perDay: profile.perDay,
+                    resamples: resamples, rng: &rng),
+                Self.isTie(ratio)
+            else { continue }
+            if let stronger = strategies[index].durability?.promise,
+                let current = strategies[winner].durability?.promise,
+                stronger < current
+            {
                 winner = index
             }
         }
@@ -130,7 +148,9 @@ public struct Advice: Sendable {
         for index in strategies.indices where index != winner && strategies[index].runs {
             let ratio = Self.ratio(strategies[index], to: best, perDay: profile.perDay, resamples: resamples, rng: &rng)
             strategies[index].ratio = ratio
-            if strategies[index].verdict == .costlier, let ratio, Self.isTie(ratio) { strategies[index].verdict = .tied }
+            if strategies[index].verdict == .costlier, let ratio, Self.isTie(ratio) {
+                strategies[index].verdict = .tied
+            }
         }
         strategies.sort { a, b in
             a.verdict == b.verdict ? rank(a) < rank(b) : Self.order(a.verdict) < Self.order(b.verdict)
@@ -150,10 +170,12 @@ public struct Advice: Sendable {
     static func result(_ measure: AdvicePlan.Measure, rows: [SampleTable.Row], percentile: Int?) -> OperationResult {
         let ok = rows.filter { $0.status == .ok }
         guard !ok.isEmpty else {
-            let problem = rows.first.map { $0.status == .unsupported ? "unsupported: \($0.error)" : "failed: \($0.error)" }
+            let problem =
+                rows.first.map { $0.status == .unsupported ? "unsupported: \($0.error)" : "failed: \($0.error)" }
                 ?? "not measured (the run stopped before this row)"
-            return OperationResult(operation: measure.operation, perOp: [], atPercentile: nil, percentileBasis: "",
-                                   writtenBytes: nil, syncs: nil, problem: problem)
+            return OperationResult(
+                operation: measure.operation, perOp: [], atPercentile: nil, percentileBasis: "",
+                writtenBytes: nil, syncs: nil, problem: problem)
         }
         let perOp: [Double] = ok.compactMap { row in
             guard let wall = row.values[.wallSeconds] else { return nil }
@@ -161,7 +183,8 @@ public struct Advice: Sendable {
             guard let ops = row.values[.ops], ops > 0 else { return nil }
             return wall / ops
         }
-        var atPercentile: Double?, basis = ""
+        var atPercentile: Double?
+        var basis = ""
         if let percentile {
             let column: SampleColumn = percentile == 50 ? .p50 : percentile == 90 ? .p90 : .p99
             let recorded = ok.compactMap { $0.values[column] }
@@ -177,15 +200,18 @@ public struct Advice: Sendable {
                 basis = rank >= sorted.count ? "the slowest of \(sorted.count)" : "p\(percentile) of \(sorted.count)"
             }
         }
-        return OperationResult(operation: measure.operation, perOp: perOp, atPercentile: atPercentile, percentileBasis: basis,
-                               writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
-                               syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
+        return OperationResult(
+            operation: measure.operation, perOp: perOp, atPercentile: atPercentile, percentileBasis: basis,
+            writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
+            syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
     }
 
     /// Σ over the operations of the profile's frequency a day × `value` of one operation; nil when an operation has no
     /// value (its bytes or syncs were not counted).
-    static func daily(_ operations: [OperationResult], _ perDay: [AppProfile.Operation: Double],
-                      _ value: (OperationResult) -> Double?) -> Double? {
+    static func daily(
+        _ operations: [OperationResult], _ perDay: [AppProfile.Operation: Double],
+        _ value: (OperationResult) -> Double?
+    ) -> Double? {
         var total = 0.0
         for result in operations {
             guard let one = value(result) else { return nil }
@@ -196,8 +222,10 @@ public struct Advice: Sendable {
 
     /// Seconds per day: Σ frequency × median seconds per operation, its interval from resampling every operation's
     /// repetitions together.
-    static func cost(_ operations: [OperationResult], perDay: [AppProfile.Operation: Double], resamples: Int,
-                     rng: inout SplitMix64) -> (median: Double, low: Double, high: Double) {
+    static func cost(
+        _ operations: [OperationResult], perDay: [AppProfile.Operation: Double], resamples: Int,
+        rng: inout SplitMix64
+    ) -> (median: Double, low: Double, high: Double) {
         let point = daily(operations, perDay) { Statistics.median($0.perOp) ?? 0 } ?? 0
         var draws: [Double] = []
         draws.reserveCapacity(resamples)
@@ -207,9 +235,13 @@ public struct Advice: Sendable {
     }
 
     /// The cost ratio `strategy` / `best`, with a 95% interval from resampling both; nil when either cannot be costed.
-    static func ratio(_ strategy: Strategy, to best: Strategy, perDay: [AppProfile.Operation: Double], resamples: Int,
-                      rng: inout SplitMix64) -> (median: Double, low: Double, high: Double)? {
-        guard let cost = strategy.costPerDay, let bestCost = best.costPerDay, bestCost > 0, strategy.runs else { return nil }
+    static func ratio(
+        _ strategy: Strategy, to best: Strategy, perDay: [AppProfile.Operation: Double], resamples: Int,
+        rng: inout SplitMix64
+    ) -> (median: Double, low: Double, high: Double)? {
+        guard let cost = strategy.costPerDay, let bestCost = best.costPerDay, bestCost > 0, strategy.runs else {
+            return nil
+        }
         var draws: [Double] = []
         for _ in 0..<resamples {
             let denominator = daily(best.operations, perDay) { resampledMedian($0.perOp, &rng) } ?? 0

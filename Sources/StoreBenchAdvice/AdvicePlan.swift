@@ -35,23 +35,26 @@ public struct AdvicePlan: Sendable {
         notConsidered = profile.candidates == nil ? standard.skipped : []
     }
 
-    private static func measure(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry) -> Measure {
+    private static func measure(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
+        -> Measure
+    {
         let data = profile.data
         let records = data.records
-        let (workload, base, whole): (String, [String: Int], Bool) = switch operation {
-        case .launch where data.messages > 0:
-            ("timeline-cold", ["messages": data.messages, "users": data.users, "screen": profile.launchList], true)
-        case .launch: ("list-cold", ["stored": records, "screen": min(profile.launchList, records)], true)
-        case .save: ("insert", ["count": 100, "stored": records], false)
-        case .edit: ("edit", ["count": min(100, records), "stored": records], false)
-        case .search: ("search", ["count": 5, "stored": records], false)
-        case .markRead: ("mark-read", ["count": min(1_000, records), "stored": records], false)
-        case .tagQuery: ("tags", ["count": 10, "stored": records], false)
-        case .tagChange: ("tag-edit", ["count": 50, "stored": records], false)
-        case .migration: ("migrate", ["stored": records], true)
-        case .setting: ("settings", ["count": data.parameters["settings"] ?? 100], false)
-        case .cache: ("cache", ["count": 2_000, "keys": data.parameters["cache_keys"] ?? 1_000], false)
-        }
+        let (workload, base, whole): (String, [String: Int], Bool) =
+            switch operation {
+            case .launch where data.messages > 0:
+                ("timeline-cold", ["messages": data.messages, "users": data.users, "screen": profile.launchList], true)
+            case .launch: ("list-cold", ["stored": records, "screen": min(profile.launchList, records)], true)
+            case .save: ("insert", ["count": 100, "stored": records], false)
+            case .edit: ("edit", ["count": min(100, records), "stored": records], false)
+            case .search: ("search", ["count": 5, "stored": records], false)
+            case .markRead: ("mark-read", ["count": min(1_000, records), "stored": records], false)
+            case .tagQuery: ("tags", ["count": 10, "stored": records], false)
+            case .tagChange: ("tag-edit", ["count": 50, "stored": records], false)
+            case .migration: ("migrate", ["stored": records], true)
+            case .setting: ("settings", ["count": data.parameters["settings"] ?? 100], false)
+            case .cache: ("cache", ["count": 2_000, "keys": data.parameters["cache_keys"] ?? 1_000], false)
+            }
         // The profile's shape and data parameters, where the workload has them.
         let known = Set(workloads[workload]!.parameters.map(\.name))
         var parameters = base
@@ -79,13 +82,17 @@ public struct AdvicePlan: Sendable {
         ]
         for candidate in candidates {
             let spec = try? BackendSpec(parsing: candidate)
-            let settings = (spec?.settings ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            lines.append("  - {backend: \(spec?.backend ?? candidate)\(settings.isEmpty ? "" : ", variants: [{\(settings)}]")}")
+            let settings = (spec?.settings ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+                separator: ", ")
+            lines.append(
+                "  - {backend: \(spec?.backend ?? candidate)\(settings.isEmpty ? "" : ", variants: [{\(settings)}]")}")
         }
         lines.append("workloads:")
         for measure in measures {
-            let parameters = measure.parameters.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            lines.append("  - {workload: \(measure.workload), parameters: {\(parameters)}}   # \(measure.operation.rawValue)")
+            let parameters = measure.parameters.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+                separator: ", ")
+            lines.append(
+                "  - {workload: \(measure.workload), parameters: {\(parameters)}}   # \(measure.operation.rawValue)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -97,29 +104,37 @@ public struct AdvicePlan: Sendable {
 /// The strategies `advise` considers when a profile names none: the settings an app would choose between, each
 /// backend in its durable configuration and its faster one where it has one.
 public enum AdviceCandidates {
-    public static func standard(for profile: AppProfile) -> (considered: [String], skipped: [(candidate: String, reason: String)]) {
+    public static func standard(for profile: AppProfile) -> (
+        considered: [String], skipped: [(candidate: String, reason: String)]
+    ) {
         let records = max(profile.data.records, profile.data.messages)
         // SQLite's indexes for the operations the profile has: the launch list's, the covering tag index.
         let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
-        let indexes = (does(.launch) && profile.data.records > 0 ? [",list_index=on"] : [])
+        let indexes =
+            (does(.launch) && profile.data.records > 0 ? [",list_index=on"] : [])
             + (does(.tagQuery) || does(.tagChange) ? [",tags=covering"] : [])
-        var considered = [
-            "sqlite[txn=single,journal=wal,sync=normal]",
-            "sqlite[txn=single,journal=wal,sync=full]",
-        ] + (indexes.isEmpty ? [] : ["sqlite[txn=single,journal=wal,sync=full" + indexes.joined() + "]"]) + [
-            "sqlite[txn=single,journal=delete,sync=full]",
-            "grdb[style=records,writer=pool]",
-            "lmdb[txn=single,sync=full]",
-            "gdbm[sync=close]",
-        ]
+        var considered =
+            [
+                "sqlite[txn=single,journal=wal,sync=normal]",
+                "sqlite[txn=single,journal=wal,sync=full]",
+            ] + (indexes.isEmpty ? [] : ["sqlite[txn=single,journal=wal,sync=full" + indexes.joined() + "]"]) + [
+                "sqlite[txn=single,journal=delete,sync=full]",
+                "grdb[style=records,writer=pool]",
+                "lmdb[txn=single,sync=full]",
+                "gdbm[sync=close]",
+            ]
         var skipped: [(String, String)] = [("memory", "keeps nothing across launches: the floor, not a strategy")]
-        let wholeFile = [("plist[format=binary,codec=codable,write=atomic,flush=end]", 20_000),
-                         ("defaults[sync=end]", 5_000), ("files[fsync=each]", 20_000)]
+        let wholeFile = [
+            ("plist[format=binary,codec=codable,write=atomic,flush=end]", 20_000),
+            ("defaults[sync=end]", 5_000), ("files[fsync=each]", 20_000),
+        ]
         for (candidate, most) in wholeFile {
             if records <= most {
                 considered.append(candidate)
             } else {
-                let why = candidate.hasPrefix("files") ? "a file per record: loading \(records) records alone outlasts the run"
+                let why =
+                    candidate.hasPrefix("files")
+                    ? "a file per record: loading \(records) records alone outlasts the run"
                     : "rewrites its whole file at every save: at \(records) records each save rewrites megabytes"
                 skipped.append((candidate, why + " (considered up to \(most) records)"))
             }

@@ -8,7 +8,10 @@ import Yams
 public struct AppProfile: Sendable, Equatable {
     /// An app operation `advise` measures, and the workload that measures it.
     public enum Operation: String, CaseIterable, Sendable, Comparable, Codable {
-        case launch, save, edit, search, markRead = "mark_read", tagQuery = "tag_query", tagChange = "tag_change"
+        case launch, save, edit, search
+        case markRead = "mark_read"
+        case tagQuery = "tag_query"
+        case tagChange = "tag_change"
         case migration, setting, cache
 
         public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
@@ -38,7 +41,8 @@ public struct AppProfile: Sendable, Equatable {
 
     /// The durability the data needs.
     public enum Need: String, Sendable, Equatable, CaseIterable {
-        case kill, powerLoss = "power-loss"
+        case kill
+        case powerLoss = "power-loss"
         var phrase: String { self == .kill ? "survives a killed app" : "survives power loss" }
     }
 
@@ -68,10 +72,14 @@ public struct AppProfile: Sendable, Equatable {
     public var runSeconds = 600
     public let file: String
 
-    static let topKeys = ["name", "description", "data", "per_day", "launch_list", "budgets", "durability", "candidates",
-                          "crash_trials", "run_seconds"]
-    static let dataKeys = ["records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
-                           "tags", "tags_per_note", "archived_percent", "cache_keys", "cache_capacity", "value_bytes", "settings"]
+    static let topKeys = [
+        "name", "description", "data", "per_day", "launch_list", "budgets", "durability", "candidates",
+        "crash_trials", "run_seconds",
+    ]
+    static let dataKeys = [
+        "records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
+        "tags", "tags_per_note", "archived_percent", "cache_keys", "cache_capacity", "value_bytes", "settings",
+    ]
     static let budgetKeys = ["ms", "percentile"]
 
     /// Reads and parses the profile at `path`.
@@ -80,7 +88,8 @@ public struct AppProfile: Sendable, Equatable {
             throw ScenarioError(file: path, path: "", message: "cannot read the profile (missing or unreadable)")
         }
         guard data.count <= 65_536 else {
-            throw ScenarioError(file: path, path: "", message: "the file has \(data.count) bytes; a profile may have at most 65536")
+            throw ScenarioError(
+                file: path, path: "", message: "the file has \(data.count) bytes; a profile may have at most 65536")
         }
         try self.init(data: data, file: path)
     }
@@ -93,7 +102,8 @@ public struct AppProfile: Sendable, Equatable {
         }
         let top = try reader.mapping(root, at: "", allowed: Self.topKeys)
         name = try reader.string(top["name"], at: "name", required: true)!
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+        else {
             throw reader.error("name", "'\(name)' must be non-empty letters, digits, '-', '_' or '.'")
         }
         description = try reader.string(top["description"], at: "description", required: false) ?? ""
@@ -107,37 +117,50 @@ public struct AppProfile: Sendable, Equatable {
             default: data.parameters[key] = number
             }
         }
-        guard data.records > 0 || data.messages > 0 || data.parameters["settings"] != nil || data.parameters["cache_keys"] != nil else {
+        guard
+            data.records > 0 || data.messages > 0 || data.parameters["settings"] != nil
+                || data.parameters["cache_keys"] != nil
+        else {
             throw reader.error("data", "needs records, messages (with users), settings or cache_keys")
         }
         if data.messages > 0 && data.users == 0 { throw reader.error("data.users", "required with messages") }
         guard let usage = top["per_day"] else { throw reader.error("per_day", "required key is missing") }
-        for (key, value) in try reader.mapping(usage, at: "per_day", allowed: Operation.allCases.map(\.rawValue), what: "operations") {
+        for (key, value) in try reader.mapping(
+            usage, at: "per_day", allowed: Operation.allCases.map(\.rawValue), what: "operations")
+        {
             perDay[Operation(rawValue: key)!] = try reader.decimal(value, at: "per_day.\(key)", range: 0...10_000_000)!
         }
-        guard perDay.values.contains(where: { $0 > 0 }) else { throw reader.error("per_day", "no operation happens: give one a frequency above 0") }
+        guard perDay.values.contains(where: { $0 > 0 }) else {
+            throw reader.error("per_day", "no operation happens: give one a frequency above 0")
+        }
         launchList = try reader.integer(top["launch_list"], at: "launch_list", range: 1...10_000) ?? launchList
         if let budgetsNode = top["budgets"] {
-            for (key, value) in try reader.mapping(budgetsNode, at: "budgets", allowed: Operation.allCases.map(\.rawValue), what: "operations") {
+            for (key, value) in try reader.mapping(
+                budgetsNode, at: "budgets", allowed: Operation.allCases.map(\.rawValue), what: "operations")
+            {
                 let path = "budgets.\(key)"
                 let fields = try reader.mapping(value, at: path, allowed: Self.budgetKeys)
-                guard let milliseconds = try reader.decimal(fields["ms"], at: "\(path).ms", range: 0.001...86_400_000) else {
+                guard let milliseconds = try reader.decimal(fields["ms"], at: "\(path).ms", range: 0.001...86_400_000)
+                else {
                     throw reader.error("\(path).ms", "required key is missing")
                 }
-                let percentileText = try reader.string(fields["percentile"], at: "\(path).percentile", required: false) ?? "p99"
+                let percentileText =
+                    try reader.string(fields["percentile"], at: "\(path).percentile", required: false) ?? "p99"
                 guard let percentile = ["p50": 50, "p90": 90, "p99": 99][percentileText] else {
                     throw reader.error("\(path).percentile", "'\(percentileText)'; allowed: p50, p90, p99")
                 }
                 let operation = Operation(rawValue: key)!
                 guard (perDay[operation] ?? 0) > 0 else {
-                    throw reader.error(path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")
+                    throw reader.error(
+                        path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")
                 }
                 budgets[operation] = Budget(milliseconds: milliseconds, percentile: percentile)
             }
         }
         let needText = try reader.string(top["durability"], at: "durability", required: true)!
         guard let need = Need(rawValue: needText) else {
-            throw reader.error("durability", "'\(needText)'; allowed: kill (survives a killed app), power-loss (survives power loss)")
+            throw reader.error(
+                "durability", "'\(needText)'; allowed: kill (survives a killed app), power-loss (survives power loss)")
         }
         self.need = need
         if let list = top["candidates"] {
@@ -153,14 +176,21 @@ public struct AppProfile: Sendable, Equatable {
     /// Each operation needs the data its workload stores.
     private func checkOperationsHaveData(_ reader: NodeReader) throws {
         for (operation, frequency) in perDay where frequency > 0 {
-            let missing: String? = switch operation {
-            case .launch: data.records == 0 && data.messages == 0 ? "records or messages" : nil
-            case .save, .edit, .search, .markRead, .migration: data.records == 0 ? "records" : nil
-            case .tagQuery, .tagChange: data.records == 0 || data.parameters["tags"] == nil ? "records and tags" : nil
-            case .setting: data.parameters["settings"] == nil ? "settings" : nil
-            case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
+            let missing: String? =
+                switch operation {
+                case .launch: data.records == 0 && data.messages == 0 ? "records or messages" : nil
+                case .save, .edit, .search, .markRead, .migration: data.records == 0 ? "records" : nil
+                case .tagQuery, .tagChange:
+                    data.records == 0 || data.parameters["tags"] == nil ? "records and tags" : nil
+                case .setting: data.parameters["settings"] == nil ? "settings" : nil
+                case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
+                }
+            if let missing {
+                throw reader.error(
+                    "per_day.\(operation.rawValue)",
+                    "needs data.\(missing.replacingOccurrences(of: " or ", with: " or data.").replacingOccurrences(of: " and ", with: " and data."))"
+                )
             }
-            if let missing { throw reader.error("per_day.\(operation.rawValue)", "needs data.\(missing.replacingOccurrences(of: " or ", with: " or data.").replacingOccurrences(of: " and ", with: " and data."))") }
         }
     }
 }

@@ -47,7 +47,9 @@ public struct EDivisive: Sendable {
         while true {
             var best: (segment: Int, split: Int, q: Double)?
             for (index, segment) in segments.enumerated() {
-                guard let (split, q) = bestSplit(Array(values[segment])), best.map({ q > $0.q }) ?? true else { continue }
+                guard let (split, q) = bestSplit(Array(values[segment])), best.map({ q > $0.q }) ?? true else {
+                    continue
+                }
                 best = (index, segment.lowerBound + split, q)
             }
             guard let best else { break }
@@ -88,7 +90,8 @@ public struct EDivisive: Sendable {
         let total = prefix[n * width + n]
         var best: (Int, Double)?
         for tau in minSegment...(n - minSegment) {
-            let a = Double(tau), b = Double(n - tau)
+            let a = Double(tau)
+            let b = Double(n - tau)
             let left = prefix[tau * width + tau]
             let between = prefix[tau * width + n] - left
             let right = total - 2 * between - left

@@ -3,12 +3,14 @@ import StoreBenchAnalysis
 
 /// `storebench export`: a run's summary in the formats the continuous-benchmarking tools read — the Bencher Metric
 /// Format (`{benchmark: {measure: {value, lower_value, upper_value}}}`) and github-action-benchmark's
-/// `customSmallerIsBetter` (`[{name, unit, value, range, extra}]`). Only ok rows; the median with its 95% interval where
+/// `customSmallerIsBetter` (`[{name, unit, value, range, extra}]`). Only ok rows; the median with its 95% interval
+/// where
 /// the row has one, and the counted costs where counted. Benchmark names are stable across runs: workload, strategy
 /// (backend and variant), size and parameters, so a history kept by those tools matches the same row every time.
 public enum Export {
     public enum Format: String, CaseIterable, Sendable {
-        case bmf, githubActionBenchmark = "github-action-benchmark"
+        case bmf
+        case githubActionBenchmark = "github-action-benchmark"
     }
 
     /// One ok row of a summary.csv.
@@ -27,8 +29,10 @@ public enum Export {
     /// The ok rows of a summary.csv's text. `variantName` names a variant as today's binary does (settings added
     /// since the run at their defaults, ``BackendRegistry/currentVariantText(backend:variant:)``), so an older run's
     /// rows keep the names of today's.
-    public static func rows(summaryCSV text: String, source: String,
-                            variantName: (String, String) -> String = { $1 }) throws -> [Row] {
+    public static func rows(
+        summaryCSV text: String, source: String,
+        variantName: (String, String) -> String = { $1 }
+    ) throws -> [Row] {
         try StrictCSV.check(text, source: source)
         let (header, cells) = try CSVFormat.decode(text)
         return try rows(header: header, cells: cells, source: source, variantName: variantName)
@@ -36,11 +40,14 @@ public enum Export {
 
     /// The ok rows of a run folder's summary (read and checked by ``RunFolder``).
     public static func rows(_ folder: RunFolder, variantName: (String, String) -> String = { $1 }) throws -> [Row] {
-        try rows(header: folder.summary.header, cells: folder.summary.rows,
-                 source: folder.url.appendingPathComponent("summary.csv").path, variantName: variantName)
+        try rows(
+            header: folder.summary.header, cells: folder.summary.rows,
+            source: folder.url.appendingPathComponent("summary.csv").path, variantName: variantName)
     }
 
-    static func rows(header: [String], cells: [[String]], source: String, variantName: (String, String) -> String) throws -> [Row] {
+    static func rows(header: [String], cells: [[String]], source: String, variantName: (String, String) -> String)
+        throws -> [Row]
+    {
         let index = Dictionary(header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         for column in ["workload", "backend", "variant", "size", "status", "n", "median_s"] where index[column] == nil {
             throw CompareError("\(source): not a storebench summary.csv (no \(column) column)")
@@ -48,14 +55,17 @@ public enum Export {
         return cells.compactMap { row -> Row? in
             func cell(_ name: String) -> String { index[name].map { row[$0] } ?? "" }
             guard cell("status") == "ok", let median = Double(cell("median_s")) else { return nil }
-            let low = Double(cell("median_ci95_low_s")), high = Double(cell("median_ci95_high_s"))
+            let low = Double(cell("median_ci95_low_s"))
+            let high = Double(cell("median_ci95_high_s"))
             let parameters = cell("parameters")
-            let name = "\(cell("workload"))/\(cell("backend")) [\(variantName(cell("backend"), cell("variant")))]/\(cell("size"))"
+            let name =
+                "\(cell("workload"))/\(cell("backend")) [\(variantName(cell("backend"), cell("variant")))]/\(cell("size"))"
                 + (parameters.isEmpty ? "" : " (\(parameters))")
             var counts: [String: Double] = [:]
             for column in countColumns { if let value = Double(cell("median_" + column)) { counts[column] = value } }
-            return Row(name: name, median: median, interval: low.flatMap { low in high.map { low...$0 } },
-                       n: Int(cell("n")) ?? 0, counts: counts)
+            return Row(
+                name: name, median: median, interval: low.flatMap { low in high.map { low...$0 } },
+                n: Int(cell("n")) ?? 0, counts: counts)
         }
     }
 
@@ -79,21 +89,30 @@ public enum Export {
         case .githubActionBenchmark:
             var entries: [[String: Any]] = []
             for row in rows {
-                var entry: [String: Any] = ["name": row.name, "unit": "s", "value": row.median,
-                                            "extra": "median of \(row.n) repetitions"
-                                                + (row.interval.map { String(format: "; 95%% interval of the median %.9g–%.9g s", $0.lowerBound, $0.upperBound) } ?? "; too few repetitions for an interval")]
+                var entry: [String: Any] = [
+                    "name": row.name, "unit": "s", "value": row.median,
+                    "extra": "median of \(row.n) repetitions"
+                        + (row.interval.map {
+                            String(format: "; 95%% interval of the median %.9g–%.9g s", $0.lowerBound, $0.upperBound)
+                        } ?? "; too few repetitions for an interval"),
+                ]
                 if let interval = row.interval {
-                    entry["range"] = String(format: "± %.9g", max(row.median - interval.lowerBound, interval.upperBound - row.median))
+                    entry["range"] = String(
+                        format: "± %.9g", max(row.median - interval.lowerBound, interval.upperBound - row.median))
                 }
                 entries.append(entry)
                 for (column, value) in row.counts.sorted(by: { $0.key < $1.key }) {
-                    entries.append(["name": "\(row.name) \(column)", "unit": column.replacingOccurrences(of: "_per_op", with: "/op"),
-                                    "value": value, "extra": "median of \(row.n) repetitions, counted"])
+                    entries.append([
+                        "name": "\(row.name) \(column)",
+                        "unit": column.replacingOccurrences(of: "_per_op", with: "/op"),
+                        "value": value, "extra": "median of \(row.n) repetitions, counted",
+                    ])
                 }
             }
             object = entries
         }
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)
     }
 }

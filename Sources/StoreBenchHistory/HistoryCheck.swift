@@ -8,7 +8,8 @@ import StoreBenchContract
 /// centre is their median (in log), its spread the drift between runs the history shows (1.4826 × MAD, or the
 /// standard deviation when larger, never below `floor`); the newest run's own repetitions give its standard error
 /// (1.2533 × sd(log repetitions) / √n). t = (log newest − centre) / √(spread²/k + max(spread, own)²), judged against
-/// Student's t with k − 1 degrees of freedom (the spread is estimated from k runs). The one-sided p-values of all tested series pass Benjamini–Hochberg at `falseDiscovery`; a regression also needs the ratio to
+/// Student's t with k − 1 degrees of freedom (the spread is estimated from k runs). The one-sided p-values of all
+/// tested series pass Benjamini–Hochberg at `falseDiscovery`; a regression also needs the ratio to
 /// exceed 1 + `minChange`. A series with fewer prior points says "not enough history", by name.
 /// Counts per operation are often 0 (no renames): their series are read as log(value + offset), the offset a
 /// hundredth of a count (one byte for bytes), so 0 → 1 rename per operation is a step and 0 → 0.0001 is not.
@@ -42,7 +43,10 @@ public struct HistoryCheck: Sendable {
 
     /// The newest commit's verdict on one series.
     public struct Newest: Sendable {
-        public enum Verdict: String, Sendable { case regression, improvement, unchanged, notEnoughHistory = "not enough history" }
+        public enum Verdict: String, Sendable {
+            case regression, improvement, unchanged
+            case notEnoughHistory = "not enough history"
+        }
         public var key: HistorySeries.Key
         public var run: HistoryRun
         public var verdict: Verdict
@@ -63,16 +67,21 @@ public struct HistoryCheck: Sendable {
         public var regressions: [Newest] { newest.filter { $0.verdict == .regression } }
     }
 
-    /// Checks every series. `newestSamples` gives the newest run's repetitions of a row (wall times), for its own error.
-    public func check(_ series: [HistorySeries], newestSamples: (HistorySeries.Point) -> [Double] = { _ in [] }) -> Result {
+    /// Checks every series. `newestSamples` gives the newest run's repetitions of a row (wall times), for its own
+    /// error.
+    public func check(_ series: [HistorySeries], newestSamples: (HistorySeries.Point) -> [Double] = { _ in [] })
+        -> Result
+    {
         var steps: [Step] = []
         var newest: [Newest] = []
         var rng = SplitMix64(seed: 0x7374_6570)
         // The newest run of each machine and scenario: the commit under test.
         var latest: [String: HistoryRun] = [:]
-        for s in series { for point in s.points {
-            if latest[s.key.group].map({ $0.order < point.run.order }) ?? true { latest[s.key.group] = point.run }
-        } }
+        for s in series {
+            for point in s.points where latest[s.key.group].map({ $0.order < point.run.order }) ?? true {
+                latest[s.key.group] = point.run
+            }
+        }
         var scanned: [String: Int] = [:]
         let fewest = detector.fewestPointsForAStep
         for s in series {
@@ -82,21 +91,29 @@ public struct HistoryCheck: Sendable {
                 let logs = s.points.map { log($0.value + offset) }
                 let boundaries = detector.changePoints(logs)
                 for split in boundaries {
-                    let before = segment(of: split, in: s.points.count, boundaries: boundaries, side: .before).map { s.points[$0].value }
-                    let after = segment(of: split, in: s.points.count, boundaries: boundaries, side: .after).map { s.points[$0].value }
-                    let a = before.map { $0 + offset }, b = after.map { $0 + offset }
+                    let before = segment(of: split, in: s.points.count, boundaries: boundaries, side: .before).map {
+                        s.points[$0].value
+                    }
+                    let after = segment(of: split, in: s.points.count, boundaries: boundaries, side: .after).map {
+                        s.points[$0].value
+                    }
+                    let a = before.map { $0 + offset }
+                    let b = after.map { $0 + offset }
                     let ratio = median(b) / median(a)
                     guard abs(ratio - 1) >= minChange else { continue }
-                    steps.append(Step(key: s.key, first: s.points[split].run, previous: s.points[split - 1].run,
-                                      ratio: ratio, interval: Self.bootstrapRatio(a, b, rng: &rng),
-                                      levels: (median(before), median(after)), before: a.count, after: b.count))
+                    steps.append(
+                        Step(
+                            key: s.key, first: s.points[split].run, previous: s.points[split - 1].run,
+                            ratio: ratio, interval: Self.bootstrapRatio(a, b, rng: &rng),
+                            levels: (median(before), median(after)), before: a.count, after: b.count))
                 }
             }
             guard let last = s.points.last, last.run.id == latest[s.key.group]?.id else { continue }
             newest.append(judgeNewest(s, samples: newestSamples(last)))
         }
-        return Result(steps: steps, newest: Self.adjust(newest, falseDiscovery: falseDiscovery, minChange: minChange),
-                      scannedTimeSeries: scanned)
+        return Result(
+            steps: steps, newest: Self.adjust(newest, falseDiscovery: falseDiscovery, minChange: minChange),
+            scannedTimeSeries: scanned)
     }
 
     private enum Side { case before, after }
@@ -133,8 +150,9 @@ public struct HistoryCheck: Sendable {
         let newest = log(last.value + offset)
         let z = (newest - centre) / error
         let p = StudentT.upperTail(z, degrees: Double(base.count - 1))
-        return Newest(key: s.key, run: last.run, verdict: .unchanged, ratio: exp(newest - centre), z: z, p: p,
-                      baseline: base.count, levels: (median(prior[levelStart...].map(\.value)), last.value))
+        return Newest(
+            key: s.key, run: last.run, verdict: .unchanged, ratio: exp(newest - centre), z: z, p: p,
+            baseline: base.count, levels: (median(prior[levelStart...].map(\.value)), last.value))
     }
 
     /// Benjamini–Hochberg over the tested series' one-sided p-values (slower and faster tested alike).
@@ -146,7 +164,8 @@ public struct HistoryCheck: Sendable {
             let ranked = tested.sorted { pValue(result[$0], slower) < pValue(result[$1], slower) }
             let m = Double(ranked.count)
             var cutoff = -1
-            for (rank, index) in ranked.enumerated() where pValue(result[index], slower) <= Double(rank + 1) / m * falseDiscovery {
+            for (rank, index) in ranked.enumerated()
+            where pValue(result[index], slower) <= Double(rank + 1) / m * falseDiscovery {
                 cutoff = rank
             }
             guard cutoff >= 0 else { continue }

@@ -21,9 +21,11 @@ public struct HistoryRun: Sendable, Equatable {
     /// series, and a date formatter per call made `check` of a 200-commit history take 90 s.
     public let startedAtSeconds: Double
 
-    public init(id: Int64, commit: String, dirty: Bool, branch: String?, commitTime: Double?, startedAt: String,
-                machine: String, host: String, cpuModel: String, kernel: String, fileSystem: String,
-                scenarioName: String, scenarioHash: String, partial: String?) {
+    public init(
+        id: Int64, commit: String, dirty: Bool, branch: String?, commitTime: Double?, startedAt: String,
+        machine: String, host: String, cpuModel: String, kernel: String, fileSystem: String,
+        scenarioName: String, scenarioHash: String, partial: String?
+    ) {
         self.id = id
         self.commit = commit
         self.dirty = dirty
@@ -63,12 +65,14 @@ public struct HistoryRun: Sendable, Equatable {
     /// What differs between the runs of one named machine ("3 hosts, 2 kernels"), or nil when nothing does (an unnamed
     /// machine's runs never differ: its key is all of these).
     public static func spread(_ runs: [HistoryRun]) -> String? {
-        let parts = [("host", "hosts", \HistoryRun.host), ("CPU model", "CPU models", \.cpuModel),
-                     ("kernel", "kernels", \.kernel), ("file system", "file systems", \.fileSystem)]
-            .compactMap { _, plural, path -> String? in
-                let count = Set(runs.map { $0[keyPath: path] }).count
-                return count > 1 ? "\(count) \(plural)" : nil
-            }
+        let parts = [
+            ("host", "hosts", \HistoryRun.host), ("CPU model", "CPU models", \.cpuModel),
+            ("kernel", "kernels", \.kernel), ("file system", "file systems", \.fileSystem),
+        ]
+        .compactMap { _, plural, path -> String? in
+            let count = Set(runs.map { $0[keyPath: path] }).count
+            return count > 1 ? "\(count) \(plural)" : nil
+        }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
@@ -96,15 +100,19 @@ extension HistoryDatabase {
     public func runs() throws -> [HistoryRun] {
         try Self.wrap(path) {
             try queue.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT id, commit_sha, dirty, branch, commit_time, started_at, machine, host, cpu_model, kernel,
-                      file_system, scenario_name, scenario_hash, partial FROM run
-                    """).map { row in
-                    HistoryRun(id: row["id"], commit: row["commit_sha"], dirty: row["dirty"], branch: row["branch"],
-                               commitTime: row["commit_time"], startedAt: row["started_at"], machine: row["machine"],
-                               host: row["host"], cpuModel: row["cpu_model"], kernel: row["kernel"],
-                               fileSystem: row["file_system"], scenarioName: row["scenario_name"],
-                               scenarioHash: row["scenario_hash"], partial: row["partial"])
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, commit_sha, dirty, branch, commit_time, started_at, machine, host, cpu_model, kernel,
+                          file_system, scenario_name, scenario_hash, partial FROM run
+                        """
+                ).map { row in
+                    HistoryRun(
+                        id: row["id"], commit: row["commit_sha"], dirty: row["dirty"], branch: row["branch"],
+                        commitTime: row["commit_time"], startedAt: row["started_at"], machine: row["machine"],
+                        host: row["host"], cpuModel: row["cpu_model"], kernel: row["kernel"],
+                        fileSystem: row["file_system"], scenarioName: row["scenario_name"],
+                        scenarioHash: row["scenario_hash"], partial: row["partial"])
                 }
             }
         }.sorted { $0.order < $1.order }
@@ -117,19 +125,26 @@ extension HistoryDatabase {
                 // Each run's own column table names its rows' cells.
                 var columns: [Int64: [String]] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT id, summary_columns FROM run") {
-                    columns[row["id"]] = (try? JSONSerialization.jsonObject(with: Data((row["summary_columns"] as String).utf8))) as? [String]
+                    columns[row["id"]] =
+                        (try? JSONSerialization.jsonObject(with: Data((row["summary_columns"] as String).utf8)))
+                        as? [String]
                 }
-                return try Row.fetchAll(db, sql: """
-                    SELECT run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, cells
-                    FROM row WHERE status = 'ok'
-                    """).map { row in
-                    let values = (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String]
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, cells
+                        FROM row WHERE status = 'ok'
+                        """
+                ).map { row in
+                    let values =
+                        (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String]
                     let names = columns[row["run_id"]] ?? []
                     let cells = Dictionary(zip(names, values ?? []).map { ($0, $1) }) { first, _ in first }
-                    return HistoryRow(run: row["run_id"], rowKey: row["row_key"], workload: row["workload"],
-                                      backend: row["backend"], variant: row["variant"], size: row["size"],
-                                      parameters: row["parameters"], dataset: row["dataset"], status: row["status"],
-                                      n: row["n"], cells: cells)
+                    return HistoryRow(
+                        run: row["run_id"], rowKey: row["row_key"], workload: row["workload"],
+                        backend: row["backend"], variant: row["variant"], size: row["size"],
+                        parameters: row["parameters"], dataset: row["dataset"], status: row["status"],
+                        n: row["n"], cells: cells)
                 }
             }
         }
@@ -139,9 +154,11 @@ extension HistoryDatabase {
     public func sampleTimes(run: Int64, rowKey: String) throws -> [Double] {
         try Self.wrap(path) {
             try queue.read { db in
-                try Double.fetchAll(db, sql: """
-                    SELECT wall_s FROM sample WHERE run_id = ? AND row_key = ? AND status = 'ok' AND wall_s IS NOT NULL
-                    """, arguments: [run, rowKey])
+                try Double.fetchAll(
+                    db,
+                    sql: """
+                        SELECT wall_s FROM sample WHERE run_id = ? AND row_key = ? AND status = 'ok' AND wall_s IS NOT NULL
+                        """, arguments: [run, rowKey])
             }
         }
     }
@@ -153,11 +170,17 @@ extension HistoryDatabase {
         try Self.wrap(path) {
             try queue.read { db in
                 var result: [Int64: [String: (durability: String, measured: Bool)]] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT run_id, backend, variant, durability, measured, cells FROM durability_class") {
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT run_id, backend, variant, durability, measured, cells FROM durability_class")
+                {
                     let key = "\(row["backend"] as String) [\(row["variant"] as String)]"
-                    let cells = ((row["cells"] as String?).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) as? [String: String]
+                    let cells =
+                        ((row["cells"] as String?).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) })
+                        as? [String: String]
                     let evidence = cells?["evidence"].flatMap { $0.isEmpty ? nil : $0 } ?? "declared"
-                    result[row["run_id"], default: [:]][key] = ("\(row["durability"] as String) (\(evidence))", (row["measured"] as String) == "yes")
+                    result[row["run_id"], default: [:]][key] = (
+                        "\(row["durability"] as String) (\(evidence))", (row["measured"] as String) == "yes"
+                    )
                 }
                 return result
             }
@@ -168,10 +191,12 @@ extension HistoryDatabase {
     public func counts() throws -> (runs: Int, rows: Int, samples: Int, crashResults: Int) {
         try Self.wrap(path) {
             try queue.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM run") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM row") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM crash_result") ?? 0)
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM run") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM row") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM crash_result") ?? 0
+                )
             }
         }
     }

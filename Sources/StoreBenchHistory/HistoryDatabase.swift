@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import GRDB
 import StoreBenchMeasure
 
-/// The results history: an SQLite database (GRDB, rollback journal) of finished runs, each with its identity, its summary and
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The results history: an SQLite database (GRDB, rollback journal) of finished runs, each with its identity, its
+/// summary and
 /// sample rows whole (each run keeps its own column table: `run.summary_columns` and `run.sample_columns` name the
 /// cells of its `row.cells` and `sample.cells` JSON arrays, in order) and its crash results.
 ///
@@ -34,26 +36,33 @@ public final class HistoryDatabase: Sendable {
         self.path = path
         guard !path.isEmpty else { throw HistoryError(.badArgument, "--db is empty; name the history file") }
         guard path.utf8.count < Int(PATH_MAX) else {
-            throw HistoryError(.badArgument, "--db is \(path.utf8.count) bytes long; paths are limited to \(PATH_MAX - 1)")
+            throw HistoryError(
+                .badArgument, "--db is \(path.utf8.count) bytes long; paths are limited to \(PATH_MAX - 1)")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw HistoryError(.badArgument, "\(path): the folder \(directory) does not exist")
         }
-        var link = stat(), target = stat()
+        var link = stat()
+        var target = stat()
         if lstat(path, &link) == 0 {
             // A command that may write the history never writes through a link (the output funnel's rule).
             if create, link.st_mode & S_IFMT == S_IFLNK {
-                throw HistoryError(.badArgument, "--db \(path) is a symlink; storebench does not write through links (name the file itself)")
+                throw HistoryError(
+                    .badArgument,
+                    "--db \(path) is a symlink; storebench does not write through links (name the file itself)")
             }
             // Only a regular file (or a symlink to one): SQLite would open a device or FIFO and leave its journal
             // beside it (`--db /dev/null` once left /dev/null-journal).
             guard stat(path, &target) == 0 else {
-                throw HistoryError(.badArgument, "\(path): a symlink to nothing, not a history file; nothing was changed")
+                throw HistoryError(
+                    .badArgument, "\(path): a symlink to nothing, not a history file; nothing was changed")
             }
             guard target.st_mode & S_IFMT == S_IFREG else {
-                throw HistoryError(.badArgument, "\(path): \(FileKind.describe(target.st_mode)), not a history file; nothing was changed")
+                throw HistoryError(
+                    .badArgument,
+                    "\(path): \(FileKind.describe(target.st_mode)), not a history file; nothing was changed")
             }
             try Self.requireHistory(path)
         } else if !create {
@@ -91,14 +100,17 @@ public final class HistoryDatabase: Sendable {
             // an older one is some other empty file, not a history.
             let age = -((attributes?[.modificationDate] as? Date) ?? Date()).timeIntervalSinceNow
             if age > 10 {
-                throw HistoryError(.badArgument, "\(path): an empty file, not a storebench history; nothing was changed "
-                                   + "(remove it, or name a new path for the history)")
+                throw HistoryError(
+                    .badArgument,
+                    "\(path): an empty file, not a storebench history; nothing was changed "
+                        + "(remove it, or name a new path for the history)")
             }
             return
         }
         // A WAL-mode database opened even read-only gets -wal and -shm files beside it: inspect a private copy.
         if !isPrivateCopy, Self.isWALDatabase(path) {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-history-\(UUID().uuidString)")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "storebench-history-\(UUID().uuidString)")
             try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(at: scratch) }
             let copy = scratch.appendingPathComponent("history.sqlite").path
@@ -121,20 +133,29 @@ public final class HistoryDatabase: Sendable {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
             (tables, applied) = try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                let applied = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                let applied =
+                    tables.contains("grdb_migrations")
+                    ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
                 return (tables, applied)
             }
         } catch let error as DatabaseError {
-            throw HistoryError(.badArgument, "\(path): not a storebench history (SQLite says \(error.resultCode): \(error.message ?? "")); nothing was changed")
+            throw HistoryError(
+                .badArgument,
+                "\(path): not a storebench history (SQLite says \(error.resultCode): \(error.message ?? "")); nothing was changed"
+            )
         }
         let ours = migrator.migrations
         // Empty, or being created by a concurrent `add` (GRDB's migration table first, then the migrations), or ours.
         // Another GRDB app's database has migrations of its own: it is not ours even when they made no table.
         let empty = tables.allSatisfy { $0 == "grdb_migrations" } && applied.isEmpty
         guard empty || (!applied.isEmpty && applied.allSatisfy(ours.contains)) else {
-            throw HistoryError(.badArgument, "\(path): an SQLite database but not a storebench history (its tables: "
-                               + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "") + "); nothing was changed")
+            throw HistoryError(
+                .badArgument,
+                "\(path): an SQLite database but not a storebench history (its tables: "
+                    + tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+                    + "); nothing was changed")
         }
     }
 
@@ -212,7 +233,8 @@ public final class HistoryDatabase: Sendable {
             }
         }
         migrator.registerMigration("v2 series and sample lookups") { db in
-            try db.create(index: "run_by_series", on: "run", columns: ["machine", "scenario_hash", "commit_time", "started_at"])
+            try db.create(
+                index: "run_by_series", on: "run", columns: ["machine", "scenario_hash", "commit_time", "started_at"])
             try db.create(index: "sample_by_row", on: "sample", columns: ["run_id", "row_key"])
         }
         return migrator
@@ -223,13 +245,16 @@ public final class HistoryDatabase: Sendable {
     @discardableResult
     public func add(_ record: RunRecord, allowPartial: Bool = false) throws -> AddOutcome {
         if let reason = record.partialReason, !allowPartial {
-            throw HistoryError(.partialRun, "\(record.source): \(reason); not added (--allow-partial adds it, marked partial)")
+            throw HistoryError(
+                .partialRun, "\(record.source): \(reason); not added (--allow-partial adds it, marked partial)")
         }
         return try Self.wrap(path) {
             try queue.writeWithoutTransaction { db in
                 var outcome = AddOutcome.alreadyPresent(run: 0)
                 try db.inTransaction(.immediate) {
-                    if let id = try Int64.fetchOne(db, sql: "SELECT id FROM run WHERE fingerprint = ?", arguments: [record.fingerprint]) {
+                    if let id = try Int64.fetchOne(
+                        db, sql: "SELECT id FROM run WHERE fingerprint = ?", arguments: [record.fingerprint])
+                    {
                         outcome = .alreadyPresent(run: id)
                         return .commit
                     }
@@ -243,12 +268,14 @@ public final class HistoryDatabase: Sendable {
 
     private func insert(_ record: RunRecord, into db: Database) throws -> Int64 {
         let identity = record.identity
-        try db.execute(sql: """
-            INSERT INTO run (fingerprint, commit_sha, dirty, branch, commit_time, started_at, finished_at, machine, host,
-              cpu_model, cores, memory_bytes, kernel, file_system, scenario_name, scenario_hash, libraries,
-              repetition_policy, environment, summary_columns, sample_columns, partial, source, added_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+        try db.execute(
+            sql: """
+                INSERT INTO run (fingerprint, commit_sha, dirty, branch, commit_time, started_at, finished_at, machine, host,
+                  cpu_model, cores, memory_bytes, kernel, file_system, scenario_name, scenario_hash, libraries,
+                  repetition_policy, environment, summary_columns, sample_columns, partial, source, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
                 record.fingerprint, identity.commit, identity.dirty, identity.branch, identity.commitTime,
                 identity.startedAt, identity.finishedAt, identity.machine, identity.host, identity.cpuModel,
                 identity.cores, identity.memoryBytes, identity.kernel, identity.fileSystem, identity.scenarioName,
@@ -258,10 +285,11 @@ public final class HistoryDatabase: Sendable {
             ])
         let run = db.lastInsertedRowID
         let datasets = record.datasets
-        let rows = try db.makeStatement(sql: """
-            INSERT INTO row (run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, median_s,
-              ci_low_s, ci_high_s, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let rows = try db.makeStatement(
+            sql: """
+                INSERT INTO row (run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, median_s,
+                  ci_low_s, ci_high_s, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for cells in record.summary {
             let key = RunRecord.rowKey(cells)
             try rows.execute(arguments: [
@@ -272,24 +300,35 @@ public final class HistoryDatabase: Sendable {
                 Self.json(record.summaryColumns.map { cells[$0] ?? "" }),
             ])
         }
-        let samples = try db.makeStatement(sql: """
-            INSERT INTO sample (run_id, row_key, repetition, status, wall_s, cells) VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let samples = try db.makeStatement(
+            sql: """
+                INSERT INTO sample (run_id, row_key, repetition, status, wall_s, cells) VALUES (?, ?, ?, ?, ?, ?)
+                """)
         for cells in record.samples {
-            try samples.execute(arguments: [run, RunRecord.rowKey(cells), cells["repetition"].flatMap { Int($0) },
-                                            cells["status"] ?? "", cells["wall_s"].flatMap(Double.init),
-                                            Self.json(record.sampleColumns.map { cells[$0] ?? "" })])
+            try samples.execute(arguments: [
+                run, RunRecord.rowKey(cells), cells["repetition"].flatMap { Int($0) },
+                cells["status"] ?? "", cells["wall_s"].flatMap(Double.init),
+                Self.json(record.sampleColumns.map { cells[$0] ?? "" }),
+            ])
         }
         for cells in record.durability {
-            try db.execute(sql: "INSERT INTO crash_result (run_id, backend, variant, fault, status, cells) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [run, cells["backend"] ?? "", cells["variant"] ?? "", cells["fault"] ?? "",
-                                       cells["status"] ?? "", Self.json(cells)])
+            try db.execute(
+                sql:
+                    "INSERT INTO crash_result (run_id, backend, variant, fault, status, cells) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    run, cells["backend"] ?? "", cells["variant"] ?? "", cells["fault"] ?? "",
+                    cells["status"] ?? "", Self.json(cells),
+                ])
         }
         for cells in record.classes {
-            try db.execute(sql: """
-                INSERT INTO durability_class (run_id, backend, variant, durability, measured, cells) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [run, cells["backend"] ?? "", cells["variant"] ?? "", cells["durability"] ?? "",
-                                 cells["measured"] ?? "", Self.json(cells)])
+            try db.execute(
+                sql: """
+                    INSERT INTO durability_class (run_id, backend, variant, durability, measured, cells) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    run, cells["backend"] ?? "", cells["variant"] ?? "", cells["durability"] ?? "",
+                    cells["measured"] ?? "", Self.json(cells),
+                ])
         }
         return run
     }
@@ -304,7 +343,9 @@ public final class HistoryDatabase: Sendable {
     }
 
     static func json(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "null" }
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else {
+            return "null"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -313,6 +354,7 @@ public final class HistoryDatabase: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 20)) ?? Data()
-        return header.count == 20 && header.prefix(16) == Data("SQLite format 3\u{0}".utf8) && header[18] == 2 && header[19] == 2
+        return header.count == 20 && header.prefix(16) == Data("SQLite format 3\u{0}".utf8) && header[18] == 2
+            && header[19] == 2
     }
 }

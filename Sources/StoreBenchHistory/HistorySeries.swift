@@ -28,7 +28,9 @@ public struct HistorySeries: Sendable {
             if (a.machine, a.scenarioHash, a.workload) != (b.machine, b.scenarioHash, b.workload) {
                 return (a.machine, a.scenarioHash, a.workload) < (b.machine, b.scenarioHash, b.workload)
             }
-            return (a.backend, a.variant, a.size, a.parameters, a.dataset, a.metric) < (b.backend, b.variant, b.size, b.parameters, b.dataset, b.metric)
+            return (a.backend, a.variant, a.size, a.parameters, a.dataset, a.metric) < (
+                b.backend, b.variant, b.size, b.parameters, b.dataset, b.metric
+            )
         }
     }
 
@@ -79,8 +81,10 @@ public struct HistorySeries: Sendable {
 
     /// Builds every series of `rows`: a point per run where the row was ok and the metric present (a metric a run did
     /// not record is absent, never zero). `variantName` names a stored variant as today's binary does.
-    public static func build(runs: [HistoryRun], rows: [HistoryRow],
-                             variantName: (String, String) -> String = { $1 }) -> [HistorySeries] {
+    public static func build(
+        runs: [HistoryRun], rows: [HistoryRow],
+        variantName: (String, String) -> String = { $1 }
+    ) -> [HistorySeries] {
         let byID = Dictionary(uniqueKeysWithValues: runs.map { ($0.id, $0) })
         let position = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
         var series: [Key: [Point]] = [:]
@@ -92,15 +96,18 @@ public struct HistorySeries: Sendable {
             names[nameKey] = variant
             for metric in Metric.allCases {
                 guard let value = row.cells[metric.rawValue].flatMap(Double.init), value.isFinite else { continue }
-                let key = Key(machine: run.machine, scenarioHash: run.scenarioHash, workload: row.workload,
-                              backend: row.backend, variant: variant, size: row.size, parameters: row.parameters,
-                              dataset: row.dataset, metric: metric)
+                let key = Key(
+                    machine: run.machine, scenarioHash: run.scenarioHash, workload: row.workload,
+                    backend: row.backend, variant: variant, size: row.size, parameters: row.parameters,
+                    dataset: row.dataset, metric: metric)
                 var interval: ClosedRange<Double>?
                 if metric == .time, let low = row.cells["median_ci95_low_s"].flatMap(Double.init),
-                   let high = row.cells["median_ci95_high_s"].flatMap(Double.init), low <= high {
+                    let high = row.cells["median_ci95_high_s"].flatMap(Double.init), low <= high
+                {
                     interval = low...high
                 }
-                series[key, default: []].append(Point(run: run, rowKey: row.rowKey, value: value, interval: interval, n: row.n))
+                series[key, default: []].append(
+                    Point(run: run, rowKey: row.rowKey, value: value, interval: interval, n: row.n))
             }
         }
         return series.map { key, points in

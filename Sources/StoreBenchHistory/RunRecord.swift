@@ -43,8 +43,11 @@ public struct RunRecord: Sendable {
         /// Throws unless `name` can name a machine: 1–100 characters, no control characters.
         public static func validateMachineName(_ name: String) throws {
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 100,
-                  !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-                throw HistoryError(.badArgument, "machine name \(name.debugDescription): give 1 to 100 characters, no control characters")
+                !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+            else {
+                throw HistoryError(
+                    .badArgument,
+                    "machine name \(name.debugDescription): give 1 to 100 characters, no control characters")
             }
         }
     }
@@ -70,8 +73,10 @@ public struct RunRecord: Sendable {
 
     /// Reads `directory`. `commitTime` answers when a commit was made (git, when the repository has it); `machineName`
     /// names the machine (the series key) in place of its host, CPU, cores, memory, kernel and file system.
-    public init(directory: String, machineName: String? = nil, commitTime: (String) -> Double? = { _ in nil },
-                branch: (String) -> String? = { _ in nil }) throws {
+    public init(
+        directory: String, machineName: String? = nil, commitTime: (String) -> Double? = { _ in nil },
+        branch: (String) -> String? = { _ in nil }
+    ) throws {
         if let machineName { try Identity.validateMachineName(machineName) }
         let folder: RunFolder
         do {
@@ -79,12 +84,14 @@ public struct RunRecord: Sendable {
         } catch let error as RunFolderError {
             throw HistoryError(.notARun, error.message)
         }
-        guard let environment = (try? JSONSerialization.jsonObject(with: folder.environmentData)) as? [String: Any] else {
+        guard let environment = (try? JSONSerialization.jsonObject(with: folder.environmentData)) as? [String: Any]
+        else {
             throw HistoryError(.notARun, "\(directory)/environment.json: not a JSON object")
         }
         func json(_ key: String) -> String {
             guard let value = environment[key], JSONSerialization.isValidJSONObject(value),
-                  let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "{}" }
+                let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+            else { return "{}" }
             return String(decoding: data, as: UTF8.self)
         }
         let typed = folder.environment
@@ -109,7 +116,8 @@ public struct RunRecord: Sendable {
 
         var fingerprint = FNV1a()
         for name in ["environment.json", "summary.csv", "samples.csv"] {
-            fingerprint.combine(bytes: FileManager.default.contents(atPath: folder.url.appendingPathComponent(name).path) ?? Data())
+            fingerprint.combine(
+                bytes: FileManager.default.contents(atPath: folder.url.appendingPathComponent(name).path) ?? Data())
             fingerprint.combine(name)
         }
         self.fingerprint = fingerprint.hex
@@ -120,7 +128,9 @@ public struct RunRecord: Sendable {
     /// ``rowKey(_:)``.
     public var datasets: [String: String] {
         var result: [String: String] = [:]
-        for sample in samples where result[Self.rowKey(sample)] == nil { result[Self.rowKey(sample)] = sample["dataset"] ?? "" }
+        for sample in samples where result[Self.rowKey(sample)] == nil {
+            result[Self.rowKey(sample)] = sample["dataset"] ?? ""
+        }
         return result
     }
 

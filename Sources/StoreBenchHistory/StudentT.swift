@@ -25,13 +25,16 @@ enum StudentT {
 
     private static func continuedFraction(_ x: Double, a: Double, b: Double) -> Double {
         let tiny = 1e-300
-        var c = 1.0, d = 1 - (a + b) * x / (a + 1)
+        var c = 1.0
+        var d = 1 - (a + b) * x / (a + 1)
         d = 1 / (abs(d) < tiny ? tiny : d)
         var h = d
         for m in 1...300 {
             let m = Double(m)
-            for numerator in [m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                              -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))] {
+            for numerator in [
+                m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+            ] {
                 d = 1 + numerator * d
                 d = 1 / (abs(d) < tiny ? tiny : d)
                 c = 1 + numerator / c

@@ -43,7 +43,8 @@ public enum AdapterOverhead {
 
     /// The proof that both sides did the same work, from the last repetition: what each side's result was.
     public struct EqualWork: Sendable, CustomStringConvertible {
-        /// For inserts, "articles <checksum>, <bytes> bytes" of each database; for lookups, "found <count>, <checksum>".
+        /// For inserts, "articles <checksum>, <bytes> bytes" of each database; for lookups, "found <count>,
+        /// <checksum>".
         public let c: String
         public let swift: String
         public var holds: Bool { c == swift && !c.isEmpty }
@@ -53,9 +54,11 @@ public enum AdapterOverhead {
     /// A signal stopped the measurement before it finished.
     public struct Stopped: Error {}
 
-    public static func measure(backends names: [String] = backends.map(\.name), operations: [Operation] = Operation.allCases,
-                               count: Int, stored: Int, repetitions: Int, seed: UInt64, workdir: URL,
-                               shouldStop: @escaping () -> Bool = { false }) throws -> [Measurement] {
+    public static func measure(
+        backends names: [String] = backends.map(\.name), operations: [Operation] = Operation.allCases,
+        count: Int, stored: Int, repetitions: Int, seed: UInt64, workdir: URL,
+        shouldStop: @escaping () -> Bool = { false }
+    ) throws -> [Measurement] {
         let generator = DatasetGenerator(seed: seed)
         let articles = generator.articles(count: max(count, stored))
         var rng = SplitMix64(seed: seed ^ 0x6F76_6572)
@@ -66,17 +69,20 @@ public enum AdapterOverhead {
         let registry = BackendRegistry.standard()
         for name in names {
             guard let entry = backends.first(where: { $0.name == name }) else {
-                throw StoreError.unsupported("no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
+                throw StoreError.unsupported(
+                    "no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
             }
             let descriptor = registry[name]!
             let variant = try descriptor.variant(entry.settings)
-            let side = Sides(backend: name, descriptor: descriptor, variant: variant, work: work, shouldStop: shouldStop)
+            let side = Sides(
+                backend: name, descriptor: descriptor, variant: variant, work: work, shouldStop: shouldStop)
             for operation in operations {
                 switch operation {
                 case .insert:
                     results.append(try side.insert(Array(articles.prefix(count)), repetitions: repetitions))
                 case .lookup:
-                    results.append(try side.lookup(uids, among: Array(articles.prefix(stored)), repetitions: repetitions))
+                    results.append(
+                        try side.lookup(uids, among: Array(articles.prefix(stored)), repetitions: repetitions))
                 }
             }
         }
@@ -94,13 +100,15 @@ public enum AdapterOverhead {
 
         func insert(_ articles: [Article], repetitions: Int) throws -> Measurement {
             let baseline = try CBaseline(backend: backend, variant: variant, articles: articles)
-            var cTimes: [Double] = [], swiftTimes: [Double] = []
+            var cTimes: [Double] = []
+            var swiftTimes: [Double] = []
             var proof = EqualWork(c: "", swift: "")
             for repetition in 0...repetitions {
                 if shouldStop() { throw Stopped() }
                 let cDirectory = try work.subdirectory("\(backend)-insert-c\(repetition)")
                 let cSeconds = try baseline.insert(into: cDirectory)
-                let location = StoreLocation(directory: try work.subdirectory("\(backend)-insert-swift\(repetition)"), variant: variant)
+                let location = StoreLocation(
+                    directory: try work.subdirectory("\(backend)-insert-swift\(repetition)"), variant: variant)
                 let store = try descriptor.open(location, as: (any ArticleStore).self)
                 let start = monotonicNanoseconds()
                 try store.unitOfWork {
@@ -118,8 +126,9 @@ public enum AdapterOverhead {
                 work.retire(cDirectory)
                 work.retire(location.directory)
             }
-            return Measurement(backend: backend, operation: .insert, count: articles.count, cSeconds: cTimes,
-                               swiftSeconds: swiftTimes, equalWork: proof)
+            return Measurement(
+                backend: backend, operation: .insert, count: articles.count, cSeconds: cTimes,
+                swiftSeconds: swiftTimes, equalWork: proof)
         }
 
         func lookup(_ uids: [String], among articles: [Article], repetitions: Int) throws -> Measurement {
@@ -128,7 +137,8 @@ public enum AdapterOverhead {
             try filling.load(articles: articles)
             try filling.close()
             let baseline = try CBaseline(backend: backend, variant: variant, articles: [])
-            var cTimes: [Double] = [], swiftTimes: [Double] = []
+            var cTimes: [Double] = []
+            var swiftTimes: [Double] = []
             var proof = EqualWork(c: "", swift: "")
             for repetition in 0...repetitions {
                 if shouldStop() { throw Stopped() }
@@ -147,15 +157,17 @@ public enum AdapterOverhead {
                     swiftTimes.append(Double(end - start) / 1e9)
                 }
             }
-            return Measurement(backend: backend, operation: .lookup, count: uids.count, cSeconds: cTimes,
-                               swiftSeconds: swiftTimes, equalWork: proof)
+            return Measurement(
+                backend: backend, operation: .lookup, count: uids.count, cSeconds: cTimes,
+                swiftSeconds: swiftTimes, equalWork: proof)
         }
 
         /// The checksum of every article in the store in `directory`, read through the Swift backend, and the size
         /// of its files.
         private func contents(of directory: URL) throws -> String {
             let bytes = DiskUsage.of(directory).apparentBytes
-            let store = try descriptor.open(StoreLocation(directory: directory, variant: variant), as: (any ArticleStore).self)
+            let store = try descriptor.open(
+                StoreLocation(directory: directory, variant: variant), as: (any ArticleStore).self)
             defer { try? store.close() }
             return "articles \(Checksum.articles(try store.allArticles()).hex), \(bytes) bytes"
         }

@@ -17,7 +17,8 @@ struct CBaseline {
         self.backend = backend
         self.variant = variant
         self.articles = articles
-        var texts: [CChar] = [], offsets: [Int] = []
+        var texts: [CChar] = []
+        var offsets: [Int] = []
         offsets.reserveCapacity(articles.count * 3)
         for article in articles {
             for text in [article.uid, article.title, article.summary] {
@@ -34,18 +35,20 @@ struct CBaseline {
         try texts.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
             var rows = articles.enumerated().map { index, article in
-                sb_article(uid: base + offsets[index * 3], uid_len: Int32(article.uid.utf8.count), feed_id: article.feedID,
-                           title: base + offsets[index * 3 + 1], title_len: Int32(article.title.utf8.count),
-                           summary: base + offsets[index * 3 + 2], summary_len: Int32(article.summary.utf8.count),
-                           published: article.published.millisecondsSince1970, read: article.read ? 1 : 0)
+                sb_article(
+                    uid: base + offsets[index * 3], uid_len: Int32(article.uid.utf8.count), feed_id: article.feedID,
+                    title: base + offsets[index * 3 + 1], title_len: Int32(article.title.utf8.count),
+                    summary: base + offsets[index * 3 + 2], summary_len: Int32(article.summary.utf8.count),
+                    published: article.published.millisecondsSince1970, read: article.read ? 1 : 0)
             }
             let count = Int32(rows.count)
             return try call("insert", directory) { elapsed, error, errorLength in
                 switch backend {
                 case "sqlite":
                     let path = directory.appendingPathComponent(SQLiteBackend.fileName).path
-                    return sb_sqlite_insert(path, Self.sqlitePragmas, SQLiteBackend.schema(for: SQLiteSettings(variant)),
-                                            SQLiteBackend.insertArticleSQL, &rows, count, elapsed, error, errorLength)
+                    return sb_sqlite_insert(
+                        path, Self.sqlitePragmas, SQLiteBackend.schema(for: SQLiteSettings(variant)),
+                        SQLiteBackend.insertArticleSQL, &rows, count, elapsed, error, errorLength)
                 case "lmdb":
                     return sb_lmdb_insert(directory.path, mapSize, &rows, count, elapsed, error, errorLength)
                 default:
@@ -59,7 +62,8 @@ struct CBaseline {
     /// Looks up every uid in the store in `directory`; returns the timed seconds and what was found
     /// (``describe(_:)``'s form).
     func lookup(_ uids: [String], in directory: URL) throws -> (seconds: Double, found: String) {
-        var keyTexts: [CChar] = [], keyOffsets: [Int] = []
+        var keyTexts: [CChar] = []
+        var keyOffsets: [Int] = []
         for uid in uids {
             keyOffsets.append(keyTexts.count)
             keyTexts.append(contentsOf: uid.utf8CString)
@@ -68,13 +72,16 @@ struct CBaseline {
         defer { sb_found_free(&found, Int32(found.count)) }
         let seconds = try keyTexts.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
-            var keys = uids.enumerated().map { index, uid in sb_key(bytes: base + keyOffsets[index], len: Int32(uid.utf8.count)) }
+            var keys = uids.enumerated().map { index, uid in
+                sb_key(bytes: base + keyOffsets[index], len: Int32(uid.utf8.count))
+            }
             let count = Int32(keys.count)
             return try call("lookup", directory) { elapsed, error, errorLength in
                 switch backend {
                 case "sqlite":
                     let path = directory.appendingPathComponent(SQLiteBackend.fileName).path
-                    return sb_sqlite_lookup(path, SQLiteBackend.articleByUIDSQL, &keys, count, &found, elapsed, error, errorLength)
+                    return sb_sqlite_lookup(
+                        path, SQLiteBackend.articleByUIDSQL, &keys, count, &found, elapsed, error, errorLength)
                 case "lmdb":
                     return sb_lmdb_lookup(directory.path, mapSize, &keys, count, &found, elapsed, error, errorLength)
                 default:
@@ -123,14 +130,17 @@ struct CBaseline {
     private var mapSize: Int { LMDBBackend.Settings(variant).mapSizeMiB << 20 }
 
     /// Runs one C function and turns its error code and message into an error naming backend, operation and path.
-    private func call(_ operation: String, _ directory: URL,
-                      _ body: (UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<CChar>, Int32) -> Int32) throws -> Double {
+    private func call(
+        _ operation: String, _ directory: URL,
+        _ body: (UnsafeMutablePointer<UInt64>, UnsafeMutablePointer<CChar>, Int32) -> Int32
+    ) throws -> Double {
         var elapsed: UInt64 = 0
         var message = [CChar](repeating: 0, count: 512)
         let rc = body(&elapsed, &message, Int32(message.count))
         guard rc == 0 else {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw StoreError.inconsistent("the C \(backend) \(operation) failed with code \(rc): \(text) [directory: \(directory.path)]")
+            throw StoreError.inconsistent(
+                "the C \(backend) \(operation) failed with code \(rc): \(text) [directory: \(directory.path)]")
         }
         return Double(elapsed) / 1e9
     }

@@ -22,7 +22,8 @@ struct ABCommand: ParsableCommand {
     @Option(help: "The current storebench binary (B).") var currentBinary: String
     @Option(help: "The scenario file.") var scenario = "scenarios/quick.yaml"
     @Option(help: "Rounds (each: a pass of --reps-per-round repetitions per row with each binary).") var rounds = 20
-    @Option(help: "Measured repetitions per row in each round's pass; the round's value is their median.") var repsPerRound = 1
+    @Option(help: "Measured repetitions per row in each round's pass; the round's value is their median.")
+    var repsPerRound = 1
     @Option(help: "Warm-up repetitions inside each round's run.") var warmup = 0
     @Option(help: "Where the rounds and merged samples go (default: a new temporary directory).") var out: String?
     @OptionGroup var workdir: WorkDirectoryOption
@@ -42,9 +43,13 @@ struct ABCommand: ParsableCommand {
         options.repetitionsPerRound = repsPerRound
         let scenario = try failing(.badInput) { try BundledScenarios.resolve(self.scenario) }
         let claim = try failing(.badInput) { () throws -> RunOutput in
-            let path = out ?? FileManager.default.temporaryDirectory.appendingPathComponent("storebench-ab-\(UUID().uuidString)").path
-            let claim = try RunOutput(URL(fileURLWithPath: path, isDirectory: true), existing: .refuse, kind: .run,
-                                      inputs: [URL(fileURLWithPath: scenario)])
+            let path =
+                out
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("storebench-ab-\(UUID().uuidString)")
+                .path
+            let claim = try RunOutput(
+                URL(fileURLWithPath: path, isDirectory: true), existing: .refuse, kind: .run,
+                inputs: [URL(fileURLWithPath: scenario)])
             try claim.record(["rounds", "baseline", "current"])
             return claim
         }
@@ -59,28 +64,38 @@ struct ABCommand: ParsableCommand {
             for (name, binary) in round % 2 == 1 ? sides : sides.reversed() {
                 let runDirectory = output.appendingPathComponent("rounds/\(name)-\(round)")
                 printError("[ab round \(round)/\(rounds)] \(name): \(binary)")
-                var arguments = ["run", "--scenario", scenario, "--reps", String(repsPerRound), "--warmup", String(warmup),
-                                 "--out", runDirectory.path]
+                var arguments = [
+                    "run", "--scenario", scenario, "--reps", String(repsPerRound), "--warmup", String(warmup),
+                    "--out", runDirectory.path,
+                ]
                 if let workdir = workdir.workdir { arguments += ["--workdir", workdir] }
                 let status = try Self.execute(binary, arguments, interrupt: interrupt)
                 if interrupt.signal != nil {
-                    printError("interrupted by \(interrupt.signalName) in round \(round); the rounds so far are in \(output.path)/rounds")
+                    printError(
+                        "interrupted by \(interrupt.signalName) in round \(round); the rounds so far are in \(output.path)/rounds"
+                    )
                     throw ExitCode(interrupt.exitCode)
                 }
                 guard status == 0 || status == 1 else {
-                    throw CommandFailure(exit: .failure, message: "storebench ab: \(binary) exited \(status) in round \(round); stopping")
+                    throw CommandFailure(
+                        exit: .failure, message: "storebench ab: \(binary) exited \(status) in round \(round); stopping"
+                    )
                 }
-                try failing(.failure) { try merged[name, default: ABMerge()].add(runDirectory, round: round, perRound: repsPerRound) }
+                try failing(.failure) {
+                    try merged[name, default: ABMerge()].add(runDirectory, round: round, perRound: repsPerRound)
+                }
             }
         }
         for (name, merge) in merged {
             try failing(.failure) { try merge.write(to: output.appendingPathComponent(name)) }
         }
         printError("merged samples: \(output.path)/baseline and \(output.path)/current")
-        throw ExitCode(CompareCommand.compare(
-            baseline: output.appendingPathComponent("baseline").path, current: output.appendingPathComponent("current").path,
-            options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-            allowUnderpowered: judging.allowUnderpowered, json: judging.json))
+        throw ExitCode(
+            CompareCommand.compare(
+                baseline: output.appendingPathComponent("baseline").path,
+                current: output.appendingPathComponent("current").path,
+                options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
+                allowUnderpowered: judging.allowUnderpowered, json: judging.json))
     }
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds
@@ -118,7 +133,9 @@ struct ABMerge {
         let folder = try RunFolder(runDirectory.path)
         let file = runDirectory.appendingPathComponent("samples.csv")
         let decoded = (header: folder.samples.header, rows: folder.samples.rows)
-        if let header, header != decoded.header { throw CompareError("\(file.path): header differs from earlier rounds") }
+        if let header, header != decoded.header {
+            throw CompareError("\(file.path): header differs from earlier rounds")
+        }
         header = decoded.header
         guard let repetition = decoded.header.firstIndex(of: "repetition") else {
             throw CompareError("\(file.path): no repetition column")
@@ -133,7 +150,10 @@ struct ABMerge {
 
     func write(to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try AtomicFile.write(CSVFormat.encode([header ?? Sample.header] + rows), to: directory.appendingPathComponent("samples.csv"))
-        if let environment { try AtomicFile.write(environment, to: directory.appendingPathComponent("environment.json")) }
+        try AtomicFile.write(
+            CSVFormat.encode([header ?? Sample.header] + rows), to: directory.appendingPathComponent("samples.csv"))
+        if let environment {
+            try AtomicFile.write(environment, to: directory.appendingPathComponent("environment.json"))
+        }
     }
 }

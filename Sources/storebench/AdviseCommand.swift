@@ -10,7 +10,8 @@ import StoreBenchMeasure
 struct AdviseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advise",
-        abstract: "Measure the strategies for an app profile and answer with one recommendation (advice.md, advice.json).",
+        abstract:
+            "Measure the strategies for an app profile and answer with one recommendation (advice.md, advice.json).",
         discussion: """
             The profile (docs/CLI.md) says what the app stores, how often it does what, the budgets some operations \
             must meet and the durability its data needs. advise writes the scenario that measures it (scenario.yaml), \
@@ -34,7 +35,9 @@ struct AdviseCommand: ParsableCommand {
     @OptionGroup var workdir: WorkDirectoryOption
 
     func validate() throws {
-        guard (profile == nil) != (report == nil) else { throw ValidationError("give --profile FILE, or --report FOLDER") }
+        guard (profile == nil) != (report == nil) else {
+            throw ValidationError("give --profile FILE, or --report FOLDER")
+        }
     }
 
     func run() throws {
@@ -51,18 +54,23 @@ struct AdviseCommand: ParsableCommand {
             for candidate in plan.candidates {
                 let spec = try BackendSpec(parsing: candidate)
                 guard let descriptor = registry[spec.backend] else {
-                    throw ScenarioError(file: profile.file, path: "candidates", message: "unknown backend '\(spec.backend)'")
+                    throw ScenarioError(
+                        file: profile.file, path: "candidates", message: "unknown backend '\(spec.backend)'")
                 }
                 _ = try descriptor.variant(spec.settings)
             }
             return (profile, plan)
         }
-        let out = URL(fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-advise-\(profile.name)", isDirectory: true)
+        let out = URL(
+            fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-advise-\(profile.name)",
+            isDirectory: true)
         // The scenario is checked (and, with --dry-run, printed) from a private directory (mkdtemp: an unpredictable
         // name, never a planted path) before the advise folder is claimed, so a profile the plan refuses (too large
         // for this machine or its budget) leaves nothing behind.
         do {
-            let scratch = try failing(.badInput) { try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-") }
+            let scratch = try failing(.badInput) {
+                try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-")
+            }
             defer { scratch.remove() }
             let scenarioFile = scratch.url.appendingPathComponent("scenario.yaml")
             try failing(.failure) { try AtomicFile.write(Data(plan.scenarioText.utf8), to: scenarioFile) }
@@ -71,21 +79,24 @@ struct AdviseCommand: ParsableCommand {
                 try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
             } catch {
                 // The message above names the scenario's private copy, gone by now: say whose it was.
-                printError("(that scenario is what advise makes of \(profile.file); `storebench advise --profile "
-                           + "\(profile.file) --dry-run` prints it)")
+                printError(
+                    "(that scenario is what advise makes of \(profile.file); `storebench advise --profile "
+                        + "\(profile.file) --dry-run` prints it)")
                 throw error
             }
         }
         if dryRun {
-            print("then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "
-                  + "the budgets (at most \(plan.candidates.count); about 5 s a trial here)")
+            print(
+                "then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "
+                    + "the budgets (at most \(plan.candidates.count); about 5 s a trial here)")
             return
         }
         // The advise folder: new, empty, or (--force) a previous advise folder, of which only what advise wrote is
         // removed (never the profile it reads).
         let claim = try failing(.badInput) { () throws -> RunOutput in
-            let claim = try RunOutput(out, existing: outputOptions.force ? .replace : .refuse, kind: .advise,
-                                      inputs: [URL(fileURLWithPath: profile.file)])
+            let claim = try RunOutput(
+                out, existing: outputOptions.force ? .replace : .refuse, kind: .advise,
+                inputs: [URL(fileURLWithPath: profile.file)])
             try claim.removePrevious()
             return claim
         }
@@ -106,8 +117,9 @@ struct AdviseCommand: ParsableCommand {
             let table = try failing(.failure) { try SampleTable(path: run.path) }
             let fits = Advice(plan: plan, table: table, crashes: [:], promise: registry.declaredPromise)
                 .strategies.filter { $0.runs && $0.meetsBudgets }
-            try crashTrials(fits.map { ($0.backend, $0.variant) }, profile: profile, claim: claim, registry: registry,
-                            interrupt: interrupt)
+            try crashTrials(
+                fits.map { ($0.backend, $0.variant) }, profile: profile, claim: claim, registry: registry,
+                interrupt: interrupt)
         }
         throw try failing(.failure) { try answer(in: claim) }
     }
@@ -120,35 +132,45 @@ struct AdviseCommand: ParsableCommand {
         try RunCommand.execute(request, quiet: false) { outcome, interrupt, _ in
             switch outcome {
             case .planned(let text): if show { print(text, terminator: "") }
-            case let .finished(result, _):
-                if result.interrupted { throw ExitCode(interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted) }
+            case .finished(let result, _):
+                if result.interrupted {
+                    throw ExitCode(interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted)
+                }
             }
         }
     }
 
     /// Kill and power-cut trials with the profile's record shape, into durability.csv (and a copy in run/), through
     /// the one crash-trial orchestration `crash` uses; a signal stops them before the next trial (exit 130/143).
-    private func crashTrials(_ strategies: [(backend: String, variant: String)], profile: AppProfile, claim: RunOutput,
-                             registry: BackendRegistry, interrupt: InterruptRequest) throws {
+    private func crashTrials(
+        _ strategies: [(backend: String, variant: String)], profile: AppProfile, claim: RunOutput,
+        registry: BackendRegistry, interrupt: InterruptRequest
+    ) throws {
         guard let executable = RunningExecutable.url else {
-            throw CommandFailure(exit: .failure, message: "storebench advise: cannot find the storebench executable for crash trials")
+            throw CommandFailure(
+                exit: .failure, message: "storebench advise: cannot find the storebench executable for crash trials")
         }
         let work = try failing(.badInput) { try OutputLocations.workdir(workdir.workdir) }
         let shape = try failing(.badInput) {
-            try RecordShape.articles(profile.data.parameters.filter { RecordShape.parameters.map(\.name).contains($0.key) })
+            try RecordShape.articles(
+                profile.data.parameters.filter { RecordShape.parameters.map(\.name).contains($0.key) })
         }
         var campaign = CrashCampaign(executable: executable, workRoot: work, seed: 42, interrupt: interrupt)
         campaign.trials = profile.crashTrials
         campaign.shape = shape
         campaign.prefixImages = 1
         let targets = strategies.compactMap { strategy -> CrashCampaign.Target? in
-            guard let (descriptor, variant) = try? registry.resolve(backend: strategy.backend, settings: strategy.variant),
-                  descriptor.persistent else { return nil }
+            guard
+                let (descriptor, variant) = try? registry.resolve(
+                    backend: strategy.backend, settings: strategy.variant),
+                descriptor.persistent
+            else { return nil }
             return CrashCampaign.Target(descriptor: descriptor, variant: variant)
         }
         let outcome = try failing(.failure) {
             try campaign.run(targets) { row in
-                printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)")
+                printError(
+                    "\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)")
             }
         }
         guard case .finished(let rows) = outcome else {
@@ -164,7 +186,8 @@ struct AdviseCommand: ParsableCommand {
         }
     }
 
-    /// Judges the folder's run and crash results, writes advice.md and advice.json, prints the answer; returns the exit.
+    /// Judges the folder's run and crash results, writes advice.md and advice.json, prints the answer; returns the
+    /// exit.
     private func answer(in claim: RunOutput) throws -> ExitCode {
         let out = claim.url
         let registry = BackendRegistry.standard()
@@ -175,8 +198,10 @@ struct AdviseCommand: ParsableCommand {
         try folder.requireComplete()
         let table = try SampleTable(folder: folder)
         let durability = out.appendingPathComponent("durability.csv")
-        let crashes = FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
-        let advice = Advice(plan: plan, table: table, crashes: crashes, promise: registry.declaredPromise, label: registry.label)
+        let crashes =
+            FileManager.default.fileExists(atPath: durability.path) ? try CrashResult.read(files: [durability]) : [:]
+        let advice = Advice(
+            plan: plan, table: table, crashes: crashes, promise: registry.declaredPromise, label: registry.label)
         let environment = folder.environment
         let provenance = Advice.Provenance(
             host: environment.host ?? MachineFacts.hostName,
@@ -187,10 +212,14 @@ struct AdviseCommand: ParsableCommand {
             date: String((environment.finishedAt ?? MachineFacts.timestamp()).prefix(10)),
             commit: environment.gitCommit ?? MachineFacts.gitCommit(),
             runDirectory: "run/",
-            crashTrials: crashes.isEmpty ? "none (durability declared)" : "durability.csv, \(profile.crashTrials) per fault, "
-                + "on the strategies that met the budgets, record shape of the profile")
+            crashTrials: crashes.isEmpty
+                ? "none (durability declared)"
+                : "durability.csv, \(profile.crashTrials) per fault, "
+                    + "on the strategies that met the budgets, record shape of the profile")
         let chart = "run/charts/overview.png"
-        let markdown = advice.markdown(provenance, chart: FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path) ? chart : nil)
+        let markdown = advice.markdown(
+            provenance,
+            chart: FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path) ? chart : nil)
         try claim.write(Data(markdown.utf8), name: "advice.md")
         try claim.write(try advice.json(provenance), name: "advice.json")
         print(markdown, terminator: "")

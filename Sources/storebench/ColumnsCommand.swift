@@ -6,7 +6,8 @@ import StoreBenchCore
 struct ColumnsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "columns",
-        abstract: "Describe every column of samples.csv and summary.csv (name, unit, which way is better, aggregation).",
+        abstract:
+            "Describe every column of samples.csv and summary.csv (name, unit, which way is better, aggregation).",
         discussion: "With --json: {\"samples\": [...], \"summary\": [...]}, each column with name, unit, polarity, "
             + "aggregation, group, deterministic and description. scripts/plot reads it."
     )
@@ -22,8 +23,10 @@ struct ColumnsCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(Table(samples: ReportColumns.samples, summary: ReportColumns.summary)),
-                         as: UTF8.self))
+            print(
+                String(
+                    decoding: try encoder.encode(Table(samples: ReportColumns.samples, summary: ReportColumns.summary)),
+                    as: UTF8.self))
             return
         }
         for (file, columns) in [("samples.csv", ReportColumns.samples), ("summary.csv", ReportColumns.summary)] {

@@ -34,14 +34,18 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup var judging: CompareOptions
 
     func run() throws {
-        throw ExitCode(Self.compare(baseline: baseline, current: current, options: judging.comparisonOptions,
-                                    csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-                                    allowUnderpowered: judging.allowUnderpowered, json: judging.json))
+        throw ExitCode(
+            Self.compare(
+                baseline: baseline, current: current, options: judging.comparisonOptions,
+                csv: judging.csv, failOnImprovement: judging.failOnImprovement,
+                allowUnderpowered: judging.allowUnderpowered, json: judging.json))
     }
 
     /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
-    static func compare(baseline: String, current: String, options: Comparison.Options, csv: String?,
-                        failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false) -> Exit {
+    static func compare(
+        baseline: String, current: String, options: Comparison.Options, csv: String?,
+        failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false
+    ) -> Exit {
         if CrashInputs.isCrashFile(baseline) || CrashInputs.isCrashFile(current) {
             return compareCrashes(baseline: baseline, current: current, failOnImprovement: failOnImprovement)
         }
@@ -55,14 +59,17 @@ struct CompareCommand: ParsableCommand {
         let comparison: Comparison
         if let csv {
             do {
-                try AtomicFile.checkTarget(URL(fileURLWithPath: csv), inputs: SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current))
+                try AtomicFile.checkTarget(
+                    URL(fileURLWithPath: csv),
+                    inputs: SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current))
             } catch {
                 printError("storebench compare: --csv: \(error)")
                 return .badInput
             }
         }
         do {
-            var before = try SampleTable(path: baseline), after = try SampleTable(path: current)
+            var before = try SampleTable(path: baseline)
+            var after = try SampleTable(path: current)
             // Variants recorded before a setting existed are named as today (the setting at its default).
             let registry = BackendRegistry.standard()
             before.upgradeVariants(registry.currentVariantText)
@@ -84,16 +91,20 @@ struct CompareCommand: ParsableCommand {
             if let durability { print(durability.markdown, terminator: "") }
         }
         if !comparison.problems.isEmpty {
-            printError("storebench compare: the gate cannot pass: \(comparison.problems.count) problem(s), listed first above")
+            printError(
+                "storebench compare: the gate cannot pass: \(comparison.problems.count) problem(s), listed first above")
             return .failure
         }
         if comparison.hasRegression || durability?.hasRegression == true { return .regression }
         if comparison.hasUnderpowered && !allowUnderpowered {
-            printError("storebench compare: some rows have too few repetitions to show a regression at alpha "
-                       + "\(options.alpha) (underpowered); add repetitions or pass --allow-underpowered")
+            printError(
+                "storebench compare: some rows have too few repetitions to show a regression at alpha "
+                    + "\(options.alpha) (underpowered); add repetitions or pass --allow-underpowered")
             return .underpowered
         }
-        if failOnImprovement && (comparison.hasImprovement || durability?.hasImprovement == true) { return .improvement }
+        if failOnImprovement && (comparison.hasImprovement || durability?.hasImprovement == true) {
+            return .improvement
+        }
         return .ok
     }
 
@@ -102,10 +113,12 @@ struct CompareCommand: ParsableCommand {
         let durability: DurabilityComparison
         do {
             guard CrashInputs.isCrashFile(baseline) && CrashInputs.isCrashFile(current) else {
-                throw CompareError("compare two crash result files (durability*.csv of `storebench crash`), or two run folders")
+                throw CompareError(
+                    "compare two crash result files (durability*.csv of `storebench crash`), or two run folders")
             }
-            durability = DurabilityComparison(baseline: try CrashResult.read(files: [URL(fileURLWithPath: baseline)]),
-                                              current: try CrashResult.read(files: [URL(fileURLWithPath: current)]))
+            durability = DurabilityComparison(
+                baseline: try CrashResult.read(files: [URL(fileURLWithPath: baseline)]),
+                current: try CrashResult.read(files: [URL(fileURLWithPath: current)]))
         } catch {
             printError("storebench compare: \(error)")
             return .failure
@@ -134,29 +147,40 @@ enum CrashInputs {
     /// so a gate never passes on durability it did not compare).
     static func runFolders(_ baseline: String, _ current: String) throws -> DurabilityComparison? {
         func folder(_ path: String) -> URL { SampleTable.inputFiles(path)[0].deletingLastPathComponent() }
-        let before = CrashResult.files(in: folder(baseline)), after = CrashResult.files(in: folder(current))
+        let before = CrashResult.files(in: folder(baseline))
+        let after = CrashResult.files(in: folder(current))
         if before.isEmpty && after.isEmpty { return nil }
         guard !before.isEmpty && !after.isEmpty else {
-            throw CompareError("crash results (durability*.csv) in \(before.isEmpty ? "current" : "baseline") only: "
-                               + "run `storebench crash --out` for both, or compare the samples of folders without them")
+            throw CompareError(
+                "crash results (durability*.csv) in \(before.isEmpty ? "current" : "baseline") only: "
+                    + "run `storebench crash --out` for both, or compare the samples of folders without them")
         }
-        return DurabilityComparison(baseline: try CrashResult.read(files: before), current: try CrashResult.read(files: after))
+        return DurabilityComparison(
+            baseline: try CrashResult.read(files: before), current: try CrashResult.read(files: after))
     }
 }
 
 /// How `compare` and `ab` judge differences.
 struct CompareOptions: ParsableArguments {
-    @Option(name: .customLong("metric"), help: ArgumentHelp(
-        "Metric to judge (repeatable; default: wall_s, store_bytes, ops, syncs_per_op, written_bytes_per_op, files_created_per_op)."))
+    @Option(
+        name: .customLong("metric"),
+        help: ArgumentHelp(
+            "Metric to judge (repeatable; default: wall_s, store_bytes, ops, syncs_per_op, written_bytes_per_op, files_created_per_op)."
+        ))
     var metrics: [String] = []
-    @Flag(help: "Counts that cannot be compared (a side not counted, or counted on another file system) fail the gate (exit 1) instead of a warning.")
+    @Flag(
+        help:
+            "Counts that cannot be compared (a side not counted, or counted on another file system) fail the gate (exit 1) instead of a warning."
+    )
     var requireCounts = false
     @Option(help: "Relative change that matters, e.g. 5% or 0.05.") var threshold = Fraction(0.05)
     @Option(help: "Significance level of the Mann-Whitney test.") var alpha = 0.01
     @Option(help: "Threshold of metrics whose repetitions are identical in both runs, e.g. 1% (0 = exact).")
     var deterministicThreshold = Fraction(0.01)
     @Option(help: "The smallest difference in bytes that counts.") var minimumBytes = 65_536
-    @Option(help: "Separate runs: the time drift to allow beyond the threshold, e.g. 30% (default: measured from the rows).")
+    @Option(
+        help: "Separate runs: the time drift to allow beyond the threshold, e.g. 30% (default: measured from the rows)."
+    )
     var drift: Fraction?
     @Option(help: "Bootstrap resamples (at least 2000).") var resamples = 2000
     @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
@@ -168,7 +192,8 @@ struct CompareOptions: ParsableArguments {
 
     func validate() throws {
         for name in metrics where Comparison.Metric.named(name) == nil {
-            throw ValidationError("unknown metric '\(name)'; known: \(Comparison.Metric.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown metric '\(name)'; known: \(Comparison.Metric.all.map(\.name).joined(separator: ", "))")
         }
         guard alpha > 0, alpha <= 1 else { throw ValidationError("--alpha must be in (0, 1]") }
         guard resamples >= 2000 else { throw ValidationError("--resamples must be at least 2000") }

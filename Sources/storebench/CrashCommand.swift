@@ -7,7 +7,8 @@ import StoreBenchCore
 struct CrashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash",
-        abstract: "Kill a writing child, or cut its power, at random moments; report what each backend variant lost (durability.csv).",
+        abstract:
+            "Kill a writing child, or cut its power, at random moments; report what each backend variant lost (durability.csv).",
         discussion: """
             For every backend variant of the scenario, a child process commits batches of articles and acknowledges \
             each one after its commit returned; it is killed with SIGKILL at a seeded random moment, and a fresh \
@@ -31,10 +32,13 @@ struct CrashCommand: ParsableCommand {
     @Option(name: .customLong("prefix-images"), help: "Prefix images checked per power cut (besides the synced one).")
     var prefixImages = CrashTrials.defaultPrefixImages
     @Option(help: "Articles per batch (one app operation).") var batch = CrashTrials.defaultBatchSize
-    @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.") var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
-    @Option(name: .customLong("param"), help: ArgumentHelp(
-        "Set the articles' record shape (repeatable): title_words, summary_bytes, summary_max_bytes, e.g. summary_bytes=2000.",
-        valueName: "key=value"))
+    @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.")
+    var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp(
+            "Set the articles' record shape (repeatable): title_words, summary_bytes, summary_max_bytes, e.g. summary_bytes=2000.",
+            valueName: "key=value"))
     var parameterAssignments: [ParameterAssignment] = []
     @OptionGroup var seedOption: SeedOption
     @OptionGroup var outputOptions: OutputOptions
@@ -44,15 +48,27 @@ struct CrashCommand: ParsableCommand {
 
     /// The record shape `--param` asks for.
     var shape: RecordShape {
-        get throws { try RecordShape.articles(Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) })) }
+        get throws {
+            try RecordShape.articles(Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) }))
+        }
     }
 
     func validate() throws {
-        guard (1...100_000).contains(trials) else { throw ValidationError("--trials must be in 1...100000, got \(trials)") }
-        guard (0...100).contains(prefixImages) else { throw ValidationError("--prefix-images must be in 0...100, got \(prefixImages)") }
-        guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be in 1...100000, got \(batch)") }
-        guard (1...600_000).contains(maxDelay) else { throw ValidationError("--max-delay-ms must be in 1...600000, got \(maxDelay)") }
-        if let repeated = Dictionary(grouping: parameterAssignments, by: \.key).first(where: { $0.value.count > 1 })?.key {
+        guard (1...100_000).contains(trials) else {
+            throw ValidationError("--trials must be in 1...100000, got \(trials)")
+        }
+        guard (0...100).contains(prefixImages) else {
+            throw ValidationError("--prefix-images must be in 0...100, got \(prefixImages)")
+        }
+        guard (1...100_000).contains(batch) else {
+            throw ValidationError("--batch must be in 1...100000, got \(batch)")
+        }
+        guard (1...600_000).contains(maxDelay) else {
+            throw ValidationError("--max-delay-ms must be in 1...600000, got \(maxDelay)")
+        }
+        if let repeated = Dictionary(grouping: parameterAssignments, by: \.key).first(where: { $0.value.count > 1 })?
+            .key
+        {
             throw ValidationError("--param \(repeated) is given twice")
         }
         do { _ = try shape } catch { throw ValidationError("--param \(error)") }
@@ -68,9 +84,11 @@ struct CrashCommand: ParsableCommand {
             let work = try OutputLocations.workdir(workdir.workdir)
             // An output of its own: new or empty, a run folder (the crash results go beside its rows), or (--force) a
             // previous crash run's, of which only the crash files are replaced.
-            let claim = try RunOutput(URL(fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-crash", isDirectory: true),
-                                      existing: outputOptions.force ? .replace : .adopt, kind: .crash,
-                                      inputs: [URL(fileURLWithPath: scenarioFile)])
+            let claim = try RunOutput(
+                URL(
+                    fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-crash", isDirectory: true),
+                existing: outputOptions.force ? .replace : .adopt, kind: .crash,
+                inputs: [URL(fileURLWithPath: scenarioFile)])
             try claim.removePrevious()
             return (plan, claim, work)
         }
@@ -80,7 +98,9 @@ struct CrashCommand: ParsableCommand {
             printError("removed \(path): a work directory left by a storebench command that is no longer running")
         }
         guard let executable = RunningExecutable.url else {
-            throw CommandFailure(exit: .failure, message: "storebench crash: cannot find the storebench executable to start writer children")
+            throw CommandFailure(
+                exit: .failure,
+                message: "storebench crash: cannot find the storebench executable to start writer children")
         }
         for mountpoint in PageCacheMount.removeStale() {
             printError("unmounted a page-cache layer left by an earlier run: \(mountpoint)")
@@ -91,7 +111,8 @@ struct CrashCommand: ParsableCommand {
         let file = output.appendingPathComponent("durability.csv")
         let started = Date()
         let variants = plan.backends
-        var campaign = CrashCampaign(executable: executable, workRoot: work, seed: seed ?? plan.seed, interrupt: interrupt)
+        var campaign = CrashCampaign(
+            executable: executable, workRoot: work, seed: seed ?? plan.seed, interrupt: interrupt)
         campaign.faults = fault.faults
         campaign.trials = trials
         campaign.batchSize = batch
@@ -100,18 +121,24 @@ struct CrashCommand: ParsableCommand {
         campaign.prefixImages = prefixImages
         let targets = variants.map { CrashCampaign.Target(descriptor: registry[$0.backend]!, variant: $0.variant) }
         let outcome = try failing(.failure) {
-            try campaign.run(targets, row: { row in
-                printError("\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)")
-            }, finishedTarget: { rows, finished in
-                try claim.write(try DurabilityRow.csv(rows), name: "durability.csv")
-                try claim.write(try environment(plan: plan, work: work, started: started, variants: finished),
-                                name: "durability.environment.json")
-            })
+            try campaign.run(
+                targets,
+                row: { row in
+                    printError(
+                        "\(row.backend) [\(row.variant)] \(row.fault.rawValue) \(row.image.rawValue): \(row.summary)")
+                },
+                finishedTarget: { rows, finished in
+                    try claim.write(try DurabilityRow.csv(rows), name: "durability.csv")
+                    try claim.write(
+                        try environment(plan: plan, work: work, started: started, variants: finished),
+                        name: "durability.environment.json")
+                })
         }
         guard case .finished(let rows) = outcome else {
             guard case .interrupted(_, let finished) = outcome else { return }
-            printError("interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
-                       + (finished == 0 ? "; nothing was written" : "; their rows are in \(file.path)"))
+            printError(
+                "interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
+                    + (finished == 0 ? "; nothing was written" : "; their rows are in \(file.path)"))
             if finished == 0 { claim.releaseRemovingIfEmpty() }
             throw ExitCode(interrupt.exitCode)
         }
@@ -137,7 +164,8 @@ extension CrashCommand {
             "command_line": CommandLine.arguments,
             "started_at": MachineFacts.timestamp(started), "finished_at": MachineFacts.timestamp(),
         ]
-        return try JSONSerialization.data(withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)
     }
 }

@@ -14,7 +14,8 @@ enum OutputShape: Sendable {
 protocol Exemplified: ParsableCommand {
     static var example: [String] { get }
     static var output: OutputShape { get }
-    /// The exit codes the example may end with (a measured outcome, such as overhead's 2 over its goal in a debug build).
+    /// The exit codes the example may end with (a measured outcome, such as overhead's 2 over its goal in a debug
+    /// build).
     static var exampleExits: Set<Int32> { get }
 }
 
@@ -33,7 +34,10 @@ extension RunCommand: LongRunning {
 
 extension CrashCommand: LongRunning {
     static var example: [String] {
-        ["crash", "--scenario", "{SCENARIO}", "--fault", "kill", "--trials", "{TRIALS}", "--out", "{OUT}", "--workdir", "{WORK}"]
+        [
+            "crash", "--scenario", "{SCENARIO}", "--fault", "kill", "--trials", "{TRIALS}", "--out", "{OUT}",
+            "--workdir", "{WORK}",
+        ]
     }
     static var output: OutputShape { .folder }
 }
@@ -45,14 +49,19 @@ extension AdviseCommand: LongRunning {
 
 extension ABCommand: LongRunning {
     static var example: [String] {
-        ["ab", "--baseline-binary", "{BIN}", "--current-binary", "{BIN}", "--scenario", "{SCENARIO}", "--rounds", "2",
-         "--allow-underpowered", "--out", "{OUT}", "--workdir", "{WORK}"]
+        [
+            "ab", "--baseline-binary", "{BIN}", "--current-binary", "{BIN}", "--scenario", "{SCENARIO}", "--rounds",
+            "2",
+            "--allow-underpowered", "--out", "{OUT}", "--workdir", "{WORK}",
+        ]
     }
     static var output: OutputShape { .folder }
 }
 
 extension OverheadCommand: LongRunning {
-    static var example: [String] { ["overhead", "--count", "{SIZE}", "--stored", "{SIZE}", "--reps", "3", "--workdir", "{WORK}"] }
+    static var example: [String] {
+        ["overhead", "--count", "{SIZE}", "--stored", "{SIZE}", "--reps", "3", "--workdir", "{WORK}"]
+    }
     static var output: OutputShape { .none }
     /// 2: over the goal (a debug build's Swift side is not optimized).
     static var exampleExits: Set<Int32> { [0, 2] }

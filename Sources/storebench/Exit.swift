@@ -1,6 +1,6 @@
 import ArgumentParser
-import StoreBenchCore
 import Foundation
+import StoreBenchCore
 
 typealias Exit = StoreBenchExit
 
@@ -39,8 +39,9 @@ extension ParsableCommand {
             throw failure
         } catch {
             let parent = Self.self is any HistorySubcommand.Type ? "history " : ""
-            throw CommandFailure(exit: Exit.for(error, fallback: exit),
-                                 message: "storebench \(parent)\(Self.configuration.commandName ?? ""): \(error)")
+            throw CommandFailure(
+                exit: Exit.for(error, fallback: exit),
+                message: "storebench \(parent)\(Self.configuration.commandName ?? ""): \(error)")
         }
     }
 }

@@ -26,7 +26,8 @@ struct ExportCommand: ParsableCommand {
 
     func validate() throws {
         guard Export.Format(rawValue: format) != nil else {
-            throw ValidationError("--format must be one of: \(Export.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--format must be one of: \(Export.Format.allCases.map(\.rawValue).joined(separator: ", "))")
         }
     }
 

@@ -40,9 +40,11 @@ struct HistoryCommand: ParsableCommand {
         )
         @OptionGroup var database: Database
         @Flag(help: "Add interrupted runs and runs with failed rows, marked partial.") var allowPartial = false
-        @Option(help: ArgumentHelp("Name the machine the runs were measured on; runs of one name form one series whatever "
-                                   + "their host (default: $STOREBENCH_MACHINE; without either, the host, CPU, cores, memory, "
-                                   + "kernel and file system).", valueName: "name"))
+        @Option(
+            help: ArgumentHelp(
+                "Name the machine the runs were measured on; runs of one name form one series whatever "
+                    + "their host (default: $STOREBENCH_MACHINE; without either, the host, CPU, cores, memory, "
+                    + "kernel and file system).", valueName: "name"))
         var machine: String?
 
         /// The name given with --machine, else STOREBENCH_MACHINE's (an empty variable names nothing).
@@ -54,11 +56,14 @@ struct HistoryCommand: ParsableCommand {
         func run() throws {
             let records = try failing(.badInput) { () throws -> [RunRecord] in
                 let records = try runDirectories.map {
-                    try RunRecord(directory: $0, machineName: machineName, commitTime: Git.commitTime, branch: Git.branch)
+                    try RunRecord(
+                        directory: $0, machineName: machineName, commitTime: Git.commitTime, branch: Git.branch)
                 }
                 if !allowPartial, let partial = records.first(where: { $0.partialReason != nil }) {
-                    throw HistoryError(.partialRun, "\(partial.source): \(partial.partialReason!); nothing added "
-                                       + "(--allow-partial adds it, marked partial)")
+                    throw HistoryError(
+                        .partialRun,
+                        "\(partial.source): \(partial.partialReason!); nothing added "
+                            + "(--allow-partial adds it, marked partial)")
                 }
                 return records
             }
@@ -66,17 +71,21 @@ struct HistoryCommand: ParsableCommand {
             defer { try? history.close() }
             for record in records {
                 let outcome = try failing(.failure) { try history.add(record, allowPartial: allowPartial) }
-                let what = "\(record.source) (commit \(record.identity.commit.prefix(9))\(record.identity.dirty ? "+dirty" : ""), "
+                let what =
+                    "\(record.source) (commit \(record.identity.commit.prefix(9))\(record.identity.dirty ? "+dirty" : ""), "
                     + (record.identity.machineName.map { "machine \($0), " } ?? "")
                     + "scenario \(record.identity.scenarioName), \(record.summary.count) rows, \(record.samples.count) samples"
                     + (record.durability.isEmpty ? "" : ", \(record.durability.count) crash results") + ")"
                 switch outcome {
-                case .added(let run): print("added run \(run): \(what)" + (record.partialReason.map { " — partial: \($0)" } ?? ""))
+                case .added(let run):
+                    print("added run \(run): \(what)" + (record.partialReason.map { " — partial: \($0)" } ?? ""))
                 case .alreadyPresent(let run): print("already in the history as run \(run), nothing changed: \(what)")
                 }
             }
             let counts = try failing(.failure) { try history.counts() }
-            print("\(database.db): \(counts.runs) runs, \(counts.rows) rows, \(counts.samples) samples, \(counts.crashResults) crash results")
+            print(
+                "\(database.db): \(counts.runs) runs, \(counts.rows) rows, \(counts.samples) samples, \(counts.crashResults) crash results"
+            )
         }
     }
 
@@ -92,7 +101,8 @@ struct HistoryCommand: ParsableCommand {
                 """
         )
         @OptionGroup var database: Database
-        @Option(help: "The smallest step or change reported, as a fraction or percentage.") var minChange = Fraction(0.05)
+        @Option(help: "The smallest step or change reported, as a fraction or percentage.") var minChange = Fraction(
+            0.05)
         @Option(help: "Earlier runs at the current level the newest commit needs to be tested.") var minHistory = 5
 
         func run() throws {
@@ -106,9 +116,12 @@ struct HistoryCommand: ParsableCommand {
                 print("\(database.db): no runs yet (storebench history add RUN_DIR adds one); nothing to check")
                 return
             }
-            let result = check.check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
+            let result = check.check(series) { point in
+                (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? []
+            }
             // Host names and paths come from run folders: control characters are shown, never sent to the terminal.
-            print(result.text(runs: runs, check: check).escapingControlCharacters(keepingNewlines: true), terminator: "")
+            print(
+                result.text(runs: runs, check: check).escapingControlCharacters(keepingNewlines: true), terminator: "")
             if !result.regressions.isEmpty { throw ExitCode(Exit.regression) }
         }
     }
@@ -116,7 +129,8 @@ struct HistoryCommand: ParsableCommand {
     struct HTML: ParsableCommand, HistorySubcommand {
         static let configuration = CommandConfiguration(
             commandName: "html",
-            abstract: "Write the trend page: one chart per workload, a line per strategy over the commits, steps marked.",
+            abstract:
+                "Write the trend page: one chart per workload, a line per strategy over the commits, steps marked.",
             discussion: """
                 Writes OUT_DIR/index.html, a static page with no scripts and no network. OUT_DIR must be new or empty; \
                 --force replaces what storebench wrote in a previous trend page folder (its manifest; a folder from \
@@ -134,29 +148,37 @@ struct HistoryCommand: ParsableCommand {
             let history = try failing(.failure) { try database.open() }
             defer { try? history.close() }
             let claim = try failing(.badInput) {
-                try RunOutput(out, existing: force ? .replace : .refuse, kind: .page, inputs: [URL(fileURLWithPath: database.db)],
-                              option: "OUT_DIR")
+                try RunOutput(
+                    out, existing: force ? .replace : .refuse, kind: .page, inputs: [URL(fileURLWithPath: database.db)],
+                    option: "OUT_DIR")
             }
             defer { claim.release() }
-            let page: String, runCount: Int, charts: Int, steps: Int
+            let page: String
+            let runCount: Int
+            let charts: Int
+            let steps: Int
             do {
                 (page, runCount, charts, steps) = try render(history)
             } catch {
                 claim.releaseRemovingIfEmpty()
-                throw CommandFailure(exit: Exit.for(error, fallback: .failure), message: "storebench history html: \(error)")
+                throw CommandFailure(
+                    exit: Exit.for(error, fallback: .failure), message: "storebench history html: \(error)")
             }
             try failing(.failure) {
                 try claim.removePrevious()
                 try claim.write(Data(page.utf8), name: "index.html")
             }
-            print("wrote \(out.appendingPathComponent("index.html").path): \(runCount) runs, \(charts) workload charts, "
-                  + "\(steps) step\(steps == 1 ? "" : "s")")
+            print(
+                "wrote \(out.appendingPathComponent("index.html").path): \(runCount) runs, \(charts) workload charts, "
+                    + "\(steps) step\(steps == 1 ? "" : "s")")
         }
 
         /// The page's HTML, the number of runs, workload charts and steps.
         private func render(_ history: HistoryDatabase) throws -> (String, Int, Int, Int) {
             let (runs, series, rows) = try HistoryCommand.seriesAndRows(history)
-            let result = HistoryCheck().check(series) { point in (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? [] }
+            let result = HistoryCheck().check(series) { point in
+                (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? []
+            }
             var classes: [String: (durability: String, measured: Bool)] = [:]
             let byRun = try history.durabilityClasses()
             let registry = BackendRegistry.standard()
@@ -165,7 +187,8 @@ struct HistoryCommand: ParsableCommand {
             // crash trials ran; oldest run first, so the newest word wins.
             for row in rows.sorted(by: { order[$0.run] ?? 0 < order[$1.run] ?? 0 }) {
                 guard let declared = row.cells["declared_durability"], !declared.isEmpty else { continue }
-                classes["\(row.backend) [\(registry.currentVariantText(backend: row.backend, variant: row.variant))]"] = (declared, false)
+                classes["\(row.backend) [\(registry.currentVariantText(backend: row.backend, variant: row.variant))]"] =
+                    (declared, false)
             }
             for run in runs {  // oldest first: the newest run's class wins
                 for (strategy, value) in byRun[run.id] ?? [:] {
@@ -174,7 +197,10 @@ struct HistoryCommand: ParsableCommand {
                 }
             }
             let page = TrendPage(series: series, runs: runs, result: result, classes: classes).html()
-            return (page, runs.count, Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count, result.steps.count)
+            return (
+                page, runs.count, Set(series.filter { $0.key.metric == .time }.map(\.key.workload)).count,
+                result.steps.count
+            )
         }
     }
 
@@ -188,7 +214,9 @@ struct HistoryCommand: ParsableCommand {
         let runs = try history.runs()
         let registry = BackendRegistry.standard()
         let rows = try history.okRows()
-        let series = HistorySeries.build(runs: runs, rows: rows) { registry.currentVariantText(backend: $0, variant: $1) }
+        let series = HistorySeries.build(runs: runs, rows: rows) {
+            registry.currentVariantText(backend: $0, variant: $1)
+        }
         return (runs, series, rows)
     }
 }
@@ -196,13 +224,17 @@ struct HistoryCommand: ParsableCommand {
 /// What git says about a commit, asked in the current directory (nil when git or the commit is not there).
 enum Git {
     @Sendable static func commitTime(_ commit: String) -> Double? {
-        guard commit.allSatisfy(\.isHexDigit), let text = run(["show", "-s", "--format=%ct", commit]) else { return nil }
+        guard commit.allSatisfy(\.isHexDigit), let text = run(["show", "-s", "--format=%ct", commit]) else {
+            return nil
+        }
         return Double(text)
     }
 
     /// The current branch, when `commit` is its HEAD.
     @Sendable static func branch(_ commit: String) -> String? {
-        guard run(["rev-parse", "HEAD"]) == commit, let name = run(["rev-parse", "--abbrev-ref", "HEAD"]), name != "HEAD" else { return nil }
+        guard run(["rev-parse", "HEAD"]) == commit, let name = run(["rev-parse", "--abbrev-ref", "HEAD"]),
+            name != "HEAD"
+        else { return nil }
         return name
     }
 

@@ -6,7 +6,8 @@ import StoreBenchCore
 /// ROOT (``ClaimsLint``). Exit 1 with one line per finding; 0 when every page holds.
 struct LintClaimsCommand: ParsableCommand {
     static let configuration = CommandConfiguration.internal(
-        "lint-claims", abstract: "Internal: check every published page's claims against their evidence (docs/MEASURING.md).")
+        "lint-claims",
+        abstract: "Internal: check every published page's claims against their evidence (docs/MEASURING.md).")
 
     @Argument(help: "The folder whose Markdown pages are checked (default: the current one).") var root: String = "."
 
@@ -19,7 +20,11 @@ struct LintClaimsCommand: ParsableCommand {
         let pages = ClaimsLint.pages(under: url)
         let findings = ClaimsLint.lint(root: url, pages: pages)
         for finding in findings { writeStandardOutput(Data((finding.description + "\n").utf8)) }
-        printError("\(pages.count) pages checked: \(findings.isEmpty ? "every claim holds" : "\(findings.count) findings")")
-        if !findings.isEmpty { throw CommandFailure(exit: .failure, message: "storebench lint-claims: \(findings.count) claims do not hold") }
+        printError(
+            "\(pages.count) pages checked: \(findings.isEmpty ? "every claim holds" : "\(findings.count) findings")")
+        if !findings.isEmpty {
+            throw CommandFailure(
+                exit: .failure, message: "storebench lint-claims: \(findings.count) claims do not hold")
+        }
     }
 }

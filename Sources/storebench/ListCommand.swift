@@ -26,32 +26,46 @@ struct ListCommand: ParsableCommand {
         }
         print("Workloads:")
         for workload in WorkloadRegistry.standard.workloads {
-            print("  \(workload.name) — \(workload.summary)" + (workload.requiresStore ? " [needs: \(workload.requires)]" : ""))
+            print(
+                "  \(workload.name) — \(workload.summary)"
+                    + (workload.requiresStore ? " [needs: \(workload.requires)]" : ""))
             for parameter in workload.parameters {
                 let size = parameter.name == workload.sizeParameter ? ", the row's size" : ""
-                print("      \(parameter.name): \(parameter.range.lowerBound)...\(parameter.range.upperBound) "
-                      + "(default \(parameter.defaultValue)\(size)) — \(parameter.summary)")
+                print(
+                    "      \(parameter.name): \(parameter.range.lowerBound)...\(parameter.range.upperBound) "
+                        + "(default \(parameter.defaultValue)\(size)) — \(parameter.summary)")
             }
         }
     }
 
     static func json() throws -> Data {
         let backends: [[String: Any]] = BackendRegistry.standard().descriptors.map { backend in
-            ["name": backend.name, "summary": backend.summary, "persistent": backend.persistent,
-             "roles": "\(backend.roles)", "store_files": backend.storeFiles,
-             "settings": backend.axes.map { axis in
-                 ["name": axis.name, "allowed": axis.allowedDescription, "default": axis.defaultValue, "summary": axis.summary]
-             }]
+            [
+                "name": backend.name, "summary": backend.summary, "persistent": backend.persistent,
+                "roles": "\(backend.roles)", "store_files": backend.storeFiles,
+                "settings": backend.axes.map { axis in
+                    [
+                        "name": axis.name, "allowed": axis.allowedDescription, "default": axis.defaultValue,
+                        "summary": axis.summary,
+                    ]
+                },
+            ]
         }
         let workloads: [[String: Any]] = WorkloadRegistry.standard.workloads.map { workload in
-            ["name": workload.name, "summary": workload.summary, "needs": workload.requiresStore ? "\(workload.requires)" : "",
-             "size_parameter": workload.sizeParameter, "reads_only": workload.leavesStoreUnchanged,
-             "parameters": workload.parameters.map { parameter in
-                 ["name": parameter.name, "min": parameter.range.lowerBound, "max": parameter.range.upperBound,
-                  "default": parameter.defaultValue, "summary": parameter.summary]
-             }]
+            [
+                "name": workload.name, "summary": workload.summary,
+                "needs": workload.requiresStore ? "\(workload.requires)" : "",
+                "size_parameter": workload.sizeParameter, "reads_only": workload.leavesStoreUnchanged,
+                "parameters": workload.parameters.map { parameter in
+                    [
+                        "name": parameter.name, "min": parameter.range.lowerBound, "max": parameter.range.upperBound,
+                        "default": parameter.defaultValue, "summary": parameter.summary,
+                    ]
+                },
+            ]
         }
-        return try JSONSerialization.data(withJSONObject: ["backends": backends, "workloads": workloads],
-                                          options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+        return try JSONSerialization.data(
+            withJSONObject: ["backends": backends, "workloads": workloads],
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
     }
 }

@@ -46,8 +46,10 @@ struct OverheadCommand: ParsableCommand {
         defer { interrupt.uninstall() }
         let results: [AdapterOverhead.Measurement]
         do {
-            results = try AdapterOverhead.measure(backends: chosen, count: count, stored: stored, repetitions: reps,
-                                                  seed: seed.seed ?? 42, workdir: workURL) { interrupt.signal != nil }
+            results = try AdapterOverhead.measure(
+                backends: chosen, count: count, stored: stored, repetitions: reps,
+                seed: seed.seed ?? 42, workdir: workURL
+            ) { interrupt.signal != nil }
         } catch is AdapterOverhead.Stopped {
             printError("interrupted by \(interrupt.signalName): nothing was measured to the end")
             throw ExitCode(interrupt.exitCode)
@@ -55,18 +57,23 @@ struct OverheadCommand: ParsableCommand {
         print("| backend | operation | C median | Swift median | Swift/C | goal | equal work |")
         print("|---|---|---:|---:|---:|---:|---|")
         for result in results {
-            print("| \(result.backend) | \(result.operation.rawValue) \(result.count) | \(MarkdownTable.duration(result.cMedian)) | "
-                  + "\(MarkdownTable.duration(result.swiftMedian)) | \(String(format: "%.2f×", result.ratio)) | "
-                  + "≤ \(result.operation.goal)× \(result.meetsGoal ? "" : "✗") | \(result.equalWork) |")
+            print(
+                "| \(result.backend) | \(result.operation.rawValue) \(result.count) | \(MarkdownTable.duration(result.cMedian)) | "
+                    + "\(MarkdownTable.duration(result.swiftMedian)) | \(String(format: "%.2f×", result.ratio)) | "
+                    + "≤ \(result.operation.goal)× \(result.meetsGoal ? "" : "✗") | \(result.equalWork) |")
         }
         if let unequal = results.first(where: { !$0.equalWork.holds }) {
-            throw CommandFailure(exit: .failure, message: "storebench overhead: \(unequal.backend) \(unequal.operation.rawValue): "
-                                 + "the two sides did not do the same work (\(unequal.equalWork))")
+            throw CommandFailure(
+                exit: .failure,
+                message: "storebench overhead: \(unequal.backend) \(unequal.operation.rawValue): "
+                    + "the two sides did not do the same work (\(unequal.equalWork))")
         }
         let missed = results.filter { !$0.meetsGoal }
         if !missed.isEmpty {
-            printError("over the goal: " + missed.map { "\($0.backend) \($0.operation.rawValue) \(String(format: "%.2f×", $0.ratio))" }
-                .joined(separator: ", "))
+            printError(
+                "over the goal: "
+                    + missed.map { "\($0.backend) \($0.operation.rawValue) \(String(format: "%.2f×", $0.ratio))" }
+                    .joined(separator: ", "))
             throw ExitCode(.regression)
         }
     }

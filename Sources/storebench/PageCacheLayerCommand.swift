@@ -5,7 +5,8 @@ import PageCacheLayer
 /// standard input, one per line (see `PageCacheLayer.h`), until `quit`, the end of its input or its parent's death.
 struct PageCacheLayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration.internal(
-        "page-cache-layer", abstract: "Internal: serve the power-loss page-cache model at a mount point (commands on stdin).")
+        "page-cache-layer",
+        abstract: "Internal: serve the power-loss page-cache model at a mount point (commands on stdin).")
 
     @Option(help: "An empty directory to mount the layer on.") var mount: String
 

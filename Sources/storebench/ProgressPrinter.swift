@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `run`'s progress on standard error. On a terminal: one line, rewritten after every repetition, with
 /// `[i/N]`, the elapsed time and an estimate of what is left. Otherwise (a log, CI): such a line every few seconds.
@@ -34,7 +35,8 @@ final class ProgressPrinter {
             FileHandle.standardError.write(Data((progress.line + "\n").utf8))
         }
         guard !quiet else { return }
-        let status = "[\(progress.done)/\(progress.expectedTotal)] \(progress.round), \(progress.casesLeft) of "
+        let status =
+            "[\(progress.done)/\(progress.expectedTotal)] \(progress.round), \(progress.casesLeft) of "
             + "\(progress.cases) cases running, \(Runner.clock(progress.elapsed)) elapsed, ~\(Runner.clock(progress.secondsLeft)) left"
         if isTerminal {
             let width = Self.terminalWidth()

@@ -16,9 +16,13 @@ struct RenderBlocksCommand: ParsableCommand {
 
     func run() throws {
         let base = URL(fileURLWithPath: root, isDirectory: true)
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("docs").path)) ?? []
-        let pages = [base.appendingPathComponent("README.md")]
-            + docs.filter { $0.hasSuffix(".md") }.sorted().map { base.appendingPathComponent("docs").appendingPathComponent($0) }
+        let docs =
+            (try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("docs").path)) ?? []
+        let pages =
+            [base.appendingPathComponent("README.md")]
+            + docs.filter { $0.hasSuffix(".md") }.sorted().map {
+                base.appendingPathComponent("docs").appendingPathComponent($0)
+            }
         var stale: [String] = []
         let blocks = PageBlocks(root: base)
         for page in pages where FileManager.default.fileExists(atPath: page.path) {
@@ -32,9 +36,11 @@ struct RenderBlocksCommand: ParsableCommand {
             }
         }
         if check && !stale.isEmpty {
-            throw CommandFailure(exit: .failure, message: "storebench render-blocks: these blocks differ from what this binary "
-                                 + "renders from the committed runs (scripts/regenerate-pages rewrites them):\n  "
-                                 + stale.joined(separator: "\n  "))
+            throw CommandFailure(
+                exit: .failure,
+                message: "storebench render-blocks: these blocks differ from what this binary "
+                    + "renders from the committed runs (scripts/regenerate-pages rewrites them):\n  "
+                    + stale.joined(separator: "\n  "))
         }
     }
 }
@@ -53,26 +59,35 @@ final class PageBlocks {
         "sqlite [txn=none journal=wal sync=normal]", "sqlite [txn=single journal=wal sync=normal]",
         "sqlite [txn=batch journal=wal sync=normal]", "sqlite [txn=single journal=delete sync=full]",
         "grdb [style=records writer=queue]", "grdb [style=batch writer=pool]", "plist [write=atomic flush=end]",
-        "plist [format=xml codec=archiver write=atomic flush=end]", "defaults [sync=end]", "lmdb [txn=single sync=full]",
+        "plist [format=xml codec=archiver write=atomic flush=end]", "defaults [sync=end]",
+        "lmdb [txn=single sync=full]",
         "lmdb [txn=single sync=nosync]", "gdbm [sync=close]", "files [fsync=none]", "memory",
     ]
-    static let seedWorkloads = [("insert", "insert 10,000"), ("mark-read", "mark 10,000 of 20,000 read"),
-                                ("timeline-cold", "cold launch, 100,000 messages")]
+    static let seedWorkloads = [
+        ("insert", "insert 10,000"), ("mark-read", "mark 10,000 of 20,000 read"),
+        ("timeline-cold", "cold launch, 100,000 messages"),
+    ]
 
     /// `text` with every generated block rendered again, and the names of the blocks whose content changed.
     func render(_ text: String) throws -> (String, [String]) {
-        let pattern = try NSRegularExpression(pattern: #"(<!-- generated:([a-z-]+)((?: [a-z]+=[^ ]+)*) -->\n)(.*?)(<!-- end generated -->)"#,
-                                              options: [.dotMatchesLineSeparators])
-        var output = "", changed: [String] = []
+        let pattern = try NSRegularExpression(
+            pattern: #"(<!-- generated:([a-z-]+)((?: [a-z]+=[^ ]+)*) -->\n)(.*?)(<!-- end generated -->)"#,
+            options: [.dotMatchesLineSeparators])
+        var output = ""
+        var changed: [String] = []
         var cursor = text.startIndex
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-            func group(_ index: Int) -> String { Range(match.range(at: index), in: text).map { String(text[$0]) } ?? "" }
+            func group(_ index: Int) -> String {
+                Range(match.range(at: index), in: text).map { String(text[$0]) } ?? ""
+            }
             let whole = Range(match.range, in: text)!
             let name = group(2)
-            let options = Dictionary(group(3).split(separator: " ").map { pair -> (String, String) in
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                return (parts[0], parts.count > 1 ? parts[1] : "")
-            }) { first, _ in first }
+            let options = Dictionary(
+                group(3).split(separator: " ").map { pair -> (String, String) in
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (parts[0], parts.count > 1 ? parts[1] : "")
+                }
+            ) { first, _ in first }
             let body = try block(name, options).joined(separator: "\n") + "\n"
             if body != group(4) { changed.append(name) }
             output += text[cursor..<whole.lowerBound] + group(1) + body + group(5)
@@ -109,51 +124,73 @@ final class PageBlocks {
             let run = try folder(options, "run", name)
             let (folder, _) = try decision(run)
             let environment = folder.environment
-            return ["Run \(String((environment.startedAt ?? "?").prefix(10))), the \(environment.buildConfiguration ?? "?") binary of "
+            return [
+                "Run \(String((environment.startedAt ?? "?").prefix(10))), the \(environment.buildConfiguration ?? "?") binary of "
                     + "commit \(String((environment.gitCommit ?? "?").prefix(7))), \(folder.summary.cells.count) rows; "
                     + "\(runTime(run, link: options["run"]!)), on \(environment.cores.map(String.init) ?? "?") cores "
-                    + "(\(environment.cpuModel ?? "?"), \(environment.workdirFileSystem ?? "?"))."]
+                    + "(\(environment.cpuModel ?? "?"), \(environment.workdirFileSystem ?? "?"))."
+            ]
         case "seed-table":
             let (_, report) = try decision(try folder(options, "run", name))
-            var lines = [report.claimsMarker, "", "| strategy | durability | " + Self.seedWorkloads.map(\.1).joined(separator: " | ") + " |",
-                         "|---|---|" + String(repeating: "---:|", count: Self.seedWorkloads.count)]
+            var lines = [
+                report.claimsMarker, "",
+                "| strategy | durability | " + Self.seedWorkloads.map(\.1).joined(separator: " | ") + " |",
+                "|---|---|" + String(repeating: "---:|", count: Self.seedWorkloads.count),
+            ]
             for label in Self.seedRows {
                 guard let durability = report.durability(label: label) else { continue }
                 let cells = Self.seedWorkloads.map { report.timeClaim(label: label, workload: $0.0) ?? "–" }
-                lines.append("| \(label) | \(MarkdownTable.escape(durability)) | " + cells.joined(separator: " | ") + " |")
+                lines.append(
+                    "| \(label) | \(MarkdownTable.escape(durability)) | " + cells.joined(separator: " | ") + " |")
             }
             return lines
         case "recommendations":
             let (_, report) = try decision(try folder(options, "run", name))
             return Self.seedWorkloads.compactMap { report.recommendation(named: $0.0) }
         case "advice":
-            let advice = try String(contentsOf: try folder(options, "answer", name).appendingPathComponent("advice.md"), encoding: .utf8)
+            let advice = try String(
+                contentsOf: try folder(options, "answer", name).appendingPathComponent("advice.md"), encoding: .utf8)
             let lines = advice.components(separatedBy: "\n")
-            guard let start = lines.firstIndex(where: { $0.hasPrefix("**Recommendation") || $0.hasPrefix("**No strategy") }) else {
+            guard
+                let start = lines.firstIndex(where: {
+                    $0.hasPrefix("**Recommendation") || $0.hasPrefix("**No strategy")
+                })
+            else {
                 throw ValidationError("generated:advice: \(options["answer"]!)/advice.md has no recommendation")
             }
-            return Array(lines[start..<min(start + 5, lines.count)].filter { !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("Need:") })
-                .joined(separator: "\n\n").components(separatedBy: "\n")
+            return Array(
+                lines[start..<min(start + 5, lines.count)].filter {
+                    !$0.isEmpty && !$0.hasPrefix("#") && !$0.hasPrefix("Need:")
+                }
+            )
+            .joined(separator: "\n\n").components(separatedBy: "\n")
         case "durability":
             let run = try folder(options, "run", name)
             let results = try CrashResult.read(files: CrashResult.files(in: run))
-            guard !results.isEmpty else { throw ValidationError("generated:durability: \(options["run"]!) has no crash results") }
+            guard !results.isEmpty else {
+                throw ValidationError("generated:durability: \(options["run"]!) has no crash results")
+            }
             // Variants as people read them: the settings that decide durability and speed (the report's labels).
             let registry = BackendRegistry.standard()
-            let labelled = Dictionary(results.map { key, result -> (String, CrashResult) in
-                let (backend, variant) = BackendRegistry.parts(ofStrategy: key)
-                return (registry.label(backend: backend, variant: variant), result)
-            }) { first, _ in first }
+            let labelled = Dictionary(
+                results.map { key, result -> (String, CrashResult) in
+                    let (backend, variant) = BackendRegistry.parts(ofStrategy: key)
+                    return (registry.label(backend: backend, variant: variant), result)
+                }
+            ) { first, _ in first }
             return CrashEvidence.table(labelled)
         case "run-times":
-            guard let runs = options["runs"]?.split(separator: ",").map(String.init) else { throw ValidationError("generated:run-times needs runs=P,Q") }
+            guard let runs = options["runs"]?.split(separator: ",").map(String.init) else {
+                throw ValidationError("generated:run-times needs runs=P,Q")
+            }
             var lines = ["| scenario | what it asks | rows | time |", "|---|---|---:|---|"]
             for path in runs {
                 let run = root.appendingPathComponent(path)
                 let folder = try runFolder(run)
                 let scenario = folder.environment.scenarioName ?? "?"
-                lines.append("| `\(scenario).yaml` | \(description(of: scenario)) | \(folder.summary.cells.count) | "
-                             + "\(runTime(run, link: path)), \(String((folder.environment.startedAt ?? "?").prefix(10))) |")
+                lines.append(
+                    "| `\(scenario).yaml` | \(description(of: scenario)) | \(folder.summary.cells.count) | "
+                        + "\(runTime(run, link: path)), \(String((folder.environment.startedAt ?? "?").prefix(10))) |")
             }
             return lines
         default:
@@ -173,7 +210,8 @@ final class PageBlocks {
     private func description(of scenario: String) -> String {
         let file = root.appendingPathComponent("scenarios/\(scenario).yaml")
         let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").components(separatedBy: "\n")
-        let text = lines.first { $0.hasPrefix("description:") }.map { String($0.dropFirst("description:".count)) }
+        let text =
+            lines.first { $0.hasPrefix("description:") }.map { String($0.dropFirst("description:".count)) }
             ?? lines.first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? ""
         return MarkdownTable.escape(text.trimmingCharacters(in: .whitespaces))
     }

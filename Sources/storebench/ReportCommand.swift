@@ -6,7 +6,8 @@ import StoreBenchCore
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print a run's Markdown summary and write RUN_DIR/report.md (and classes.csv) with its charts and environment.",
+        abstract:
+            "Print a run's Markdown summary and write RUN_DIR/report.md (and classes.csv) with its charts and environment.",
         discussion: """
             Durability comes from every crash result of the run folder (RUN_DIR/durability*.csv, written by \
             `storebench crash --out`, kills and power loss alike) and from each --durability FILE. A measured loss \
@@ -16,14 +17,18 @@ struct ReportCommand: ParsableCommand {
     )
 
     @Argument(help: "A run directory (with samples.csv).") var runDirectory: String
-    @Option(name: .customLong("durability"), parsing: .upToNextOption,
-            help: "More crash result files (durability.csv of `storebench crash`), besides RUN_DIR/durability*.csv.")
+    @Option(
+        name: .customLong("durability"), parsing: .upToNextOption,
+        help: "More crash result files (durability.csv of `storebench crash`), besides RUN_DIR/durability*.csv.")
     var durabilityFiles: [String] = []
-    @Option(help: "How close to 1 a ratio's interval must lie for two rows to be equivalent, e.g. 10% (docs/MEASURING.md).")
+    @Option(
+        help: "How close to 1 a ratio's interval must lie for two rows to be equivalent, e.g. 10% (docs/MEASURING.md).")
     var tieMargin = Fraction(0.10)
 
     func validate() throws {
-        guard tieMargin.value > 0 && tieMargin.value < 1 else { throw ValidationError("--tie-margin must lie between 0 and 100%") }
+        guard tieMargin.value > 0 && tieMargin.value < 1 else {
+            throw ValidationError("--tie-margin must lie between 0 and 100%")
+        }
     }
 
     func run() throws {
@@ -34,16 +39,21 @@ struct ReportCommand: ParsableCommand {
         // storebench's is refused before anything is written. classes.csv is this command's own output (a report
         // renders again over it), not an input.
         let claim = try failing(.badInput) {
-            try RunOutput(directory, existing: .adopt, kind: .run,
-                          inputs: durabilityFiles.map { URL(fileURLWithPath: $0) } + folder.files.filter { $0.lastPathComponent != "classes.csv" })
+            try RunOutput(
+                directory, existing: .adopt, kind: .run,
+                inputs: durabilityFiles.map { URL(fileURLWithPath: $0) }
+                    + folder.files.filter { $0.lastPathComponent != "classes.csv" })
         }
         defer { claim.release() }
         // Intervals and noise flags as the run made them: its look schedule, target and machine.
-        var builder = SummaryBuilder(targetPrecision: table.targetPrecision, schedule: table.lookSchedule,
-                                     cores: table.cores ?? ProcessInfo.processInfo.activeProcessorCount)
+        var builder = SummaryBuilder(
+            targetPrecision: table.targetPrecision, schedule: table.lookSchedule,
+            cores: table.cores ?? ProcessInfo.processInfo.activeProcessorCount)
         // Rows in a stable order (workload, size, backend, variant), not the first round's shuffle.
         let samples = table.samples().sorted {
-            ($0.key.workload, $0.key.size, $0.key.backend, $0.key.variant) < ($1.key.workload, $1.key.size, $1.key.backend, $1.key.variant)
+            ($0.key.workload, $0.key.size, $0.key.backend, $0.key.variant) < (
+                $1.key.workload, $1.key.size, $1.key.backend, $1.key.variant
+            )
         }
         for sample in samples { builder.add(sample) }
         let summary = MarkdownTable.render(builder.summary)
@@ -53,23 +63,29 @@ struct ReportCommand: ParsableCommand {
         for warning in decision.contradictions { printError("warning: \(warning)") }
         print(decision.answer)
         print(summary, terminator: "")
-        let document = RunReport.markdown(summary: summary, environment: table.environment,
-                                          charts: RunReport.charts(in: directory.appendingPathComponent("charts")),
-                                          decision: decision, crashFiles: crashFiles.map(\.lastPathComponent))
+        let document = RunReport.markdown(
+            summary: summary, environment: table.environment,
+            charts: RunReport.charts(in: directory.appendingPathComponent("charts")),
+            decision: decision, crashFiles: crashFiles.map(\.lastPathComponent))
         try failing(.failure) {
             try claim.write(CSVFormat.encode(decision.classRows), name: "classes.csv")
             try claim.write(Data(document.utf8), name: "report.md")
         }
-        printError("wrote \(directory.appendingPathComponent("report.md").path) (durability from \(crashFiles.isEmpty ? "declarations only: no crash results" : crashFiles.map(\.lastPathComponent).joined(separator: ", ")))")
+        printError(
+            "wrote \(directory.appendingPathComponent("report.md").path) (durability from \(crashFiles.isEmpty ? "declarations only: no crash results" : crashFiles.map(\.lastPathComponent).joined(separator: ", ")))"
+        )
     }
 
     /// The run's decision report as `report` renders it: the standard registries' classes, labels and workloads.
-    static func decision(table: SampleTable, crashes: [String: CrashResult], margin: TieMargin = .standard) -> DecisionReport {
+    static func decision(table: SampleTable, crashes: [String: CrashResult], margin: TieMargin = .standard)
+        -> DecisionReport
+    {
         let registry = BackendRegistry.standard()
         let workloads = WorkloadRegistry.standard
-        return DecisionReport(table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
-                              workloadOrder: workloads.names,
-                              readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)),
-                              margin: margin)
+        return DecisionReport(
+            table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
+            workloadOrder: workloads.names,
+            readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)),
+            margin: margin)
     }
 }

@@ -20,40 +20,52 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "The scenario file (default: scenarios/default.yaml).")
     var scenario: String?
 
-    @Option(name: .customLong("backend"), help: ArgumentHelp(
-        "A backend, optionally with settings: sqlite[txn=single,journal=wal] (repeatable). With --scenario it narrows the "
-            + "scenario to matching variants; without, it makes an ad-hoc run with --workload.", valueName: "spec"))
+    @Option(
+        name: .customLong("backend"),
+        help: ArgumentHelp(
+            "A backend, optionally with settings: sqlite[txn=single,journal=wal] (repeatable). With --scenario it narrows the "
+                + "scenario to matching variants; without, it makes an ad-hoc run with --workload.", valueName: "spec"))
     var backends: [String] = []
 
-    @Option(name: .customLong("workload"), help: "A workload (repeatable): narrows the scenario, or makes an ad-hoc run.")
+    @Option(
+        name: .customLong("workload"), help: "A workload (repeatable): narrows the scenario, or makes an ad-hoc run.")
     var workloads: [String] = []
 
-    @Option(name: .customLong("size"), parsing: .singleValue, help: ArgumentHelp(
-        "Sizes of an ad-hoc run's workloads (their size parameter), e.g. 1000,10000.", valueName: "n,n,…"),
-            transform: { text in
-                try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
-                    guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
-                        throw ValidationError("--size: '\(part)' is not a positive whole number")
-                    }
-                    return value
+    @Option(
+        name: .customLong("size"), parsing: .singleValue,
+        help: ArgumentHelp(
+            "Sizes of an ad-hoc run's workloads (their size parameter), e.g. 1000,10000.", valueName: "n,n,…"),
+        transform: { text in
+            try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                guard let value = Int(part.trimmingCharacters(in: .whitespaces)), value > 0 else {
+                    throw ValidationError("--size: '\(part)' is not a positive whole number")
                 }
-            })
+                return value
+            }
+        })
     var sizeLists: [[Int]] = []
 
-    @Option(name: .customLong("filter"), help: ArgumentHelp(
-        "Keep cases whose backend[variant] or workload matches this glob (* and ?; repeatable).", valueName: "glob"))
+    @Option(
+        name: .customLong("filter"),
+        help: ArgumentHelp(
+            "Keep cases whose backend[variant] or workload matches this glob (* and ?; repeatable).", valueName: "glob")
+    )
     var filters: [String] = []
 
     @Flag(name: .customLong("dry-run"), help: "Print the plan and a bound on its duration; run and write nothing.")
     var dryRun = false
 
-    @Option(name: .customLong("param"), help: ArgumentHelp(
-        "Set a workload parameter for every selected workload that has it (repeatable), e.g. summary_bytes=2000.",
-        valueName: "key=value"))
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp(
+            "Set a workload parameter for every selected workload that has it (repeatable), e.g. summary_bytes=2000.",
+            valueName: "key=value"))
     var parameterAssignments: [ParameterAssignment] = []
 
-    @Flag(name: .customLong("no-counters"), help: ArgumentHelp(
-        "Do not count syncs, system calls, bytes and faults (their columns stay empty; environment.json says so)."))
+    @Flag(
+        name: .customLong("no-counters"),
+        help: ArgumentHelp(
+            "Do not count syncs, system calls, bytes and faults (their columns stay empty; environment.json says so)."))
     var noCounters = false
 
     var sizes: [Int] { sizeLists.flatMap { $0 } }
@@ -66,28 +78,37 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("max-cases"), help: "Refuse scenarios with more cases than this.")
     var maxCases = RunPlan.Limits().cases
 
-    @Option(name: .customLong("max-records"), help: "Refuse scenarios whose data sets hold more generated records than this.")
+    @Option(
+        name: .customLong("max-records"),
+        help: "Refuse scenarios whose data sets hold more generated records than this.")
     var maxRecords = RunPlan.Limits().records
 
     @Flag(help: "No progress on stderr; only warnings, errors and where the results are.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Continue the interrupted run in this directory (same scenario and binary).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Continue the interrupted run in this directory (same scenario and binary).", valueName: "dir"))
     var resume: String?
 
     func validate() throws {
-        if let repeated = Dictionary(grouping: parameterAssignments, by: \.key).first(where: { $0.value.count > 1 })?.key {
+        if let repeated = Dictionary(grouping: parameterAssignments, by: \.key).first(where: { $0.value.count > 1 })?
+            .key
+        {
             throw ValidationError("--param \(repeated) is given twice")
         }
         if let repeated = Dictionary(grouping: sizes, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("--size lists \(repeated) twice; give each size once (as scenario files must)")
         }
         if resume != nil {
-            let conflicting = [scenario != nil, !backends.isEmpty, !workloads.isEmpty, !sizes.isEmpty, !filters.isEmpty,
-                               dryRun, !repetitions.isEmpty, seed.seed != nil, output.out != nil, output.force,
-                               !parameterAssignments.isEmpty]
+            let conflicting = [
+                scenario != nil, !backends.isEmpty, !workloads.isEmpty, !sizes.isEmpty, !filters.isEmpty,
+                dryRun, !repetitions.isEmpty, seed.seed != nil, output.out != nil, output.force,
+                !parameterAssignments.isEmpty,
+            ]
             if conflicting.contains(true) {
-                throw ValidationError("--resume repeats the interrupted run's own input; give it alone (with --workdir at most)")
+                throw ValidationError(
+                    "--resume repeats the interrupted run's own input; give it alone (with --workdir at most)")
             }
         }
     }
@@ -108,7 +129,9 @@ struct RunCommand: ParsableCommand {
         request.dryRun = dryRun
         request.counters = !noCounters
         // Keys are unique (validate()).
-        request.parameters = parameterAssignments.isEmpty ? nil
+        request.parameters =
+            parameterAssignments.isEmpty
+            ? nil
             : Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) })
         request.limits.cases = maxCases
         request.limits.records = maxRecords
@@ -125,8 +148,10 @@ struct RunCommand: ParsableCommand {
     /// Runs `request` with progress on standard error and Ctrl-C handling, as `run` does (also for `advise`); a run
     /// that could not start exits 64 (bad input) or 1. `finish` judges what the run produced, with the signal handler
     /// still installed.
-    static func execute<T>(_ request: RunRequest, quiet: Bool,
-                           finish: (RunInvocation.Outcome, InterruptRequest, ProgressPrinter) throws -> T) throws -> T {
+    static func execute<T>(
+        _ request: RunRequest, quiet: Bool,
+        finish: (RunInvocation.Outcome, InterruptRequest, ProgressPrinter) throws -> T
+    ) throws -> T {
         var invocation = RunInvocation(request)
         invocation.childExecutable = RunningExecutable.url
         invocation.interrupt = InterruptRequest.install()
@@ -135,8 +160,9 @@ struct RunCommand: ParsableCommand {
         invocation.onRepetition = printer.update
         let outcome: RunInvocation.Outcome
         do {
-            outcome = try invocation.execute(backendRegistry: BackendRegistry.standard(),
-                                             workloadRegistry: WorkloadRegistry.standard, progress: printer.message)
+            outcome = try invocation.execute(
+                backendRegistry: BackendRegistry.standard(),
+                workloadRegistry: WorkloadRegistry.standard, progress: printer.message)
         } catch {
             printer.message("error: \(error)")
             switch error {
@@ -150,18 +176,21 @@ struct RunCommand: ParsableCommand {
 
     /// Prints what a run produced (the Markdown summary on stdout; warnings, where the results are and what failed
     /// on stderr) and decides the exit code.
-    private func report(_ outcome: RunInvocation.Outcome, interrupt: InterruptRequest, message: (String) -> Void) -> Exit {
+    private func report(_ outcome: RunInvocation.Outcome, interrupt: InterruptRequest, message: (String) -> Void)
+        -> Exit
+    {
         switch outcome {
         case .planned(let plan):
             print(plan, terminator: "")
             return .ok
-        case let .finished(result, output):
+        case .finished(let result, let output):
             print(MarkdownTable.render(result.summary), terminator: "")
             for warning in result.manifest.warnings { message("WARNING: \(warning)") }
             message("results: \(output.path)")
             if result.interrupted {
                 let repetitions = result.summary.reduce(0) { $0 + ($1.statistics?.n ?? 0) + $1.failed }
-                message("interrupted by \(interrupt.signalName): \(repetitions) repetitions done (\(result.finishedCases) of "
+                message(
+                    "interrupted by \(interrupt.signalName): \(repetitions) repetitions done (\(result.finishedCases) of "
                         + "\(result.totalCases) cases finished) are in \(output.path); continue with: storebench run --resume "
                         + output.path)
                 return interrupt.signal == SIGTERM ? .terminated : .interrupted

@@ -37,14 +37,17 @@ struct RepetitionOptions: ParsableArguments {
     @Option(name: .customLong("max-reps"), help: "Most measured repetitions of a row.")
     var maxReps: Int?
 
-    @Option(name: .customLong("target-precision"),
-            help: "A row stops once its median's 95% interval is within ± this fraction of the median (0.05: ±5%).")
+    @Option(
+        name: .customLong("target-precision"),
+        help: "A row stops once its median's 95% interval is within ± this fraction of the median (0.05: ±5%).")
     var targetPrecision: Double?
 
     @Option(name: .customLong("case-seconds"), help: "Time cap per row over all its repetitions, in seconds.")
     var caseSeconds: Double?
 
-    @Option(name: .customLong("budget"), help: "Seconds the whole run may take before rows stop at one measured repetition.")
+    @Option(
+        name: .customLong("budget"), help: "Seconds the whole run may take before rows stop at one measured repetition."
+    )
     var budgetSeconds: Double?
 
     @Option(help: "Warm-up repetitions per row (overrides the scenario).")
@@ -53,8 +56,12 @@ struct RepetitionOptions: ParsableArguments {
     /// The overrides as the scenario's policy takes them.
     var overrides: RepetitionPolicy.Overrides {
         var overrides = RepetitionPolicy.Overrides()
-        (overrides.repetitions, overrides.warmup, overrides.minimum, overrides.maximum) = (reps, warmup, minReps, maxReps)
-        (overrides.targetPrecision, overrides.caseSeconds, overrides.budgetSeconds) = (targetPrecision, caseSeconds, budgetSeconds)
+        (overrides.repetitions, overrides.warmup, overrides.minimum, overrides.maximum) = (
+            reps, warmup, minReps, maxReps
+        )
+        (overrides.targetPrecision, overrides.caseSeconds, overrides.budgetSeconds) = (
+            targetPrecision, caseSeconds, budgetSeconds
+        )
         return overrides
     }
 
@@ -62,18 +69,24 @@ struct RepetitionOptions: ParsableArguments {
 
     func validate() throws {
         if let reps, !(1...1000).contains(reps) { throw ValidationError("--reps must be in 1...1000, got \(reps)") }
-        if let warmup, !(0...100).contains(warmup) { throw ValidationError("--warmup must be in 0...100, got \(warmup)") }
+        if let warmup, !(0...100).contains(warmup) {
+            throw ValidationError("--warmup must be in 0...100, got \(warmup)")
+        }
         if reps != nil, minReps != nil || maxReps != nil {
             throw ValidationError("--reps fixes the count; use it alone or use --min-reps/--max-reps")
         }
         for (flag, value) in [("--min-reps", minReps), ("--max-reps", maxReps)] {
-            if let value, !(1...1000).contains(value) { throw ValidationError("\(flag) must be in 1...1000, got \(value)") }
+            if let value, !(1...1000).contains(value) {
+                throw ValidationError("\(flag) must be in 1...1000, got \(value)")
+            }
         }
         if let targetPrecision, !(0.001...0.5).contains(targetPrecision) {
             throw ValidationError("--target-precision must be in 0.001...0.5 (0.05 is ±5%), got \(targetPrecision)")
         }
         for (flag, value) in [("--case-seconds", caseSeconds), ("--budget", budgetSeconds)] {
-            if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(flag) must be a positive number of seconds") }
+            if let value, !(value > 0 && value.isFinite) {
+                throw ValidationError("\(flag) must be a positive number of seconds")
+            }
         }
     }
 }

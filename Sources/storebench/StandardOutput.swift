@@ -1,3 +1,5 @@
+// swift-format-ignore-file: OrderedImports
+// Glibc first: imported after Foundation, it arrives without @preconcurrency and `stdout` is refused.
 @preconcurrency import Glibc
 import Foundation
 import StoreBenchCore
@@ -10,7 +12,6 @@ func writeStandardOutput(_ data: Data) {
         _ = fwrite(base, 1, bytes.count, stdout)
     }
 }
-
 
 extension StoreBench {
     /// Flushes standard output; when what a command printed could not be written (`> /dev/full`, a closed pipe), says

@@ -16,9 +16,14 @@ struct StoreBench: ParsableCommand {
             strategy meets everything (advise); 64 bad input (nothing is written); 130/143 interrupted.
             """,
         version: StoreBenchVersion.current,
-        subcommands: [RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self, HistoryCommand.self,
-                      VerifyStoreCommand.self,
-                      ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self, LintClaimsCommand.self, RenderBlocksCommand.self],
+        subcommands: [
+            RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self,
+            ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self,
+            HistoryCommand.self,
+            VerifyStoreCommand.self,
+            ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self, LintClaimsCommand.self,
+            RenderBlocksCommand.self,
+        ],
         defaultSubcommand: nil
     )
 
@@ -26,8 +31,9 @@ struct StoreBench: ParsableCommand {
     /// (the one error-to-exit-code mapping), any other error is reported by ArgumentParser.
     static func main() {
         if let (index, shown) = invalidUTF8Argument() {
-            printError("storebench: argument \(index) ('\(shown)') is not valid UTF-8; storebench takes paths and names "
-                       + "as UTF-8 text (rename the file or directory)")
+            printError(
+                "storebench: argument \(index) ('\(shown)') is not valid UTF-8; storebench takes paths and names "
+                    + "as UTF-8 text (rename the file or directory)")
             Foundation.exit(StoreBenchExit.badInput.rawValue)
         }
         do {
@@ -60,8 +66,11 @@ func invalidUTF8Argument() -> (index: Int, text: String)? {
     for index in 1..<Int(CommandLine.argc) {
         guard let pointer = CommandLine.unsafeArgv[index] else { continue }
         if String(validatingCString: pointer) == nil {
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
-            let shown = bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            let shown = bytes.map {
+                $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
+            }.joined()
             return (index, shown)
         }
     }

@@ -19,7 +19,8 @@ struct VerifyStoreCommand: ParsableCommand {
     )
 
     @Option(help: "The backend that wrote the store.") var backend: String
-    @Option(help: "The variant's settings, e.g. \"journal=wal\" (default: the backend's defaults).") var settings = "default"
+    @Option(help: "The variant's settings, e.g. \"journal=wal\" (default: the backend's defaults).") var settings =
+        "default"
     @Option(name: .customLong("expect-checksum"), help: "The FNV-1a checksum of the articles the store should hold.")
     var expectedChecksum: String?
     @Argument(help: "The store's directory.") var directory: String
@@ -27,30 +28,38 @@ struct VerifyStoreCommand: ParsableCommand {
 
     func validate() throws {
         if let expectedChecksum, expectedChecksum.count != 16 || !expectedChecksum.allSatisfy(\.isHexDigit) {
-            throw ValidationError("--expect-checksum must be 16 hexadecimal digits (the checksum column of samples.csv), "
-                                  + "not '\(expectedChecksum.escapingControlCharacters)'")
+            throw ValidationError(
+                "--expect-checksum must be 16 hexadecimal digits (the checksum column of samples.csv), "
+                    + "not '\(expectedChecksum.escapingControlCharacters)'")
         }
     }
 
     func run() throws {
         let registry = BackendRegistry.standard()
-        let (descriptor, variant) = try failing(.badInput) { try registry.resolve(backend: backend, settings: settings) }
+        let (descriptor, variant) = try failing(.badInput) {
+            try registry.resolve(backend: backend, settings: settings)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(exit: .badInput, message: "storebench verify-store: \(directory) is not a directory")
         }
         guard descriptor.persistent else {
-            throw CommandFailure(exit: .badInput, message: "storebench verify-store: the \(backend) backend keeps nothing on disk")
+            throw CommandFailure(
+                exit: .badInput, message: "storebench verify-store: the \(backend) backend keeps nothing on disk")
         }
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         let missing = descriptor.storeFiles.filter { !present.contains($0) }
         guard missing.isEmpty else {
-            throw CommandFailure(exit: .badInput, message: "storebench verify-store: \(directory) is not a \(backend) store: "
-                                 + "\(missing.joined(separator: ", ")) missing; the directory holds "
-                                 + (present.isEmpty ? "nothing" : present.joined(separator: ", ")))
+            throw CommandFailure(
+                exit: .badInput,
+                message: "storebench verify-store: \(directory) is not a \(backend) store: "
+                    + "\(missing.joined(separator: ", ")) missing; the directory holds "
+                    + (present.isEmpty ? "nothing" : present.joined(separator: ", ")))
         }
         guard let executable = RunningExecutable.url else {
-            throw CommandFailure(exit: .failure, message: "storebench verify-store: cannot find the storebench executable to start the checking child")
+            throw CommandFailure(
+                exit: .failure,
+                message: "storebench verify-store: cannot find the storebench executable to start the checking child")
         }
         let parent = try failing(.badInput) { try OutputLocations.workdir(workdir.workdir) }
         for path in WorkDirectory.removeAbandoned(in: parent) {
@@ -66,11 +75,14 @@ struct VerifyStoreCommand: ParsableCommand {
         let copy = work.url.appendingPathComponent("store")
         try failing(.badInput) { try PrivateCopy.copyTree(from: URL(fileURLWithPath: directory), to: copy) }
         let store = ChildStore.named(backend, settings: variant.description, directory: copy.path)
-        var report = try StoreVerification.inChild(executable: executable, store: store,
-                                                   expectedChecksum: expectedChecksum?.lowercased())
+        var report = try StoreVerification.inChild(
+            executable: executable, store: store,
+            expectedChecksum: expectedChecksum?.lowercased())
         report.detail = report.detail.replacingOccurrences(of: copy.path, with: directory)
-        print("\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"
-              + (report.checksum.isEmpty ? "" : ", checksum \(report.checksum)") + (report.detail.isEmpty ? "" : "; \(report.detail)"))
+        print(
+            "\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"
+                + (report.checksum.isEmpty ? "" : ", checksum \(report.checksum)")
+                + (report.detail.isEmpty ? "" : "; \(report.detail)"))
         if report.status != "ok" { throw ExitCode(.damaged) }
     }
 }

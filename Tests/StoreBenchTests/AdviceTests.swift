@@ -20,7 +20,9 @@ struct AdviceTests {
 
     @Test("every shipped profile parses, and its scenario parses and plans with the profile's sizes and shape")
     func shippedProfiles() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../profiles").standardized
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../profiles"
+        ).standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }
         #expect(Set(files).isSuperset(of: ["notes.yaml", "reader.yaml", "messenger.yaml", "settings-cache.yaml"]))
         for file in files {
@@ -34,34 +36,53 @@ struct AdviceTests {
         }
         let notes = AdvicePlan(try AppProfile(file: directory.appendingPathComponent("notes.yaml").path))
         let save = try #require(notes.measures.first { $0.operation == .save })
-        #expect(save.workload == "insert" && save.parameters["stored"] == 50_000 && save.parameters["summary_bytes"] == 1_500)
+        #expect(
+            save.workload == "insert" && save.parameters["stored"] == 50_000
+                && save.parameters["summary_bytes"] == 1_500)
         #expect(notes.measures.first { $0.operation == .tagQuery }?.parameters["tags"] == 50)
         #expect(notes.notConsidered.contains { $0.candidate.hasPrefix("plist") })
     }
 
-    @Test("profiles are strict: unknown keys, bad values and budgets for operations never done are errors naming the key",
-          arguments: [
-            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\ndurability: kill\ncolour: red", "p.yaml: colour: unknown key"),
+    @Test(
+        "profiles are strict: unknown keys, bad values and budgets for operations never done are errors naming the key",
+        arguments: [
+            (
+                "name: t\ndata: {records: 10}\nper_day: {save: 1}\ndurability: kill\ncolour: red",
+                "p.yaml: colour: unknown key"
+            ),
             ("name: t\ndata: {records: 10}\nper_day: {fly: 1}\ndurability: kill", "p.yaml: per_day.fly: unknown key"),
             ("name: t\ndata: {records: 10}\nper_day: {save: 1}\ndurability: forever", "p.yaml: durability: 'forever'"),
-            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\nbudgets: {edit: {ms: 5}}\ndurability: kill",
-             "p.yaml: budgets.edit: a budget for an operation the profile never does"),
-            ("name: t\ndata: {records: 10}\nper_day: {save: 1}\nbudgets: {save: {ms: 5, percentile: p95}}\ndurability: kill",
-             "p.yaml: budgets.save.percentile: 'p95'"),
-            ("name: t\ndata: {records: 10}\nper_day: {tag_query: 1}\ndurability: kill", "p.yaml: per_day.tag_query: needs data.records and data.tags"),
-            ("name: t\ndata: {records: 10}\nper_day: {save: 0}\ndurability: kill", "p.yaml: per_day: no operation happens"),
-          ] as [(String, String)])
+            (
+                "name: t\ndata: {records: 10}\nper_day: {save: 1}\nbudgets: {edit: {ms: 5}}\ndurability: kill",
+                "p.yaml: budgets.edit: a budget for an operation the profile never does"
+            ),
+            (
+                "name: t\ndata: {records: 10}\nper_day: {save: 1}\nbudgets: {save: {ms: 5, percentile: p95}}\ndurability: kill",
+                "p.yaml: budgets.save.percentile: 'p95'"
+            ),
+            (
+                "name: t\ndata: {records: 10}\nper_day: {tag_query: 1}\ndurability: kill",
+                "p.yaml: per_day.tag_query: needs data.records and data.tags"
+            ),
+            (
+                "name: t\ndata: {records: 10}\nper_day: {save: 0}\ndurability: kill",
+                "p.yaml: per_day: no operation happens"
+            ),
+        ] as [(String, String)])
     func strict(_ text: String, _ message: String) {
         #expect(throws: ScenarioError.self) { try Self.profile(text) }
         do { _ = try Self.profile(text) } catch { #expect("\(error)".hasPrefix(message), "\(error)") }
     }
 
-    /// A samples.csv of `strategies` (backend, variant, seconds per save per repetition, launch seconds per repetition).
+    /// A samples.csv of `strategies` (backend, variant, seconds per save per repetition, launch seconds per
+    /// repetition).
     static func table(_ strategies: [(String, String, [Double], [Double])]) throws -> SampleTable {
         var lines = ["scenario,workload,backend,variant,size,repetition,status,wall_s,ops,p90_us,p99_us"]
         for (backend, variant, saves, launches) in strategies {
             for (index, save) in saves.enumerated() {
-                lines.append("s,insert,\(backend),\(variant),100,\(index + 1),ok,\(save * 100),100,\(save * 1e6),\(save * 1.5e6)")
+                lines.append(
+                    "s,insert,\(backend),\(variant),100,\(index + 1),ok,\(save * 100),100,\(save * 1e6),\(save * 1.5e6)"
+                )
             }
             for (index, launch) in launches.enumerated() {
                 lines.append("s,list-cold,\(backend),\(variant),1000,\(index + 1),ok,\(launch),1,,")
@@ -70,7 +91,8 @@ struct AdviceTests {
         return try SampleTable(text: lines.joined(separator: "\n") + "\n", source: "t")
     }
 
-    @Test("the cheapest strategy that meets every budget and the need is recommended; ties, misses and failures say why")
+    @Test(
+        "the cheapest strategy that meets every budget and the need is recommended; ties, misses and failures say why")
     func judgement() throws {
         let plan = AdvicePlan(try Self.profile(Self.simple))
         let table = try Self.table([
@@ -80,7 +102,8 @@ struct AdviceTests {
             ("d", "laggy", [0.02, 0.021, 0.019, 0.02, 0.02], [0.05, 0.05, 0.05, 0.05, 0.05]),
             ("e", "volatile", [0.0001, 0.0001, 0.0001, 0.0001, 0.0001], [0.01, 0.01, 0.01, 0.01, 0.01]),
         ])
-        let promise: (String, String) -> DurabilityPromise? = { backend, _ in backend == "e" ? .survivesKill : .durable }
+        let promise: (String, String) -> DurabilityPromise? = { backend, _ in backend == "e" ? .survivesKill : .durable
+        }
         let advice = Advice(plan: plan, table: table, crashes: [:], promise: promise, resamples: 500)
         let verdicts = Dictionary(uniqueKeysWithValues: advice.strategies.map { ($0.backend, $0.verdict) })
         #expect(advice.recommendation != nil)
@@ -92,32 +115,41 @@ struct AdviceTests {
         let a = try #require(advice.strategies.first { $0.backend == "a" })
         #expect(abs(a.costPerDay! - 0.6) < 1e-9)
         #expect(a.costInterval!.low <= 0.6 && a.costInterval!.high >= 0.6)
-        // The launch budget is p90 over the repetitions (nearest rank: the 5th of 5 here); the save budget p99 per save.
+        // The launch budget is p90 over the repetitions (nearest rank: the 5th of 5 here); the save budget p99 per
+        // save.
         #expect(a.budgets.first { $0.operation == .launch }?.measured == 0.06)
         let d = try #require(advice.strategies.first { $0.backend == "d" })
         #expect(advice.reason(d).contains("save: p99 30.0 ms, 1.8× the 16.7 ms budget"), "\(advice.reason(d))")
         let c = try #require(advice.strategies.first { $0.backend == "c" })
         #expect(advice.reason(c).hasPrefix("costlier: "), "\(advice.reason(c))")
-        #expect(advice.reason(try #require(advice.strategies.first { $0.backend == "e" })).contains("survives a killed app"))
+        #expect(
+            advice.reason(try #require(advice.strategies.first { $0.backend == "e" })).contains("survives a killed app")
+        )
         // A measured loss lowers the class and changes the answer.
-        let lost = CrashResult(kill: .init(trials: 5, acknowledged: 100, lost: 0), synced: .init(trials: 5, acknowledged: 100, lost: 3))
-        let after = Advice(plan: plan, table: table, crashes: ["a [fast]": lost, "b [same]": lost], promise: promise, resamples: 500)
+        let lost = CrashResult(
+            kill: .init(trials: 5, acknowledged: 100, lost: 0), synced: .init(trials: 5, acknowledged: 100, lost: 3))
+        let after = Advice(
+            plan: plan, table: table, crashes: ["a [fast]": lost, "b [same]": lost], promise: promise, resamples: 500)
         #expect(after.recommendation?.backend == "c")
         #expect(after.strategies.first { $0.backend == "a" }?.verdict == .failsNeed)
-        let markdown = after.markdown(.init(host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "2026-11-25",
-                                            commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
+        let markdown = after.markdown(
+            .init(
+                host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "2026-11-25",
+                commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
         #expect(markdown.contains("**Recommendation: c [slow]**") && markdown.contains("measured here, on 2026-11-25"))
     }
 
     @Test("among strategies whose cost cannot be told apart, the strongest durability class is recommended")
     func tieGoesToDurability() throws {
-        let plan = AdvicePlan(try Self.profile(Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")))
+        let plan = AdvicePlan(
+            try Self.profile(Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")))
         let table = try Self.table([
             ("fast", "v", [0.001, 0.0011, 0.0009, 0.001, 0.001], [0.05, 0.05, 0.06, 0.05, 0.05]),
             ("safe", "v", [0.00105, 0.001, 0.00095, 0.001, 0.0011], [0.05, 0.055, 0.05, 0.05, 0.05]),
         ])
-        let advice = Advice(plan: plan, table: table, crashes: [:],
-                            promise: { backend, _ in backend == "safe" ? .durable : .survivesKill }, resamples: 500)
+        let advice = Advice(
+            plan: plan, table: table, crashes: [:],
+            promise: { backend, _ in backend == "safe" ? .durable : .survivesKill }, resamples: 500)
         #expect(advice.recommendation?.backend == "safe")
         #expect(advice.strategies.first { $0.backend == "fast" }?.verdict == .tied)
     }
@@ -130,16 +162,21 @@ struct AdviceTests {
         #expect(advice.recommendation == nil)
         let reason = advice.reason(advice.strategies[0])
         #expect(reason.contains("launch: p90") && reason.contains("save: p99"), "\(reason)")
-        let markdown = advice.markdown(.init(host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "d",
-                                             commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
+        let markdown = advice.markdown(
+            .init(
+                host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "d",
+                commit: "abc", runDirectory: "run/", crashTrials: "t"), chart: nil)
         #expect(markdown.contains("No strategy meets everything"))
     }
 
-    @Test("advise end to end on a small profile: the run, crash trials of the strategy that met the budgets, the answer; bad input exits 64")
+    @Test(
+        "advise end to end on a small profile: the run, crash trials of the strategy that met the budgets, the answer; bad input exits 64"
+    )
     func endToEnd() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let profile = temp.url.appendingPathComponent("small.yaml")
-        try Data("""
+        try Data(
+            """
             name: small
             data: {records: 300, summary_bytes: 300}
             per_day: {save: 20, launch: 3}
@@ -148,42 +185,63 @@ struct AdviceTests {
             candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
             crash_trials: 1
             run_seconds: 30
-            """.utf8).write(to: profile)
+            """.utf8
+        ).write(to: profile)
         let out = temp.url.appendingPathComponent("answer")
-        let result = try runStorebench(["advise", "--profile", profile.path, "--out", out.path, "--workdir", temp.url.path])
+        let result = try runStorebench([
+            "advise", "--profile", profile.path, "--out", out.path, "--workdir", temp.url.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let advice = try String(contentsOf: out.appendingPathComponent("advice.md"), encoding: .utf8)
         #expect(advice.contains("**Recommendation: sqlite [txn=single journal=wal sync=normal]**"), "\(advice)")
         #expect(advice.contains("measured: ") && advice.contains("in memory only"), "\(advice)")
-        for file in ["scenario.yaml", "profile.yaml", "durability.csv", "advice.json", "run/samples.csv", "run/durability.csv"] {
+        for file in [
+            "scenario.yaml", "profile.yaml", "durability.csv", "advice.json", "run/samples.csv", "run/durability.csv",
+        ] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
         }
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("advice.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("advice.json")))
+            as? [String: Any]
         #expect((json?["recommendation"] as? [String: String])?["backend"] == "sqlite")
 
         // A budget nothing meets: exit 6, and the answer says which budget each strategy missed.
-        try Data(String(decoding: Data(contentsOf: profile), as: UTF8.self).replacingOccurrences(of: "ms: 100", with: "ms: 0.001")
-            .utf8).write(to: profile)
-        let none = try runStorebench(["advise", "--profile", profile.path, "--out", temp.url.appendingPathComponent("none").path,
-                                      "--workdir", temp.url.path, "--no-crash"])
+        try Data(
+            String(decoding: Data(contentsOf: profile), as: UTF8.self).replacingOccurrences(
+                of: "ms: 100", with: "ms: 0.001"
+            )
+            .utf8
+        ).write(to: profile)
+        let none = try runStorebench([
+            "advise", "--profile", profile.path, "--out", temp.url.appendingPathComponent("none").path,
+            "--workdir", temp.url.path, "--no-crash",
+        ])
         #expect(none.status == 6, "\(none.stderr)")
-        #expect(none.stdout.contains("No strategy meets everything") && none.stdout.contains("misses save: p99"), "\(none.stdout)")
+        #expect(
+            none.stdout.contains("No strategy meets everything") && none.stdout.contains("misses save: p99"),
+            "\(none.stdout)")
 
         try Data("name: bad\ndata: {records: 10}\nper_day: {save: 1}\ndurability: maybe\n".utf8)
             .write(to: temp.url.appendingPathComponent("bad.yaml"))
-        let bad = try runStorebench(["advise", "--profile", temp.url.appendingPathComponent("bad.yaml").path,
-                                     "--out", temp.url.appendingPathComponent("nothing").path])
+        let bad = try runStorebench([
+            "advise", "--profile", temp.url.appendingPathComponent("bad.yaml").path,
+            "--out", temp.url.appendingPathComponent("nothing").path,
+        ])
         #expect(bad.status == 64 && bad.stderr.contains("durability: 'maybe'"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: temp.url.appendingPathComponent("nothing").path))
         let dry = try runStorebench(["advise", "--profile", profile.path, "--dry-run"])
         // (the profile now asks for 0.001 ms: the dry run still plans it)
-        #expect(dry.status == 0 && dry.stdout.contains("name: advise-small") && dry.stdout.contains("estimated duration"), "\(dry.stderr)")
+        #expect(
+            dry.status == 0 && dry.stdout.contains("name: advise-small") && dry.stdout.contains("estimated duration"),
+            "\(dry.stderr)")
     }
 
     @Test("the committed answers are what this binary renders from their own folders (generated text stays current)")
     func committedAnswersCurrent() throws {
         let examples = packageRoot.appendingPathComponent("results/example")
-        let folders = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasPrefix("advice-") }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter {
+            $0.hasPrefix("advice-")
+        }
         #expect(folders.count == 4)
         for folder in folders {
             let temp = try TemporaryDirectory()
@@ -191,7 +249,9 @@ struct AdviceTests {
             try FileManager.default.copyItem(at: examples.appendingPathComponent(folder), to: copy)
             let result = try runStorebench(["advise", "--report", copy.path])
             #expect(result.status == 0 || result.status == 6, "\(result.stderr)")
-            let committed = try String(contentsOf: examples.appendingPathComponent(folder).appendingPathComponent("advice.md"), encoding: .utf8)
+            let committed = try String(
+                contentsOf: examples.appendingPathComponent(folder).appendingPathComponent("advice.md"), encoding: .utf8
+            )
             let rendered = try String(contentsOf: copy.appendingPathComponent("advice.md"), encoding: .utf8)
             #expect(rendered == committed, "\(folder)/advice.md is stale: run scripts/regenerate-advice --render")
         }

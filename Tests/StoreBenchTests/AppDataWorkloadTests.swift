@@ -1,17 +1,23 @@
 import Foundation
 import StoreBenchBackends
-@testable import StoreBenchCore
 import Testing
+
+@testable import StoreBenchCore
 
 /// The workloads of "your app's data": edit, the launch list, aging with compaction.
 @Suite("App data workloads")
 struct AppDataWorkloadTests {
-    static func sample(_ workload: any Workload, _ parameters: [String: Int], _ backend: String,
-                       _ variant: [String: String] = [:]) throws -> Sample {
-        try WorkloadContractTests.sample(workload, parameters, on: BackendCase(backend: backend, variant: variant, label: "t"))
+    static func sample(
+        _ workload: any Workload, _ parameters: [String: Int], _ backend: String,
+        _ variant: [String: String] = [:]
+    ) throws -> Sample {
+        try WorkloadContractTests.sample(
+            workload, parameters, on: BackendCase(backend: backend, variant: variant, label: "t"))
     }
 
-    @Test("edit: each edit replaces title, body and date of one record; the data are pinned and move with the record shape")
+    @Test(
+        "edit: each edit replaces title, body and date of one record; the data are pinned and move with the record shape"
+    )
     func editData() throws {
         let workload = EditWorkload()
         var parameters = workload.defaultParameters
@@ -36,15 +42,18 @@ struct AppDataWorkloadTests {
     func editDropped() throws {
         var registry = BackendRegistry.standard()
         registry.register(BrokenBackend.descriptor())
-        let sample = try WorkloadContractTests.sample(EditWorkload(), ["stored": 100, "count": 10],
-                                                      on: BackendCase(backend: "broken", variant: [:], label: "default"),
-                                                      registry: registry)
+        let sample = try WorkloadContractTests.sample(
+            EditWorkload(), ["stored": 100, "count": 10],
+            on: BackendCase(backend: "broken", variant: [:], label: "default"),
+            registry: registry)
         #expect(sample.status == .failed && sample.error.contains("verification failed"), "\(sample.error)")
     }
 
-    @Test("list: sqlite searches its date index with list_index=on and scans and sorts without it; key-value stores scan")
+    @Test(
+        "list: sqlite searches its date index with list_index=on and scans and sorts without it; key-value stores scan")
     func listPlans() throws {
-        let on = try Self.sample(LaunchListWorkload(cold: false), ["stored": 200, "screen": 10], "sqlite", ["list_index": "on"])
+        let on = try Self.sample(
+            LaunchListWorkload(cold: false), ["stored": 200, "screen": 10], "sqlite", ["list_index": "on"])
         let off = try Self.sample(LaunchListWorkload(cold: true), ["stored": 200, "screen": 10], "sqlite")
         #expect(on.status == .ok && off.status == .ok, "\(on.error) \(off.error)")
         #expect(on.notes[.queryPlan]?.contains("article_published") == true, "\(on.notes[.queryPlan] ?? "")")
@@ -71,8 +80,9 @@ struct AppDataWorkloadTests {
 
     @Test("aging plan: each round inserts and deletes the same number, deletes the oldest, and keeps the count")
     func agingPlan() {
-        let plan = AgingPlan(stored: 300, rounds: 4, churnPercent: 10, editPercent: 5, screen: 10,
-                             generator: DatasetGenerator(seed: 9))
+        let plan = AgingPlan(
+            stored: 300, rounds: 4, churnPercent: 10, editPercent: 5, screen: 10,
+            generator: DatasetGenerator(seed: 9))
         #expect(plan.rounds.count == 4)
         var live = Dictionary(uniqueKeysWithValues: plan.initial.map { ($0.uid, $0) })
         for round in plan.rounds {
@@ -88,22 +98,30 @@ struct AppDataWorkloadTests {
         #expect(ArticleSnapshot(Array(live.values)).hex == plan.expected.hex)
     }
 
-    @Test("aging: size grows with the churn and compaction gives bytes back (sqlite, grdb, lmdb, gdbm); every round recorded",
-          arguments: [("sqlite", ["journal": "delete"]), ("sqlite", ["journal": "wal", "sync": "normal"]),
-                      ("sqlite", ["auto_vacuum": "incremental"]), ("grdb", [:]), ("lmdb", [:]), ("gdbm", [:])])
+    @Test(
+        "aging: size grows with the churn and compaction gives bytes back (sqlite, grdb, lmdb, gdbm); every round recorded",
+        arguments: [
+            ("sqlite", ["journal": "delete"]), ("sqlite", ["journal": "wal", "sync": "normal"]),
+            ("sqlite", ["auto_vacuum": "incremental"]), ("grdb", [:]), ("lmdb", [:]), ("gdbm", [:]),
+        ])
     func aging(_ backend: String, _ variant: [String: String]) throws {
-        let sample = try Self.sample(AgingWorkload(), ["stored": 400, "rounds": 4, "churn_percent": 25, "screen": 10], backend, variant)
+        let sample = try Self.sample(
+            AgingWorkload(), ["stored": 400, "rounds": 4, "churn_percent": 25, "screen": 10], backend, variant)
         try #require(sample.status == .ok, "\(sample.error)")
         #expect(sample.rounds.map(\.phase) == ["loaded"] + Array(repeating: "churned", count: 4) + ["compacted"])
         #expect(sample.rounds.allSatisfy { $0.records == 400 })
-        let loaded = sample.rounds.first!, aged = sample.rounds[4], compacted = sample.rounds.last!
+        let loaded = sample.rounds.first!
+        let aged = sample.rounds[4]
+        let compacted = sample.rounds.last!
         #expect(aged.allocatedBytes > loaded.allocatedBytes, "\(sample.rounds)")
         #expect(compacted.allocatedBytes < aged.allocatedBytes, "\(sample.rounds)")
         #expect(Int64(sample.notes[.reclaimedBytes] ?? "") == aged.allocatedBytes - compacted.allocatedBytes)
         if backend != "gdbm" {
             #expect(compacted.freeBytes == 0, "\(compacted.freeDetail)")
         }
-        if variant["auto_vacuum"] == "incremental" { #expect(sample.notes[.note]?.contains("incremental_vacuum") == true) }
+        if variant["auto_vacuum"] == "incremental" {
+            #expect(sample.notes[.note]?.contains("incremental_vacuum") == true)
+        }
     }
 
     @Test("aging: stores with nothing to compact are unsupported from their type")
@@ -126,15 +144,17 @@ struct MigrationTests {
         #expect(ArticleV2.text(millisecondsSince1970: -1) == "1969-12-31T23:59:59.999Z")
     }
 
-    @Test("lazy key-value migration leaves version-1 records until the first read upgrades them; eager rewrites at once",
-          arguments: ["lmdb", "gdbm"])
+    @Test(
+        "lazy key-value migration leaves version-1 records until the first read upgrades them; eager rewrites at once",
+        arguments: ["lmdb", "gdbm"])
     func lazyAndEager(_ backend: String) throws {
         let registry = BackendRegistry.standard()
         let descriptor = try #require(registry[backend])
         let articles = DatasetGenerator(seed: 3).articles(count: 40)
         for strategy in ["eager", "lazy"] {
             let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-            let location = StoreLocation(directory: try temp.child("store"), variant: try descriptor.variant(["migrate": strategy]))
+            let location = StoreLocation(
+                directory: try temp.child("store"), variant: try descriptor.variant(["migrate": strategy]))
             func withStore<T>(_ body: (any MigratingStore) throws -> T) throws -> T {
                 let store = try descriptor.open(location, as: (any MigratingStore).self)
                 defer { try? store.close() }

@@ -56,7 +56,9 @@ struct BackendContractTests {
         #expect(stored.count == 500)
         let read = Set(stored.filter(\.read).map(\.uid))
         let exactlyChosen = read == chosen
-        #expect(exactlyChosen, "\(read.count) read; \(chosen.subtracting(read).count) missed, \(read.subtracting(chosen).count) extra")
+        #expect(
+            exactlyChosen,
+            "\(read.count) read; \(chosen.subtracting(read).count) missed, \(read.subtracting(chosen).count) extra")
     }
 
     @Test("timeline: newest first (ties broken by id), each author once", arguments: BackendCase.contract)
@@ -85,7 +87,9 @@ struct BackendContractTests {
         #expect(Set(screen.users) == Set(users.filter { authorIDs.contains($0.id) }))
     }
 
-    @Test("lookup by uid, all uids, delete: the right articles, byte for byte, and no others", arguments: BackendCase.contract)
+    @Test(
+        "lookup by uid, all uids, delete: the right articles, byte for byte, and no others",
+        arguments: BackendCase.contract)
     func lookupUIDsDelete(_ backend: BackendCase) throws {
         let temp = try TemporaryDirectory()
         guard let opener = try backend.opener(in: try temp.child("store"), as: (any ArticleStore).self) else { return }
@@ -96,7 +100,9 @@ struct BackendContractTests {
         try store.load(articles: articles)
         for article in articles.prefix(20) + awkwardArticles() {
             let found = try #require(try store.article(uid: article.uid), "lookup of \(article.uid)")
-            #expect(sameBytes(found.uid, article.uid) && sameBytes(found.summary, article.summary) && found.feedID == article.feedID)
+            #expect(
+                sameBytes(found.uid, article.uid) && sameBytes(found.summary, article.summary)
+                    && found.feedID == article.feedID)
         }
         #expect(try store.article(uid: "no such uid") == nil)
         let uids = try store.allUIDs()

@@ -47,7 +47,9 @@ enum BrokenBackend {
             if settings % 10 == 5 { return }
             try wrapped.setSetting(value, forKey: key)
         }
-        func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? { try wrapped.setting(forKey: key, kind: kind) }
+        func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
+            try wrapped.setting(forKey: key, kind: kind)
+        }
         var puts = 0
         func cachePut(_ entry: CacheEntry) throws {
             puts += 1

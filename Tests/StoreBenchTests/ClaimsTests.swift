@@ -16,7 +16,9 @@ struct ClaimsTests {
         let close = RatioClaim(ratio: 1.26, interval: 1.0004...1.42, counts: (10, 10), minimumCount: 6)
         #expect(close.verdict == .slower)
         #expect(close.text == "1.2600× [1.0004–1.4200] slower", "\(close.text)")
-        #expect(RatioClaim(ratio: 1.26, interval: 1.08...1.42, counts: (10, 10), minimumCount: 6).text == "1.26× [1.08–1.42] slower")
+        #expect(
+            RatioClaim(ratio: 1.26, interval: 1.08...1.42, counts: (10, 10), minimumCount: 6).text
+                == "1.26× [1.08–1.42] slower")
         // Too few repetitions on either side: no interval, no verdict.
         let few = RatioClaim(ratio: 1.26, interval: 1.08...1.42, counts: (10, 5), minimumCount: 6)
         #expect(few.verdict == nil && few.text == "1.26× (too few repetitions to tell)")
@@ -24,11 +26,19 @@ struct ClaimsTests {
 
     @Test("a time's interval needs the first look's repetitions and a width; fewer or none print the median and n")
     func times() {
-        #expect(MedianClaim(median: 0.0892, interval: 0.0806...0.1101, count: 17, minimumCount: 8).text == "89.2 ms [80.6–110.1 ms, n=17]")
-        #expect(MedianClaim(median: 0.0892, interval: 0.0806...0.1101, count: 6, minimumCount: 8).text == "89.2 ms (n=6, no interval)")
-        #expect(MedianClaim(median: 0.0892, interval: 0.0892...0.0892, count: 20, minimumCount: 8).text == "89.2 ms (n=20, no interval)")
+        #expect(
+            MedianClaim(median: 0.0892, interval: 0.0806...0.1101, count: 17, minimumCount: 8).text
+                == "89.2 ms [80.6–110.1 ms, n=17]")
+        #expect(
+            MedianClaim(median: 0.0892, interval: 0.0806...0.1101, count: 6, minimumCount: 8).text
+                == "89.2 ms (n=6, no interval)")
+        #expect(
+            MedianClaim(median: 0.0892, interval: 0.0892...0.0892, count: 20, minimumCount: 8).text
+                == "89.2 ms (n=20, no interval)")
         // Ends that would print equal get another digit.
-        #expect(MedianClaim(median: 0.08921, interval: 0.08920...0.08924, count: 20, minimumCount: 8).text == "89.21 ms [89.20–89.24 ms, n=20]")
+        #expect(
+            MedianClaim(median: 0.08921, interval: 0.08920...0.08924, count: 20, minimumCount: 8).text
+                == "89.21 ms [89.20–89.24 ms, n=20]")
     }
 
     @Test("zero losses in n crash states bound the per-state loss rate at 1 − 0.05^(1/n): 31.2% from 8, 5.8% from 50")
@@ -36,12 +46,15 @@ struct ClaimsTests {
         #expect(CrashEvidence.percent(CrashEvidence.bound(cleanStates: 8)) == "31.2%")
         #expect(CrashEvidence.percent(CrashEvidence.bound(cleanStates: 50)) == "5.8%")
         let kill = CrashResult.Counts(trials: 8, acknowledged: 396, lost: 0, corrupt: 0)
-        #expect(CrashEvidence.kill(kill) == "no loss in 8 kills (396 batches acknowledged; ≤ 31.2% per kill, one-sided 95%)")
+        #expect(
+            CrashEvidence.kill(kill) == "no loss in 8 kills (396 batches acknowledged; ≤ 31.2% per kill, one-sided 95%)"
+        )
         let synced = CrashResult.Counts(trials: 50, acknowledged: 823, lost: 316, corrupt: 0)
         let prefix = CrashResult.Counts(trials: 50, states: 150, acknowledged: 2469, lost: 0, corrupt: 92)
-        #expect(CrashEvidence.powerCut(synced: synced, prefix: prefix)
+        #expect(
+            CrashEvidence.powerCut(synced: synced, prefix: prefix)
                 == "synced image lost 316 of 823 acknowledged batches in 50 cuts; prefix images no acknowledged batch lost in 150 images of 50 cuts, 92 of 150 images unreadable",
-                "unreadable images are counted in images (150), not cuts (50)")
+            "unreadable images are counted in images (150), not cuts (50)")
     }
 
     /// A package-like folder: a README, one run folder with an environment and crash results.
@@ -49,15 +62,20 @@ struct ClaimsTests {
         let temp = try TemporaryDirectory()
         let run = temp.url.appendingPathComponent("results/run")
         try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
-        try Data(#"{"storebench_version":"0.1.0","scenario_name":"quick","scenario_hash":"x","started_at":"2026-11-25T01:00:00Z","finished_at":"2026-11-25T01:02:31Z"}"#.utf8)
-            .write(to: run.appendingPathComponent("environment.json"))
-        try Data("""
+        try Data(
+            #"{"storebench_version":"0.1.0","scenario_name":"quick","scenario_hash":"x","started_at":"2026-11-25T01:00:00Z","finished_at":"2026-11-25T01:02:31Z"}"#
+                .utf8
+        )
+        .write(to: run.appendingPathComponent("environment.json"))
+        try Data(
+            """
             backend,variant,settings,fault,image,trials,images,acked_batches,lost_batches,partial_batches,corrupt_opens,unrecoverable,retries,status,detail\r
             a,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             a,default,,power-loss,synced,50,50,800,12,0,0,0,0,measured,\r
             a,default,,power-loss,prefix,50,150,2400,0,0,0,0,0,measured,\r
 
-            """.utf8).write(to: run.appendingPathComponent("durability.csv"))
+            """.utf8
+        ).write(to: run.appendingPathComponent("durability.csv"))
         try Data("// swift-tools-version:6.0\n".utf8).write(to: temp.url.appendingPathComponent("Package.swift"))
         return temp
     }
@@ -74,8 +92,9 @@ struct ClaimsTests {
             - [the environment](environment.json); quick took 2 min 31 s ([run](../run/))
 
             """
-        #expect(ClaimsLint.lint(page: clean, at: page, name: "report.md").isEmpty,
-                "\(ClaimsLint.lint(page: clean, at: page, name: "report.md"))")
+        #expect(
+            ClaimsLint.lint(page: clean, at: page, name: "report.md").isEmpty,
+            "\(ClaimsLint.lint(page: clean, at: page, name: "report.md"))")
         let planted: [(ClaimsLint.Rule, String)] = [
             (.verdict, "- 1.26× [1.00–1.42] slower"),
             (.verdict, "- 1.26× [1.08–1.42] equivalent"),
@@ -84,7 +103,10 @@ struct ClaimsTests {
             (.durabilityEvidence, "- survives power loss, measured"),
             (.durabilityEvidence, "- survives power loss (measured: 0 of 3,200 lost)"),
             (.durabilityEvidence, "- no loss in 8 kills (≤ 5.8% per kill)"),
-            (.durabilityCSV, "- survives power loss (measured: power cut: no loss in 50 cuts (50 synced and 50 prefix images; 3,200 batches acknowledged; ≤ 5.8% per cut, one-sided 95%))"),
+            (
+                .durabilityCSV,
+                "- survives power loss (measured: power cut: no loss in 50 cuts (50 synced and 50 prefix images; 3,200 batches acknowledged; ≤ 5.8% per cut, one-sided 95%))"
+            ),
             (.durabilityCSV, "- synced image lost 12 of 900 acknowledged batches in 50 cuts"),
             (.link, "- [gone](power-loss/)"),
             (.runTime, "- quick took 44 s ([run](../run/))"),
@@ -97,7 +119,10 @@ struct ClaimsTests {
         let readme = temp.url.appendingPathComponent("README.md")
         let long = String(repeating: "line\n", count: ClaimsLint.readmeLimit + 1)
         #expect(ClaimsLint.lint(page: long, at: readme, name: "README.md").map(\.rule) == [.readmeLength])
-        #expect(ClaimsLint.lint(page: String(repeating: "line\n", count: ClaimsLint.readmeLimit), at: readme, name: "README.md").isEmpty)
+        #expect(
+            ClaimsLint.lint(
+                page: String(repeating: "line\n", count: ClaimsLint.readmeLimit), at: readme, name: "README.md"
+            ).isEmpty)
         #expect(Set(planted.map(\.0) + [.readmeLength]) == Set(ClaimsLint.Rule.allCases), "every class is planted")
     }
 

@@ -39,24 +39,31 @@ enum DeferringBackend {
 
 @Suite("Nothing the variant promises is left outside the clock")
 struct CommitInsideClockTests {
-    @Test("a backend that defers its commit to close() fails verification", arguments: ["insert", "mark-read", "delete"])
+    @Test(
+        "a backend that defers its commit to close() fails verification", arguments: ["insert", "mark-read", "delete"])
     func deferredCommitFails(_ workload: String) throws {
         var registry = BackendRegistry.standard()
         registry.register(DeferringBackend.descriptor())
         let cases: [String: (any Workload, [String: Int])] = [
-            "insert": (InsertWorkload(), ["count": 200]), "mark-read": (MarkReadWorkload(), ["stored": 300, "count": 100]),
+            "insert": (InsertWorkload(), ["count": 200]),
+            "mark-read": (MarkReadWorkload(), ["stored": 300, "count": 100]),
             "delete": (DeleteWorkload(), ["stored": 300, "count": 100]),
         ]
         let (chosen, parameters) = try #require(cases[workload])
-        let sample = try WorkloadContractTests.sample(chosen, parameters, on: BackendCase(backend: "deferring", variant: [:], label: "default"),
-                                                      registry: registry)
+        let sample = try WorkloadContractTests.sample(
+            chosen, parameters, on: BackendCase(backend: "deferring", variant: [:], label: "default"),
+            registry: registry)
         #expect(sample.status == .failed && sample.error.contains("verify: verification failed"), "\(sample.error)")
     }
 
     /// Through the binary: `/proc/self/io` counts the whole process, and tests run in parallel in theirs.
-    @Test("sqlite txn=batch commits its open batch inside the timed region: mark-read and delete write as much as txn=single")
+    @Test(
+        "sqlite txn=batch commits its open batch inside the timed region: mark-read and delete write as much as txn=single"
+    )
     func batchCommitsInsideTheClock() throws {
-        let samples = try runScenario(repetitions: 3, """
+        let samples = try runScenario(
+            repetitions: 3,
+            """
             backends:
               - backend: sqlite
                 variants:
@@ -77,16 +84,22 @@ struct CommitInsideClockTests {
             written[key] = min(written[key] ?? .infinity, bytes)
         }
         for workload in ["mark-read", "delete"] {
-            let single = try #require(written["\(workload) txn=singl"]), batch = try #require(written["\(workload) txn=batch"])
-            #expect(batch >= 0.8 * single, "\(workload): txn=batch wrote \(batch) bytes in the timed region, txn=single \(single)")
+            let single = try #require(written["\(workload) txn=singl"])
+            let batch = try #require(written["\(workload) txn=batch"])
+            #expect(
+                batch >= 0.8 * single,
+                "\(workload): txn=batch wrote \(batch) bytes in the timed region, txn=single \(single)")
         }
     }
 
     @Test("backends without a second handle say so in the row's note")
     func afterCloseIsNoted() throws {
-        let sample = try WorkloadContractTests.sample(InsertWorkload(), ["count": 50], on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
+        let sample = try WorkloadContractTests.sample(
+            InsertWorkload(), ["count": 50], on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
         #expect(sample.status == .ok)
-        #expect(sample.notes[.note]?.contains("read back after closing the timed store (GDBM locks the file") == true, "\(sample.notes)")
+        #expect(
+            sample.notes[.note]?.contains("read back after closing the timed store (GDBM locks the file") == true,
+            "\(sample.notes)")
     }
 }
 
@@ -95,7 +108,9 @@ struct MemoryGrowthTests {
     /// Through the binary: the test process's resident memory belongs to every test running in parallel.
     @Test("mem_growth_kib of a 10,000-article memory insert is tens of MB at most, beside a 400,000-message timeline")
     func growthIsTheOperations() throws {
-        let samples = try runScenario(repetitions: 1, """
+        let samples = try runScenario(
+            repetitions: 1,
+            """
             backends:
               - backend: memory
             workloads:
@@ -104,10 +119,12 @@ struct MemoryGrowthTests {
               - workload: timeline
                 parameters: {messages: 400000, users: 5000}
             """)
-        let workload = samples.header.firstIndex(of: "workload")!, growth = samples.header.firstIndex(of: "mem_growth_kib")!
+        let workload = samples.header.firstIndex(of: "workload")!
+        let growth = samples.header.firstIndex(of: "mem_growth_kib")!
         let rss = samples.header.firstIndex(of: "max_rss_kib")!
         let insert = try #require(samples.rows.first { $0[workload] == "insert" })
-        let grown = try #require(Int(insert[growth])), peak = try #require(Int(insert[rss]))
+        let grown = try #require(Int(insert[growth]))
+        let peak = try #require(Int(insert[rss]))
         #expect(grown > 0 && grown < 100 * 1024, "insert grew \(grown) KiB")
         #expect(grown < peak, "the growth (\(grown) KiB) is part of the process peak (\(peak) KiB)")
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import StoreBenchBackends
 import StoreBenchCore
+import Synchronization
 import Testing
 
 /// The code that runs on two threads: `sync-while-reading` on every backend's sharing idiom, the memory backend's
@@ -10,15 +10,18 @@ import Testing
 @Suite("Concurrency")
 struct ConcurrencyTests {
     /// Each backend at its defaults, plus the sharing idioms that differ by setting (WAL readers, a DatabasePool).
-    static let cases: [BackendCase] = BackendRegistry.standard().names.map {
-        BackendCase(backend: $0, variant: [:], label: "default")
-    } + [
-        BackendCase(backend: "sqlite", variant: ["journal": "wal", "sync": "normal"], label: "journal=wal sync=normal"),
-        BackendCase(backend: "grdb", variant: ["writer": "pool"], label: "writer=pool"),
-    ]
+    static let cases: [BackendCase] =
+        BackendRegistry.standard().names.map {
+            BackendCase(backend: $0, variant: [:], label: "default")
+        } + [
+            BackendCase(
+                backend: "sqlite", variant: ["journal": "wal", "sync": "normal"], label: "journal=wal sync=normal"),
+            BackendCase(backend: "grdb", variant: ["writer": "pool"], label: "writer=pool"),
+        ]
 
-    @Test("sync-while-reading: the UI thread's reads and the sync's writes verify on every sharing idiom",
-          arguments: cases)
+    @Test(
+        "sync-while-reading: the UI thread's reads and the sync's writes verify on every sharing idiom",
+        arguments: cases)
     func syncWhileReading(_ backend: BackendCase) throws {
         let sample = try WorkloadContractTests.sample(
             SyncWhileReadingWorkload(),
@@ -39,8 +42,10 @@ struct ConcurrencyTests {
                 let store = try descriptor.open(location, as: (any ArticleStore).self)
                 try store.unitOfWork {
                     for index in 0..<50 {
-                        try store.insert(Article(uid: "t\(thread)-\(index)", feedID: Int64(thread), title: "x", summary: "y",
-                                                 published: Date(timeIntervalSince1970: 0), read: false))
+                        try store.insert(
+                            Article(
+                                uid: "t\(thread)-\(index)", feedID: Int64(thread), title: "x", summary: "y",
+                                published: Date(timeIntervalSince1970: 0), read: false))
                     }
                 }
                 try store.close()

@@ -8,31 +8,40 @@ import Testing
 @Suite("Counted costs", .serialized)
 struct CountedCostTests {
     /// Inserts `size` articles with each variant (one repetition, no warm-up); the rows by backend and variant.
-    static func insert(_ variants: [String], size: Int, in directory: TemporaryDirectory, name: String = "run",
-                       environment: [String: String] = [:]) throws -> (table: SampleTable, environment: [String: Any]) {
+    static func insert(
+        _ variants: [String], size: Int, in directory: TemporaryDirectory, name: String = "run",
+        environment: [String: String] = [:]
+    ) throws -> (table: SampleTable, environment: [String: Any]) {
         let out = directory.url.appendingPathComponent(name)
         let work = try directory.child("work-\(name)")
-        let result = try runStorebench(["run", "--workload", "insert", "--size", String(size), "--reps", "2", "--warmup", "0",
-                                        "--out", out.path, "--workdir", work.path] + variants.flatMap { ["--backend", $0] },
-                                       environment: environment)
+        let result = try runStorebench(
+            [
+                "run", "--workload", "insert", "--size", String(size), "--reps", "2", "--warmup", "0",
+                "--out", out.path, "--workdir", work.path,
+            ] + variants.flatMap { ["--backend", $0] },
+            environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let data = try Data(contentsOf: out.appendingPathComponent("environment.json"))
         let environment = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return (try SampleTable(path: out.path), environment)
     }
 
-    static var countersExpected: Bool { geteuid() == 0 && FileManager.default.fileExists(atPath: "/sys/kernel/tracing/events/syscalls") }
+    static var countersExpected: Bool {
+        geteuid() == 0 && FileManager.default.fileExists(atPath: "/sys/kernel/tracing/events/syscalls")
+    }
 
-    @Test("every sync a library documents is counted: SQLite's journal syncs, LMDB's O_DSYNC meta page, one fsync per file and directory")
+    @Test(
+        "every sync a library documents is counted: SQLite's journal syncs, LMDB's O_DSYNC meta page, one fsync per file and directory"
+    )
     func documentedSyncs() throws {
         let directory = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         // syncs per inserted record, from each library's documentation (docs/MEASURING.md has the table).
         let perRecord: [(variant: String, backend: String, syncs: Int)] = [
             ("sqlite[txn=none,journal=delete,sync=normal]", "sqlite", 3),  // journal, its directory, the database
-            ("sqlite[txn=none,journal=delete,sync=full]", "sqlite", 4),    // + the journal header again
-            ("sqlite[txn=none,journal=wal,sync=normal]", "sqlite", 0),     // WAL syncs at checkpoints only
-            ("sqlite[txn=none,journal=wal,sync=full]", "sqlite", 1),       // the WAL at every commit
-            ("lmdb[txn=each,sync=full]", "lmdb", 2),                       // data pages, then the meta page (O_DSYNC)
+            ("sqlite[txn=none,journal=delete,sync=full]", "sqlite", 4),  // + the journal header again
+            ("sqlite[txn=none,journal=wal,sync=normal]", "sqlite", 0),  // WAL syncs at checkpoints only
+            ("sqlite[txn=none,journal=wal,sync=full]", "sqlite", 1),  // the WAL at every commit
+            ("lmdb[txn=each,sync=full]", "lmdb", 2),  // data pages, then the meta page (O_DSYNC)
             ("lmdb[txn=each,sync=nometasync]", "lmdb", 1),
             ("lmdb[txn=each,sync=nosync]", "lmdb", 0),
             ("gdbm[sync=each]", "gdbm", 1),
@@ -53,7 +62,8 @@ struct CountedCostTests {
         }
         #expect(Set(counted) == Set(CountedCost.allCases.map(\.rawValue)), "\(counters)")
         for row in rows {
-            let syncs = try #require(row.values[.syncs]), ops = try #require(row.values[.ops])
+            let syncs = try #require(row.values[.syncs])
+            let ops = try #require(row.values[.ops])
             #expect(ops == Double(size))
             #expect(abs((row.values[.syncsPerOp] ?? -1) - syncs / ops) <= 1e-5 * max(1, syncs / ops))
             if row.key.backend == "files" {
@@ -63,10 +73,12 @@ struct CountedCostTests {
                 #expect(row.values[.renames] == ops)
                 continue
             }
-            let expected = try #require(perRecord.first { candidate in
-                let settings = Self.distinctive(candidate.variant)
-                return candidate.backend == row.key.backend && (settings.isEmpty || row.key.variant.contains(settings))
-            })
+            let expected = try #require(
+                perRecord.first { candidate in
+                    let settings = Self.distinctive(candidate.variant)
+                    return candidate.backend == row.key.backend
+                        && (settings.isEmpty || row.key.variant.contains(settings))
+                })
             #expect(syncs == Double(expected.syncs * size), "\(row.key.backend) [\(row.key.variant)]")
         }
         let memory = try #require(rows.first { $0.key.backend == "memory" })
@@ -79,30 +91,38 @@ struct CountedCostTests {
     /// The part of a variant that tells it apart in the row's canonical variant text.
     static func distinctive(_ variant: String) -> String {
         guard let open = variant.firstIndex(of: "[") else { return "" }
-        let settings = variant[variant.index(after: open)..<variant.index(before: variant.endIndex)].split(separator: ",")
+        let settings = variant[variant.index(after: open)..<variant.index(before: variant.endIndex)].split(
+            separator: ",")
         let txn = settings.first { $0.hasPrefix("txn=") }.map(String.init) ?? ""
         let rest = settings.filter { !$0.hasPrefix("txn=") }
         // Canonical order puts txn first, then the others in the descriptor's order, which is the order written here.
         return ([txn] + rest.map(String.init)).filter { !$0.isEmpty }.joined(separator: " ")
     }
 
-    @Test("the gate exits 2 when a backend syncs once more per record, names it with both values, and stays quiet on A/A")
+    @Test(
+        "the gate exits 2 when a backend syncs once more per record, names it with both values, and stays quiet on A/A")
     func gateCatchesOneMoreSync() throws {
         guard Self.countersExpected else { return }
         let directory = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let variants = ["lmdb[txn=each,sync=full]", "memory"]
         let baseline = try Self.insert(variants, size: 20, in: directory, name: "baseline")
         _ = try Self.insert(variants, size: 20, in: directory, name: "same")
-        _ = try Self.insert(variants, size: 20, in: directory, name: "seam", environment: [TestExtraSync.variable: "lmdb"])
+        _ = try Self.insert(
+            variants, size: 20, in: directory, name: "seam", environment: [TestExtraSync.variable: "lmdb"])
         #expect(baseline.table.rows.count == 4)
-        let gate = ["--metric", "syncs_per_op", "--metric", "files_created_per_op", "--require-counts", "--allow-underpowered"]
+        let gate = [
+            "--metric", "syncs_per_op", "--metric", "files_created_per_op", "--require-counts", "--allow-underpowered",
+        ]
         let path = { (name: String) in directory.url.appendingPathComponent(name).path }
         let same = try runStorebench(["compare", path("baseline"), path("same")] + gate)
         #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
         let seam = try runStorebench(["compare", path("baseline"), path("seam")] + gate)
         #expect(seam.status == 2, "\(seam.stdout)\n\(seam.stderr)")
-        #expect(seam.stdout.contains("regression: lmdb [txn=each sync=full mapsize_mb=2048 migrate=eager] insert (size 20): syncs_per_op 2.00 → 3.00"),
-                "\(seam.stdout)")
+        #expect(
+            seam.stdout.contains(
+                "regression: lmdb [txn=each sync=full mapsize_mb=2048 migrate=eager] insert (size 20): syncs_per_op 2.00 → 3.00"
+            ),
+            "\(seam.stdout)")
         #expect(!seam.stdout.contains("regression: memory"))
     }
 
@@ -110,15 +130,21 @@ struct CountedCostTests {
     func uncountedBaselineIsNamed() throws {
         let directory = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         _ = try Self.insert(["memory"], size: 10, in: directory, name: "counted")
-        let off = try runStorebench(["run", "--workload", "insert", "--size", "10", "--reps", "2", "--warmup", "0", "--backend", "memory",
-                                     "--no-counters", "--out", directory.url.appendingPathComponent("off").path,
-                                     "--workdir", try directory.child("work-off").path])
+        let off = try runStorebench([
+            "run", "--workload", "insert", "--size", "10", "--reps", "2", "--warmup", "0", "--backend", "memory",
+            "--no-counters", "--out", directory.url.appendingPathComponent("off").path,
+            "--workdir", try directory.child("work-off").path,
+        ])
         #expect(off.status == 0, "\(off.stderr)")
         let path = { (name: String) in directory.url.appendingPathComponent(name).path }
-        let warned = try runStorebench(["compare", path("off"), path("counted"), "--metric", "syncs_per_op", "--allow-underpowered"])
+        let warned = try runStorebench([
+            "compare", path("off"), path("counted"), "--metric", "syncs_per_op", "--allow-underpowered",
+        ])
         #expect(warned.stdout.contains("counts not compared: the baseline counted no events"), "\(warned.stdout)")
-        let required = try runStorebench(["compare", path("off"), path("counted"), "--metric", "syncs_per_op", "--require-counts",
-                                          "--allow-underpowered"])
+        let required = try runStorebench([
+            "compare", path("off"), path("counted"), "--metric", "syncs_per_op", "--require-counts",
+            "--allow-underpowered",
+        ])
         #expect(required.status == 1, "\(required.stdout)")
     }
 
@@ -129,9 +155,11 @@ struct CountedCostTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.url.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try storebenchBinary().path, "run",
-                             "--workload", "insert", "--size", "10", "--reps", "2", "--warmup", "0", "--backend", "files",
-                             "--out", directory.url.appendingPathComponent("out").path, "--workdir", directory.url.path]
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", try storebenchBinary().path, "run",
+            "--workload", "insert", "--size", "10", "--reps", "2", "--warmup", "0", "--backend", "files",
+            "--out", directory.url.appendingPathComponent("out").path, "--workdir", directory.url.path,
+        ]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory.url.path, "TMPDIR": directory.url.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -139,15 +167,19 @@ struct CountedCostTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let out = directory.url.appendingPathComponent("out")
-        let environment = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: out.appendingPathComponent("environment.json"))) as? [String: Any])
+        let environment = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: out.appendingPathComponent("environment.json"))) as? [String: Any])
         let counters = try #require(environment["counters"] as? [String: Any])
         let missing = try #require(counters["missing"] as? [String: String])
         #expect(missing["syncs"]?.contains("root") == true, "\(missing)")
         #expect(missing["context_switches"] != nil)
         let rows = try SampleTable(path: out.path).rows
         #expect(rows.count == 2 && rows.allSatisfy { $0.status == .ok })
-        #expect(rows.allSatisfy { $0.values[.syncs] == nil && $0.values[.writeCalls] == nil && $0.values[.syncsPerOp] == nil })
+        #expect(
+            rows.allSatisfy {
+                $0.values[.syncs] == nil && $0.values[.writeCalls] == nil && $0.values[.syncsPerOp] == nil
+            })
         #expect(rows.allSatisfy { $0.values[.writtenBytes] != nil }, "wchar needs no privilege")
     }
 }

@@ -17,14 +17,17 @@ struct CoverageSimulationTests {
         let file = packageRoot.appendingPathComponent("Tests/Fixtures/coverage-populations.csv")
         let decoded = try CSVFormat.decode(String(contentsOf: file, encoding: .utf8))
         return decoded.rows.map { cells in
-            Population(name: cells[0...3].joined(separator: " "), values: cells[4].split(separator: " ").compactMap { Double($0) })
+            Population(
+                name: cells[0...3].joined(separator: " "),
+                values: cells[4].split(separator: " ").compactMap { Double($0) })
         }
     }
 
     /// A draw from the population, smoothed by a 1% lognormal jitter so that the median is well defined.
     static func draw(_ population: Population, _ rng: inout SplitMix64) -> Double {
         let value = population.values[Int(rng.next() % UInt64(population.values.count))]
-        let u1 = max(Double(rng.next() >> 11) / Double(1 << 53), 1e-12), u2 = Double(rng.next() >> 11) / Double(1 << 53)
+        let u1 = max(Double(rng.next() >> 11) / Double(1 << 53), 1e-12)
+        let u2 = Double(rng.next() >> 11) / Double(1 << 53)
         return value * exp(0.01 * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2))
     }
 
@@ -48,8 +51,9 @@ struct CoverageSimulationTests {
                     for _ in 0..<policy.maximum {
                         values.append(draw(population, &rng))
                         guard values.count >= policy.minimum, let statistics = Statistics(values),
-                              let interval = statistics.medianInterval,
-                              NoiseFlags.reach(interval, median: statistics.median) <= policy.targetPrecision else { continue }
+                            let interval = statistics.medianInterval,
+                            NoiseFlags.reach(interval, median: statistics.median) <= policy.targetPrecision
+                        else { continue }
                         outcome.precise += 1
                         if interval.low <= truth && truth <= interval.high { outcome.covered += 1 }
                         break
@@ -58,8 +62,10 @@ struct CoverageSimulationTests {
                 }
                 var schedule = RepetitionSchedule(policy: policy, caseCount: 1)
                 while schedule.isActive(0) {
-                    var sample = Sample(key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "v", size: 1,
-                                                    parameters: ""), repetition: 1, dataset: "")
+                    var sample = Sample(
+                        key: RowKey(
+                            scenario: "s", workload: "w", backend: "b", variant: "v", size: 1,
+                            parameters: ""), repetition: 1, dataset: "")
                     sample.status = .ok
                     sample.wallSeconds = draw(population, &rng)
                     _ = schedule.record(0, sample, seconds: 0, warmup: false, runElapsed: 0)
@@ -78,20 +84,25 @@ struct CoverageSimulationTests {
     func coverage(maximum: Int) throws {
         let policy = RepetitionPolicy(minimum: 6, maximum: maximum, targetPrecision: 0.05)
         let outcome = try Self.simulate(policy: policy, trials: 40)
-        print("coverage simulation, policy 6–\(maximum) (looks \(policy.schedule.looks)): \(outcome.covered) of \(outcome.precise) "
-              + "precise stops covered the median (\(String(format: "%.3f ± %.3f", outcome.coverage, outcome.standardError)))")
+        print(
+            "coverage simulation, policy 6–\(maximum) (looks \(policy.schedule.looks)): \(outcome.covered) of \(outcome.precise) "
+                + "precise stops covered the median (\(String(format: "%.3f ± %.3f", outcome.coverage, outcome.standardError)))"
+        )
         #expect(outcome.precise >= 300, "too few precise stops to judge: \(outcome.precise)")
-        #expect(outcome.coverage >= 0.95 - 2 * outcome.standardError,
-                "coverage \(outcome.coverage) over \(outcome.precise) precise stops (looks \(policy.schedule.looks))")
+        #expect(
+            outcome.coverage >= 0.95 - 2 * outcome.standardError,
+            "coverage \(outcome.coverage) over \(outcome.precise) precise stops (looks \(policy.schedule.looks))")
     }
 
     @Test("the old rule (a look after every repetition, a plain 95% interval) falls short: the test can fail")
     func oldRuleFallsShort() throws {
         let policy = RepetitionPolicy(minimum: 6, maximum: 20, targetPrecision: 0.05)
         let outcome = try Self.simulate(policy: policy, trials: 40, everyRepetition: true)
-        print("coverage simulation, old rule (a look after every repetition): \(outcome.covered) of \(outcome.precise) "
-              + "(\(String(format: "%.3f ± %.3f", outcome.coverage, outcome.standardError)))")
-        #expect(outcome.coverage < 0.95 - 2 * outcome.standardError, "coverage \(outcome.coverage) over \(outcome.precise)")
+        print(
+            "coverage simulation, old rule (a look after every repetition): \(outcome.covered) of \(outcome.precise) "
+                + "(\(String(format: "%.3f ± %.3f", outcome.coverage, outcome.standardError)))")
+        #expect(
+            outcome.coverage < 0.95 - 2 * outcome.standardError, "coverage \(outcome.coverage) over \(outcome.precise)")
     }
 
     @Test("the schedule: looks about ×1.4 apart, Bonferroni level, exact bound ≥ 0.95; a fixed policy has one look")

@@ -64,7 +64,8 @@ struct CustomBackendTests {
         registry.register(JSONFileBackend.descriptor)
         let custom = BackendCase(backend: "jsonfile", variant: [:], label: "default")
         for (workload, parameters) in Self.articleWorkloads {
-            let expected = try WorkloadContractTests.run(workload, parameters, on: WorkloadContractTests.memory).checksum
+            let expected = try WorkloadContractTests.run(workload, parameters, on: WorkloadContractTests.memory)
+                .checksum
             let found = try WorkloadContractTests.run(workload, parameters, on: custom, registry: registry)
             #expect(found.checksum == expected, "\(workload.name)")
         }
@@ -76,14 +77,19 @@ struct CustomBackendTests {
         registry.register(JSONFileBackend.descriptor)
         let custom = BackendCase(backend: "jsonfile", variant: [:], label: "default")
         let roles = JSONFileBackend.descriptor.roles
-        let needingMore = (WorkloadContractTests.cases + [(TimelineWorkload(), ["messages": 50, "users": 5, "screen": 10]),
-                                                          (SettingsWorkload(), ["count": 5])])
+        let needingMore =
+            (WorkloadContractTests.cases + [
+                (TimelineWorkload(), ["messages": 50, "users": 5, "screen": 10]),
+                (SettingsWorkload(), ["count": 5]),
+            ])
             .filter { !roles.isSuperset(of: $0.workload.requires) }
         #expect(needingMore.count == 11)
         for (workload, parameters) in needingMore {
             let sample = try WorkloadContractTests.sample(workload, parameters, on: custom, registry: registry)
             #expect(sample.status == .unsupported, "\(workload.name): \(sample.status)")
-            #expect(sample.error.contains("plan: unsupported: the jsonfile store does not play the role"), "\(sample.error)")
+            #expect(
+                sample.error.contains("plan: unsupported: the jsonfile store does not play the role"), "\(sample.error)"
+            )
         }
     }
 }

@@ -10,7 +10,9 @@ struct LookupEveryWorkload: Workload {
     let sizeParameter = "count"
     let smokeParameters = ["count": 30]
     let requires: StoreRoles = .articles
-    let parameters = [WorkloadParameter("count", default: 200, range: 1...100_000, summary: "articles stored and looked up")]
+    let parameters = [
+        WorkloadParameter("count", default: 200, range: 1...100_000, summary: "articles stored and looked up")
+    ]
 
     func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(articles: generator.articles(count: parameters["count"]))
@@ -59,19 +61,23 @@ struct CustomWorkloadTests {
         return registry
     }
 
-    @Test("runs on every backend, the test target's own included, with the memory backend's checksum",
-          arguments: BackendCase.contract)
+    @Test(
+        "runs on every backend, the test target's own included, with the memory backend's checksum",
+        arguments: BackendCase.contract)
     func runsEverywhere(_ backend: BackendCase) throws {
         let workload = LookupEveryWorkload()
-        let expected = try WorkloadContractTests.run(workload, ["count": 120], on: WorkloadContractTests.memory).checksum
-        let found = try WorkloadContractTests.run(workload, ["count": 120], on: backend, registry: BackendCase.contractRegistry)
+        let expected = try WorkloadContractTests.run(workload, ["count": 120], on: WorkloadContractTests.memory)
+            .checksum
+        let found = try WorkloadContractTests.run(
+            workload, ["count": 120], on: backend, registry: BackendCase.contractRegistry)
         #expect(found.checksum == expected)
     }
 
     @Test("smoke.yaml picks up a registered backend and workload with what they declare: no file is edited")
     func smokeIncludesThem() throws {
         let backends = BackendCase.contractRegistry
-        let smoke = try ScenarioParser(backends: backends, workloads: Self.workloads).parse(file: "scenarios/smoke.yaml")
+        let smoke = try ScenarioParser(backends: backends, workloads: Self.workloads).parse(
+            file: "scenarios/smoke.yaml")
         #expect(smoke.backends.contains { $0.backend == "jsonfile" })
         let entry = try #require(smoke.workloads.first { $0.workload == "lookup-every" })
         #expect(entry.cases.map { $0["count"] } == [30])

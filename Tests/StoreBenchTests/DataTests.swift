@@ -7,7 +7,10 @@ struct DataTests {
     @Test("SplitMix64 matches the reference sequence for seed 0")
     func splitMixReference() {
         var rng = SplitMix64(seed: 0)
-        #expect([rng.next(), rng.next(), rng.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [rng.next(), rng.next(), rng.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
+            ])
     }
 
     @Test("FNV-1a 64 matches the published test vectors")
@@ -24,7 +27,9 @@ struct DataTests {
 
     @Test("same seed, same data; other seed, other data; smaller sets are prefixes")
     func determinism() {
-        let a = DatasetGenerator(seed: 42), b = DatasetGenerator(seed: 42), c = DatasetGenerator(seed: 43)
+        let a = DatasetGenerator(seed: 42)
+        let b = DatasetGenerator(seed: 42)
+        let c = DatasetGenerator(seed: 43)
         #expect(a.articles(count: 100) == b.articles(count: 100))
         #expect(Checksum.articles(a.articles(count: 100)).hex != Checksum.articles(c.articles(count: 100)).hex)
         #expect(Array(a.articles(count: 200).prefix(50)) == a.articles(count: 50))
@@ -39,7 +44,11 @@ struct DataTests {
         let text = articles.map { $0.title + $0.summary }.joined()
         for piece in ["\"Tables\"", "DROP TABLE", "🚀", "東京", "\n", "\t"] { #expect(text.contains(piece), "\(piece)") }
         #expect(articles.allSatisfy { $0.summary.utf8.count >= 190 })
-        #expect(articles.allSatisfy { $0.published.millisecondsSince1970 == Date(millisecondsSince1970: $0.published.millisecondsSince1970).millisecondsSince1970 })
+        #expect(
+            articles.allSatisfy {
+                $0.published.millisecondsSince1970
+                    == Date(millisecondsSince1970: $0.published.millisecondsSince1970).millisecondsSince1970
+            })
     }
 
     @Test("sample picks distinct indices in range")

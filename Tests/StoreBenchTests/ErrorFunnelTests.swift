@@ -24,23 +24,31 @@ struct ErrorFunnelTests {
             Issue.record("spawned a nonexistent executable")
         } catch {
             let text = "\(error)"
-            #expect(text.hasPrefix("child process: posix_spawn /nonexistent/storebench: No such file or directory"), "\(text)")
+            #expect(
+                text.hasPrefix("child process: posix_spawn /nonexistent/storebench: No such file or directory"),
+                "\(text)")
             #expect(!text.contains("inconsistent store"))
         }
         #expect(throws: HarnessError.self) { try ChildRequest(argument: "{not json") }
     }
 
-    @Test("\"inconsistent store\" is thrown only where a store's content is wrong: backends, the data model, the cache, the C baselines")
+    @Test(
+        "\"inconsistent store\" is thrown only where a store's content is wrong: backends, the data model, the cache, the C baselines"
+    )
     func storeErrorsOnlyForStores() throws {
-        let allowed = ["Sources/StoreBenchBackends/", "Sources/StoreBenchContract/Model/", "Sources/StoreBenchCore/Cache/",
-                       "Sources/StoreBenchOverhead/CBaseline.swift"]
+        let allowed = [
+            "Sources/StoreBenchBackends/", "Sources/StoreBenchContract/Model/", "Sources/StoreBenchCore/Cache/",
+            "Sources/StoreBenchOverhead/CBaseline.swift",
+        ]
         let sources = packageRoot.appendingPathComponent("Sources")
         var offenders: [String] = []
         for case let relative as String in FileManager.default.enumerator(atPath: sources.path)?.allObjects ?? []
         where relative.hasSuffix(".swift") {
             let path = "Sources/" + relative
             let text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
-            if text.contains("StoreError.inconsistent(") && !allowed.contains(where: { path.hasPrefix($0) }) { offenders.append(path) }
+            if text.contains("StoreError.inconsistent(") && !allowed.contains(where: { path.hasPrefix($0) }) {
+                offenders.append(path)
+            }
         }
         #expect(offenders.isEmpty, "\(offenders)")
     }

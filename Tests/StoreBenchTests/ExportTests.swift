@@ -15,32 +15,47 @@ struct ExportTests {
 
         """
 
-    @Test("BMF: latency in nanoseconds with the median's interval, counts beside it, only ok rows, today's variant names")
+    @Test(
+        "BMF: latency in nanoseconds with the median's interval, counts beside it, only ok rows, today's variant names")
     func bmf() throws {
         let registry = BackendRegistry.standard()
-        let rows = try Export.rows(summaryCSV: Self.summary, source: "t") { registry.currentVariantText(backend: $0, variant: $1) }
+        let rows = try Export.rows(summaryCSV: Self.summary, source: "t") {
+            registry.currentVariantText(backend: $0, variant: $1)
+        }
         #expect(rows.count == 2)
-        let object = try JSONSerialization.jsonObject(with: Export.encode(rows, as: .bmf)) as? [String: [String: [String: Double]]]
-        let sqliteName = "insert/sqlite [txn=single journal=wal sync=full index=on list_index=off search=like auto_vacuum=none "
+        let object =
+            try JSONSerialization.jsonObject(with: Export.encode(rows, as: .bmf))
+            as? [String: [String: [String: Double]]]
+        let sqliteName =
+            "insert/sqlite [txn=single journal=wal sync=full index=on list_index=off search=like auto_vacuum=none "
             + "migrate=alter tags=join fullfsync=off]/100 (count=100)"
         let sqlite = try #require(object?[sqliteName], "\(object?.keys.sorted() ?? [])")
         #expect(sqlite["latency"] == ["value": 5e8, "lower_value": 4e8, "upper_value": 7e8])
         #expect(sqlite["syncs_per_op"] == ["value": 2] && sqlite["written_bytes_per_op"] == ["value": 8192])
-        let lmdb = try #require(object?["insert/lmdb [txn=single sync=full mapsize_mb=2048 migrate=eager]/100 (count=100)"])
+        let lmdb = try #require(
+            object?["insert/lmdb [txn=single sync=full mapsize_mb=2048 migrate=eager]/100 (count=100)"])
         #expect(lmdb["latency"] == ["value": 2.5e8] && lmdb.count == 1)
         // The same run always gives the same bytes.
         #expect(try Export.encode(rows, as: .bmf) == Export.encode(rows, as: .bmf))
     }
 
-    @Test("github-action-benchmark: [{name, unit, value, range, extra}], one entry per count, range only with an interval")
+    @Test(
+        "github-action-benchmark: [{name, unit, value, range, extra}], one entry per count, range only with an interval"
+    )
     func githubActionBenchmark() throws {
         let rows = try Export.rows(summaryCSV: Self.summary, source: "t")
-        let entries = try #require(try JSONSerialization.jsonObject(with: Export.encode(rows, as: .githubActionBenchmark)) as? [[String: Any]])
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Export.encode(rows, as: .githubActionBenchmark)) as? [[String: Any]])
         #expect(entries.count == 4)
         for entry in entries {
-            #expect(entry["name"] is String && entry["unit"] is String && entry["value"] is Double && entry["extra"] is String)
+            #expect(
+                entry["name"] is String && entry["unit"] is String && entry["value"] is Double
+                    && entry["extra"] is String)
         }
-        let sqlite = try #require(entries.first { ($0["name"] as? String)?.hasPrefix("insert/sqlite") == true && $0["unit"] as? String == "s" })
+        let sqlite = try #require(
+            entries.first {
+                ($0["name"] as? String)?.hasPrefix("insert/sqlite") == true && $0["unit"] as? String == "s"
+            })
         #expect(sqlite["value"] as? Double == 0.5 && sqlite["range"] as? String == "± 0.2")
         #expect(entries.contains { $0["unit"] as? String == "syncs/op" && $0["value"] as? Double == 2 })
         let lmdb = try #require(entries.first { ($0["name"] as? String)?.hasPrefix("insert/lmdb") == true })
@@ -59,11 +74,14 @@ struct ExportTests {
         return process.terminationStatus == 0
     }()
 
-    @Test("Exports of a real run validate: BMF against Bencher's published schema, github-action-benchmark against its documented fields",
-          .enabled(if: validatorAvailable, "jsonschema is not installed: run scripts/plot --setup (scripts/test does)"))
+    @Test(
+        "Exports of a real run validate: BMF against Bencher's published schema, github-action-benchmark against its documented fields",
+        .enabled(if: validatorAvailable, "jsonschema is not installed: run scripts/plot --setup (scripts/test does)"))
     func validatesAgainstSchemas() throws {
         let directory = try TemporaryDirectory()
-        for (format, schema) in [("bmf", "bmf.schema.json"), ("github-action-benchmark", "github-action-benchmark.schema.json")] {
+        for (format, schema) in [
+            ("bmf", "bmf.schema.json"), ("github-action-benchmark", "github-action-benchmark.schema.json"),
+        ] {
             let out = directory.url.appendingPathComponent("\(format).json")
             let export = try runStorebench(["export", "results/example", "--format", format, "--out", out.path])
             #expect(export.status == 0, "\(export)")
@@ -82,7 +100,10 @@ struct ExportTests {
                 """
             let process = Process()
             process.executableURL = Self.validator
-            process.arguments = ["-c", script, packageRoot.appendingPathComponent("Tests/StoreBenchTests/Schemas/\(schema)").path, out.path]
+            process.arguments = [
+                "-c", script, packageRoot.appendingPathComponent("Tests/StoreBenchTests/Schemas/\(schema)").path,
+                out.path,
+            ]
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()

@@ -20,16 +20,20 @@ struct HardeningInputTests {
     func aliasBombIsRefused() throws {
         let box = try Sandbox()
         let scenario = try box.root.file("bomb.yaml", Self.aliasBomb(levels: 9))
-        let run = try box.start(["run", "--scenario", scenario, "--out", box.url.appendingPathComponent("out").path,
-                                 "--workdir", box.work.path])
+        let run = try box.start([
+            "run", "--scenario", scenario, "--out", box.url.appendingPathComponent("out").path,
+            "--workdir", box.work.path,
+        ])
         let status = run.finish(within: 30)
         #expect(status == 64, "it must be refused, not time out: \(run.stderr)")
         #expect(run.stderr.contains("not supported in scenarios") && run.stderr.contains("line 2"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: box.url.appendingPathComponent("out").path))
         // Aliases anywhere, deep nesting and plain anchors are refused too; the parser is never reached.
         let parser = ScenarioParser(backends: .standard(), workloads: .standard)
-        for text in ["name: a\nbackends: &x [{backend: memory}]\nworkloads: *x\n",
-                     "name: a\nx: " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n"] {
+        for text in [
+            "name: a\nbackends: &x [{backend: memory}]\nworkloads: *x\n",
+            "name: a\nx: " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n",
+        ] {
             #expect(throws: ScenarioError.self) { try parser.parse(data: Data(text.utf8), file: "t.yaml") }
         }
     }
@@ -57,7 +61,8 @@ struct HardeningInputTests {
     func verifyStoreInterrupted() throws {
         let box = try Sandbox()
         let store = try box.root.child("store")
-        let location = StoreLocation(directory: store, variant: try #require(BackendRegistry.standard()["sqlite"]).variant([:]))
+        let location = StoreLocation(
+            directory: store, variant: try #require(BackendRegistry.standard()["sqlite"]).variant([:]))
         let writer = try #require(BackendRegistry.standard()["sqlite"]).open(app: location)
         try writer.load(articles: DatasetGenerator(seed: 7).articles(count: 60_000))
         try writer.close()
@@ -73,17 +78,23 @@ struct HardeningInputTests {
     func sizeLists() throws {
         let box = try Sandbox()
         for sizes in ["5,5", "1,,2", "3,", "0"] {
-            let result = try box.run(["run", "--backend", "memory", "--workload", "insert", "--size", sizes, "--dry-run"])
+            let result = try box.run([
+                "run", "--backend", "memory", "--workload", "insert", "--size", sizes, "--dry-run",
+            ])
             #expect(result.status == 64, "\(sizes): \(result.stderr)")
         }
     }
 
-    @Test("9. duplicated sample lines never inflate n: a samples.csv repeated 4× or with more repetitions than summary.csv is refused")
+    @Test(
+        "9. duplicated sample lines never inflate n: a samples.csv repeated 4× or with more repetitions than summary.csv is refused"
+    )
     func duplicatedSamples() throws {
         let box = try Sandbox()
         let source = try String(contentsOfFile: HardeningOutputTests.even + "/samples.csv", encoding: .utf8)
         let lines = source.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        let repeated = ([lines[0]] + lines.dropFirst().flatMap { Array(repeating: $0, count: 4) }).joined(separator: "\r\n") + "\r\n"
+        let repeated =
+            ([lines[0]] + lines.dropFirst().flatMap { Array(repeating: $0, count: 4) }).joined(separator: "\r\n")
+            + "\r\n"
         let file = try box.root.file("samples.csv", repeated)
         for current in [file, box.url.path] {
             let result = try box.run(["compare", HardeningOutputTests.even, current, "--allow-underpowered"])
@@ -91,7 +102,9 @@ struct HardeningInputTests {
         }
         // More repetitions than summary.csv says: rows of another run, refused.
         let run = box.url.appendingPathComponent("run")
-        #expect(try box.run(["run", "--scenario", try box.tinyScenario(), "--out", run.path, "--workdir", box.work.path]).status == 0)
+        #expect(
+            try box.run(["run", "--scenario", try box.tinyScenario(), "--out", run.path, "--workdir", box.work.path])
+                .status == 0)
         let samples = run.appendingPathComponent("samples.csv")
         var table = try CSVFormat.decode(String(contentsOf: samples, encoding: .utf8))
         let repetition = try #require(table.header.firstIndex(of: "repetition"))
@@ -110,27 +123,36 @@ struct HardeningInputTests {
         try Data().write(to: store.appendingPathComponent("store.sqlite"))
         for checksum in ["zz;rm -rf", "", "59a39d8ce7440dc", "59a39d8ce7440dc7a"] {
             let result = try box.run(["verify-store", "--backend", "sqlite", "--expect-checksum", checksum, store.path])
-            #expect(result.status == 64 && result.stderr.contains("16 hexadecimal digits"), "\(checksum): \(result.stderr)")
+            #expect(
+                result.status == 64 && result.stderr.contains("16 hexadecimal digits"), "\(checksum): \(result.stderr)")
         }
     }
 
-    @Test("12. work directories a SIGKILL left (crash trials, verify copies, overhead runs, runs) are removed by the next run")
+    @Test(
+        "12. work directories a SIGKILL left (crash trials, verify copies, overhead runs, runs) are removed by the next run"
+    )
     func abandonedDirectoriesOfEveryCommand() throws {
         let box = try Sandbox()
         let left = try ["storebench-crash-", "storebench-verify-", "storebench-overhead-", "storebench-"].map {
             try box.abandonedWorkDirectory(prefix: $0)
         }
-        let result = try box.run(["run", "--scenario", try box.tinyScenario(), "--out", box.url.appendingPathComponent("out").path,
-                                  "--workdir", box.work.path])
+        let result = try box.run([
+            "run", "--scenario", try box.tinyScenario(), "--out", box.url.appendingPathComponent("out").path,
+            "--workdir", box.work.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         for directory in left { #expect(result.stderr.contains("removed \(directory.path)")) }
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
     }
 
-    @Test("15. a run leaves nothing in TMPDIR (the toolchain's version comes from swift-frontend, which leaves no directory)")
+    @Test(
+        "15. a run leaves nothing in TMPDIR (the toolchain's version comes from swift-frontend, which leaves no directory)"
+    )
     func nothingInTMPDIR() throws {
         let box = try Sandbox()
-        let result = try box.run(["run", "--scenario", try box.tinyScenario(), "--out", box.url.appendingPathComponent("out").path])
+        let result = try box.run([
+            "run", "--scenario", try box.tinyScenario(), "--out", box.url.appendingPathComponent("out").path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
     }
@@ -144,14 +166,18 @@ struct HardeningInputTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The shell builds the raw bytes; Foundation's Process can only pass valid UTF-8.
-        process.arguments = ["-c", "exec \"$0\" run --scenario \"$1\" --out \"$(printf 'out/bad\\377\\376name')\" 2>\"$2\"",
-                             binary, scenario, box.url.appendingPathComponent("err.txt").path]
+        process.arguments = [
+            "-c", "exec \"$0\" run --scenario \"$1\" --out \"$(printf 'out/bad\\377\\376name')\" 2>\"$2\"",
+            binary, scenario, box.url.appendingPathComponent("err.txt").path,
+        ]
         process.currentDirectoryURL = box.url
         process.environment = ["TMPDIR": box.tmp.path, "PATH": "/usr/bin:/bin"]
         try process.run()
         process.waitUntilExit()
         let stderr = (try? String(contentsOf: box.url.appendingPathComponent("err.txt"), encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 64 && stderr.contains("not valid UTF-8") && stderr.contains("\\xff\\xfe"), "\(stderr)")
+        #expect(
+            process.terminationStatus == 64 && stderr.contains("not valid UTF-8") && stderr.contains("\\xff\\xfe"),
+            "\(stderr)")
         #expect(box.root.tree().filter { $0 != "err.txt" } == before)
     }
 
@@ -170,36 +196,48 @@ struct HardeningInputTests {
         #expect(box.leftovers().isEmpty)
     }
 
-    @Test("19. scenario names are read as written: nan, 1.5, 0x10, Infinity, null, yes", arguments: ["nan", "1.5", "0x10", "Infinity", "null", "yes"])
+    @Test(
+        "19. scenario names are read as written: nan, 1.5, 0x10, Infinity, null, yes",
+        arguments: ["nan", "1.5", "0x10", "Infinity", "null", "yes"])
     func namesAreText(_ name: String) throws {
         let parser = ScenarioParser(backends: .standard(), workloads: .standard)
-        let scenario = try parser.parse(data: Data("name: \(name)\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]\n".utf8),
-                                        file: "t.yaml")
+        let scenario = try parser.parse(
+            data: Data("name: \(name)\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]\n".utf8),
+            file: "t.yaml")
         #expect(scenario.name == name)
     }
 
     @Test("20. control characters from a scenario are escaped in messages, never sent raw to the terminal")
     func controlCharactersEscaped() throws {
         let box = try Sandbox()
-        let scenario = try box.root.file("evil.yaml", "name: \"x\\e]0;pwned\\a\\e[2J\"\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]\n")
+        let scenario = try box.root.file(
+            "evil.yaml",
+            "name: \"x\\e]0;pwned\\a\\e[2J\"\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]\n")
         let result = try box.run(["run", "--scenario", scenario, "--dry-run"])
         #expect(result.status == 64)
-        #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "raw escape in: \(result.stderr.debugDescription)")
+        #expect(
+            !result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 },
+            "raw escape in: \(result.stderr.debugDescription)")
         #expect(result.stderr.contains("\\u{1B}]0;pwned\\u{7}"), "\(result.stderr)")
         #expect("a\u{1B}b\u{9B}c\nd".escapingControlCharacters(keepingNewlines: true) == "a\\u{1B}b\\u{9B}c\nd")
     }
 
-    @Test("also: report and compare name a missing samples.csv; --scenario scenarios/smoke.yaml works from any directory")
+    @Test(
+        "also: report and compare name a missing samples.csv; --scenario scenarios/smoke.yaml works from any directory")
     func missingFilesAreNamed() throws {
         let box = try Sandbox()
         let empty = try box.root.child("empty")
         let report = try box.run(["report", empty.path])
-        #expect(report.status != 0 && report.stderr.contains("no samples.csv, summary.csv, environment.json"), "\(report.stderr)")
+        #expect(
+            report.status != 0 && report.stderr.contains("no samples.csv, summary.csv, environment.json"),
+            "\(report.stderr)")
         let compare = try box.run(["compare", empty.path, empty.path])
         #expect(compare.status != 0 && compare.stderr.contains("no samples.csv"), "\(compare.stderr)")
         let bundled = try box.run(["run", "--scenario", "scenarios/smoke.yaml", "--dry-run"])
         #expect(bundled.status == 0, "\(bundled.stderr)")
         let missing = try box.run(["run", "--scenario", "scenarios/nope.yaml", "--dry-run"])
-        #expect(missing.status == 64 && missing.stderr.contains("looked in") && missing.stderr.contains(box.url.path), "\(missing.stderr)")
+        #expect(
+            missing.status == 64 && missing.stderr.contains("looked in") && missing.stderr.contains(box.url.path),
+            "\(missing.stderr)")
     }
 }

@@ -26,10 +26,14 @@ struct HistoryExampleTests {
         #expect(html.status == 0, "\(html)")
         let rendered = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
         let committed = try String(contentsOf: Self.example.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(sameBytes(rendered, committed), "results/example/history/index.html is stale: run scripts/regenerate-history-example")
+        #expect(
+            sameBytes(rendered, committed),
+            "results/example/history/index.html is stale: run scripts/regenerate-history-example")
         let check = try runStorebench(["history", "check", "--db", db.path])
         let committedCheck = try String(contentsOf: Self.example.appendingPathComponent("check.txt"), encoding: .utf8)
-        #expect(sameBytes(check.stdout, committedCheck), "results/example/history/check.txt is stale: run scripts/regenerate-history-example")
+        #expect(
+            sameBytes(check.stdout, committedCheck),
+            "results/example/history/check.txt is stale: run scripts/regenerate-history-example")
         #expect(check.status == (committedCheck.contains("; exit 2.") ? 2 : 0))
         #expect(FileManager.default.fileExists(atPath: Self.example.appendingPathComponent("screenshot.png").path))
     }

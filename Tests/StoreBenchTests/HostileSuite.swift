@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import storebench
 
 /// One command of a command tree, as the hostile suite sees it: how it is invoked, its example, what it writes, the
@@ -29,16 +30,20 @@ enum CommandTree {
             let name = sub.configuration.commandName ?? "\(sub)".lowercased()
             if !sub.configuration.subcommands.isEmpty { return walk(sub, path: path + [name]) }
             let exemplified = sub as? any Exemplified.Type
-            return [CommandEntry(path: path + [name], example: exemplified?.example, exampleExits: exemplified?.exampleExits ?? [0],
-                                 output: exemplified?.output ?? .none,
-                                 options: longOptions(sub), longRunning: sub is any LongRunning.Type)]
+            return [
+                CommandEntry(
+                    path: path + [name], example: exemplified?.example, exampleExits: exemplified?.exampleExits ?? [0],
+                    output: exemplified?.output ?? .none,
+                    options: longOptions(sub), longRunning: sub is any LongRunning.Type)
+            ]
         }
     }
 
     /// The long option names a command declares, read from ArgumentParser's JSON description of it.
     static func longOptions(_ command: any ParsableCommand.Type) -> Set<String> {
         guard let json = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
-              let described = json["command"] as? [String: Any], let arguments = described["arguments"] as? [[String: Any]]
+            let described = json["command"] as? [String: Any],
+            let arguments = described["arguments"] as? [[String: Any]]
         else { return [] }
         var names: Set<String> = []
         for argument in arguments {
@@ -95,7 +100,8 @@ struct ThrowawayRoot: ParsableCommand {
 }
 
 struct ThrowawayCommand: LongRunning {
-    static let configuration = CommandConfiguration(commandName: "throwaway", abstract: "A command the suite never heard of.")
+    static let configuration = CommandConfiguration(
+        commandName: "throwaway", abstract: "A command the suite never heard of.")
     @Option var out: String
     @Flag var force = false
     static var example: [String] { ["throwaway", "--scenario", "{SCENARIO}", "--out", "{OUT}"] }

@@ -1,12 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
 import Testing
+
 @testable import storebench
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The hostile suite: every command of storebench's tree (derived, never listed) against the hostile cases that fit
 /// what it declares — its output a symlink, a device, a FIFO, one of its own inputs, a path over PATH_MAX or not
@@ -22,8 +24,9 @@ struct HostileSuiteTests {
         #expect(entries.filter { $0.example == nil }.map(\.description) == [])
         for entry in entries {
             for option in ["out", "csv", "db"] where entry.options.contains(option) {
-                #expect(entry.example?.contains("{OUT}") == true || option == "db",
-                        "\(entry): declares --\(option) but its example writes nowhere the suite can aim")
+                #expect(
+                    entry.example?.contains("{OUT}") == true || option == "db",
+                    "\(entry): declares --\(option) but its example writes nowhere the suite can aim")
             }
         }
     }
@@ -31,11 +34,15 @@ struct HostileSuiteTests {
     @Test("a subcommand that exists only in the test target gets the hostile cases without the suite being edited")
     func newCommandIsCovered() {
         let cases = HostileCase.derive(ThrowawayRoot.self).filter { $0.command.path == ["throwaway"] }
-        #expect(Set(cases.map(\.kind)) == [.exampleAndFullDisk, .symlink, .device, .fifo, .input, .longPath, .nonUTF8,
-                                           .userFolder, .interrupt])
+        #expect(
+            Set(cases.map(\.kind)) == [
+                .exampleAndFullDisk, .symlink, .device, .fifo, .input, .longPath, .nonUTF8,
+                .userFolder, .interrupt,
+            ])
         #expect(cases.first?.command.hasForce == true)
         // And storebench's own commands are all there too.
-        #expect(Set(HostileCase.derive(ThrowawayRoot.self).map(\.command.description))
+        #expect(
+            Set(HostileCase.derive(ThrowawayRoot.self).map(\.command.description))
                 == Set(HostileCase.derive(StoreBench.self).map(\.command.description)).union(["throwaway"]))
     }
 
@@ -62,31 +69,38 @@ struct HostileRunner {
     /// The placeholders but {OUT}, made in `inputs`.
     func fixtures() throws -> [String: String] {
         let slow = item.kind == .interrupt
-        var values = ["{WORK}": box.work.path, "{BIN}": try storebenchBinary().path, "{SIZE}": slow ? "100000" : "300",
-                      "{TRIALS}": slow ? "300" : "2"]
+        var values = [
+            "{WORK}": box.work.path, "{BIN}": try storebenchBinary().path, "{SIZE}": slow ? "100000" : "300",
+            "{TRIALS}": slow ? "300" : "2",
+        ]
         if example.contains("{STORE}") {
             let store = try box.root.child("inputs/store")
             let descriptor = try #require(BackendRegistry.standard()["sqlite"])
-            let opened = try descriptor.open(StoreLocation(directory: store, variant: try descriptor.variant([:])), as: (any ArticleStore).self)
+            let opened = try descriptor.open(
+                StoreLocation(directory: store, variant: try descriptor.variant([:])), as: (any ArticleStore).self)
             try opened.load(articles: DatasetGenerator(seed: 1).articles(count: 20))
             try opened.close()
             values["{STORE}"] = store.path
         }
         if example.contains("{SCENARIO}") {
             let path = inputs.appendingPathComponent("scenario.yaml")
-            try Data((slow ? """
-                name: slow
-                warmup: 0
-                repetitions: 40
-                backends: [{backend: sqlite, variants: [{txn: single, journal: wal, sync: normal}]}, {backend: memory}]
-                workloads: [{workload: insert, parameters: {count: 3000}}]
-                """ : """
-                name: tiny
-                warmup: 0
-                repetitions: 2
-                backends: [{backend: memory}]
-                workloads: [{workload: insert, parameters: {count: 50}}]
-                """).utf8).write(to: path)
+            try Data(
+                (slow
+                    ? """
+                    name: slow
+                    warmup: 0
+                    repetitions: 40
+                    backends: [{backend: sqlite, variants: [{txn: single, journal: wal, sync: normal}]}, {backend: memory}]
+                    workloads: [{workload: insert, parameters: {count: 3000}}]
+                    """
+                    : """
+                    name: tiny
+                    warmup: 0
+                    repetitions: 2
+                    backends: [{backend: memory}]
+                    workloads: [{workload: insert, parameters: {count: 50}}]
+                    """).utf8
+            ).write(to: path)
             values["{SCENARIO}"] = path.path
         }
         if example.contains("{PROFILE}") {
@@ -144,7 +158,9 @@ struct HostileRunner {
         if normal.stdout.isEmpty {
             #expect(full.status == normal.status, "\(item): \(full.stderr)")
         } else {
-            #expect(full.status == 1 && full.stderr.contains("cannot write to standard output"), "\(item): exit \(full.status): \(full.stderr)")
+            #expect(
+                full.status == 1 && full.stderr.contains("cannot write to standard output"),
+                "\(item): exit \(full.status): \(full.stderr)")
         }
     }
 
@@ -153,7 +169,9 @@ struct HostileRunner {
         let process = try box.start(arguments(values, out: freshOutput))
         // Under way: it said something on stderr (progress), or two seconds passed.
         let started = Date()
-        while process.stderr.isEmpty && process.process.isRunning && Date().timeIntervalSince(started) < 20 { usleep(20_000) }
+        while process.stderr.isEmpty && process.process.isRunning && Date().timeIntervalSince(started) < 20 {
+            usleep(20_000)
+        }
         usleep(1_500_000)
         try #require(process.process.isRunning, "\(item): finished before it could be interrupted: \(process.stderr)")
         kill(process.process.processIdentifier, SIGINT)
@@ -186,16 +204,24 @@ struct HostileRunner {
                 return
             }
             runs = [arguments(values, out: node.path)]
-            check = { var info = stat(); #expect(lstat(node.path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR) }
+            check = {
+                var info = stat()
+                #expect(lstat(node.path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+            }
         case .fifo:
             let fifo = box.url.appendingPathComponent("fifo")
             #expect(mkfifo(fifo.path, 0o600) == 0)
             runs = [arguments(values, out: fifo.path)]
-            check = { var info = stat(); #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO) }
+            check = {
+                var info = stat()
+                #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+            }
         case .input:
             let target: String
             if shape == .file {
-                target = values["{RUN}"].map { $0 + "/summary.csv" } ?? values["{DB}"] ?? values["{SCENARIO}"] ?? values["{PROFILE}"]!
+                target =
+                    values["{RUN}"].map { $0 + "/summary.csv" } ?? values["{DB}"] ?? values["{SCENARIO}"] ?? values[
+                        "{PROFILE}"]!
             } else {
                 target = values["{RUN}"] ?? inputs.path
             }
@@ -205,8 +231,9 @@ struct HostileRunner {
             let long = box.url.path + "/" + String(repeating: "d/", count: Int(PATH_MAX) / 2 + 10) + "out"
             runs = [arguments(values, out: long)]
         case .nonUTF8:
-            let status = try spawnRaw(arguments(values, out: "\u{1}BAD\u{1}"), replacing: "\u{1}BAD\u{1}",
-                                      with: Array((box.url.path + "/bad").utf8) + [0xFF] + Array("out".utf8))
+            let status = try spawnRaw(
+                arguments(values, out: "\u{1}BAD\u{1}"), replacing: "\u{1}BAD\u{1}",
+                with: Array((box.url.path + "/bad").utf8) + [0xFF] + Array("out".utf8))
             #expect(status == 64, "\(item): exit \(status)")
         case .userFolder:
             let mine = try box.root.child("mine")
@@ -225,7 +252,9 @@ struct HostileRunner {
         let before = sandboxState()
         for arguments in runs {
             let result = try box.run(arguments)
-            #expect(result.status == 64, "\(item) \(arguments.last ?? ""): exit \(result.status): \(result.stderr.suffix(400))")
+            #expect(
+                result.status == 64,
+                "\(item) \(arguments.last ?? ""): exit \(result.status): \(result.stderr.suffix(400))")
         }
         check()
         #expect(sandboxState() == before, "\(item): the sandbox changed")
@@ -263,7 +292,9 @@ struct HostileRunner {
         }
         owned.append(nil)
         defer { for pointer in owned { free(pointer) } }
-        var environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": box.tmp.path]) { $1 }.map { strdup("\($0)=\($1)") }
+        var environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": box.tmp.path]) { $1 }.map {
+            strdup("\($0)=\($1)")
+        }
         environment.append(nil)
         defer { for pointer in environment { free(pointer) } }
         var actions = posix_spawn_file_actions_t()

@@ -6,18 +6,29 @@ import Testing
 /// The registries are the inventory: roles are listed once, and Core names no backend.
 @Suite("One inventory")
 struct InventoryTests {
-    @Test("every role protocol (a protocol refining Store) is in StoreRoles' one table, and every table entry is a protocol")
+    @Test(
+        "every role protocol (a protocol refining Store) is in StoreRoles' one table, and every table entry is a protocol"
+    )
     func rolesDeclaredOnce() throws {
-        let text = try String(contentsOf: packageRoot.appendingPathComponent("Sources/StoreBenchContract/Backend/StoreRoles.swift"),
-                              encoding: .utf8)
-        let declared = Set(text.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("public protocol "), line.contains(": Store") || line.contains("Store {") || line.contains(": ArticleStore") else { return nil }
-            return line.dropFirst("public protocol ".count).split(separator: ":").first.map { String($0).trimmingCharacters(in: .whitespaces) }
-        })
-        let tabled = Set(text.split(separator: "\n").compactMap { line -> String? in
-            guard let range = line.range(of: "is any "), let end = line.range(of: ".Type", range: range.upperBound..<line.endIndex) else { return nil }
-            return String(line[range.upperBound..<end.lowerBound])
-        })
+        let text = try String(
+            contentsOf: packageRoot.appendingPathComponent("Sources/StoreBenchContract/Backend/StoreRoles.swift"),
+            encoding: .utf8)
+        let declared = Set(
+            text.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("public protocol "),
+                    line.contains(": Store") || line.contains("Store {") || line.contains(": ArticleStore")
+                else { return nil }
+                return line.dropFirst("public protocol ".count).split(separator: ":").first.map {
+                    String($0).trimmingCharacters(in: .whitespaces)
+                }
+            })
+        let tabled = Set(
+            text.split(separator: "\n").compactMap { line -> String? in
+                guard let range = line.range(of: "is any "),
+                    let end = line.range(of: ".Type", range: range.upperBound..<line.endIndex)
+                else { return nil }
+                return String(line[range.upperBound..<end.lowerBound])
+            })
         #expect(!declared.isEmpty && declared == tabled, "declared \(declared.sorted()), tabled \(tabled.sorted())")
         #expect("\(StoreRoles(rawValue: 0x7F))" == "articles, timeline, queries, settings, cache, sharing, persistence")
     }
@@ -35,12 +46,18 @@ struct InventoryTests {
         }
     }
 
-    @Test("smoke.yaml runs every registered backend with its declared smoke variants, and every workload at its smoke parameters")
+    @Test(
+        "smoke.yaml runs every registered backend with its declared smoke variants, and every workload at its smoke parameters"
+    )
     func smokeCoversTheRegistries() throws {
-        let backends = BackendRegistry.standard(), workloads = WorkloadRegistry.standard
+        let backends = BackendRegistry.standard()
+        let workloads = WorkloadRegistry.standard
         let smoke = try ScenarioParser(backends: backends, workloads: workloads).parse(file: "scenarios/smoke.yaml")
-        #expect(smoke.backends.map { "\($0.backend) \($0.variant)" }
-                == backends.descriptors.flatMap { descriptor in descriptor.smokeVariants.map { "\(descriptor.name) \($0)" } })
+        #expect(
+            smoke.backends.map { "\($0.backend) \($0.variant)" }
+                == backends.descriptors.flatMap { descriptor in
+                    descriptor.smokeVariants.map { "\(descriptor.name) \($0)" }
+                })
         #expect(smoke.workloads.map(\.workload) == workloads.names)
         for entry in smoke.workloads {
             let workload = try #require(workloads[entry.workload])
@@ -49,21 +66,24 @@ struct InventoryTests {
             #expect(entry.cases == [expected], "\(entry.workload): smoke.yaml has \(entry.cases), declared \(expected)")
         }
         // The variants smoke.yaml listed by hand before the backends declared them (sqlite's, for one).
-        #expect(smoke.backends.filter { $0.backend == "sqlite" }.map(\.variant.description) == [
-            "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
-            "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
-            "txn=batch journal=wal sync=normal batch_ops=50 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
-            "txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
-            "txn=single journal=wal sync=normal index=off list_index=off search=fts5 auto_vacuum=none migrate=alter tags=join fullfsync=off",
-        ])
+        #expect(
+            smoke.backends.filter { $0.backend == "sqlite" }.map(\.variant.description) == [
+                "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+                "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+                "txn=batch journal=wal sync=normal batch_ops=50 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+                "txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off",
+                "txn=single journal=wal sync=normal index=off list_index=off search=fts5 auto_vacuum=none migrate=alter tags=join fullfsync=off",
+            ])
     }
 
     /// The rows smoke.yaml makes, from the registries: every store workload on every backend variant, once for a
     /// workload that uses no store (EndToEndTests checks a run has exactly these).
     static func smokeRows() throws -> (rows: Int, declined: Int) {
-        let backends = BackendRegistry.standard(), workloads = WorkloadRegistry.standard
+        let backends = BackendRegistry.standard()
+        let workloads = WorkloadRegistry.standard
         let smoke = try ScenarioParser(backends: backends, workloads: workloads).parse(file: "scenarios/smoke.yaml")
-        var rows = 0, declined = 0
+        var rows = 0
+        var declined = 0
         for entry in smoke.workloads {
             let workload = try #require(workloads[entry.workload])
             guard workload.requiresStore else {

@@ -20,7 +20,9 @@ struct LaunchTests {
     @Test("cold and warm launches through the binary: cold reads the store from disk, warm does not")
     func coldAndWarm() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let scenario = try temp.file("cold.yaml", """
+        let scenario = try temp.file(
+            "cold.yaml",
+            """
             name: cold
             warmup: 0
             repetitions: 2
@@ -38,7 +40,8 @@ struct LaunchTests {
         let out = temp.url.appendingPathComponent("out")
         let result = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
         #expect(result.status == 0, "\(result.stderr)")
-        let samples = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
+        let samples = try CSVFormat.decode(
+            String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
         func column(_ name: String) -> Int { samples.header.firstIndex(of: name)! }
         func rows(_ workload: String, _ backend: String) -> [[String]] {
             samples.rows.filter { $0[column("workload")] == workload && $0[column("backend")] == backend }
@@ -46,7 +49,8 @@ struct LaunchTests {
         for row in rows("timeline-cold", "plist") {
             #expect(row[column("status")] == "ok" && row[column("resident_pages")] == "0")
             // A property list is decoded whole: the child must have read (almost) all of it from disk.
-            let read = Double(row[column("child_read_bytes")])!, size = Double(row[column("store_bytes")])!
+            let read = Double(row[column("child_read_bytes")])!
+            let size = Double(row[column("store_bytes")])!
             #expect(read >= 0.9 * size, "read \(read) of \(size)")
         }
         for row in rows("timeline-cold", "sqlite") {
@@ -56,7 +60,8 @@ struct LaunchTests {
         // Warm: the store is served from the page cache. (Not exactly 0 bytes: while other tests load the disk, the
         // child's first use of a code page of its own binary can count as a read; the store itself is not read.)
         for row in rows("timeline-warm", "plist") + rows("timeline-warm", "sqlite") {
-            let read = Double(row[column("child_read_bytes")]) ?? -1, size = Double(row[column("store_bytes")])!
+            let read = Double(row[column("child_read_bytes")]) ?? -1
+            let size = Double(row[column("store_bytes")])!
             print("warm-launch \(row[column("backend")]): child read \(Int(read)) bytes of a \(Int(size))-byte store")
             #expect(row[column("status")] == "ok" && read >= 0 && read < 0.25 * size, "read \(read) of \(size)")
         }

@@ -16,8 +16,9 @@ let plottingAvailable: Bool = {
 
 @Suite("Charts")
 struct PlotTests {
-    @Test("scripts/plot draws the charts of a committed fixture run",
-          .enabled(if: plottingAvailable, "matplotlib is not installed: run scripts/plot --setup (scripts/test does)"))
+    @Test(
+        "scripts/plot draws the charts of a committed fixture run",
+        .enabled(if: plottingAvailable, "matplotlib is not installed: run scripts/plot --setup (scripts/test does)"))
     func plotFixture() throws {
         let temp = try TemporaryDirectory()
         let run = temp.url.appendingPathComponent("run")
@@ -31,14 +32,17 @@ struct PlotTests {
         #expect(process.terminationStatus == 0)
         let charts = Set(try FileManager.default.contentsOfDirectory(atPath: run.appendingPathComponent("charts").path))
         for name in ["overview", "workload-insert", "workload-mark-read", "workload-timeline", "store-size"] {
-            #expect(charts.contains("\(name).png") && charts.contains("\(name).svg"), "\(name) missing from \(charts.sorted())")
+            #expect(
+                charts.contains("\(name).png") && charts.contains("\(name).svg"),
+                "\(name) missing from \(charts.sorted())")
         }
         let png = try Data(contentsOf: run.appendingPathComponent("charts/workload-insert.png"))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
     }
 
-    @Test("the charts' whiskers are the report's interval of the median (plot.py against the SciPy fixture)",
-          .enabled(if: plottingAvailable, "matplotlib is not installed: run scripts/plot --setup (scripts/test does)"))
+    @Test(
+        "the charts' whiskers are the report's interval of the median (plot.py against the SciPy fixture)",
+        .enabled(if: plottingAvailable, "matplotlib is not installed: run scripts/plot --setup (scripts/test does)"))
     func plotIntervalMatchesFixture() throws {
         let check = """
             import json, sys

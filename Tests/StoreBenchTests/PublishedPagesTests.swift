@@ -11,7 +11,10 @@ struct PublishedPagesTests {
         let examples = packageRoot.appendingPathComponent("results/example")
         var folders = [examples]
         for name in try FileManager.default.contentsOfDirectory(atPath: examples.path).sorted() {
-            for candidate in [examples.appendingPathComponent(name), examples.appendingPathComponent(name).appendingPathComponent("run")]
+            for candidate in [
+                examples.appendingPathComponent(name),
+                examples.appendingPathComponent(name).appendingPathComponent("run"),
+            ]
             where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("report.md").path) {
                 folders.append(candidate)
             }
@@ -37,7 +40,9 @@ struct PublishedPagesTests {
         }
     }
 
-    @Test("the generated blocks of README.md and docs/ are what `storebench render-blocks` renders from the committed runs")
+    @Test(
+        "the generated blocks of README.md and docs/ are what `storebench render-blocks` renders from the committed runs"
+    )
     func blocks() throws {
         let result = try runStorebench(["render-blocks", "--check", packageRoot.path])
         #expect(result.status == 0, "\(result.stderr)")

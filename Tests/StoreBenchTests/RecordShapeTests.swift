@@ -22,11 +22,13 @@ struct RecordShapeTests {
         let registry = BackendRegistry.standard()
         let parser = ScenarioParser(backends: registry, workloads: .standard)
         func fingerprint(_ extra: String) throws -> String {
-            let scenario = try parser.parse(data: Data("""
-                name: s
-                backends: [{backend: memory}]
-                workloads: [{workload: insert, parameters: {count: 50\(extra)}}]
-                """.utf8), file: "s.yaml")
+            let scenario = try parser.parse(
+                data: Data(
+                    """
+                    name: s
+                    backends: [{backend: memory}]
+                    workloads: [{workload: insert, parameters: {count: 50\(extra)}}]
+                    """.utf8), file: "s.yaml")
             let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
             return plan.datasets[0].fingerprint
         }
@@ -46,10 +48,14 @@ struct RecordShapeTests {
         let articles = spread.articles(count: 300)
         let fixed = DatasetGenerator(seed: 42).articles(count: 300)
         #expect(zip(articles, fixed).allSatisfy { $0.uid == $1.uid && $0.feedID == $1.feedID && $0.title.count > 0 })
-        #expect(zip(articles, (0..<300).map { spread.shape.summaryTarget(seed: 42, index: $0) }).allSatisfy { $0.summary.utf8.count >= $1 })
+        #expect(
+            zip(articles, (0..<300).map { spread.shape.summaryTarget(seed: 42, index: $0) }).allSatisfy {
+                $0.summary.utf8.count >= $1
+            })
         #expect(Set(articles.map { $0.summary.utf8.count / 500 }).count > 5, "sizes vary")
 
-        // Messages: the default is today's data (the smoke baseline's timeline fingerprint), message_bytes lengthens them.
+        // Messages: the default is today's data (the smoke baseline's timeline fingerprint), message_bytes lengthens
+        // them.
         let timeline = TimelineWorkload()
         var parameters = WorkloadParameters(["messages": 500, "users": 50, "screen": 100])
         #expect(timeline.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "9ce9a09c3e7bc1bf")
@@ -60,7 +66,9 @@ struct RecordShapeTests {
         #expect(timeline.makeCase(parameters, generator: long).fingerprint != "9ce9a09c3e7bc1bf")
     }
 
-    @Test("the crash writer stores the shape it is given, and the checker finds its batches only with the same shape; bad shape parameters are refused")
+    @Test(
+        "the crash writer stores the shape it is given, and the checker finds its batches only with the same shape; bad shape parameters are refused"
+    )
     func crashWriterShape() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let descriptor = try #require(BackendRegistry.standard()["sqlite"])
@@ -71,7 +79,8 @@ struct RecordShapeTests {
         let stored = try store.allArticles()
         try store.close()
         #expect(stored.count == 15 && stored.allSatisfy { $0.summary.utf8.count >= 3_000 })
-        let same = CrashBatches.check(descriptor: descriptor, location: location, size: 5, seed: 7, shape: shape, batches: 3)
+        let same = CrashBatches.check(
+            descriptor: descriptor, location: location, size: 5, seed: 7, shape: shape, batches: 3)
         #expect(same.completeBatches == [0, 1, 2] && same.foreignArticles == 0)
         let other = CrashBatches.check(descriptor: descriptor, location: location, size: 5, seed: 7, batches: 3)
         #expect(other.completeBatches.isEmpty && other.foreignArticles == 15)

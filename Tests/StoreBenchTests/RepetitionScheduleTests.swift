@@ -7,8 +7,9 @@ import Testing
 struct RepetitionScheduleTests {
     /// An ok sample of `wall` seconds.
     func sample(_ wall: Double, status: RowStatus = .ok) -> Sample {
-        var sample = Sample(key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "v", size: 1, parameters: ""),
-                            repetition: 0, dataset: "")
+        var sample = Sample(
+            key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "v", size: 1, parameters: ""),
+            repetition: 0, dataset: "")
         sample.status = status
         sample.wallSeconds = wall
         return sample
@@ -24,7 +25,8 @@ struct RepetitionScheduleTests {
         return used
     }
 
-    @Test("a steady case stops at the schedule's first look once its interval is within the target, never between looks")
+    @Test(
+        "a steady case stops at the schedule's first look once its interval is within the target, never between looks")
     func steadyStopsAtMinimum() {
         var schedule = RepetitionSchedule(policy: RepetitionPolicy(minimum: 6, maximum: 20), caseCount: 1)
         let used = feed(&schedule, (0..<20).map { 1.0 + Double($0 % 3) * 0.001 })
@@ -41,13 +43,15 @@ struct RepetitionScheduleTests {
 
     @Test("the case's time cap stops it before the repetition that would overrun, after one measured repetition")
     func caseTimeCap() {
-        var schedule = RepetitionSchedule(policy: RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, caseSeconds: 4.5),
-                                          caseCount: 1)
+        var schedule = RepetitionSchedule(
+            policy: RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, caseSeconds: 4.5),
+            caseCount: 1)
         let warmupWritten = schedule.record(0, sample(1), seconds: 1, warmup: true, runElapsed: 0)
         #expect(!warmupWritten)
         let used = feed(&schedule, (0..<20).map { 1.0 + Double($0) })
         #expect(used == 3 && schedule.cases[0].stop == .caseTime && schedule.cases[0].spent == 4)
-        var slow = RepetitionSchedule(policy: RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, caseSeconds: 1), caseCount: 1)
+        var slow = RepetitionSchedule(
+            policy: RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, caseSeconds: 1), caseCount: 1)
         _ = slow.record(0, sample(1), seconds: 30, warmup: true, runElapsed: 0)
         #expect(slow.isActive(0), "a case always gets one measured repetition")
         _ = slow.record(0, sample(1), seconds: 30, warmup: false, runElapsed: 0)
@@ -57,7 +61,8 @@ struct RepetitionScheduleTests {
     @Test("failed and declined cases stop at once; a declined warm-up is the row's measured repetition")
     func failuresStop() {
         var schedule = RepetitionSchedule(policy: RepetitionPolicy(warmup: 1), caseCount: 2)
-        let declinedWritten = schedule.record(0, sample(0, status: .unsupported), seconds: 0, warmup: true, runElapsed: 0)
+        let declinedWritten = schedule.record(
+            0, sample(0, status: .unsupported), seconds: 0, warmup: true, runElapsed: 0)
         #expect(declinedWritten)
         #expect(schedule.cases[0].stop == .unsupported && schedule.cases[0].measured == 1)
         _ = schedule.record(1, sample(1), seconds: 1, warmup: true, runElapsed: 0)
@@ -93,7 +98,8 @@ final class FillCounter: @unchecked Sendable {
 
     func descriptor() -> BackendDescriptor {
         let memory = MemoryBackend.descriptor()
-        return BackendDescriptor(name: "counting", summary: "counts fills (test double)", persistent: false) { location in
+        return BackendDescriptor(name: "counting", summary: "counts fills (test double)", persistent: false) {
+            location in
             CountingStore(wrapped: try memory.open(location, as: (any AppStore).self), counter: self)
         }
     }
@@ -126,7 +132,8 @@ final class FillCounter: @unchecked Sendable {
 struct AdaptiveRunTests {
     func run(_ yaml: String, registry: BackendRegistry) throws -> Runner.Result {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-        let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(data: Data(yaml.utf8), file: "t.yaml")
+        let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(
+            data: Data(yaml.utf8), file: "t.yaml")
         let out = temp.url.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let options = Runner.Options(workdir: temp.url, output: out, commandLine: [], progress: { _ in })
@@ -138,7 +145,8 @@ struct AdaptiveRunTests {
         let counter = FillCounter()
         var registry = BackendRegistry.standard()
         registry.register(counter.descriptor())
-        _ = try run("""
+        _ = try run(
+            """
             name: t
             warmup: 1
             repetitions: 4
@@ -146,7 +154,8 @@ struct AdaptiveRunTests {
             workloads: [{workload: lookup, parameters: {stored: 200, count: 50}}]
             """, registry: registry)
         #expect(counter.count == 1)
-        _ = try run("""
+        _ = try run(
+            """
             name: t
             warmup: 1
             repetitions: 4
@@ -158,7 +167,8 @@ struct AdaptiveRunTests {
 
     @Test("every summary row records n, the precision reached, the target and why it stopped")
     func rowsRecordThePolicy() throws {
-        let result = try run("""
+        let result = try run(
+            """
             name: t
             warmup: 0
             repetitions: {min: 6, max: 9}

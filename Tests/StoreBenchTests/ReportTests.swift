@@ -22,15 +22,20 @@ struct ReportTests {
     @Test("the column table names every typed column once, and a sample's numbers read back through the same ids")
     func typedColumns() {
         let sampleIDs = ReportColumns.samples.map(\.id)
-        #expect(sampleIDs == SampleColumn.allCases.map(ColumnID.sample).sorted { a, b in
-            sampleIDs.firstIndex(of: a)! < sampleIDs.firstIndex(of: b)!
-        })
+        #expect(
+            sampleIDs
+                == SampleColumn.allCases.map(ColumnID.sample).sorted { a, b in
+                    sampleIDs.firstIndex(of: a)! < sampleIDs.firstIndex(of: b)!
+                })
         #expect(Set(sampleIDs).count == SampleColumn.allCases.count)
         let summaryIDs = ReportColumns.summary.map(\.id)
         #expect(Set(summaryIDs).count == summaryIDs.count)
-        for statistic in SummaryStatistic.allCases { #expect(summaryIDs.contains(.statistic(statistic)), "\(statistic)") }
-        var sample = Sample(key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "default", size: 1, parameters: ""),
-                            repetition: 1, dataset: "")
+        for statistic in SummaryStatistic.allCases {
+            #expect(summaryIDs.contains(.statistic(statistic)), "\(statistic)")
+        }
+        var sample = Sample(
+            key: RowKey(scenario: "s", workload: "w", backend: "b", variant: "default", size: 1, parameters: ""),
+            repetition: 1, dataset: "")
         sample.status = .ok
         for column in ReportColumns.samples where column.isNumeric && column.aggregation != .key {
             guard case .sample(let id) = column.id, id != .repetition, !id.isDerived else { continue }
@@ -92,7 +97,8 @@ struct ReportTests {
             let sorted = item.values.sorted()
             let interval = MedianInterval(sorted: sorted)
             let statistics = try #require(Statistics(item.values))
-            #expect(interval?.low == item.low && interval?.high == item.high, "n=\(sorted.count) vs SciPy \(fixture.scipy)")
+            #expect(
+                interval?.low == item.low && interval?.high == item.high, "n=\(sorted.count) vs SciPy \(fixture.scipy)")
             if let coverage = item.coverage, let interval {
                 #expect(abs(interval.coverage - coverage) < 1e-9 && interval.coverage >= 0.95)
                 #expect(sorted.first! <= interval.low && interval.low <= statistics.median)
@@ -114,8 +120,10 @@ struct ReportTests {
         for wall in [0.001, 0.5] { builder.add(.measured(key(2), wall: wall)) }
         let csv = builder.csvRows
         func cell(_ row: Int, _ name: String) -> String { csv[row][csv[0].firstIndex(of: name)!] }
-        let low = try #require(Double(cell(1, "median_ci95_low_s"))), high = try #require(Double(cell(1, "median_ci95_high_s")))
-        let minimum = try #require(Double(cell(1, "min_s"))), maximum = try #require(Double(cell(1, "max_s")))
+        let low = try #require(Double(cell(1, "median_ci95_low_s")))
+        let high = try #require(Double(cell(1, "median_ci95_high_s")))
+        let minimum = try #require(Double(cell(1, "min_s")))
+        let maximum = try #require(Double(cell(1, "max_s")))
         let median = try #require(Double(cell(1, "median_s")))
         #expect(minimum <= low && low <= median && median <= high && high <= maximum)
         #expect(low == 0.001 && high == 0.9)  // n = 7: ranks 1 and 7
@@ -130,23 +138,39 @@ struct ReportTests {
         let wide = try #require(Statistics([1.0, 2.0, 0.5, 1.0, 3.0, 0.7, 1.1]))
         let few = try #require(Statistics([1.0, 1.0]))
         #expect(NoiseFlags.flags(statistics: tight, medianLoad: 0.9, wallTotal: 7, otherCPUTotal: 0.1, cores: 2) == [])
-        #expect(NoiseFlags.flags(statistics: tight, medianLoad: 2.5, wallTotal: 7, otherCPUTotal: 0.1, cores: 2) == ["contended"])
-        #expect(NoiseFlags.flags(statistics: tight, medianLoad: nil, wallTotal: 7, otherCPUTotal: 4, cores: 2) == ["contended"])
+        #expect(
+            NoiseFlags.flags(statistics: tight, medianLoad: 2.5, wallTotal: 7, otherCPUTotal: 0.1, cores: 2) == [
+                "contended"
+            ])
+        #expect(
+            NoiseFlags.flags(statistics: tight, medianLoad: nil, wallTotal: 7, otherCPUTotal: 4, cores: 2) == [
+                "contended"
+            ])
         // Too little timed work to judge the CPU share from 10 ms ticks.
-        #expect(NoiseFlags.flags(statistics: tight, medianLoad: nil, wallTotal: 0.05, otherCPUTotal: 0.04, cores: 2) == [])
-        #expect(NoiseFlags.flags(statistics: wide, medianLoad: 0.5, wallTotal: 9, otherCPUTotal: 0, cores: 2) == ["imprecise"])
-        #expect(NoiseFlags.flags(statistics: few, medianLoad: 0.5, wallTotal: 2, otherCPUTotal: 0, cores: 2) == ["no-interval"])
+        #expect(
+            NoiseFlags.flags(statistics: tight, medianLoad: nil, wallTotal: 0.05, otherCPUTotal: 0.04, cores: 2) == [])
+        #expect(
+            NoiseFlags.flags(statistics: wide, medianLoad: 0.5, wallTotal: 9, otherCPUTotal: 0, cores: 2) == [
+                "imprecise"
+            ])
+        #expect(
+            NoiseFlags.flags(statistics: few, medianLoad: 0.5, wallTotal: 2, otherCPUTotal: 0, cores: 2) == [
+                "no-interval"
+            ])
     }
 
     @Test("summary: failed rows are marked, statistics only over ok samples, order follows the plan")
     func summary() {
         let key = { (backend: String) in
-            RowKey(scenario: "s", workload: "insert", backend: backend, variant: "default", size: 10, parameters: "count=10")
+            RowKey(
+                scenario: "s", workload: "insert", backend: backend, variant: "default", size: 10,
+                parameters: "count=10")
         }
         var builder = SummaryBuilder(order: [key("b"), key("a")])
         func sample(_ backend: String, _ wall: Double, _ status: RowStatus) -> Sample {
-            .measured(key(backend), status: status, wall: wall, maxRSSKiB: 100, writeBytes: 5, storeBytes: 10,
-                      storeAllocatedBytes: 4096, ops: 10, settings: "x=1", error: status == .ok ? "" : "boom")
+            .measured(
+                key(backend), status: status, wall: wall, maxRSSKiB: 100, writeBytes: 5, storeBytes: 10,
+                storeAllocatedBytes: 4096, ops: 10, settings: "x=1", error: status == .ok ? "" : "boom")
         }
         builder.add(sample("a", 1, .ok))
         builder.add(sample("a", 3, .ok))

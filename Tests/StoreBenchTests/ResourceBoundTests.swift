@@ -6,8 +6,10 @@ import Testing
 @Suite("Bounds before work")
 struct ResourceBoundTests {
     static func bound(records: Int, rows: Int = 1) -> ResourceBound {
-        ResourceBound(records: records, largestDataset: records, rowRecords: Array(repeating: records / max(rows, 1), count: rows),
-                      memoryBytesPerRecord: 400, generationSecondsPerRecord: 2e-6)
+        ResourceBound(
+            records: records, largestDataset: records,
+            rowRecords: Array(repeating: records / max(rows, 1), count: rows),
+            memoryBytesPerRecord: 400, generationSecondsPerRecord: 2e-6)
     }
 
     @Test("memory, disk and budget are each refused with their numbers; a small scenario fits")
@@ -32,11 +34,13 @@ struct ResourceBoundTests {
 
     @Test("the estimate is measured here: generating is not free, a record is at least its text")
     func estimateIsMeasured() throws {
-        let scenario = try ScenarioParser(backends: .standard(), workloads: .standard).parse(data: Data("""
-            name: t
-            backends: [{backend: memory}, {backend: sqlite}]
-            workloads: [{workload: lookup, parameters: {stored: 20000, count: 100}}]
-            """.utf8), file: "t.yaml")
+        let scenario = try ScenarioParser(backends: .standard(), workloads: .standard).parse(
+            data: Data(
+                """
+                name: t
+                backends: [{backend: memory}, {backend: sqlite}]
+                workloads: [{workload: lookup, parameters: {stored: 20000, count: 100}}]
+                """.utf8), file: "t.yaml")
         let cases = try RunPlan.check(scenario, workloads: .standard, limits: .init())
         let bound = ResourceBound.estimate(cases, seed: 42)
         #expect(bound.records == 20_100 && bound.rowRecords == [20_100, 20_100])
@@ -44,10 +48,14 @@ struct ResourceBoundTests {
         #expect(bound.description.contains("generated records"))
     }
 
-    @Test("through the binary: a 5,000,000-record profile is refused before anything is created; run --dry-run shows the data")
+    @Test(
+        "through the binary: a 5,000,000-record profile is refused before anything is created; run --dry-run shows the data"
+    )
     func hugeProfileRefused() throws {
         let box = try Sandbox()
-        let profile = try box.root.file("big.yaml", """
+        let profile = try box.root.file(
+            "big.yaml",
+            """
             name: big
             data: {records: 5000000, summary_bytes: 400}
             per_day: {save: 20, launch: 3}
@@ -55,9 +63,13 @@ struct ResourceBoundTests {
             """)
         let out = box.url.appendingPathComponent("answer")
         let refused = try box.run(["advise", "--profile", profile, "--out", out.path, "--workdir", box.work.path])
-        #expect(refused.status == 64 && (refused.stderr.contains("memory") || refused.stderr.contains("budget")), "\(refused.stderr)")
+        #expect(
+            refused.status == 64 && (refused.stderr.contains("memory") || refused.stderr.contains("budget")),
+            "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path) && box.leftovers().isEmpty)
-        let dry = try box.run(["run", "--workload", "lookup", "--backend", "memory", "--param", "stored=20000", "--dry-run"])
+        let dry = try box.run([
+            "run", "--workload", "lookup", "--backend", "memory", "--param", "stored=20000", "--dry-run",
+        ])
         #expect(dry.status == 0 && dry.stdout.contains("data: 30000 generated records"), "\(dry.stdout)")
     }
 }

@@ -41,7 +41,8 @@ struct RunFolderTests {
         }
     }
 
-    @Test("torn files are refused naming file and line: a row cut short, an unterminated quote, a row with an extra cell")
+    @Test(
+        "torn files are refused naming file and line: a row cut short, an unterminated quote, a row with an extra cell")
     func tornFiles() throws {
         let temp = try TemporaryDirectory()
         let cut = try Self.copyOfRun(in: temp, name: "cut")
@@ -52,7 +53,8 @@ struct RunFolderTests {
         let quote = try Self.copyOfRun(in: temp, name: "quote")
         try Self.replace(quote, "summary.csv") { $0 + "smoke,insert,\"memory,default\r\n" }
         let quoted = refusal(quote)
-        #expect(quoted?.code == .torn && quoted?.message.contains("never closed") == true, "\(String(describing: quoted))")
+        #expect(
+            quoted?.code == .torn && quoted?.message.contains("never closed") == true, "\(String(describing: quoted))")
 
         let extra = try Self.copyOfRun(in: temp, name: "extra")
         try Self.replace(extra, "samples.csv") { text in
@@ -61,7 +63,8 @@ struct RunFolderTests {
             return lines.joined(separator: "\r\n")
         }
         let widened = refusal(extra)
-        #expect(widened?.code == .torn && widened?.message.contains("line 4 has") == true, "\(String(describing: widened))")
+        #expect(
+            widened?.code == .torn && widened?.message.contains("line 4 has") == true, "\(String(describing: widened))")
     }
 
     @Test("values that cannot be measurements are refused: NaN, infinite, negative, 1e308 s")
@@ -79,8 +82,9 @@ struct RunFolderTests {
                 return lines.joined(separator: "\r\n")
             }
             let refused = refusal(run)
-            #expect(refused?.code == .badValue && refused?.message.contains("samples.csv: line 2: wall_s") == true,
-                    "\(value): \(String(describing: refused))")
+            #expect(
+                refused?.code == .badValue && refused?.message.contains("samples.csv: line 2: wall_s") == true,
+                "\(value): \(String(describing: refused))")
         }
     }
 
@@ -117,7 +121,11 @@ struct RunFolderTests {
     func interruptedRun() throws {
         let temp = try TemporaryDirectory()
         let run = try Self.copyOfRun(in: temp)
-        try Self.replace(run, "environment.json") { $0.replacingOccurrences(of: "\"storebench_version\"", with: "\"interrupted\" : \"SIGINT after 3 cases\",\n  \"storebench_version\"") }
+        try Self.replace(run, "environment.json") {
+            $0.replacingOccurrences(
+                of: "\"storebench_version\"",
+                with: "\"interrupted\" : \"SIGINT after 3 cases\",\n  \"storebench_version\"")
+        }
         let folder = try RunFolder(run.path)
         #expect(folder.partialReason?.contains("interrupted (SIGINT after 3 cases)") == true)
         #expect(throws: RunFolderError.self) { try folder.requireComplete() }
@@ -127,13 +135,17 @@ struct RunFolderTests {
     func crashResultsChecked() throws {
         let temp = try TemporaryDirectory()
         let header = DurabilityColumn.header.joined(separator: ",")
-        for (name, body) in [("garbage", "<html>not a crash file</html>\n"),
-                             ("negative", header + "\r\nmemory,default,,kill,live,5,5,-3,0,0,0,0,0,measured,\r\n"),
-                             ("cut", header + "\r\nmemory,default,,kill,live,5,5")] {
+        for (name, body) in [
+            ("garbage", "<html>not a crash file</html>\n"),
+            ("negative", header + "\r\nmemory,default,,kill,live,5,5,-3,0,0,0,0,0,measured,\r\n"),
+            ("cut", header + "\r\nmemory,default,,kill,live,5,5"),
+        ] {
             let run = try Self.copyOfRun(in: temp, name: name)
             try Data(body.utf8).write(to: run.appendingPathComponent("durability.csv"))
             let refused = refusal(run)
-            #expect(refused != nil && refused?.message.contains("durability.csv") == true, "\(name): \(String(describing: refused))")
+            #expect(
+                refused != nil && refused?.message.contains("durability.csv") == true,
+                "\(name): \(String(describing: refused))")
         }
         #expect(DurabilityRow.header == DurabilityColumn.header, "the writer and the readers share one column table")
     }
@@ -144,7 +156,8 @@ struct RunFolderTests {
         let written = try JSONDecoder().decode(EnvironmentManifest.self, from: data)
         let read = try JSONDecoder().decode(RunEnvironment.self, from: data)
         #expect(read.storebenchVersion == written.storebenchVersion && read.gitCommit == written.gitCommit)
-        #expect(read.host == written.host && read.cores == written.cores && read.memoryBytes == Int64(written.memoryBytes))
+        #expect(
+            read.host == written.host && read.cores == written.cores && read.memoryBytes == Int64(written.memoryBytes))
         #expect(read.scenarioName == written.scenarioName && read.scenarioHash == written.scenarioHash)
         #expect(read.startedAt == written.startedAt && read.finishedAt == written.finishedAt)
         #expect(read.workdirFileSystem == written.workdirFileSystem && read.kernel == written.kernel)
@@ -169,7 +182,10 @@ struct RunFolderTests {
         let short = try Self.copyOfRun(in: temp, name: "short")
         try Self.replace(short, "summary.csv") { $0 + "smoke,insert,memory\r\n" }
         let interrupted = try Self.copyOfRun(in: temp, name: "interrupted")
-        try Self.replace(interrupted, "environment.json") { $0.replacingOccurrences(of: "\"storebench_version\"", with: "\"interrupted\" : \"SIGINT\",\n  \"storebench_version\"") }
+        try Self.replace(interrupted, "environment.json") {
+            $0.replacingOccurrences(
+                of: "\"storebench_version\"", with: "\"interrupted\" : \"SIGINT\",\n  \"storebench_version\"")
+        }
         let failed = try Self.copyOfRun(in: temp, name: "failed")
         try Self.replace(failed, "summary.csv") { text in
             var lines = text.components(separatedBy: "\r\n")
@@ -178,7 +194,9 @@ struct RunFolderTests {
         }
         for run in [short, interrupted, failed] {
             let result = try box.run(["export", run.path, "--format", "bmf"])
-            #expect(result.status == 1 && result.stdout.isEmpty, "\(run.lastPathComponent): exit \(result.status): \(result.stderr)")
+            #expect(
+                result.status == 1 && result.stdout.isEmpty,
+                "\(run.lastPathComponent): exit \(result.status): \(result.stderr)")
         }
 
         // compare: a sample of 1e308 s is refused, not computed with.

@@ -6,7 +6,9 @@ import Testing
 @Suite("Runner")
 struct RunnerTests {
     func scenario(_ temp: TemporaryDirectory, backends: String, insertCount: Int = 2_000) throws -> String {
-        try temp.file("scenario.yaml", """
+        try temp.file(
+            "scenario.yaml",
+            """
             name: runner-test
             seed: 3
             warmup: 0
@@ -31,8 +33,9 @@ struct RunnerTests {
         request.workdir = output.deletingLastPathComponent().path
         var lines = ""
         do {
-            let outcome = try RunInvocation(request).execute(backendRegistry: registry, workloadRegistry: .standard,
-                                                             progress: { lines += $0 + "\n" })
+            let outcome = try RunInvocation(request).execute(
+                backendRegistry: registry, workloadRegistry: .standard,
+                progress: { lines += $0 + "\n" })
             guard case .finished(let result, let published) = outcome else { return (nil, lines + "planned only") }
             #expect(published.standardizedFileURL.path == output.standardizedFileURL.path)
             return (result, lines)
@@ -53,12 +56,17 @@ struct RunnerTests {
         #expect(!finished.allSucceeded && !finished.interrupted)
         #expect(finished.summary.contains { $0.status == .failed })
 
-        let summary = try CSVFormat.decode(String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8))
-        let status = summary.header.firstIndex(of: "status")!, backend = summary.header.firstIndex(of: "backend")!
-        let workload = summary.header.firstIndex(of: "workload")!, error = summary.header.firstIndex(of: "error")!
+        let summary = try CSVFormat.decode(
+            String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8))
+        let status = summary.header.firstIndex(of: "status")!
+        let backend = summary.header.firstIndex(of: "backend")!
+        let workload = summary.header.firstIndex(of: "workload")!
+        let error = summary.header.firstIndex(of: "error")!
         let broken = summary.rows.filter { $0[backend] == "broken" }
         #expect(broken.first { $0[workload] == "insert" }?[status] == "failed")
-        #expect(broken.first { $0[workload] == "insert" }?[error].hasPrefix("broken [default] insert verify: verification failed: expected 2000 articles") == true)
+        #expect(
+            broken.first { $0[workload] == "insert" }?[error].hasPrefix(
+                "broken [default] insert verify: verification failed: expected 2000 articles") == true)
         #expect(broken.first { $0[workload] == "mark-read" }?[status] == "failed")
         #expect(broken.first { $0[workload] == "timeline" }?[status] == "ok")
         #expect(summary.rows.filter { $0[backend] == "memory" }.allSatisfy { $0[status] == "ok" })
@@ -67,12 +75,18 @@ struct RunnerTests {
     @Test("a clean run exits 0 and its work directories are removed")
     func cleanRun() throws {
         let temp = try TemporaryDirectory()
-        let path = try scenario(temp, backends: "  - backend: sqlite\n    variants: [{txn: single, journal: wal, sync: normal}]\n  - backend: memory", insertCount: 300)
+        let path = try scenario(
+            temp,
+            backends:
+                "  - backend: sqlite\n    variants: [{txn: single, journal: wal, sync: normal}]\n  - backend: memory",
+            insertCount: 300)
         let output = temp.url.appendingPathComponent("out")
         let (result, errors) = invoke(path, output: output, registry: .standard())
         #expect(result?.allSucceeded == true, "\(errors)")
-        #expect(temp.tree().filter { $0.hasPrefix("storebench-") }.isEmpty, "work directory left behind: \(temp.tree())")
-        let samples = try CSVFormat.decode(String(contentsOf: output.appendingPathComponent("samples.csv"), encoding: .utf8))
+        #expect(
+            temp.tree().filter { $0.hasPrefix("storebench-") }.isEmpty, "work directory left behind: \(temp.tree())")
+        let samples = try CSVFormat.decode(
+            String(contentsOf: output.appendingPathComponent("samples.csv"), encoding: .utf8))
         #expect(samples.header == Sample.header)
         #expect(samples.rows.count == 3 * 2 * 2)
         let checksum = samples.header.firstIndex(of: "checksum")!
@@ -87,18 +101,24 @@ struct RunnerTests {
     @Test("limits cap a variant's workload parameters")
     func limitsCap() throws {
         let temp = try TemporaryDirectory()
-        let path = try scenario(temp, backends: "  - backend: memory\n    limits: {insert: {count: 150}, timeline: {messages: 150, users: 10}}")
+        let path = try scenario(
+            temp,
+            backends: "  - backend: memory\n    limits: {insert: {count: 150}, timeline: {messages: 150, users: 10}}")
         let registry = BackendRegistry.standard()
         let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: path)
         let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
         #expect(plan.cases.map(\.key.size) == [150, 100, 150])
-        #expect(plan.cases.map(\.key.parameters) == ["count=150", "count=100 stored=300", "messages=150 screen=50 users=10"])
+        #expect(
+            plan.cases.map(\.key.parameters) == [
+                "count=150", "count=100 stored=300", "messages=150 screen=50 users=10",
+            ])
     }
 
     @Test("the run order is seeded: the same each run, different between rounds")
     func seededOrder() throws {
         let temp = try TemporaryDirectory()
-        let path = try scenario(temp, backends: "  - backend: memory\n  - backend: sqlite\n    variants: [{txn: none}, {txn: single}]")
+        let path = try scenario(
+            temp, backends: "  - backend: memory\n  - backend: sqlite\n    variants: [{txn: none}, {txn: single}]")
         let registry = BackendRegistry.standard()
         let scenario = try ScenarioParser(backends: registry, workloads: .standard).parse(file: path)
         let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
@@ -119,7 +139,8 @@ struct RetiredStoresTests {
         try Data(repeating: 1, count: 10_000).write(to: first.appendingPathComponent("store"))
         work.retire(first)
         #expect(!FileManager.default.fileExists(atPath: first.path))
-        let aside = try FileManager.default.contentsOfDirectory(atPath: work.url.appendingPathComponent(".retired").path)
+        let aside = try FileManager.default.contentsOfDirectory(
+            atPath: work.url.appendingPathComponent(".retired").path)
         #expect(aside.count == 1)
         work.retireBudgetBytes = 1  // the next store goes over the budget: everything put aside is deleted
         let second = try work.subdirectory("b")

@@ -30,9 +30,12 @@ struct SQLiteAPITests {
 
     @Test("fullfsync=on is refused on Linux with a message that says why, as an unsupported row")
     func fullFsyncRefused() throws {
-        let sample = try WorkloadContractTests.sample(InsertWorkload(), ["count": 5],
-                                                      on: BackendCase(backend: "sqlite", variant: ["fullfsync": "on"], label: "t"))
-        #expect(sample.status == .unsupported && sample.error.contains("F_FULLFSYNC exists only on Apple platforms"), "\(sample.error)")
+        let sample = try WorkloadContractTests.sample(
+            InsertWorkload(), ["count": 5],
+            on: BackendCase(backend: "sqlite", variant: ["fullfsync": "on"], label: "t"))
+        #expect(
+            sample.status == .unsupported && sample.error.contains("F_FULLFSYNC exists only on Apple platforms"),
+            "\(sample.error)")
     }
 
     @Test("a transaction commits on return and rolls back on throw")
@@ -77,18 +80,29 @@ struct SQLiteAPITests {
         }
         insert.finalize()
         #expect(try db.scalarText("SELECT count(*) FROM t WHERE v IS NULL") == "0")
-        #expect(try db.columnTexts("SELECT v FROM t").map { Array($0.utf8) } == ["", "e\u{301}", "'); DROP TABLE t;--"].map { Array($0.utf8) })
+        #expect(
+            try db.columnTexts("SELECT v FROM t").map { Array($0.utf8) }
+                == ["", "e\u{301}", "'); DROP TABLE t;--"].map { Array($0.utf8) })
         #expect(try db.scalarText("SELECT count(*) FROM sqlite_master") == "1")
     }
 
-    @Test("the backend reads its settings back and records them", arguments: [
-        (["journal": "wal", "sync": "normal", "txn": "none"], "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"),
-        (["journal": "delete", "sync": "off", "txn": "single"], "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"),
-    ])
+    @Test(
+        "the backend reads its settings back and records them",
+        arguments: [
+            (
+                ["journal": "wal", "sync": "normal", "txn": "none"],
+                "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"
+            ),
+            (
+                ["journal": "delete", "sync": "off", "txn": "single"],
+                "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"
+            ),
+        ])
     func effectiveSettings(_ variant: [String: String], _ expected: String) throws {
         let temp = try TemporaryDirectory()
         let descriptor = SQLiteBackend.descriptor
-        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(variant)))
+        let store = try descriptor.open(
+            app: StoreLocation(directory: temp.url, variant: try descriptor.variant(variant)))
         defer { try? store.close() }
         #expect(store.effectiveSettings == expected)
     }
@@ -121,20 +135,24 @@ struct SQLiteAPITests {
 
 @Suite("Adapter overhead benchmark")
 struct AdapterOverheadTests {
-    @Test("sqlite, lmdb and gdbm: both sides insert and look up on the same data, proven equal, one time per repetition")
+    @Test(
+        "sqlite, lmdb and gdbm: both sides insert and look up on the same data, proven equal, one time per repetition")
     func runsBothSides() throws {
         let temp = try TemporaryDirectory()
         let results = try AdapterOverhead.measure(count: 200, stored: 300, repetitions: 2, seed: 1, workdir: temp.url)
-        #expect(results.map { "\($0.backend) \($0.operation.rawValue)" }
+        #expect(
+            results.map { "\($0.backend) \($0.operation.rawValue)" }
                 == ["sqlite insert", "sqlite lookup", "lmdb insert", "lmdb lookup", "gdbm insert", "gdbm lookup"])
         for result in results {
-            #expect(result.cSeconds.count == 2 && result.swiftSeconds.count == 2, "\(result.backend) \(result.operation)")
+            #expect(
+                result.cSeconds.count == 2 && result.swiftSeconds.count == 2, "\(result.backend) \(result.operation)")
             #expect(result.cSeconds.allSatisfy { $0 > 0 } && result.swiftSeconds.allSatisfy { $0 > 0 })
             // Equal work, proven: the same articles and store sizes (inserts), the same articles found (lookups).
             #expect(result.equalWork.holds, "\(result.backend) \(result.operation): \(result.equalWork)")
         }
         let lookups = results.filter { $0.operation == .lookup }.map(\.equalWork.c)
-        #expect(Set(lookups).count == 1 && lookups[0].hasPrefix("found 200, "), "every backend found the same: \(lookups)")
+        #expect(
+            Set(lookups).count == 1 && lookups[0].hasPrefix("found 200, "), "every backend found the same: \(lookups)")
         #expect(results.first { $0.backend == "sqlite" && $0.operation == .insert }!.equalWork.c.contains(" bytes"))
         #expect(temp.tree().isEmpty, "work directory left behind: \(temp.tree())")
     }

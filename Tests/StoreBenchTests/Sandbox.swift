@@ -17,7 +17,8 @@ final class Sandbox {
     }
 
     /// Runs storebench with the sandbox's TMPDIR, in `directory` (default: the sandbox).
-    func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String)
+    {
         try runStorebench(arguments, in: directory ?? url, environment: ["TMPDIR": tmp.path])
     }
 
@@ -29,13 +30,17 @@ final class Sandbox {
     /// What storebench left in the sandbox's TMPDIR and work directory.
     func leftovers() -> [String] {
         [tmp, work].flatMap { directory in
-            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).map { "\(directory.lastPathComponent)/\($0)" }
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).map {
+                "\(directory.lastPathComponent)/\($0)"
+            }
         }
     }
 
     /// A tiny scenario (memory backend, 50 inserts, 2 repetitions) in the sandbox; returns its path.
     func tinyScenario(_ name: String = "tiny.yaml") throws -> String {
-        try root.file(name, """
+        try root.file(
+            name,
+            """
             name: tiny
             warmup: 0
             repetitions: 2
@@ -48,7 +53,8 @@ final class Sandbox {
     /// sandbox; returns its path.
     func tinyProfile(_ name: String = "profile.yaml", in folder: URL? = nil, trials: Int = 1) throws -> String {
         let path = (folder ?? url).appendingPathComponent(name)
-        try Data("""
+        try Data(
+            """
             name: tiny
             data: {records: 300, summary_bytes: 300}
             per_day: {save: 20, launch: 3}
@@ -57,7 +63,8 @@ final class Sandbox {
             candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
             crash_trials: \(trials)
             run_seconds: 30
-            """.utf8).write(to: path)
+            """.utf8
+        ).write(to: path)
         return path.path
     }
 
@@ -72,7 +79,9 @@ final class Sandbox {
             } else {
                 var isDirectory: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                result[relative] = isDirectory.boolValue ? Data("dir".utf8) : (FileManager.default.contents(atPath: path) ?? Data("?".utf8))
+                result[relative] =
+                    isDirectory.boolValue
+                    ? Data("dir".utf8) : (FileManager.default.contents(atPath: path) ?? Data("?".utf8))
             }
         }
         return result
@@ -86,7 +95,8 @@ final class Sandbox {
         try dead.run()
         dead.waitUntilExit()
         let directory = work.appendingPathComponent(prefix + "Qw3rTy")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("store"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("store"), withIntermediateDirectories: true)
         try Data("\(dead.processIdentifier) 12345".utf8).write(to: directory.appendingPathComponent(".owner"))
         return directory
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import StoreBenchAnalysis
 import Testing
+
+@testable import StoreBenchAnalysis
 
 /// The signed-rank test and Hodges–Lehmann interval of `ab`'s paired rounds, against SciPy 1.17.1
 /// (`scipy.stats.wilcoxon`) and a brute-force enumeration of all 2¹² sign assignments (the values in comments).
@@ -33,11 +34,15 @@ struct SignedRankTests {
         #expect(abs(wide.low - 0.07) < 1e-12 && abs(wide.high - 0.315) < 1e-12 && abs(wide.estimate - 0.1925) < 1e-12)
         let narrow = try #require(SignedRank.interval(Self.x, alpha: 0.01))
         #expect(abs(narrow.low - 0.015) < 1e-12 && abs(narrow.high - 0.355) < 1e-12)
-        #expect(SignedRank.interval([0.1, 0.2, 0.3, 0.4, 0.5], alpha: 0.05) == nil, "n = 5 has no 95% interval (1/32 > 0.025)")
+        #expect(
+            SignedRank.interval([0.1, 0.2, 0.3, 0.4, 0.5], alpha: 0.05) == nil,
+            "n = 5 has no 95% interval (1/32 > 0.025)")
         #expect(SignedRank.interval([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], alpha: 0.05) != nil)
     }
 
-    @Test("coverage: 2,000 seeded samples of 15 heavy-tailed values, the 95% interval covers the centre at least 94% of the time")
+    @Test(
+        "coverage: 2,000 seeded samples of 15 heavy-tailed values, the 95% interval covers the centre at least 94% of the time"
+    )
     func coverage() {
         var generator = SeededGenerator(seed: 11)
         var covered = 0
@@ -47,7 +52,9 @@ struct SignedRankTests {
                 let u = Double.random(in: -0.5..<0.5, using: &generator)
                 return 0.2 - 0.15 * (u < 0 ? -1 : 1) * log(1 - 2 * abs(u))
             }
-            if let interval = SignedRank.interval(sample, alpha: 0.05), interval.low <= 0.2, 0.2 <= interval.high { covered += 1 }
+            if let interval = SignedRank.interval(sample, alpha: 0.05), interval.low <= 0.2, 0.2 <= interval.high {
+                covered += 1
+            }
         }
         #expect(covered >= 1880, "\(covered) of 2000")
     }

@@ -28,9 +28,10 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
                 let special = changed.filter { oneAtATime.contains($0.name) }
                 return special.isEmpty || changed.count == 1
             }.map { variant in
-                BackendCase(backend: descriptor.name,
-                            variant: Dictionary(uniqueKeysWithValues: variant.settings.map { ($0.name, $0.value) }),
-                            label: variant.description)
+                BackendCase(
+                    backend: descriptor.name,
+                    variant: Dictionary(uniqueKeysWithValues: variant.settings.map { ($0.name, $0.value) }),
+                    label: variant.description)
             }
         }
     }
@@ -120,13 +121,16 @@ func storebenchBinary() throws -> URL {
         beside.deletingLastPathComponent().appendingPathComponent("storebench"),
         packageRoot.appendingPathComponent(".build/debug/storebench"),
     ]
-    return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                        "storebench binary not found near \(beside.path)")
+    return try #require(
+        candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+        "storebench binary not found near \(beside.path)")
 }
 
 /// Runs the binary; returns exit status, stdout and stderr.
-func runStorebench(_ arguments: [String], in directory: URL = packageRoot,
-                   environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+func runStorebench(
+    _ arguments: [String], in directory: URL = packageRoot,
+    environment: [String: String] = [:]
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.executableURL = try storebenchBinary()
@@ -145,7 +149,9 @@ func runStorebench(_ arguments: [String], in directory: URL = packageRoot,
     process.waitUntilExit()
     try errHandle.close()
     let errData = try Data(contentsOf: errURL)
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+    )
 }
 
 /// Articles whose text fields carry every awkward piece the generator knows, plus a few more.
@@ -155,8 +161,9 @@ func awkwardArticles() -> [Article] {
         "tab\there", "line\nbreak\r\nCRLF", "<xml> & </xml>", "\\back\\slash", "=SUM(A1)", "", " leading space",
     ]
     return pieces.enumerated().map { index, piece in
-        Article(uid: "awkward-\(index)-\(piece)", feedID: Int64(index), title: piece, summary: "summary: \(piece)",
-                published: Date(millisecondsSince1970: 1_700_000_000_123 + Int64(index)), read: false)
+        Article(
+            uid: "awkward-\(index)-\(piece)", feedID: Int64(index), title: piece, summary: "summary: \(piece)",
+            published: Date(millisecondsSince1970: 1_700_000_000_123 + Int64(index)), read: false)
     }
 }
 
@@ -165,9 +172,11 @@ func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8
 
 extension Sample {
     /// A sample with the given measurements (tests build report rows without running anything).
-    static func measured(_ key: RowKey, repetition: Int = 1, status: RowStatus = .ok, wall: Double, cpuUser: Double = 0,
-                         maxRSSKiB: Int64 = 0, readBytes: Int64? = nil, writeBytes: Int64? = nil, storeBytes: Int64 = 0,
-                         storeAllocatedBytes: Int64 = 0, ops: Int = 0, settings: String = "", error: String = "") -> Sample {
+    static func measured(
+        _ key: RowKey, repetition: Int = 1, status: RowStatus = .ok, wall: Double, cpuUser: Double = 0,
+        maxRSSKiB: Int64 = 0, readBytes: Int64? = nil, writeBytes: Int64? = nil, storeBytes: Int64 = 0,
+        storeAllocatedBytes: Int64 = 0, ops: Int = 0, settings: String = "", error: String = ""
+    ) -> Sample {
         var sample = Sample(key: key, repetition: repetition, dataset: "d")
         sample.status = status
         sample.wallSeconds = wall
@@ -189,7 +198,8 @@ extension Sample {
 /// returns its samples.csv. `body` is the scenario's `backends:` and `workloads:` part.
 func runScenario(repetitions: Int, _ body: String) throws -> (header: [String], rows: [[String]]) {
     let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
-    let scenario = try temp.file("scenario.yaml", "name: test\nseed: 42\nwarmup: 0\nrepetitions: \(repetitions)\n" + body)
+    let scenario = try temp.file(
+        "scenario.yaml", "name: test\nseed: 42\nwarmup: 0\nrepetitions: \(repetitions)\n" + body)
     let out = temp.url.appendingPathComponent("out")
     let result = try runStorebench(["run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path])
     try #require(result.status == 0, "\(result.stderr)")

@@ -1,7 +1,8 @@
 import Foundation
+import Testing
+
 @testable import StoreBenchBackends
 @testable import StoreBenchCore
-import Testing
 
 /// Notes × tags (seed 000): the reference table, the generated data and changes, SQLite's three designs and their
 /// query plans, and a store that loses tag changes.
@@ -9,9 +10,11 @@ import Testing
 struct TagWorkloadTests {
     @Test("NoteTagTable: known answers after adds, removes and archiving; a change that breaks its precondition throws")
     func table() throws {
-        var table = NoteTagTable([NoteTags(uid: "a", archived: false, tags: [3, 1]),
-                                  NoteTags(uid: "b", archived: true, tags: [2]),
-                                  NoteTags(uid: "c", archived: false, tags: [])])
+        var table = NoteTagTable([
+            NoteTags(uid: "a", archived: false, tags: [3, 1]),
+            NoteTags(uid: "b", archived: true, tags: [2]),
+            NoteTags(uid: "c", archived: false, tags: []),
+        ])
         #expect(table.notes["a"]?.tags == [1, 3])
         #expect(table.tagsWithUnarchivedNotes() == [1, 3])
         try table.apply(.add(uid: "c", tag: 2))
@@ -31,11 +34,15 @@ struct TagWorkloadTests {
         #expect(!table.canonical.map(\.uid).contains("a"))
     }
 
-    @Test("tag data: pinned for a seed, tags within 1…T and 0…tags_per_note per note, the archived share, a mix of all three changes")
+    @Test(
+        "tag data: pinned for a seed, tags within 1…T and 0…tags_per_note per note, the archived share, a mix of all three changes"
+    )
     func data() throws {
         let workload = TagEditWorkload()
         var parameters = workload.defaultParameters
-        (parameters["stored"], parameters["count"], parameters["tags"], parameters["tags_per_note"]) = (1_000, 300, 20, 4)
+        (parameters["stored"], parameters["count"], parameters["tags"], parameters["tags_per_note"]) = (
+            1_000, 300, 20, 4
+        )
         let generator = DatasetGenerator(seed: 42)
         let data = TaggedNotes(parameters, generator: generator)
         #expect(data.fingerprint == TaggedNotes(parameters, generator: generator).fingerprint)
@@ -56,22 +63,33 @@ struct TagWorkloadTests {
         #expect(TaggedNotes(parameters, generator: shaped).fingerprint != data.fingerprint)
     }
 
-    @Test("sqlite tags: join and denormalized scan the lookup table, covering searches its covering index; same answers; the copy kept in step")
+    @Test(
+        "sqlite tags: join and denormalized scan the lookup table, covering searches its covering index; same answers; the copy kept in step"
+    )
     func sqlitePlans() throws {
-        var plans: [String: String] = [:], checksums: Set<String> = []
+        var plans: [String: String] = [:]
+        var checksums: Set<String> = []
         for design in ["join", "denormalized", "covering"] {
-            let query = try AppDataWorkloadTests.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "sqlite", ["tags": design])
-            let edit = try AppDataWorkloadTests.sample(TagEditWorkload(), ["stored": 300, "count": 30, "tags": 10], "sqlite", ["tags": design])
+            let query = try AppDataWorkloadTests.sample(
+                TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "sqlite", ["tags": design])
+            let edit = try AppDataWorkloadTests.sample(
+                TagEditWorkload(), ["stored": 300, "count": 30, "tags": 10], "sqlite", ["tags": design])
             #expect(query.status == .ok && edit.status == .ok, "\(design): \(query.error) \(edit.error)")
             plans[design] = query.notes[.queryPlan] ?? ""
             checksums.insert(query.checksum + "/" + edit.checksum)
         }
         #expect(checksums.count == 1)
         let sidebar = plans.mapValues { String($0.split(separator: "|")[0]) }
-        #expect(sidebar["join"]?.contains("SCAN note_tag") == true && sidebar["join"]?.contains("SEARCH article") == true, "\(sidebar)")
-        #expect(sidebar["denormalized"]?.contains("SCAN note_tag") == true && sidebar["denormalized"]?.contains("article") == false,
-                "\(sidebar)")
-        #expect(sidebar["covering"]?.contains("SEARCH note_tag USING COVERING INDEX note_tag_archived") == true, "\(sidebar)")
+        #expect(
+            sidebar["join"]?.contains("SCAN note_tag") == true && sidebar["join"]?.contains("SEARCH article") == true,
+            "\(sidebar)")
+        #expect(
+            sidebar["denormalized"]?.contains("SCAN note_tag") == true
+                && sidebar["denormalized"]?.contains("article") == false,
+            "\(sidebar)")
+        #expect(
+            sidebar["covering"]?.contains("SEARCH note_tag USING COVERING INDEX note_tag_archived") == true,
+            "\(sidebar)")
         let grdb = try AppDataWorkloadTests.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "grdb")
         #expect(grdb.notes[.queryPlan]?.contains("noteTag") == true, "\(grdb.notes[.queryPlan] ?? "")")
     }
@@ -80,9 +98,10 @@ struct TagWorkloadTests {
     func droppedChange() throws {
         var registry = BackendRegistry.standard()
         registry.register(BrokenBackend.droppingTags())
-        let sample = try WorkloadContractTests.sample(TagEditWorkload(), ["stored": 200, "count": 20, "tags": 8],
-                                                      on: BackendCase(backend: "broken-tags", variant: [:], label: "default"),
-                                                      registry: registry)
+        let sample = try WorkloadContractTests.sample(
+            TagEditWorkload(), ["stored": 200, "count": 20, "tags": 8],
+            on: BackendCase(backend: "broken-tags", variant: [:], label: "default"),
+            registry: registry)
         #expect(sample.status == .failed && sample.error.contains("verification failed"), "\(sample.error)")
     }
 
@@ -95,8 +114,10 @@ struct TagWorkloadTests {
             func article(uid: String) throws -> Article? { nil }
         }
         let records = Records()
-        for (key, value) in TagIndex.records(for: [NoteTags(uid: "a", archived: false, tags: [1, 2]),
-                                                   NoteTags(uid: "b", archived: true, tags: [2])]) {
+        for (key, value) in TagIndex.records(for: [
+            NoteTags(uid: "a", archived: false, tags: [1, 2]),
+            NoteTags(uid: "b", archived: true, tags: [2]),
+        ]) {
             try records.put(value, for: key)
         }
         #expect(try TagIndex.tagsWithUnarchivedNotes(in: records) == [1, 2])
@@ -124,7 +145,9 @@ struct TagWorkloadTests {
         let keys: [[UInt8]] = TagIndex.records(for: notes).map { $0.key }
         let tagKeys: [[UInt8]] = keys.filter { $0.first == UInt8(ascii: "m") || $0.first == UInt8(ascii: "c") }
         let tags: [Int64] = Array(Set(notes.flatMap { $0.tags })).sorted()
-        let expected: [[UInt8]] = tags.flatMap { (tag: Int64) -> [[UInt8]] in [TagIndex.membersKey(tag), TagIndex.countKey(tag)] }
+        let expected: [[UInt8]] = tags.flatMap { (tag: Int64) -> [[UInt8]] in
+            [TagIndex.membersKey(tag), TagIndex.countKey(tag)]
+        }
         #expect(tagKeys == expected)
         let noteKeys: [[UInt8]] = notes.map { TagIndex.noteKey($0.uid) }
         #expect(Array(keys.prefix(notes.count)) == noteKeys)

@@ -7,9 +7,11 @@ import Testing
 /// settings a store reads back (issue 22, item 1).
 @Suite("Typed settings")
 struct TypedSettingsTests {
-    @Test("every variant's text decodes to the typed value and encodes back to the same text", arguments: [
-        "txn=batch batch_ops=7 batch_ms=9 journal=wal sync=extra", "txn=none index=off search=fts5", "default",
-    ])
+    @Test(
+        "every variant's text decodes to the typed value and encodes back to the same text",
+        arguments: [
+            "txn=batch batch_ops=7 batch_ms=9 journal=wal sync=extra", "txn=none index=off search=fts5", "default",
+        ])
     func sqliteRoundTrip(_ text: String) throws {
         let (_, variant) = try BackendRegistry.standard().resolve(backend: "sqlite", settings: text)
         let settings = SQLiteSettings(variant)
@@ -29,7 +31,9 @@ struct TypedSettingsTests {
         #expect(sqlite.axes.first { $0.name == "sync" }?.allowedDescription == "off, normal, full, extra")
         #expect(sqlite.keyAxes == ["txn", "journal", "sync"])
         #expect(sqlite.axes.first { $0.name == "batch_ops" }?.condition.map { "\($0.axis)=\($0.value)" } == "txn=batch")
-        #expect(LMDBBackend.descriptor.axes.first { $0.name == "mapsize_mb" }?.allowedDescription == "an integer in 1...1048576")
+        #expect(
+            LMDBBackend.descriptor.axes.first { $0.name == "mapsize_mb" }?.allowedDescription
+                == "an integer in 1...1048576")
     }
 
     @Test("bad settings are refused with the setting, the value and what is allowed")
@@ -44,13 +48,16 @@ struct TypedSettingsTests {
             }
         }
         #expect(message("jornal=wal").contains("has no setting 'jornal'; its settings are: txn, journal, sync"))
-        #expect(message("sync=sometimes").contains("setting 'sync' cannot be 'sometimes'; allowed: off, normal, full, extra"))
+        #expect(
+            message("sync=sometimes").contains(
+                "setting 'sync' cannot be 'sometimes'; allowed: off, normal, full, extra"))
         #expect(message("txn=batch batch_ops=0").contains("allowed: an integer in 1...1000000"))
         #expect(message("batch_ops=5").contains("applies only with txn=batch"))
     }
 
-    @Test("each store receives its typed settings: the settings it reports hold every value of its variant",
-          arguments: BackendCase.all)
+    @Test(
+        "each store receives its typed settings: the settings it reports hold every value of its variant",
+        arguments: BackendCase.all)
     func storesReceiveTheirSettings(_ backend: BackendCase) throws {
         let temp = try TemporaryDirectory()
         let store = try #require(try backend.opener(in: temp.url, as: (any Store).self)).open()

@@ -3,7 +3,8 @@ import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
-/// The query, search, sync-while-reading, settings, cache, edit, launch-list, aging, migrate and tag workloads, and insert into a
+/// The query, search, sync-while-reading, settings, cache, edit, launch-list, aging, migrate and tag workloads, and
+/// insert into a
 /// filled store, run through their own prepare → measure → verify on every backend variant at a small size: each
 /// must pass its verification and produce exactly the memory backend's result checksum (sqlite's where the memory
 /// backend cannot play the workload's roles).
@@ -12,7 +13,10 @@ struct WorkloadContractTests {
     static let cases: [(workload: any Workload, parameters: [String: Int])] = [
         (QueryWorkload(), ["stored": 600, "count": 12, "limit": 20]),
         (SearchWorkload(), ["stored": 600, "count": 10]),
-        (SyncWhileReadingWorkload(), ["count": 200, "batch": 50, "stored": 150, "messages": 400, "users": 30, "screen": 50]),
+        (
+            SyncWhileReadingWorkload(),
+            ["count": 200, "batch": 50, "stored": 150, "messages": 400, "users": 30, "screen": 50]
+        ),
         (CacheWorkload(), ["count": 1_500, "capacity": 60, "keys": 200, "value_bytes": 64, "ttl": 300]),
         (InsertWorkload(), ["count": 40, "stored": 120]),
         (EditWorkload(), ["stored": 150, "count": 12]),
@@ -25,34 +29,43 @@ struct WorkloadContractTests {
 
     /// Runs one repetition of `workload` on a fresh store of `backend`, as the runner does; returns the verified
     /// checksum and notes (the row must be ok).
-    static func run(_ workload: any Workload, _ overrides: [String: Int], on backend: BackendCase,
-                    registry: BackendRegistry = .standard()) throws -> (checksum: String, notes: [SampleColumn: String]) {
+    static func run(
+        _ workload: any Workload, _ overrides: [String: Int], on backend: BackendCase,
+        registry: BackendRegistry = .standard()
+    ) throws -> (checksum: String, notes: [SampleColumn: String]) {
         let sample = try sample(workload, overrides, on: backend, registry: registry)
         try #require(sample.status == .ok, "\(workload.name) on \(backend.testDescription): \(sample.error)")
         #expect(sample.ops > 0)
         if let percentiles = sample.latency {
-            #expect(percentiles.p50 <= percentiles.p90 && percentiles.p90 <= percentiles.p99 && percentiles.p99 <= percentiles.max)
+            #expect(
+                percentiles.p50 <= percentiles.p90 && percentiles.p90 <= percentiles.p99
+                    && percentiles.p99 <= percentiles.max)
         }
         return (sample.checksum, sample.notes)
     }
 
     /// One repetition's row, whatever its status.
-    static func sample(_ workload: any Workload, _ overrides: [String: Int], on backend: BackendCase,
-                       registry: BackendRegistry = .standard()) throws -> Sample {
+    static func sample(
+        _ workload: any Workload, _ overrides: [String: Int], on backend: BackendCase,
+        registry: BackendRegistry = .standard()
+    ) throws -> Sample {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let directory = try temp.child("store")
         let descriptor = try #require(registry[backend.backend])
         var parameters = workload.defaultParameters
         for (name, value) in overrides { parameters[name] = value }
         try workload.validate(parameters)
-        return Runner.runOnce(workload, parameters: parameters, seed: 11, backend: descriptor,
-                              variant: try descriptor.variant(backend.variant), in: directory,
-                              childExecutable: try storebenchBinary())
+        return Runner.runOnce(
+            workload, parameters: parameters, seed: 11, backend: descriptor,
+            variant: try descriptor.variant(backend.variant), in: directory,
+            childExecutable: try storebenchBinary())
     }
 
     static let memory = BackendCase(backend: "memory", variant: [:], label: "default")
 
-    @Test("insert without `stored` inserts exactly the articles it always did: the smoke baseline's checksum, and no stored parameter in the row")
+    @Test(
+        "insert without `stored` inserts exactly the articles it always did: the smoke baseline's checksum, and no stored parameter in the row"
+    )
     func insertDefaultsUnchanged() throws {
         let workload = InsertWorkload()
         var parameters = workload.defaultParameters
@@ -71,8 +84,9 @@ struct WorkloadContractTests {
             ? memory : BackendCase(backend: "sqlite", variant: [:], label: "default")
     }
 
-    @Test("query, search, sync-while-reading, cache, edit, launch list, aging, migrate and tags: verified, the reference's result, unsupported without the role",
-          arguments: BackendCase.contract)
+    @Test(
+        "query, search, sync-while-reading, cache, edit, launch list, aging, migrate and tags: verified, the reference's result, unsupported without the role",
+        arguments: BackendCase.contract)
     func sameAsMemory(_ backend: BackendCase) throws {
         let registry = BackendCase.contractRegistry
         let roles = try #require(registry[backend.backend]).roles
@@ -85,25 +99,36 @@ struct WorkloadContractTests {
             let expected = try Self.run(workload, parameters, on: Self.reference(for: workload)).checksum
             let found = try Self.run(workload, parameters, on: backend, registry: registry)
             #expect(found.checksum == expected, "\(workload.name)")
-            if workload.name == "cache" { #expect(found.notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true) }
+            if workload.name == "cache" {
+                #expect(found.notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true)
+            }
             if workload.name == "sync-while-reading" {
                 #expect(Int(found.notes[.reads] ?? "") ?? 0 >= 1)
                 #expect(found.notes[.note]?.hasPrefix("concurrency: ") == true)
             }
-            if ["query", "list-warm", "tags", "tag-edit"].contains(workload.name) { #expect(!(found.notes[.queryPlan] ?? "").isEmpty) }
+            if ["query", "list-warm", "tags", "tag-edit"].contains(workload.name) {
+                #expect(!(found.notes[.queryPlan] ?? "").isEmpty)
+            }
             if workload.name == "migrate" {
-                #expect(Double(found.notes[.firstReadSeconds] ?? "") != nil && found.notes[.note]?.contains("migration: ") == true)
+                #expect(
+                    Double(found.notes[.firstReadSeconds] ?? "") != nil
+                        && found.notes[.note]?.contains("migration: ") == true)
             }
             if workload.name == "aging" {
-                #expect(Int64(found.notes[.reclaimedBytes] ?? "") != nil && found.notes[.note]?.contains("compaction: ") == true)
+                #expect(
+                    Int64(found.notes[.reclaimedBytes] ?? "") != nil
+                        && found.notes[.note]?.contains("compaction: ") == true)
             }
         }
     }
 
-    @Test("settings: written, then read back by a fresh process", arguments: BackendCase.all.filter { $0.backend != "memory" })
+    @Test(
+        "settings: written, then read back by a fresh process",
+        arguments: BackendCase.all.filter { $0.backend != "memory" })
     func settingsReadBack(_ backend: BackendCase) throws {
         let checksum = try Self.run(SettingsWorkload(), ["count": 40], on: backend).checksum
-        let expected = SettingsWorkload.checksum(DatasetGenerator(seed: 11).settings(count: 40).map { ($0.key, $0.value) })
+        let expected = SettingsWorkload.checksum(
+            DatasetGenerator(seed: 11).settings(count: 40).map { ($0.key, $0.value) })
         #expect(checksum == expected)
     }
 
@@ -114,32 +139,45 @@ struct WorkloadContractTests {
         #expect(sample.error.contains("does not play the role persistence"), "\(sample.error)")
     }
 
-    @Test("a backend that drops results fails search and cache verification; settings reads in a child storebench, which does not know a test-only backend")
+    @Test(
+        "a backend that drops results fails search and cache verification; settings reads in a child storebench, which does not know a test-only backend"
+    )
     func brokenBackendFails() throws {
         var registry = BackendRegistry.standard()
         registry.register(BrokenBackend.descriptor())
         let broken = BackendCase(backend: "broken", variant: [:], label: "default")
         let search = try Self.sample(SearchWorkload(), ["stored": 300, "count": 3], on: broken, registry: registry)
         #expect(search.status == .failed && search.error.contains("verify: verification failed"), "\(search.error)")
-        let cache = try Self.sample(CacheWorkload(), ["count": 1_000, "capacity": 30, "keys": 100, "value_bytes": 8], on: broken,
-                                    registry: registry)
+        let cache = try Self.sample(
+            CacheWorkload(), ["count": 1_000, "capacity": 30, "keys": 100, "value_bytes": 8], on: broken,
+            registry: registry)
         // The cache's own bookkeeping notices the dropped put while it runs, or verification does afterwards.
         #expect(cache.status == .failed && cache.error.contains("broken [default] cache"), "\(cache.error)")
         let settings = try Self.sample(SettingsWorkload(), ["count": 20], on: broken, registry: registry)
         // Not the dropped setting: the reading child is the shipped binary, whose registry has no 'broken'.
-        #expect(settings.status == .failed && settings.error.contains("unknown backend 'broken'"), "\(settings.status) \(settings.error)")
+        #expect(
+            settings.status == .failed && settings.error.contains("unknown backend 'broken'"),
+            "\(settings.status) \(settings.error)")
     }
 
     @Test("EXPLAIN QUERY PLAN shows the index with index=on and a scan with index=off")
     func queryPlans() throws {
         for backend in ["sqlite", "grdb"] {
-            let on = try Self.run(QueryWorkload(), ["stored": 200, "count": 2], on: BackendCase(backend: backend, variant: ["index": "on"], label: "on"))
-            let off = try Self.run(QueryWorkload(), ["stored": 200, "count": 2], on: BackendCase(backend: backend, variant: ["index": "off"], label: "off"))
-            let planOn = on.notes[.queryPlan] ?? "", planOff = off.notes[.queryPlan] ?? ""
+            let on = try Self.run(
+                QueryWorkload(), ["stored": 200, "count": 2],
+                on: BackendCase(backend: backend, variant: ["index": "on"], label: "on"))
+            let off = try Self.run(
+                QueryWorkload(), ["stored": 200, "count": 2],
+                on: BackendCase(backend: backend, variant: ["index": "off"], label: "off"))
+            let planOn = on.notes[.queryPlan] ?? ""
+            let planOff = off.notes[.queryPlan] ?? ""
             #expect(planOn.contains("article_feed_unread"), "\(backend): \(planOn)")
-            #expect(!planOff.contains("article_feed_unread") && planOff.contains("SCAN article"), "\(backend): \(planOff)")
+            #expect(
+                !planOff.contains("article_feed_unread") && planOff.contains("SCAN article"), "\(backend): \(planOff)")
         }
-        let scan = try Self.run(QueryWorkload(), ["stored": 100, "count": 1], on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
+        let scan = try Self.run(
+            QueryWorkload(), ["stored": 100, "count": 1],
+            on: BackendCase(backend: "gdbm", variant: [:], label: "default"))
         #expect(scan.notes[.queryPlan]?.hasPrefix("scan:") == true)
     }
 }
@@ -158,7 +196,8 @@ struct SemanticsTests {
 
     /// Word tokens as FTS5's unicode61 tokenizer sees ASCII words: runs of letters and digits, case folded.
     static func tokens(_ text: String) -> Set<String> {
-        var result = Set<String>(), current = ""
+        var result = Set<String>()
+        var current = ""
         for scalar in text.unicodeScalars {
             if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 current.unicodeScalars.append(scalar)
@@ -176,7 +215,8 @@ struct SemanticsTests {
         let articles = DatasetGenerator(seed: 7).articles(count: 3_000)
         for keyword in SearchWorkload.keywords {
             let bySubstring = SearchWorkload.expectedMatches(articles, keyword: keyword)
-            let byToken = Set(articles.filter { Self.tokens($0.title + " " + $0.summary).contains(keyword.lowercased()) }.map(\.uid))
+            let byToken = Set(
+                articles.filter { Self.tokens($0.title + " " + $0.summary).contains(keyword.lowercased()) }.map(\.uid))
             #expect(bySubstring == byToken, "\(keyword): \(bySubstring.count) vs \(byToken.count)")
             #expect(!bySubstring.isEmpty, "\(keyword) never occurs")
         }
@@ -184,8 +224,9 @@ struct SemanticsTests {
 
     @Test("ExpiringCache: expired entries miss and go; beyond capacity the earliest-expiring entry is evicted")
     func expiringCache() throws {
-        let location = StoreLocation(directory: URL(fileURLWithPath: "/nonexistent-\(UInt64.random(in: 0...UInt64.max))"),
-                                     variant: try MemoryBackend.descriptor().variant([:]))
+        let location = StoreLocation(
+            directory: URL(fileURLWithPath: "/nonexistent-\(UInt64.random(in: 0...UInt64.max))"),
+            variant: try MemoryBackend.descriptor().variant([:]))
         let memory = try MemoryBackend.descriptor().open(location, as: (any CacheStore).self)
         let cache = try ExpiringCache(storage: memory, capacity: 2)
         try cache.put(key: "a", value: [1], expires: 10)
@@ -202,7 +243,9 @@ struct SemanticsTests {
 
     @Test("setting values round-trip through their canonical text")
     func settingText() throws {
-        for value: SettingValue in [.bool(true), .bool(false), .int(-42), .double(0.1), .double(-1e300), .string(""), .string("a:b\nc")] {
+        for value: SettingValue in [
+            .bool(true), .bool(false), .int(-42), .double(0.1), .double(-1e300), .string(""), .string("a:b\nc"),
+        ] {
             #expect(try SettingValue(encoded: value.encoded, kind: value.kind) == value)
         }
         #expect(throws: StoreError.self) { try SettingValue(encoded: "i:12", kind: .bool) }

@@ -47,7 +47,9 @@ struct LMDBWrapperTests {
         }
         do {
             try env.write { txn in
-                for i in 0..<1000 { try txn.put([UInt8](repeating: 7, count: 1000), for: Array("key\(i)".utf8), in: db) }
+                for i in 0..<1000 {
+                    try txn.put([UInt8](repeating: 7, count: 1000), for: Array("key\(i)".utf8), in: db)
+                }
             }
             Issue.record("a 1 MB write fit in a 64 KiB map")
         } catch let error as LMDBError {
@@ -62,7 +64,8 @@ struct LMDBWrapperTests {
     func backendMapFull() throws {
         let temp = try TemporaryDirectory()
         let descriptor = LMDBBackend.descriptor
-        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["mapsize_mb": "1"])))
+        let store = try descriptor.open(
+            app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["mapsize_mb": "1"])))
         defer { try? store.close() }
         #expect(store.effectiveSettings == "txn=single sync=full mapsize_mb=1 migrate=eager")
         let error = #expect(throws: LMDBError.self) {
@@ -124,7 +127,8 @@ struct GDBMWrapperTests {
 struct DefaultsBackendTests {
     @Test("suite names are absolute paths inside the store directory, and unsafe directories are refused")
     func suiteNames() throws {
-        #expect(try DefaultsBackend.suiteName(for: URL(fileURLWithPath: "/var/tmp/storebench-x/round0-case1"))
+        #expect(
+            try DefaultsBackend.suiteName(for: URL(fileURLWithPath: "/var/tmp/storebench-x/round0-case1"))
                 == "/var/tmp/storebench-x/round0-case1/defaults")
         #expect(throws: StoreError.self) { try DefaultsBackend.suiteName(for: URL(fileURLWithPath: "/tmp/a b")) }
         #expect(throws: StoreError.self) { try DefaultsBackend.suiteName(for: URL(fileURLWithPath: "/tmp/ü")) }
@@ -138,13 +142,16 @@ struct DefaultsBackendTests {
         let xdg = try temp.child("xdg")
         let out = temp.url.appendingPathComponent("out")
         let result = try runStorebench(
-            ["run", "--scenario", "scenarios/smoke.yaml", "--backend", "defaults", "--reps", "1", "--warmup", "0",
-             "--out", out.path, "--workdir", temp.url.path],
+            [
+                "run", "--scenario", "scenarios/smoke.yaml", "--backend", "defaults", "--reps", "1", "--warmup", "0",
+                "--out", out.path, "--workdir", temp.url.path,
+            ],
             environment: ["HOME": home.path, "XDG_CONFIG_HOME": xdg.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: config.path).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: xdg.path).isEmpty)
-        let summary = try CSVFormat.decode(String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
+        let summary = try CSVFormat.decode(
+            String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
         #expect(summary.rows.count >= 3)
     }
 }
@@ -155,7 +162,8 @@ struct ErrorMessageTests {
     func grdbErrorNamesTheFile() throws {
         let temp = try TemporaryDirectory()
         let descriptor = GRDBBackend.descriptor
-        let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["style": "batch"])))
+        let store = try descriptor.open(
+            app: StoreLocation(directory: temp.url, variant: try descriptor.variant(["style": "batch"])))
         defer { try? store.close() }
         let article = DatasetGenerator(seed: 1).article(at: 0)
         try store.unitOfWork { try store.insert(article) }
@@ -174,6 +182,7 @@ struct ErrorMessageTests {
         let store = try descriptor.open(app: StoreLocation(directory: temp.url, variant: try descriptor.variant()))
         let error = #expect(throws: (any Error).self) { try store.allArticles() }
         let text = "\(error.map { "\($0)" } ?? "")"
-        #expect(text.contains("decode (codable)") && text.contains(temp.url.appendingPathComponent("articles.plist").path))
+        #expect(
+            text.contains("decode (codable)") && text.contains(temp.url.appendingPathComponent("articles.plist").path))
     }
 }

@@ -11,8 +11,11 @@ public enum ClaimSyntax {
 
     /// The settings a page's marker names (the defaults where it has none).
     public static func settings(of page: String) -> (margin: TieMargin, minimumCount: Int) {
-        var margin = TieMargin.standard, minimum = MedianInterval.minimumCount
-        if let match = first(#"<!-- storebench claims: tie-margin=([0-9.]+) minimum-repetitions=([0-9]+) -->"#, in: page) {
+        var margin = TieMargin.standard
+        var minimum = MedianInterval.minimumCount
+        if let match = first(
+            #"<!-- storebench claims: tie-margin=([0-9.]+) minimum-repetitions=([0-9]+) -->"#, in: page)
+        {
             margin = Double(match[1]).map(TieMargin.init(fraction:)) ?? margin
             minimum = Int(match[2]) ?? minimum
         }
@@ -24,7 +27,8 @@ public enum ClaimSyntax {
     /// "1.26× [1.08–1.42] slower"
     static let ratio = number + "× \\[" + number + "–" + number + "\\] (faster|slower|equivalent|indistinguishable)"
     /// "12.3 ms [11.9–12.8 ms, n=10]"
-    static let timeInterval = number + " (ns|µs|ms|s) \\[" + number + "–" + number + "(?: (?:ns|µs|ms|s))?, n=([0-9]+)\\]"
+    static let timeInterval =
+        number + " (ns|µs|ms|s) \\[" + number + "–" + number + "(?: (?:ns|µs|ms|s))?, n=([0-9]+)\\]"
     /// "no loss in 50 cuts (…; ≤ 5.8% per cut, …)"
     static let cleanStates = "no loss in " + count + " (kills|cuts)(?:[^|]{0,160}?≤ " + number + "% per (kill|cut))?"
     /// "measured: …" up to the end of its cell or line.

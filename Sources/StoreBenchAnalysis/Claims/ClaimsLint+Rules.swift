@@ -11,11 +11,16 @@ struct CrashNumbers {
 
     init(folders: [URL]) {
         // Each folder's results on their own (two folders' counts never add up into a claim).
-        let results = folders.flatMap { folder in ((try? CrashResult.read(files: CrashResult.files(in: folder))) ?? [:]).values }
+        let results = folders.flatMap { folder in
+            ((try? CrashResult.read(files: CrashResult.files(in: folder))) ?? [:]).values
+        }
         guard !results.isEmpty else { return }
         available = true
         for result in results {
-            if let kill = result.kill { kills.insert(kill.trials); add(kill) }
+            if let kill = result.kill {
+                kills.insert(kill.trials)
+                add(kill)
+            }
             for image in [result.synced, result.prefix].compactMap({ $0 }) {
                 cuts.insert(image.trials)
                 images.insert(image.states)
@@ -47,10 +52,14 @@ struct LineRules {
 
     private func ratios(_ report: (ClaimsLint.Rule, String) -> Void) {
         for match in ClaimSyntax.matches(ClaimSyntax.ratio, in: line) {
-            guard let value = Double(match[1]), let low = Double(match[2]), let high = Double(match[3]) else { continue }
+            guard let value = Double(match[1]), let low = Double(match[2]), let high = Double(match[3]) else {
+                continue
+            }
             let judged = settings.margin.verdict(low: low, high: high)
             if judged.rawValue != match[4] {
-                report(.verdict, "'\(match[0])': the printed interval supports '\(judged.rawValue)' (tie margin \(settings.margin))")
+                report(
+                    .verdict,
+                    "'\(match[0])': the printed interval supports '\(judged.rawValue)' (tie margin \(settings.margin))")
             } else if !(low <= value && value <= high) {
                 report(.verdict, "'\(match[0])': the ratio lies outside its own interval")
             }
@@ -61,7 +70,9 @@ struct LineRules {
         for match in ClaimSyntax.matches(ClaimSyntax.timeInterval, in: line) {
             guard let low = Double(match[3]), let high = Double(match[4]), let n = Int(match[5]) else { continue }
             if n < settings.minimumCount {
-                report(.fewRepetitions, "'\(match[0])': an interval from \(n) repetitions; the first look needs \(settings.minimumCount)")
+                report(
+                    .fewRepetitions,
+                    "'\(match[0])': an interval from \(n) repetitions; the first look needs \(settings.minimumCount)")
             }
             if low >= high {
                 report(.zeroWidth, "'\(match[0])': an interval of a time with zero width")
@@ -87,27 +98,35 @@ struct LineRules {
             }
             let bound = CrashEvidence.percent(CrashEvidence.bound(cleanStates: states))
             if CrashEvidence.percent(printed / 100) != bound {
-                report(.durabilityEvidence, "'\(match[0].prefix(60))…': \(states) clean \(match[2]) bound the loss rate at \(bound), not \(match[3])%")
+                report(
+                    .durabilityEvidence,
+                    "'\(match[0].prefix(60))…': \(states) clean \(match[2]) bound the loss rate at \(bound), not \(match[3])%"
+                )
             }
         }
         guard evidence.available else { return }
         for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
             guard let count = ClaimSyntax.integer(match[1]) else { continue }
-            let known: Set<Int> = match[2] == "kills" ? evidence.kills : match[2] == "cuts" ? evidence.cuts : evidence.images
+            let known: Set<Int> =
+                match[2] == "kills" ? evidence.kills : match[2] == "cuts" ? evidence.cuts : evidence.images
             if !known.contains(count) {
-                report(.durabilityCSV, "'\(match[0])': the crash results beside this page have no \(match[2]) count of \(count) (they have \(known.sorted()))")
+                report(
+                    .durabilityCSV,
+                    "'\(match[0])': the crash results beside this page have no \(match[2]) count of \(count) (they have \(known.sorted()))"
+                )
             }
         }
         for match in ClaimSyntax.matches(ClaimSyntax.lostBatches, in: line) {
             let pair = [ClaimSyntax.integer(match[1]) ?? -1, ClaimSyntax.integer(match[2]) ?? -1]
             if !evidence.lost.contains(pair) {
-                report(.durabilityCSV, "'\(match[0])': no crash result beside this page lost \(match[1]) of \(match[2])")
+                report(
+                    .durabilityCSV, "'\(match[0])': no crash result beside this page lost \(match[1]) of \(match[2])")
             }
         }
-        for match in ClaimSyntax.matches(ClaimSyntax.acknowledged, in: line) {
-            if !evidence.acknowledged.contains(ClaimSyntax.integer(match[1]) ?? -1) {
-                report(.durabilityCSV, "'\(match[0])': no crash result beside this page acknowledged \(match[1]) batches")
-            }
+        for match in ClaimSyntax.matches(ClaimSyntax.acknowledged, in: line)
+        where !evidence.acknowledged.contains(ClaimSyntax.integer(match[1]) ?? -1) {
+            report(
+                .durabilityCSV, "'\(match[0])': no crash result beside this page acknowledged \(match[1]) batches")
         }
     }
 
@@ -116,7 +135,8 @@ struct LineRules {
             let target = match[1]
             if target.hasPrefix("#") || target.contains("://") || target.hasPrefix("mailto:") { continue }
             let path = String(target.split(separator: "#", maxSplits: 1).first ?? "")
-            let resolved = URL(fileURLWithPath: path.removingPercentEncoding ?? path, relativeTo: folder).standardizedFileURL
+            let resolved = URL(fileURLWithPath: path.removingPercentEncoding ?? path, relativeTo: folder)
+                .standardizedFileURL
             if !resolved.isFileLike { report(.link, "'\(target)' does not resolve") }
         }
     }
@@ -124,7 +144,8 @@ struct LineRules {
     private func runTimes(_ report: (ClaimsLint.Rule, String) -> Void) {
         let quote = #"took (?:([0-9]+) min )?([0-9]+) s\b"#
         let quotes = ClaimSyntax.matches(quote, in: line)
-        let runs = ClaimSyntax.matches(#"\((?:\.\./)*(results/[^)\s#]+)\)"#, in: line).map { $0[1] }
+        let runs =
+            ClaimSyntax.matches(#"\((?:\.\./)*(results/[^)\s#]+)\)"#, in: line).map { $0[1] }
             + ClaimSyntax.matches(#"\]\(([^)\s#]+)\)"#, in: line).map { $0[1] }.filter { !$0.contains("://") }
         for match in quotes {
             let quoted = Double((Int(match[1]) ?? 0) * 60 + (Int(match[2]) ?? 0))
@@ -145,7 +166,9 @@ struct LineRules {
         let bare = #"(?:about|takes|took|runs? in) [0-9]+(?::[0-9]{2})? ?(?:s|seconds|min|minutes)\b"#
         if line.contains("scenarios/") || line.contains(".yaml") {
             for match in ClaimSyntax.matches(bare, in: line) where !match[0].hasPrefix("took") {
-                report(.runTime, "'\(match[0])': a run time quoted in words; quote it as 'took N min N s' with a link to its run")
+                report(
+                    .runTime,
+                    "'\(match[0])': a run time quoted in words; quote it as 'took N min N s' with a link to its run")
             }
         }
     }

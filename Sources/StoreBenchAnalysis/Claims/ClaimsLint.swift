@@ -36,8 +36,11 @@ public enum ClaimsLint {
 
     /// Every Markdown page under `root` (hidden folders such as `.build` and `.git` skipped), in path order.
     public static func pages(under root: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                          options: [.skipsHiddenFiles]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
+        else { return [] }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "md" }
             .sorted { $0.path < $1.path }
     }
@@ -50,19 +53,26 @@ public enum ClaimsLint {
         }
     }
 
-    /// The findings on one page: `url` places it (its links and the evidence beside it), `name` is how findings name it.
+    /// The findings on one page: `url` places it (its links and the evidence beside it), `name` is how findings name
+    /// it.
     public static func lint(page: String, at url: URL, name: String) -> [Finding] {
         let folder = url.deletingLastPathComponent()
         let settings = ClaimSyntax.settings(of: page)
         let evidence = CrashNumbers(folders: evidenceFolders(of: page, beside: folder))
         var findings: [Finding] = []
         let lines = page.components(separatedBy: "\n")
-        if url.lastPathComponent == "README.md" && folder.appendingPathComponent("Package.swift").isFileLike && lines.count - 1 > readmeLimit {
-            findings.append(Finding(file: name, line: lines.count, rule: .readmeLength,
-                                    message: "README.md has \(lines.count - 1) lines, over \(readmeLimit): detail belongs in docs/"))
+        if url.lastPathComponent == "README.md" && folder.appendingPathComponent("Package.swift").isFileLike
+            && lines.count - 1 > readmeLimit
+        {
+            findings.append(
+                Finding(
+                    file: name, line: lines.count, rule: .readmeLength,
+                    message: "README.md has \(lines.count - 1) lines, over \(readmeLimit): detail belongs in docs/"))
         }
         for (index, line) in lines.enumerated() {
-            func report(_ rule: Rule, _ message: String) { findings.append(Finding(file: name, line: index + 1, rule: rule, message: message)) }
+            func report(_ rule: Rule, _ message: String) {
+                findings.append(Finding(file: name, line: index + 1, rule: rule, message: message))
+            }
             LineRules(line: line, settings: settings, evidence: evidence, folder: folder).check(report)
         }
         return findings
@@ -77,7 +87,8 @@ public enum ClaimsLint {
     }
 
     static func relative(_ url: URL, to root: URL) -> String {
-        let path = url.standardizedFileURL.path, base = root.standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        let base = root.standardizedFileURL.path + "/"
         return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
     }
 }

@@ -19,7 +19,8 @@ public enum CrashEvidence {
     /// "no loss in 50 kills (2,479 batches acknowledged; ≤ 5.8% per kill, one-sided 95%)" or "lost 12 of 2,479
     /// acknowledged batches in 50 kills, 3 of 50 stores unreadable".
     public static func kill(_ counts: CrashResult.Counts) -> String {
-        clean(counts) ? "no loss in \(counts.trials) kills (\(acknowledged(counts)); \(bound(counts.trials, "kill")))"
+        clean(counts)
+            ? "no loss in \(counts.trials) kills (\(acknowledged(counts)); \(bound(counts.trials, "kill")))"
             : (counts.lost > 0 ? "lost \(lost(counts))" : "no acknowledged batch lost") + " in \(counts.trials) kills"
                 + unreadable(counts, "stores")
     }
@@ -34,7 +35,9 @@ public enum CrashEvidence {
             return "no loss in \(cuts) cuts (\(kinds.joined(separator: " and ")) images; "
                 + "\(acknowledged(reference))\(synced == nil ? " over the prefix images" : ""); \(bound(cuts, "cut")))"
         }
-        let parts = [synced.map { "synced image " + syncedOutcome($0) }, prefix.map { "prefix images " + prefixOutcome($0) }]
+        let parts = [
+            synced.map { "synced image " + syncedOutcome($0) }, prefix.map { "prefix images " + prefixOutcome($0) },
+        ]
         return parts.compactMap { $0 }.joined(separator: "; ")
     }
 
@@ -55,25 +58,37 @@ public enum CrashEvidence {
     /// A Markdown table of crash results, one row per variant (by name): the killed app, the power cut's synced
     /// image and its prefix images, each in its own crash states; losses in bold.
     public static func table(_ results: [String: CrashResult]) -> [String] {
-        var lines = ["| backend [variant] | app killed | power cut: synced image | power cut: prefix images |", "|---|---|---|---|"]
-        func cell(_ counts: CrashResult.Counts?, clean: (CrashResult.Counts) -> String, lossy: (CrashResult.Counts) -> String) -> String? {
+        var lines = [
+            "| backend [variant] | app killed | power cut: synced image | power cut: prefix images |",
+            "|---|---|---|---|",
+        ]
+        func cell(
+            _ counts: CrashResult.Counts?, clean: (CrashResult.Counts) -> String, lossy: (CrashResult.Counts) -> String
+        ) -> String? {
             counts.map { self.clean($0) ? clean($0) : "**\(lossy($0))**" }
         }
         for (key, result) in results.sorted(by: { $0.key < $1.key }) {
             let unmeasured = result.powerLossUnmeasured ?? "not measured"
             let kill = cell(result.kill, clean: briefKill, lossy: CrashEvidence.kill) ?? "not measured"
-            let synced = cell(result.synced, clean: { "no loss in \($0.trials) cuts (\(shortBound($0.trials, "cut")))" },
-                              lossy: syncedOutcome) ?? unmeasured
-            let prefix = cell(result.prefix, clean: { "no loss in \($0.states) images of \($0.trials) cuts" },
-                              lossy: prefixOutcome) ?? unmeasured
-            lines.append("| \(MarkdownTable.escape(key)) | \(kill) | \(MarkdownTable.escape(synced)) | \(MarkdownTable.escape(prefix)) |")
+            let synced =
+                cell(
+                    result.synced, clean: { "no loss in \($0.trials) cuts (\(shortBound($0.trials, "cut")))" },
+                    lossy: syncedOutcome) ?? unmeasured
+            let prefix =
+                cell(
+                    result.prefix, clean: { "no loss in \($0.states) images of \($0.trials) cuts" },
+                    lossy: prefixOutcome) ?? unmeasured
+            lines.append(
+                "| \(MarkdownTable.escape(key)) | \(kill) | \(MarkdownTable.escape(synced)) | \(MarkdownTable.escape(prefix)) |"
+            )
         }
         return lines
     }
 
     /// The short form for table cells: "no loss in 50 kills (≤ 5.8% per kill)", "lost 12 batches in 50 kills".
     public static func briefKill(_ counts: CrashResult.Counts) -> String {
-        clean(counts) ? "no loss in \(counts.trials) kills (\(shortBound(counts.trials, "kill")))"
+        clean(counts)
+            ? "no loss in \(counts.trials) kills (\(shortBound(counts.trials, "kill")))"
             : "lost \(briefLoss(counts)) in \(counts.trials) kills"
     }
 
@@ -86,7 +101,8 @@ public enum CrashEvidence {
     }
 
     private static func briefLoss(_ counts: CrashResult.Counts) -> String {
-        counts.lost > 0 ? "\(MarkdownTable.grouped(Double(counts.lost))) batches" : "the store (\(counts.corrupt) unreadable)"
+        counts.lost > 0
+            ? "\(MarkdownTable.grouped(Double(counts.lost))) batches" : "the store (\(counts.corrupt) unreadable)"
     }
 
     static func clean(_ counts: CrashResult.Counts) -> Bool { !counts.lostSomething }

@@ -27,6 +27,7 @@ public struct MedianClaim: Sendable, Equatable {
             places += 1
         }
         let format = { (value: Double) in String(format: "%.\(places)f", value * scale) }
-        return "\(format(median)) \(unit) [\(format(interval.lowerBound))–\(format(interval.upperBound)) \(unit), n=\(count)]"
+        return
+            "\(format(median)) \(unit) [\(format(interval.lowerBound))–\(format(interval.upperBound)) \(unit), n=\(count)]"
     }
 }

@@ -14,7 +14,10 @@ public struct RatioClaim: Sendable, Equatable {
     public let margin: TieMargin
 
     /// `counts` are the two sides' repetitions; an interval from fewer than `minimumCount` on either side is dropped.
-    public init(ratio: Double, interval: ClosedRange<Double>?, counts: (Int, Int), minimumCount: Int, margin: TieMargin = .standard) {
+    public init(
+        ratio: Double, interval: ClosedRange<Double>?, counts: (Int, Int), minimumCount: Int,
+        margin: TieMargin = .standard
+    ) {
         self.ratio = ratio
         self.margin = margin
         self.interval = min(counts.0, counts.1) >= minimumCount ? interval : nil
@@ -33,7 +36,9 @@ public struct RatioClaim: Sendable, Equatable {
 
     /// "1.26× [1.08–1.42] slower"; "1.26× (too few repetitions to tell)".
     public var text: String {
-        guard let interval, let verdict else { return String(format: "%.2f×", ratio) + " (too few repetitions to tell)" }
+        guard let interval, let verdict else {
+            return String(format: "%.2f×", ratio) + " (too few repetitions to tell)"
+        }
         let digits = Self.digits(ratio: ratio, interval: interval, margin: margin, verdict: verdict)
         let format = { (value: Double) in String(format: "%.\(digits)f", value) }
         return "\(format(ratio))× [\(format(interval.lowerBound))–\(format(interval.upperBound))] \(verdict.rawValue)"

@@ -1,11 +1,14 @@
 import StoreBenchContract
 import StoreBenchMeasure
+
 /// A seeded percentile bootstrap of the ratio of medians (current / baseline).
 public enum Bootstrap {
     /// The 95% percentile interval of median(current*) / median(baseline*) over `resamples` resamplings of
     /// each side with replacement. Nil when either side is empty or a baseline median is zero.
-    public static func ratioOfMedians(baseline: [Double], current: [Double], resamples: Int = 2000,
-                                      seed: UInt64) -> ClosedRange<Double>? {
+    public static func ratioOfMedians(
+        baseline: [Double], current: [Double], resamples: Int = 2000,
+        seed: UInt64
+    ) -> ClosedRange<Double>? {
         guard !baseline.isEmpty, !current.isEmpty, resamples > 0 else { return nil }
         var rng = SplitMix64(seed: seed)
         var ratios: [Double] = []
@@ -26,7 +29,8 @@ public enum Bootstrap {
     /// Linear-interpolated percentile of an ascending array (`q` in 0…1).
     public static func percentile(_ sorted: [Double], _ q: Double) -> Double {
         let position = q * Double(sorted.count - 1)
-        let lower = Int(position.rounded(.down)), upper = Int(position.rounded(.up))
+        let lower = Int(position.rounded(.down))
+        let upper = Int(position.rounded(.up))
         return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 }

@@ -8,7 +8,8 @@ public enum CompareReport {
         let counts = Dictionary(grouping: comparison.findings, by: \.verdict).mapValues(\.count)
         var lines = ["### storebench compare", ""]
         if !comparison.problems.isEmpty {
-            lines += ["**The gate cannot pass**", ""] + comparison.problems.map { "- \(MarkdownTable.escape($0))" } + [""]
+            lines +=
+                ["**The gate cannot pass**", ""] + comparison.problems.map { "- \(MarkdownTable.escape($0))" } + [""]
         }
         lines += [
             "\(counts[.regression] ?? 0) regression(s), \(counts[.underpowered] ?? 0) underpowered, "
@@ -20,10 +21,14 @@ public enum CompareReport {
             "",
             options.paired
                 ? "Time judged on paired rounds (interleaved in one job): no drift allowance."
-                : (comparison.drift.map { "Two separate runs: time must also exceed the drift between them, ±"
-                    + percent(($0.allowance * 100).rounded() / 100) + ($0.rows > 0 ? " (measured on \($0.rows) rows; "
-                    + String(format: "common shift %.2f×", $0.shift) + ")" : " (given)")
-                    + ". A smaller change needs `storebench ab` (interleaved)." } ?? ""),
+                : (comparison.drift.map {
+                    "Two separate runs: time must also exceed the drift between them, ±"
+                        + percent(($0.allowance * 100).rounded() / 100)
+                        + ($0.rows > 0
+                            ? " (measured on \($0.rows) rows; "
+                                + String(format: "common shift %.2f×", $0.shift) + ")" : " (given)")
+                        + ". A smaller change needs `storebench ab` (interleaved)."
+                } ?? ""),
             "",
             "| verdict | workload | backend | variant | size | metric | baseline | current | ratio | 95% CI | p | judged by |",
             "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---|",
@@ -32,14 +37,19 @@ public enum CompareReport {
             let ci = f.interval.map { String(format: "%.3f–%.3f", $0.lowerBound, $0.upperBound) } ?? "–"
             let p = f.pValue.map { String(format: "%.4f", $0) } ?? "–"
             let e = MarkdownTable.escape
-            lines.append("| \(f.verdict.rawValue) | \(e(f.key.workload)) | \(e(f.key.backend)) | \(e(f.key.variant)) | \(f.key.size) | "
-                         + "\(f.metric.name) | \(format(f.baselineMedian, f.metric)) (n=\(f.baselineCount)) | "
-                         + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | "
-                         + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) | \(e(f.method)) |")
+            lines.append(
+                "| \(f.verdict.rawValue) | \(e(f.key.workload)) | \(e(f.key.backend)) | \(e(f.key.variant)) | \(f.key.size) | "
+                    + "\(f.metric.name) | \(format(f.baselineMedian, f.metric)) (n=\(f.baselineCount)) | "
+                    + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | "
+                    + "\(String(format: "%.3f", f.ratio)) | \(ci) | \(p) | \(e(f.method)) |")
         }
-        let counted = comparison.findings.filter { $0.metric.isCount && ($0.verdict == .regression || $0.verdict == .improvement) }
+        let counted = comparison.findings.filter {
+            $0.metric.isCount && ($0.verdict == .regression || $0.verdict == .improvement)
+        }
         if !counted.isEmpty {
-            lines += ["", "**Counted costs that changed**", ""] + counted.map { "- \(MarkdownTable.escape(countChange($0)))" }
+            lines +=
+                ["", "**Counted costs that changed**", ""]
+                + counted.map { "- \(MarkdownTable.escape(countChange($0)))" }
         }
         if !comparison.warnings.isEmpty {
             lines += ["", "**Warnings**", ""] + comparison.warnings.map { "- \(MarkdownTable.escape($0))" }
@@ -59,12 +69,17 @@ public enum CompareReport {
     ]
 
     public static func csv(_ comparison: Comparison) throws -> Data {
-        try CSVFormat.encode([csvHeader] + comparison.findings.map { f in
-            [f.verdict.rawValue, f.key.scenario, f.key.workload, f.key.backend, f.key.variant, String(f.key.size),
-             f.metric.name, number(f.baselineMedian), number(f.currentMedian), String(f.baselineCount),
-             String(f.currentCount), number(f.ratio), f.interval.map { number($0.lowerBound) } ?? "",
-             f.interval.map { number($0.upperBound) } ?? "", f.pValue.map(number) ?? "", f.method]
-        })
+        try CSVFormat.encode(
+            [csvHeader]
+                + comparison.findings.map { f in
+                    [
+                        f.verdict.rawValue, f.key.scenario, f.key.workload, f.key.backend, f.key.variant,
+                        String(f.key.size),
+                        f.metric.name, number(f.baselineMedian), number(f.currentMedian), String(f.baselineCount),
+                        String(f.currentCount), number(f.ratio), f.interval.map { number($0.lowerBound) } ?? "",
+                        f.interval.map { number($0.upperBound) } ?? "", f.pValue.map(number) ?? "", f.method,
+                    ]
+                })
     }
 
     static func number(_ value: Double) -> String { String(format: "%.9g", value) }
@@ -102,11 +117,14 @@ public enum CompareReport {
         }
         let document: [String: Any] = [
             "problems": comparison.problems, "warnings": comparison.warnings, "findings": findings,
-            "options": ["threshold": options.threshold, "alpha": options.alpha,
-                        "deterministic_threshold": options.deterministicThreshold, "minimum_bytes": options.minimumBytes,
-                        "paired": options.paired, "drift": comparison.drift.map { $0.allowance as Any } ?? NSNull()],
+            "options": [
+                "threshold": options.threshold, "alpha": options.alpha,
+                "deterministic_threshold": options.deterministicThreshold, "minimum_bytes": options.minimumBytes,
+                "paired": options.paired, "drift": comparison.drift.map { $0.allowance as Any } ?? NSNull(),
+            ],
         ]
-        return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)
     }
 }

@@ -40,7 +40,9 @@ public struct Comparison {
         /// `underpowered`: the difference is not within the threshold, and with this few repetitions a side no
         /// result could be significant. `within drift`: two separate runs differ by more than the threshold, but by
         /// no more than the drift between separate runs allows (gate time with `storebench ab`).
-        case regression, underpowered, improvement, withinDrift = "within drift", inconclusive, unchanged
+        case regression, underpowered, improvement
+        case withinDrift = "within drift"
+        case inconclusive, unchanged
 
         public static func < (a: Self, b: Self) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -59,13 +61,16 @@ public struct Comparison {
         public let interval: ClosedRange<Double>?
         public let pValue: Double?
         public let verdict: Verdict
-        /// How it was judged: "identical repetitions", "paired rounds, signed-rank", "bootstrap + Mann-Whitney", "bytes".
+        /// How it was judged: "identical repetitions", "paired rounds, signed-rank", "bootstrap + Mann-Whitney",
+        /// "bytes".
         public var method = ""
     }
 
     public struct Options: Sendable {
-        public var metrics: [Metric] = [.of(.wallSeconds), .of(.storeBytes), .of(.ops), .of(.syncsPerOp),
-                                        .of(.writtenBytesPerOp), .of(.filesCreatedPerOp)]
+        public var metrics: [Metric] = [
+            .of(.wallSeconds), .of(.storeBytes), .of(.ops), .of(.syncsPerOp),
+            .of(.writtenBytesPerOp), .of(.filesCreatedPerOp),
+        ]
         /// Counts that cannot be compared (a side not counted, counted on another file system or another way) are a
         /// problem (exit 1) rather than a warning: for a gate that must stand on them.
         public var requireCounts = false
@@ -107,13 +112,15 @@ public struct Comparison {
         let currentLoose = Dictionary(grouping: current.keys, by: \.loose)
         for key in baseline.keys.subtracting(current.keys).sorted() {
             if let others = currentLoose[key.loose] {
-                problems.append("not compared: \(key.label) measured other work in current (parameters '\(others[0].parameters)', "
-                                + "data \(others[0].dataset) vs '\(key.parameters)', data \(key.dataset))")
+                problems.append(
+                    "not compared: \(key.label) measured other work in current (parameters '\(others[0].parameters)', "
+                        + "data \(others[0].dataset) vs '\(key.parameters)', data \(key.dataset))")
             } else {
                 problems.append("missing in current: \(key.label)")
             }
         }
-        let before = baseline.statuses, after = current.statuses
+        let before = baseline.statuses
+        let after = current.statuses
         for (key, status) in after.sorted(by: { $0.key < $1.key }) where status == .failed {
             problems.append("failed in current: \(key.label)")
         }
@@ -121,27 +128,43 @@ public struct Comparison {
             problems.append("failed in baseline: \(key.label) (nothing to compare it with)")
         }
         for (key, status) in before.sorted(by: { $0.key < $1.key }) where status == .ok {
-            if let now = after[key], now != .ok && now != .failed { problems.append("ok in baseline, \(now.rawValue) in current: \(key.label)") }
+            if let now = after[key], now != .ok && now != .failed {
+                problems.append("ok in baseline, \(now.rawValue) in current: \(key.label)")
+            }
         }
         if baseline.keys.intersection(current.keys).isEmpty {
-            problems.insert("no row of \(current.source) matches a row of \(baseline.source) "
-                            + "(renamed scenario, workloads or variants?)", at: 0)
+            problems.insert(
+                "no row of \(current.source) matches a row of \(baseline.source) "
+                    + "(renamed scenario, workloads or variants?)", at: 0)
         }
-        for key in current.keys.subtracting(baseline.keys).sorted() where currentLoose[key.loose] != nil
-            && !baseline.keys.contains(where: { $0.loose == key.loose }) {
+        for key in current.keys.subtracting(baseline.keys).sorted()
+        where currentLoose[key.loose] != nil
+            && !baseline.keys.contains(where: { $0.loose == key.loose })
+        {
             warnings.append("only in current: \(key.label)")
         }
-        let drift = options.paired ? nil : DriftModel(baseline: baseline.values(of: .wallSeconds), current: current.values(of: .wallSeconds),
-                                                      fixed: options.drift)
+        let drift =
+            options.paired
+            ? nil
+            : DriftModel(
+                baseline: baseline.values(of: .wallSeconds), current: current.values(of: .wallSeconds),
+                fixed: options.drift)
         var judged: [(ComparisonKey, Metric, [Double], [Double])] = []
         var metrics = options.metrics
         if metrics.contains(where: \.isCount),
-           let reason = CostCounters.Availability.incomparability(baseline: baseline.counters, current: current.counters) {
+            let reason = CostCounters.Availability.incomparability(
+                baseline: baseline.counters, current: current.counters)
+        {
             metrics.removeAll(where: \.isCount)
-            if options.requireCounts { problems.append("counts not compared: \(reason)") } else { warnings.append("counts not compared: \(reason)") }
+            if options.requireCounts {
+                problems.append("counts not compared: \(reason)")
+            } else {
+                warnings.append("counts not compared: \(reason)")
+            }
         }
         for metric in metrics {
-            let beforeValues = baseline.values(of: metric.id), afterValues = current.values(of: metric.id)
+            let beforeValues = baseline.values(of: metric.id)
+            let afterValues = current.values(of: metric.id)
             for key in Set(beforeValues.keys).intersection(after.keys.filter { after[$0] == .ok }).sorted() {
                 guard let now = afterValues[key], !now.isEmpty else {
                     problems.append("\(metric.name) of \(key.label): values in baseline, none in current")
@@ -154,17 +177,22 @@ public struct Comparison {
         let pairedCount = max(judged.filter { !Self.identical($0.2, $0.3) }.count, 1)
         for (key, metric, b, c) in judged {
             // Rounds are paired only for `ab`: two separate runs' repetition numbers mean nothing to each other.
-            let pairs = options.paired
-                ? Self.pairs(baseline.byRepetition(metric.id, key), current.byRepetition(metric.id, key),
-                             perRound: options.repetitionsPerRound) : nil
-            findings.append(Self.judge(key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
-                                       pairs: pairs, tests: pairedCount))
+            let pairs =
+                options.paired
+                ? Self.pairs(
+                    baseline.byRepetition(metric.id, key), current.byRepetition(metric.id, key),
+                    perRound: options.repetitionsPerRound) : nil
+            findings.append(
+                Self.judge(
+                    key: key, metric: metric, baseline: b, current: c, options: options, drift: drift,
+                    pairs: pairs, tests: pairedCount))
         }
         if let drift, drift.rows > 0, abs(log(drift.shift)) > log(1 + options.threshold) {
             let factor = String(format: "%.2f×", drift.shift >= 1 ? drift.shift : 1 / drift.shift)
-            warnings.append("current is \(factor) \(drift.shift >= 1 ? "slower" : "faster") throughout (the median over "
-                            + "\(drift.rows) rows): machine drift between the runs, or a change that affects everything; "
-                            + "only `storebench ab` (interleaved) can tell")
+            warnings.append(
+                "current is \(factor) \(drift.shift >= 1 ? "slower" : "faster") throughout (the median over "
+                    + "\(drift.rows) rows): machine drift between the runs, or a change that affects everything; "
+                    + "only `storebench ab` (interleaved) can tell")
         }
         warnings += EnvironmentDifference.warnings(baseline.environment, current.environment)
         self.findings = findings.sorted { ($0.verdict, $0.key, $0.metric.name) < ($1.verdict, $1.key, $1.metric.name) }
@@ -182,9 +210,12 @@ public struct Comparison {
     /// k+1…2k round 2, and so on; each side's round is the median of its repetitions in it.
     static func pairs(_ baseline: [Int: Double], _ current: [Int: Double], perRound: Int = 1) -> [Double] {
         func rounds(_ values: [Int: Double]) -> [Int: Double] {
-            Dictionary(grouping: values, by: { ($0.key - 1) / max(perRound, 1) }).compactMapValues { Statistics.median($0.map(\.value)) }
+            Dictionary(grouping: values, by: { ($0.key - 1) / max(perRound, 1) }).compactMapValues {
+                Statistics.median($0.map(\.value))
+            }
         }
-        let b = rounds(baseline), c = rounds(current)
+        let b = rounds(baseline)
+        let c = rounds(current)
         return b.keys.sorted().compactMap { round in
             guard let before = b[round], let after = c[round], before > 0, after > 0 else { return nil }
             return log(after / before)
@@ -207,8 +238,10 @@ extension String {
 
 /// Differences between two runs' environments that make a comparison less trustworthy.
 enum EnvironmentDifference {
-    static let fields = ["storebench_version", "git_commit", "host", "cpu_model", "cores", "kernel",
-                         "build_configuration", "swift_version", "workdir_filesystem"]
+    static let fields = [
+        "storebench_version", "git_commit", "host", "cpu_model", "cores", "kernel",
+        "build_configuration", "swift_version", "workdir_filesystem",
+    ]
 
     static func warnings(_ a: [String: Any]?, _ b: [String: Any]?) -> [String] {
         guard let a, let b else {
@@ -218,8 +251,10 @@ enum EnvironmentDifference {
         for field in fields where "\(a[field] ?? "-")" != "\(b[field] ?? "-")" {
             warnings.append("environment differs: \(field): \(a[field] ?? "-") vs \(b[field] ?? "-")")
         }
-        let libA = a["libraries"] as? [String: String] ?? [:], libB = b["libraries"] as? [String: String] ?? [:]
-        for name in Set(libA.keys).union(libB.keys).sorted() where !name.hasSuffix("compile_options") && libA[name] != libB[name] {
+        let libA = a["libraries"] as? [String: String] ?? [:]
+        let libB = b["libraries"] as? [String: String] ?? [:]
+        for name in Set(libA.keys).union(libB.keys).sorted()
+        where !name.hasSuffix("compile_options") && libA[name] != libB[name] {
             warnings.append("environment differs: library \(name): \(libA[name] ?? "-") vs \(libB[name] ?? "-")")
         }
         if libA["sqlite_compile_options"] != libB["sqlite_compile_options"] {

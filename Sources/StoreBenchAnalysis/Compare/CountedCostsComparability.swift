@@ -5,8 +5,8 @@ extension CostCounters.Availability {
     /// The record in an environment.json object (`counters`); nil when the run predates counting or it is unreadable.
     public init?(environment: [String: Any]?) {
         guard let counters = environment?["counters"], JSONSerialization.isValidJSONObject(counters),
-              let data = try? JSONSerialization.data(withJSONObject: counters),
-              let decoded = try? JSONDecoder().decode(Self.self, from: data)
+            let data = try? JSONSerialization.data(withJSONObject: counters),
+            let decoded = try? JSONDecoder().decode(Self.self, from: data)
         else { return nil }
         self = decoded
     }
@@ -19,7 +19,8 @@ extension CostCounters.Availability {
     static func incomparability(baseline: Self?, current: Self?) -> String? {
         func described(_ record: Self?, _ side: String) -> String? {
             guard let record else { return "\(side) was not counted (no counters in its environment.json)" }
-            return record.countedEvents ? nil : "\(side) counted no events (not root, or --no-counters: see its environment.json)"
+            return record.countedEvents
+                ? nil : "\(side) counted no events (not root, or --no-counters: see its environment.json)"
         }
         if let reason = described(baseline, "the baseline") ?? described(current, "the current run") { return reason }
         guard let baseline, let current else { return nil }
@@ -29,7 +30,8 @@ extension CostCounters.Availability {
         if baseline.syncMethod != current.syncMethod {
             return "syncs were counted another way (baseline: \(baseline.syncMethod); current: \(current.syncMethod))"
         }
-        let before = Set(baseline.counted), after = Set(current.counted)
+        let before = Set(baseline.counted)
+        let after = Set(current.counted)
         if before != after {
             let only = before.symmetricDifference(after).map(\.rawValue).sorted().joined(separator: ", ")
             return "the runs counted different costs (\(only) on one side only)"

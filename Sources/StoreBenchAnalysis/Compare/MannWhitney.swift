@@ -27,7 +27,8 @@ public enum MannWhitney {
     }
 
     public static func test(_ x: [Double], _ y: [Double]) -> Result? {
-        let n1 = x.count, n2 = y.count
+        let n1 = x.count
+        let n2 = y.count
         guard n1 > 0, n2 > 0 else { return nil }
         let ranked = (x.map { ($0, 0) } + y.map { ($0, 1) }).sorted { $0.0 < $1.0 }
         var ranks = [Double](repeating: 0, count: ranked.count)

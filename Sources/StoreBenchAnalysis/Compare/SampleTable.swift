@@ -30,16 +30,22 @@ public struct SampleTable {
     public private(set) var environment: [String: Any]?
     public private(set) var runEnvironment: RunEnvironment?
 
-    static let required = [SampleColumn.scenario, .workload, .backend, .variant, .size, .repetition, .status, .wallSeconds]
-        .map(\.rawValue)
+    static let required = [
+        SampleColumn.scenario, .workload, .backend, .variant, .size, .repetition, .status, .wallSeconds,
+    ]
+    .map(\.rawValue)
 
     /// The files `SampleTable(path:)` reads for `path`: samples.csv first, then summary.csv and environment.json.
     public static func inputFiles(_ path: String) -> [URL] {
         var isDirectory: ObjCBool = false
-        let samples = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let samples =
+            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             ? URL(fileURLWithPath: path).appendingPathComponent("samples.csv") : URL(fileURLWithPath: path)
         let directory = samples.deletingLastPathComponent()
-        return [samples, directory.appendingPathComponent("summary.csv"), directory.appendingPathComponent("environment.json")]
+        return [
+            samples, directory.appendingPathComponent("summary.csv"),
+            directory.appendingPathComponent("environment.json"),
+        ]
     }
 
     /// Reads `path`: a run directory (its `samples.csv`) or a samples file. A run folder (a summary and a storebench
@@ -55,16 +61,20 @@ public struct SampleTable {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw CompareError("\(path): no samples.csv in this directory (not a storebench run directory?)")
         }
-        guard (try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType) == .typeRegular else {
+        guard
+            (try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType) == .typeRegular
+        else {
             throw CompareError("\(file.path): not a regular file")
         }
         let environmentData = FileManager.default.contents(atPath: inputs[2].path)
         if environmentData.map({ RunEnvironment.isStoreBenchRun($0) }) == true,
-           FileManager.default.fileExists(atPath: inputs[1].path) {
+            FileManager.default.fileExists(atPath: inputs[1].path)
+        {
             try self.init(folder: try RunFolder(file.deletingLastPathComponent().path))
             return
         }
-        guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8)
+        else {
             throw CompareError("\(file.path): cannot read it as UTF-8 text")
         }
         try self.init(text: text, source: file.path)
@@ -72,15 +82,17 @@ public struct SampleTable {
         runEnvironment = RunEnvironment.read(environmentData)
         if let summary = FileManager.default.contents(atPath: inputs[1].path) {
             let decoded = try StrictCSV.decode(summary, source: inputs[1].path)
-            try RunFolder.checkRepetitions(samples: .init(header: header, rows: cells),
-                                           summary: .init(header: decoded.header, rows: decoded.rows), source: file.path)
+            try RunFolder.checkRepetitions(
+                samples: .init(header: header, rows: cells),
+                summary: .init(header: decoded.header, rows: decoded.rows), source: file.path)
         }
     }
 
     /// The samples of a run folder already read by ``RunFolder``.
     public init(folder: RunFolder) throws {
-        try self.init(header: folder.samples.header, rows: folder.samples.rows,
-                      source: folder.url.appendingPathComponent("samples.csv").path)
+        try self.init(
+            header: folder.samples.header, rows: folder.samples.rows,
+            source: folder.url.appendingPathComponent("samples.csv").path)
         environment = (try? JSONSerialization.jsonObject(with: folder.environmentData)) as? [String: Any]
         runEnvironment = folder.environment
     }
@@ -90,11 +102,13 @@ public struct SampleTable {
     /// default, which reproduces the old behaviour), so the rows still match. Cells are left as read.
     public mutating func upgradeVariants(_ upgrade: (_ backend: String, _ variant: String) -> String) {
         rows = rows.map { row in
-            let key = RowKey(scenario: row.key.scenario, workload: row.key.workload, backend: row.key.backend,
-                             variant: upgrade(row.key.backend, row.key.variant), size: row.key.size,
-                             parameters: row.key.parameters)
-            return Row(key: key, status: row.status, repetition: row.repetition, values: row.values, settings: row.settings,
-                       error: row.error, dataset: row.dataset)
+            let key = RowKey(
+                scenario: row.key.scenario, workload: row.key.workload, backend: row.key.backend,
+                variant: upgrade(row.key.backend, row.key.variant), size: row.key.size,
+                parameters: row.key.parameters)
+            return Row(
+                key: key, status: row.status, repetition: row.repetition, values: row.values, settings: row.settings,
+                error: row.error, dataset: row.dataset)
         }
     }
 
@@ -102,7 +116,8 @@ public struct SampleTable {
     public func requireComplete() throws {
         guard !rows.isEmpty else { throw CompareError("\(source): no rows, only a header") }
         if let interrupted = runEnvironment?.interrupted {
-            throw CompareError("\(source): the run was interrupted (\(interrupted)); finish it with storebench run --resume")
+            throw CompareError(
+                "\(source): the run was interrupted (\(interrupted)); finish it with storebench run --resume")
         }
     }
 
@@ -119,7 +134,8 @@ public struct SampleTable {
         environment = nil
         let missing = Self.required.filter { !header.contains($0) }
         guard missing.isEmpty else {
-            throw CompareError("\(source): not a storebench samples.csv (missing columns: \(missing.joined(separator: ", ")))")
+            throw CompareError(
+                "\(source): not a storebench samples.csv (missing columns: \(missing.joined(separator: ", ")))")
         }
         self.header = header
         cells = table
@@ -127,26 +143,30 @@ public struct SampleTable {
         rows = try table.enumerated().map { index, cells in
             func cell(_ id: SampleColumn) -> String { column[id.rawValue].map { cells[$0] } ?? "" }
             guard let size = Int(cell(.size)), let repetition = Int(cell(.repetition)),
-                  let status = RowStatus(rawValue: cell(.status))
+                let status = RowStatus(rawValue: cell(.status))
             else { throw CompareError("\(source): line \(index + 2): bad size, repetition or status") }
             var values: [SampleColumn: Double] = [:]
             for column in ReportColumns.samples where column.isNumeric {
                 guard case .sample(let id) = column.id, id != .size, id != .repetition else { continue }
                 let text = cell(id)
                 guard !text.isEmpty else { continue }
-                values[id] = try MeasurementCheck.check(text, unit: column.unit, column: column.name,
-                                                        at: "\(source): line \(index + 2)")
+                values[id] = try MeasurementCheck.check(
+                    text, unit: column.unit, column: column.name,
+                    at: "\(source): line \(index + 2)")
             }
-            let key = RowKey(scenario: cell(.scenario), workload: cell(.workload), backend: cell(.backend),
-                             variant: cell(.variant), size: size, parameters: cell(.parameters))
-            return Row(key: key, status: status, repetition: repetition, values: values, settings: cell(.settings),
-                       error: cell(.error), dataset: cell(.dataset))
+            let key = RowKey(
+                scenario: cell(.scenario), workload: cell(.workload), backend: cell(.backend),
+                variant: cell(.variant), size: size, parameters: cell(.parameters))
+            return Row(
+                key: key, status: status, repetition: repetition, values: values, settings: cell(.settings),
+                error: cell(.error), dataset: cell(.dataset))
         }
         var seen = Set<String>()
         for row in rows {
             let label = row.comparisonKey.label
             guard seen.insert("\(label)\u{1F}\(row.repetition)").inserted else {
-                throw CompareError("\(source): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
+                throw CompareError(
+                    "\(source): \(label) repetition \(row.repetition) appears twice: samples.csv has duplicated rows")
             }
         }
     }
@@ -207,8 +227,10 @@ public struct ComparisonKey: Hashable, Sendable, Comparable {
 
     /// The row without its parameters and data: two keys that agree here but not in full measured other work.
     var loose: ComparisonKey {
-        ComparisonKey(RowKey(scenario: row.scenario, workload: row.workload, backend: row.backend, variant: row.variant,
-                             size: row.size, parameters: ""))
+        ComparisonKey(
+            RowKey(
+                scenario: row.scenario, workload: row.workload, backend: row.backend, variant: row.variant,
+                size: row.size, parameters: ""))
     }
 
     public static func < (a: Self, b: Self) -> Bool {
@@ -219,7 +241,8 @@ public struct ComparisonKey: Hashable, Sendable, Comparable {
     }
 
     public var label: String {
-        "\(row.workload) \(row.backend) [\(row.variant)] size=\(row.size)" + (row.parameters.isEmpty ? "" : " (\(row.parameters))")
+        "\(row.workload) \(row.backend) [\(row.variant)] size=\(row.size)"
+            + (row.parameters.isEmpty ? "" : " (\(row.parameters))")
     }
 }
 
@@ -236,7 +259,8 @@ extension SampleTable {
     /// How the run looked at its rows (``LookSchedule``): recomputed intervals use the run's level. Older runs,
     /// which looked after every repetition, get a plain 95% interval.
     public var lookSchedule: LookSchedule {
-        guard let values = runEnvironment?.repetitionPolicyValues, let looks = values.looks, let alpha = values.lookAlpha
+        guard let values = runEnvironment?.repetitionPolicyValues, let looks = values.looks,
+            let alpha = values.lookAlpha
         else { return .single }
         return LookSchedule(looks: looks, alpha: alpha)
     }

@@ -33,7 +33,8 @@ public enum SignedRank {
             let counts = nullCounts(n: n)
             return counts[0...t].reduce(0, +) / pow(2, Double(n))
         }
-        let mean = Double(total) / 2, sd = (Double(n * (n + 1) * (2 * n + 1)) / 24).squareRoot()
+        let mean = Double(total) / 2
+        let sd = (Double(n * (n + 1) * (2 * n + 1)) / 24).squareRoot()
         return normalCDF((Double(t) + 0.5 - mean) / sd)
     }
 
@@ -43,7 +44,8 @@ public enum SignedRank {
         let total = n * (n + 1) / 2
         var k: Int?
         if n <= exactLimit {
-            let counts = nullCounts(n: n), scale = pow(2, Double(n))
+            let counts = nullCounts(n: n)
+            let scale = pow(2, Double(n))
             var cumulative = 0.0
             for candidate in 1...(total / 2 + 1) {
                 cumulative += counts[candidate - 1] / scale
@@ -52,7 +54,8 @@ public enum SignedRank {
             }
             return k
         }
-        let mean = Double(total) / 2, sd = (Double(n * (n + 1) * (2 * n + 1)) / 24).squareRoot()
+        let mean = Double(total) / 2
+        let sd = (Double(n * (n + 1) * (2 * n + 1)) / 24).squareRoot()
         let candidate = Int((mean - normalQuantile(1 - alpha / 2) * sd).rounded(.down))
         return candidate >= 1 ? candidate : nil
     }
@@ -106,7 +109,8 @@ public enum SignedRank {
 
     /// The standard normal quantile (bisection on ``normalCDF``; exact to 1e-12, called a few times per gate).
     static func normalQuantile(_ p: Double) -> Double {
-        var low = -40.0, high = 40.0
+        var low = -40.0
+        var high = 40.0
         for _ in 0..<200 {
             let middle = (low + high) / 2
             if normalCDF(middle) < p { low = middle } else { high = middle }

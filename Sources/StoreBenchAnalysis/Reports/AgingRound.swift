@@ -16,21 +16,28 @@ public struct AgingRound: Sendable, Equatable {
     /// One read of the launch list (the newest S records) on the open store, in seconds.
     public var listSeconds: Double
 
-    public init(round: Int, phase: String, records: Int, storeBytes: Int64, allocatedBytes: Int64, freeBytes: Int64?,
-                freeDetail: String, listSeconds: Double) {
+    public init(
+        round: Int, phase: String, records: Int, storeBytes: Int64, allocatedBytes: Int64, freeBytes: Int64?,
+        freeDetail: String, listSeconds: Double
+    ) {
         (self.round, self.phase, self.records) = (round, phase, records)
         (self.storeBytes, self.allocatedBytes, self.freeBytes) = (storeBytes, allocatedBytes, freeBytes)
         (self.freeDetail, self.listSeconds) = (freeDetail, listSeconds)
     }
 
     /// The columns of `rounds.csv`.
-    public static let header = ["workload", "backend", "variant", "parameters", "repetition", "round", "phase", "records",
-                                "store_bytes", "store_alloc_bytes", "free_bytes", "free_detail", "list_s"]
+    public static let header = [
+        "workload", "backend", "variant", "parameters", "repetition", "round", "phase", "records",
+        "store_bytes", "store_alloc_bytes", "free_bytes", "free_detail", "list_s",
+    ]
 
     /// This round as a `rounds.csv` row of `key`'s repetition.
     public func cells(_ key: RowKey, repetition: Int) -> [String] {
-        [key.workload, key.backend, key.variant, key.parameters, String(repetition), String(round), phase, String(records),
-         String(storeBytes), String(allocatedBytes), freeBytes.map(String.init) ?? "", freeDetail,
-         CSVFormat.seconds(listSeconds)]
+        [
+            key.workload, key.backend, key.variant, key.parameters, String(repetition), String(round), phase,
+            String(records),
+            String(storeBytes), String(allocatedBytes), freeBytes.map(String.init) ?? "", freeDetail,
+            CSVFormat.seconds(listSeconds),
+        ]
     }
 }

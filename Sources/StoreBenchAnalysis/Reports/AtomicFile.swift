@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
-import StoreBenchMeasure
 import StoreBenchContract
+import StoreBenchMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes report files so that a reader sees the old file or the complete new one, never a truncated one: data
 /// goes to a fresh temporary file in the same directory (`mkstemp`: created exclusively, so a planted file or
@@ -51,11 +52,13 @@ public enum AtomicFile {
         let type = target.st_mode & S_IFMT
         guard type == S_IFREG else {
             let kind = FileKind.describe(target.st_mode)
-            throw ReportError(message: "\(url.path) is \(kind); storebench writes reports only to regular files, "
-                              + "which it replaces whole", exit: .badInput)
+            throw ReportError(
+                message: "\(url.path) is \(kind); storebench writes reports only to regular files, "
+                    + "which it replaces whole", exit: .badInput)
         }
         for input in inputs where input.isInside(url) {
-            throw ReportError(message: "\(url.path) is the input \(input.path); write the report elsewhere", exit: .badInput)
+            throw ReportError(
+                message: "\(url.path) is the input \(input.path); write the report elsewhere", exit: .badInput)
         }
     }
 

@@ -30,8 +30,10 @@ public struct CrashResult: Sendable, Equatable {
         }
 
         static func + (a: Counts, b: Counts) -> Counts {
-            Counts(trials: a.trials + b.trials, states: a.states + b.states, acknowledged: a.acknowledged + b.acknowledged, lost: a.lost + b.lost,
-                   corrupt: a.corrupt + b.corrupt)
+            Counts(
+                trials: a.trials + b.trials, states: a.states + b.states, acknowledged: a.acknowledged + b.acknowledged,
+                lost: a.lost + b.lost,
+                corrupt: a.corrupt + b.corrupt)
         }
     }
 
@@ -58,7 +60,9 @@ public struct CrashResult: Sendable, Equatable {
     }
 
     /// The class a report shows: ``DurabilityClass/init(declared:crash:)``.
-    public func durability(declared: DurabilityPromise) -> DurabilityClass { DurabilityClass(declared: declared, crash: self) }
+    public func durability(declared: DurabilityPromise) -> DurabilityClass {
+        DurabilityClass(declared: declared, crash: self)
+    }
 
     /// The killed-app cell of a report (``CrashEvidence/kill(_:)``).
     public var killSummary: String { kill.map(CrashEvidence.kill) ?? "not measured" }
@@ -81,7 +85,8 @@ public struct CrashResult: Sendable, Equatable {
     public static func read(header: [String], rows: [[String]], source: String) throws -> [String: CrashResult] {
         let column = Dictionary(header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
         if let missing = DurabilityColumn.required.first(where: { column[$0.rawValue] == nil }) {
-            throw RunFolderError(.notARun, "\(source): not a storebench crash result file (no \(missing.rawValue) column)")
+            throw RunFolderError(
+                .notARun, "\(source): not a storebench crash result file (no \(missing.rawValue) column)")
         }
         var results: [String: CrashResult] = [:]
         for (line, cells) in rows.enumerated() {
@@ -90,7 +95,8 @@ public struct CrashResult: Sendable, Equatable {
             for name in DurabilityColumn.counts.map(\.rawValue) + ["kills"] {
                 guard let cell = text(name), !cell.isEmpty else { continue }
                 guard let count = Int(cell), count >= 0 else {
-                    throw RunFolderError(.badValue, "\(source): line \(line + 2): \(name) is '\(cell.prefix(40))', not a count")
+                    throw RunFolderError(
+                        .badValue, "\(source): line \(line + 2): \(name) is '\(cell.prefix(40))', not a count")
                 }
             }
             func int(_ name: String) -> Int { text(name).flatMap { Int($0) } ?? 0 }
@@ -99,8 +105,9 @@ public struct CrashResult: Sendable, Equatable {
             let key = "\(backend) [\(variant)]"
             var result = results[key] ?? CrashResult()
             let trials = max(int(.trials), int("kills"))
-            let counts = Counts(trials: trials, states: text(.images).flatMap { Int($0) } ?? trials, acknowledged: int(.ackedBatches),
-                                lost: int(.lostBatches), corrupt: int(.corruptOpens))
+            let counts = Counts(
+                trials: trials, states: text(.images).flatMap { Int($0) } ?? trials, acknowledged: int(.ackedBatches),
+                lost: int(.lostBatches), corrupt: int(.corruptOpens))
             let status = text(.status) ?? "measured"
             switch (text(.fault) ?? "kill", text(.image) ?? "live") {
             case ("kill", _):
@@ -135,8 +142,9 @@ public struct CrashResult: Sendable, Equatable {
 
     func merging(_ other: CrashResult) -> CrashResult {
         func add(_ a: Counts?, _ b: Counts?) -> Counts? { a.map { a in b.map { a + $0 } ?? a } ?? b }
-        return CrashResult(kill: add(kill, other.kill), synced: add(synced, other.synced), prefix: add(prefix, other.prefix),
-                           powerLossUnmeasured: powerLossUnmeasured ?? other.powerLossUnmeasured)
+        return CrashResult(
+            kill: add(kill, other.kill), synced: add(synced, other.synced), prefix: add(prefix, other.prefix),
+            powerLossUnmeasured: powerLossUnmeasured ?? other.powerLossUnmeasured)
     }
 
     /// The crash result files of a run folder: every `durability*.csv` in it, sorted by name.

@@ -14,11 +14,13 @@ extension DecisionReport {
             entry.figures[.firstReadSeconds].map { (entry, $0) }
         }
         guard !reads.isEmpty else { return nil }
-        let listed = reads.sorted { ($0.0.median + $0.1, $0.0.label) < ($1.0.median + $1.1, $1.0.label) }.map { entry, read in
+        let listed = reads.sorted { ($0.0.median + $0.1, $0.0.label) < ($1.0.median + $1.1, $1.0.label) }.map {
+            entry, read in
             "\(entry.label) \(MarkdownTable.duration(read)) (\(MarkdownTable.duration(entry.median + read)) in all)"
         }
         return " The time ends when the store is open as version 2; the first full read after it pays what a lazy "
-            + "strategy deferred (`first_read_s`, median; by the sum of both medians): " + listed.joined(separator: ", ") + "."
+            + "strategy deferred (`first_read_s`, median; by the sum of both medians): "
+            + listed.joined(separator: ", ") + "."
     }
 
     /// "What the workloads report beside time": per workload with figures, its main group's medians of them.
@@ -28,22 +30,28 @@ extension DecisionReport {
             guard let main = workload.groups.first else { continue }
             let columns = Self.figureColumns.filter { column in main.entries.contains { $0.figures[column] != nil } }
             guard !columns.isEmpty else { continue }
-            lines += ["### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) records", "",
-                      "| backend [variant] | median | " + columns.map(Self.heading).joined(separator: " | ") + " |",
-                      "|---|---:|" + String(repeating: "---:|", count: columns.count)]
+            lines += [
+                "### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) records", "",
+                "| backend [variant] | median | " + columns.map(Self.heading).joined(separator: " | ") + " |",
+                "|---|---:|" + String(repeating: "---:|", count: columns.count),
+            ]
             for entry in main.entries {
                 let cells = columns.map { column in entry.figures[column].map { Self.format($0, column) } ?? "–" }
-                lines.append("| \(MarkdownTable.escape(entry.label)) | \(MarkdownTable.duration(entry.median)) | "
-                             + cells.joined(separator: " | ") + " |")
+                lines.append(
+                    "| \(MarkdownTable.escape(entry.label)) | \(MarkdownTable.duration(entry.median)) | "
+                        + cells.joined(separator: " | ") + " |")
             }
             lines.append("")
         }
         guard !lines.isEmpty else { return "" }
-        return (["## What the workloads report beside time", "",
-                 "Medians over the repetitions. `migrate`: the first full read as version 2 right after the timed "
+        return
+            ([
+                "## What the workloads report beside time", "",
+                "Medians over the repetitions. `migrate`: the first full read as version 2 right after the timed "
                     + "upgrade. `aging`: the store's allocated bytes after the churn, what the timed compaction gave "
                     + "back, and the launch list's time after the churn over its time on the fresh store (every round "
-                    + "is in rounds.csv and charts/aging.png).", ""] + lines).joined(separator: "\n") + "\n"
+                    + "is in rounds.csv and charts/aging.png).", "",
+            ] + lines).joined(separator: "\n") + "\n"
     }
 
     private static func heading(_ column: SampleColumn) -> String {

@@ -3,7 +3,9 @@ import Foundation
 extension DecisionReport {
     /// The generated recommendation line of `workload` (nil: no such workload, or nothing to recommend).
     public func recommendation(named workload: String) -> String? {
-        guard let found = workloads.first(where: { $0.name == workload }), let line = recommendation(found) else { return nil }
+        guard let found = workloads.first(where: { $0.name == workload }), let line = recommendation(found) else {
+            return nil
+        }
         return line + (deferredCost(found) ?? "")
     }
 
@@ -13,8 +15,9 @@ extension DecisionReport {
         guard let found = workloads.first(where: { $0.name == workload }) else { return nil }
         for (index, group) in found.groups.enumerated() {
             guard let entry = group.entries.first(where: { $0.label == label }) else { continue }
-            let claim = MedianClaim(median: entry.median, interval: entry.interval.map { $0.low...$0.high },
-                                    count: entry.walls.count, minimumCount: minimumCount)
+            let claim = MedianClaim(
+                median: entry.median, interval: entry.interval.map { $0.low...$0.high },
+                count: entry.walls.count, minimumCount: minimumCount)
             return claim.text + (index == 0 ? "" : " at \(MarkdownTable.grouped(Double(group.size)))")
         }
         return nil

@@ -77,9 +77,11 @@ public struct DecisionReport {
     /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `crashes` the measured results
     /// by "backend [variant]" (``CrashResult/read(files:)``). `label` names a variant for people (its settings that
     /// decide durability and speed, defaults included). `readOnly` names the workloads that write nothing.
-    public init(table: SampleTable, promise: (String, String) -> DurabilityPromise?, crashes: [String: CrashResult],
-                label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [],
-                readOnly: Set<String> = [], seed: UInt64 = 42, margin: TieMargin = .standard) {
+    public init(
+        table: SampleTable, promise: (String, String) -> DurabilityPromise?, crashes: [String: CrashResult],
+        label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [],
+        readOnly: Set<String> = [], seed: UInt64 = 42, margin: TieMargin = .standard
+    ) {
         let schedule = table.lookSchedule
         var order: [String] = []
         var walls: [String: [ComparisonKey: [Double]]] = [:]
@@ -92,11 +94,13 @@ public struct DecisionReport {
         let stores = table.values(of: .storeBytes).compactMapValues(Statistics.median)
         let memory = table.values(of: .memoryGrowthKiB).compactMapValues(Statistics.median)
         let prepared = table.values(of: .prepareSeconds).mapValues { $0.reduce(0, +) }
-        let costValues = Dictionary(uniqueKeysWithValues: Self.costColumns.map { column in (column, table.values(of: column)) })
+        let costValues = Dictionary(
+            uniqueKeysWithValues: Self.costColumns.map { column in (column, table.values(of: column)) })
         let costMedians = costValues.mapValues { $0.compactMapValues(Statistics.median) }
-        let figureMedians = Dictionary(uniqueKeysWithValues: Self.figureColumns.map { column in
-            (column, table.values(of: column).compactMapValues(Statistics.median))
-        })
+        let figureMedians = Dictionary(
+            uniqueKeysWithValues: Self.figureColumns.map { column in
+                (column, table.values(of: column).compactMapValues(Statistics.median))
+            })
         let repeated = table.values(of: .repetitionSeconds).mapValues { $0.reduce(0, +) }
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }
@@ -105,21 +109,30 @@ public struct DecisionReport {
                 let crash = crashes["\(key.backend) [\(key.variant)]"]
                 let declared = promise(key.backend, key.variant) ?? .mayLose
                 let statistics = Statistics(values, schedule: schedule)!
-                return Entry(key: key, walls: values, median: statistics.median, interval: statistics.medianInterval,
-                             durability: DurabilityClass(declared: declared, crash: crash), crash: crash,
-                             storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant),
-                             prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil },
-                             costs: costMedians.compactMapValues { $0[key] },
-                             exactCosts: Set(costValues.compactMap { column, values in
-                                 values[key].flatMap { Set($0).count == 1 ? column : nil } }),
-                             figures: figureMedians.compactMapValues { $0[key] })
+                return Entry(
+                    key: key, walls: values, median: statistics.median, interval: statistics.medianInterval,
+                    durability: DurabilityClass(declared: declared, crash: crash), crash: crash,
+                    storeBytes: stores[key], memoryKiB: memory[key], label: label(key.backend, key.variant),
+                    prepareShare: repeated[key].flatMap { total in total > 0 ? prepared[key].map { $0 / total } : nil },
+                    costs: costMedians.compactMapValues { $0[key] },
+                    exactCosts: Set(
+                        costValues.compactMap { column, values in
+                            values[key].flatMap { Set($0).count == 1 ? column : nil }
+                        }),
+                    figures: figureMedians.compactMapValues { $0[key] })
             }
-            let grouped = Dictionary(grouping: entries) { GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset) }
+            let grouped = Dictionary(grouping: entries) {
+                GroupID(size: $0.key.size, parameters: $0.key.parameters, dataset: $0.key.dataset)
+            }
             let main = Self.mainGroup(grouped.mapValues { $0.filter { !$0.isFloor }.count })
             let groups = grouped.sorted { a, b in
-                (a.key != main ? 1 : 0, a.key.size, a.key.parameters) < (b.key != main ? 1 : 0, b.key.size, b.key.parameters)
+                (a.key != main ? 1 : 0, a.key.size, a.key.parameters) < (
+                    b.key != main ? 1 : 0, b.key.size, b.key.parameters
+                )
             }.map { id, members in
-                Group(size: id.size, parameters: id.parameters, entries: members.sorted { ($0.median, $0.label) < ($1.median, $1.label) })
+                Group(
+                    size: id.size, parameters: id.parameters,
+                    entries: members.sorted { ($0.median, $0.label) < ($1.median, $1.label) })
             }
             return Workload(name: workload, readOnly: readOnly.contains(workload), groups: groups)
         }
@@ -140,10 +153,12 @@ public struct DecisionReport {
     /// row limited, or groups differing in data alone) do the most rows, then the larger size, decide.
     static func mainGroup(_ counts: [GroupID: Int]) -> GroupID? {
         func values(_ parameters: String) -> [String: String] {
-            Dictionary(parameters.split(separator: " ").map { pair -> (String, String) in
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                return (parts[0], parts.count > 1 ? parts[1] : "")
-            }) { first, _ in first }
+            Dictionary(
+                parameters.split(separator: " ").map { pair -> (String, String) in
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (parts[0], parts.count > 1 ? parts[1] : "")
+                }
+            ) { first, _ in first }
         }
         func covers(_ a: [String: String], _ b: [String: String]) -> Bool {
             b.allSatisfy { name, value in
@@ -163,16 +178,18 @@ public struct DecisionReport {
         guard entry.hasInterval, best.hasInterval else { return nil }
         let pair = [entry.key, best.key]
         if let known = intervals.byPair[pair] { return known }
-        let interval = Bootstrap.ratioOfMedians(baseline: best.walls, current: entry.walls,
-                                                seed: seed ^ UInt64(truncatingIfNeeded: (entry.label + best.label).hashValueStable))
+        let interval = Bootstrap.ratioOfMedians(
+            baseline: best.walls, current: entry.walls,
+            seed: seed ^ UInt64(truncatingIfNeeded: (entry.label + best.label).hashValueStable))
         intervals.byPair[pair] = interval
         return interval
     }
 
     /// The claim about `entry`'s time against `best`'s: its ratio of medians, the interval and the verdict.
     func claim(_ entry: Entry, to best: Entry) -> RatioClaim {
-        RatioClaim(ratio: entry.median / best.median, interval: ratioInterval(entry, to: best),
-                   counts: (entry.walls.count, best.walls.count), minimumCount: minimumCount, margin: margin)
+        RatioClaim(
+            ratio: entry.median / best.median, interval: ratioInterval(entry, to: best),
+            counts: (entry.walls.count, best.walls.count), minimumCount: minimumCount, margin: margin)
     }
 
     /// Whether `entry` is tied with `best`: equivalent or indistinguishable (not shown to differ).
@@ -203,7 +220,9 @@ public struct DecisionReport {
     /// when there is none.
     func choice(_ workload: Workload, keeping need: DurabilityPromise) -> Choice? {
         guard let main = workload.groups.first else { return nil }
-        let candidates = main.entries.filter { !$0.isFloor && $0.hasInterval && $0.durability.promise.keeps(atLeast: need) }
+        let candidates = main.entries.filter {
+            !$0.isFloor && $0.hasInterval && $0.durability.promise.keeps(atLeast: need)
+        }
         guard let fastest = candidates.first else { return nil }
         return Choice(fastest: fastest, tied: candidates.filter { isTied($0, with: fastest) })
     }
@@ -228,12 +247,18 @@ public struct DecisionReport {
     public var classRows: [[String]] {
         var seen = Set<String>()
         let named = namedVariants
-        var rows = [["backend", "variant", "label", "declared_durability", "durability", "measured", "evidence", "named"]]
+        var rows = [
+            ["backend", "variant", "label", "declared_durability", "durability", "measured", "evidence", "named"]
+        ]
         for workload in workloads {
-            for entry in workload.groups.flatMap(\.entries) where seen.insert("\(entry.key.backend) [\(entry.key.variant)]").inserted {
-                rows.append([entry.key.backend, entry.key.variant, entry.label, entry.durability.declared.rawValue,
-                             entry.durability.promise.rawValue, entry.durability.measured ? "yes" : "no", entry.durability.evidence,
-                             named.contains("\(entry.key.backend) [\(entry.key.variant)]") ? "yes" : "no"])
+            for entry in workload.groups.flatMap(\.entries)
+            where seen.insert("\(entry.key.backend) [\(entry.key.variant)]").inserted {
+                rows.append([
+                    entry.key.backend, entry.key.variant, entry.label, entry.durability.declared.rawValue,
+                    entry.durability.promise.rawValue, entry.durability.measured ? "yes" : "no",
+                    entry.durability.evidence,
+                    named.contains("\(entry.key.backend) [\(entry.key.variant)]") ? "yes" : "no",
+                ])
             }
         }
         return rows

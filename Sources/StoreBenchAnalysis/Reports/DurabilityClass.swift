@@ -31,7 +31,9 @@ public struct DurabilityClass: Sendable, Equatable {
         // Each measurement in its own unit, what was survived before what was not.
         let kill = crash?.kill
         let killText = kill.map { "killed app: " + CrashEvidence.kill($0) }
-        let powerText = crash.flatMap { $0.synced != nil || $0.prefix != nil ? "power cut: " + $0.powerLossSummary : nil }
+        let powerText = crash.flatMap {
+            $0.synced != nil || $0.prefix != nil ? "power cut: " + $0.powerLossSummary : nil
+        }
         let killLost = kill?.lostSomething == true
         let powerLost = crash?.powerLossLostSomething == true
         var promise = declared
@@ -52,17 +54,22 @@ public struct DurabilityClass: Sendable, Equatable {
         let shown = texts.compactMap { $0 }.joined(separator: "; ")
         // The short form's states name their fault ("kills", "cuts").
         let briefKill = kill.map(CrashEvidence.briefKill)
-        let briefPower = crash.flatMap { $0.synced != nil || $0.prefix != nil
-            ? CrashEvidence.briefPowerCut(synced: $0.synced, prefix: $0.prefix) : nil }
+        let briefPower = crash.flatMap {
+            $0.synced != nil || $0.prefix != nil
+                ? CrashEvidence.briefPowerCut(synced: $0.synced, prefix: $0.prefix) : nil
+        }
         // The short form: a measured class with the measurement that decides it (and, lowered by a power cut, that
         // loss after what was survived); a declared class with every measurement beside it.
-        let deciding: [String?] = if killLost { [briefKill] }
-            else if powerLost && measured { [briefKill, briefPower] }
-            else if measured && declared == .durable { [briefPower] }
-            else if measured { [briefKill] }
-            else { [briefKill, briefPower] }
+        let deciding: [String?] =
+            if killLost { [briefKill] } else if powerLost && measured {
+                [briefKill, briefPower]
+            } else if measured && declared == .durable { [briefPower] } else if measured { [briefKill] } else {
+                [briefKill, briefPower]
+            }
         let briefShown = deciding.compactMap { $0 }.joined(separator: "; ")
-        briefEvidence = measured ? "measured: " + briefShown : (briefShown.isEmpty ? "declared" : "declared; measured: " + briefShown)
+        briefEvidence =
+            measured
+            ? "measured: " + briefShown : (briefShown.isEmpty ? "declared" : "declared; measured: " + briefShown)
         if measured {
             evidence = "measured: " + shown
         } else if promise != declared {
@@ -72,7 +79,9 @@ public struct DurabilityClass: Sendable, Equatable {
         }
         self.promise = promise
         self.measured = measured
-        contradiction = promise == declared ? nil
+        contradiction =
+            promise == declared
+            ? nil
             : "declared '\(declared.rawValue)', but storebench crash measured otherwise (\(shown))"
     }
 

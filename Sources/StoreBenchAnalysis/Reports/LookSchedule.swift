@@ -42,11 +42,16 @@ public struct LookSchedule: Sendable, Equatable, CustomStringConvertible {
         for _ in 0..<6 {
             let alpha = Self.familyAlpha / Double(count)
             let first = max(minimum, MedianInterval.minimumCount(alpha: alpha))
-            guard first < maximum else { looks = [maximum]; break }
+            guard first < maximum else {
+                looks = [maximum]
+                break
+            }
             let steps = Int((log(Double(maximum) / Double(first)) / log(1.4)).rounded(.up))
             let wanted = min(max(steps + 1, 2), 6)
             looks = (0..<wanted).map { index in
-                Int((Double(first) * pow(Double(maximum) / Double(first), Double(index) / Double(wanted - 1))).rounded())
+                Int(
+                    (Double(first) * pow(Double(maximum) / Double(first), Double(index) / Double(wanted - 1))).rounded()
+                )
             }
             looks = Array(Set(looks)).sorted()
             if looks.count == count { break }

@@ -11,7 +11,8 @@ public enum MarkdownTable {
         ]
         for row in rows {
             let s = row.statistics
-            let ci = s?.medianInterval.map { "\(duration($0.low))–\(duration($0.high))" }
+            let ci =
+                s?.medianInterval.map { "\(duration($0.low))–\(duration($0.high))" }
                 ?? s.map { "none (n=\($0.n): too few)" } ?? "–"
             let status = row.status == .ok ? "ok" : "\(row.status.rawValue): \(escape(shortened(row.error, to: 100)))"
             lines.append(

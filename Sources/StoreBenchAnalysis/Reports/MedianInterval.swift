@@ -17,7 +17,8 @@ public struct MedianInterval: Sendable, Equatable {
     public let coverage: Double
 
     /// The method, as `environment.json` records it.
-    public static let method = "distribution-free 95% interval of the median: order statistics x(l), x(n+1-l) with "
+    public static let method =
+        "distribution-free 95% interval of the median: order statistics x(l), x(n+1-l) with "
         + "the largest l such that P(Binomial(n, 1/2) <= l-1) <= 0.025 (sign-test interval); none for n < 6"
 
     /// The smallest number of repetitions that has a 95% interval of the median.

@@ -10,8 +10,10 @@ public enum NoiseFlags {
     /// Contention: the 1-minute load reached the number of cores (others competed with the run), or the rest of
     /// the machine kept at least half a core busy during the timed regions (judged over at least 0.2 s of them,
     /// since `/proc/stat` counts in 10 ms ticks).
-    public static func flags(statistics: Statistics, medianLoad: Double?, wallTotal: Double, otherCPUTotal: Double,
-                             target: Double = defaultTargetPrecision, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [String] {
+    public static func flags(
+        statistics: Statistics, medianLoad: Double?, wallTotal: Double, otherCPUTotal: Double,
+        target: Double = defaultTargetPrecision, cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> [String] {
         var flags: [String] = []
         let loaded = medianLoad.map { $0 >= Double(cores) } ?? false
         let busy = wallTotal >= 0.2 && otherCPUTotal / wallTotal >= 0.5

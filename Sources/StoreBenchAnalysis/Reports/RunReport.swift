@@ -10,21 +10,29 @@ public enum RunReport {
         return names.filter { $0.hasSuffix(".png") }.sorted()
     }
 
-    public static func markdown(summary: String, environment: [String: Any]?, charts: [String],
-                                decision: DecisionReport? = nil, crashFiles: [String] = []) -> String {
+    public static func markdown(
+        summary: String, environment: [String: Any]?, charts: [String],
+        decision: DecisionReport? = nil, crashFiles: [String] = []
+    ) -> String {
         var lines = ["# storebench run", ""]
         if let environment {
             let scenario = environment["scenario_name"] ?? "?"
-            lines.append("Scenario `\(scenario)`, seed \(environment["seed"] ?? "?"), \(environment["build_configuration"] ?? "?") build, "
-                         + "started \(environment["started_at"] ?? "?").")
-            if let interrupted = environment["interrupted"] { lines.append("**Interrupted** (\(interrupted)): the rows are incomplete.") }
+            lines.append(
+                "Scenario `\(scenario)`, seed \(environment["seed"] ?? "?"), \(environment["build_configuration"] ?? "?") build, "
+                    + "started \(environment["started_at"] ?? "?").")
+            if let interrupted = environment["interrupted"] {
+                lines.append("**Interrupted** (\(interrupted)): the rows are incomplete.")
+            }
             lines.append("")
         }
         if let decision {
             lines += [decision.answer]
-            lines += [crashFiles.isEmpty
-                ? "_Durability: declared classes only (no `storebench crash` results in this folder; see `storebench report --help`)._"
-                : "_Durability measured by `storebench crash`: \(crashFiles.map { "`\($0)`" }.joined(separator: ", "))._", ""]
+            lines += [
+                crashFiles.isEmpty
+                    ? "_Durability: declared classes only (no `storebench crash` results in this folder; see `storebench report --help`)._"
+                    : "_Durability measured by `storebench crash`: \(crashFiles.map { "`\($0)`" }.joined(separator: ", "))._",
+                "",
+            ]
         }
         if charts.contains("overview.png") { lines += ["![overview](charts/overview.png)", ""] }
         lines += ["## Summary", "", summary]
@@ -45,12 +53,15 @@ public enum RunReport {
         }
         if let environment {
             lines += ["## Environment", "", "| | |", "|---|---|"]
-            for key in ["host", "cpu_model", "cores", "memory_bytes", "kernel", "workdir_filesystem", "swift_version",
-                        "build_configuration", "storebench_version", "git_commit", "scenario_file", "scenario_hash"] {
+            for key in [
+                "host", "cpu_model", "cores", "memory_bytes", "kernel", "workdir_filesystem", "swift_version",
+                "build_configuration", "storebench_version", "git_commit", "scenario_file", "scenario_hash",
+            ] {
                 lines.append("| \(key) | \(environment[key].map { "\($0)" } ?? "–") |")
             }
             if let libraries = environment["libraries"] as? [String: String] {
-                for (name, version) in libraries.sorted(by: { $0.key < $1.key }) where !name.hasSuffix("compile_options") {
+                for (name, version) in libraries.sorted(by: { $0.key < $1.key })
+                where !name.hasSuffix("compile_options") {
                     lines.append("| \(name) | \(version) |")
                 }
             }
@@ -64,7 +75,9 @@ public enum RunReport {
 
     /// Why the run counted no syncs (environment.json's reason), nil when it did.
     static func notCountedReason(_ environment: [String: Any]?) -> String? {
-        guard let counters = CostCounters.Availability(environment: environment) else { return "a run from before counting" }
+        guard let counters = CostCounters.Availability(environment: environment) else {
+            return "a run from before counting"
+        }
         if counters.counted.contains(.syncs) { return nil }
         return counters.missing[CountedCost.syncs.rawValue] ?? "syncs were not counted"
     }

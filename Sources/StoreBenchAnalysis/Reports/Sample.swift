@@ -1,5 +1,6 @@
 import StoreBenchContract
 import StoreBenchMeasure
+
 /// The status of a result row.
 public enum RowStatus: String, Sendable {
     /// Measured and verified.
@@ -143,15 +144,15 @@ public struct Sample: Sendable {
             let dirtied = pages * 4096
             return Double(max(written, dirtied)) / Double(recordBytes)
         case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
-             .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,
-             .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp, .unlinksPerOp,
-             .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp, .pagesDirtiedPerOp:
+            .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,
+            .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp, .unlinksPerOp,
+            .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp, .pagesDirtiedPerOp:
             guard let (cost, perOp) = column.countedCost, let count = costs[cost] else { return nil }
             if !perOp { return Double(count) }
             return ops > 0 ? Double(count) / Double(ops) : nil
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
-             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
+            .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
+            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
             return notes[column].flatMap(Double.init)
         }
     }
@@ -182,15 +183,15 @@ public struct Sample: Sendable {
         case .recordBytes: recordBytes = Int64(value)
         case .writeAmplification: break  // derived from the counts and record_bytes
         case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
-             .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied:
+            .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied:
             if let (cost, _) = column.countedCost { costs[cost] = Int64(value) }
         case .syncsPerOp, .writeCallsPerOp, .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp,
-             .unlinksPerOp, .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp,
-             .pagesDirtiedPerOp:
+            .unlinksPerOp, .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp,
+            .pagesDirtiedPerOp:
             break  // derived from the count and ops
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
-             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
+            .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
+            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }

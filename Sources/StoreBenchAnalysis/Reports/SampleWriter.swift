@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Streams `samples.csv` row by row into a fresh temporary file beside it (``AtomicFile/createTemporary(for:)``, so
 /// memory does not grow with repetitions) and renames it into place only when the run completes. ``discard()``

@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
+
 /// Accumulates the repetitions of each row and produces `summary.csv` rows (``ReportColumns/summary``). Keeps
 /// only the numbers it needs.
 public struct SummaryBuilder {
@@ -40,8 +41,10 @@ public struct SummaryBuilder {
     public let cores: Int
 
     /// `order` fixes the row order of the summary (the plan's order); rows not in it follow in first-seen order.
-    public init(order: [RowKey] = [], targetPrecision: Double = NoiseFlags.defaultTargetPrecision,
-                schedule: LookSchedule = .single, cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        order: [RowKey] = [], targetPrecision: Double = NoiseFlags.defaultTargetPrecision,
+        schedule: LookSchedule = .single, cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.targetPrecision = targetPrecision
         self.schedule = schedule
         self.cores = cores
@@ -142,11 +145,13 @@ public struct SummaryBuilder {
                 case .intervalLow: return number(s?.medianInterval?.low)
                 case .intervalHigh: return number(s?.medianInterval?.high)
                 case .coverage: return number(s?.medianInterval == nil ? nil : s.flatMap { schedule.coverage(n: $0.n) })
-                case .intervalNote: return s.flatMap { MedianInterval.unavailableReason(n: $0.n, alpha: schedule.alpha) } ?? ""
+                case .intervalNote:
+                    return s.flatMap { MedianInterval.unavailableReason(n: $0.n, alpha: schedule.alpha) } ?? ""
                 case .noise: return noise
                 case .reach: return number(reach)
                 case .targetPrecision: return number(targetPrecision)
-                case .targetMet: return status == .ok ? (reach.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
+                case .targetMet:
+                    return status == .ok ? (reach.map { $0 <= targetPrecision } == true ? "yes" : "no") : ""
                 case .stopped: return stopped
                 case .caseSeconds: return number(caseSeconds)
                 case .prepareShare: return number(prepareShare)
@@ -161,18 +166,23 @@ public struct SummaryBuilder {
     public var summary: [Row] {
         order.compactMap { key in
             guard let row = rows[key], row.wall.count + row.failed + row.unsupported > 0 else { return nil }
-            let status: RowStatus = row.failed > 0 ? .failed : (row.unsupported > 0 && row.wall.isEmpty ? .unsupported : .ok)
+            let status: RowStatus =
+                row.failed > 0 ? .failed : (row.unsupported > 0 && row.wall.isEmpty ? .unsupported : .ok)
             let statistics = Statistics(row.wall, schedule: schedule)
             let medians = row.values.compactMapValues(Statistics.median)
-            let noise = statistics.map {
-                NoiseFlags.flags(statistics: $0, medianLoad: medians[.loadAverage], wallTotal: row.wallTotal,
-                                 otherCPUTotal: row.otherCPUTotal, target: targetPrecision, cores: cores)
-            } ?? []
-            return Row(key: key, status: status, statistics: statistics, failed: row.failed,
-                       settings: row.settings, durability: row.durability, error: row.firstError, medians: medians,
-                       noise: noise.joined(separator: ","), targetPrecision: targetPrecision, schedule: schedule, stopped: row.stopped,
-                       caseSeconds: row.caseSeconds,
-                       prepareShare: row.repetitionTotal > 0 ? row.prepareTotal / row.repetitionTotal : nil)
+            let noise =
+                statistics.map {
+                    NoiseFlags.flags(
+                        statistics: $0, medianLoad: medians[.loadAverage], wallTotal: row.wallTotal,
+                        otherCPUTotal: row.otherCPUTotal, target: targetPrecision, cores: cores)
+                } ?? []
+            return Row(
+                key: key, status: status, statistics: statistics, failed: row.failed,
+                settings: row.settings, durability: row.durability, error: row.firstError, medians: medians,
+                noise: noise.joined(separator: ","), targetPrecision: targetPrecision, schedule: schedule,
+                stopped: row.stopped,
+                caseSeconds: row.caseSeconds,
+                prepareShare: row.repetitionTotal > 0 ? row.prepareTotal / row.repetitionTotal : nil)
         }
     }
 
@@ -198,9 +208,12 @@ public struct SummaryBuilder {
             return object
         }
         let environmentObject = try JSONSerialization.jsonObject(with: environment)
-        let document: [String: Any] = ["environment": environmentObject, "rows": rows,
-                                       "columns": columns.map { ["name": $0.name, "unit": $0.unit.rawValue, "description": $0.description] }]
-        return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let document: [String: Any] = [
+            "environment": environmentObject, "rows": rows,
+            "columns": columns.map { ["name": $0.name, "unit": $0.unit.rawValue, "description": $0.description] },
+        ]
+        return try JSONSerialization.data(
+            withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)
     }
 

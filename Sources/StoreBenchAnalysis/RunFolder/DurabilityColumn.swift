@@ -2,8 +2,11 @@
 /// ``CrashResult`` and ``RunFolder`` read by, so neither side spells a column's name.
 public enum DurabilityColumn: String, CaseIterable, Sendable {
     case backend, variant, settings, fault, image, trials, images
-    case ackedBatches = "acked_batches", lostBatches = "lost_batches", partialBatches = "partial_batches"
-    case corruptOpens = "corrupt_opens", unrecoverable, retries, status, detail
+    case ackedBatches = "acked_batches"
+    case lostBatches = "lost_batches"
+    case partialBatches = "partial_batches"
+    case corruptOpens = "corrupt_opens"
+    case unrecoverable, retries, status, detail
 
     /// The header line's names.
     public static var header: [String] { allCases.map(\.rawValue) }

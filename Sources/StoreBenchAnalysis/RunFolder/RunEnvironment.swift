@@ -35,16 +35,32 @@ public struct RunEnvironment: Decodable, Sendable {
         public var targetPrecision: Double?
 
         enum CodingKeys: String, CodingKey {
-            case looks, lookAlpha = "look_alpha", targetPrecision = "target_precision"
+            case looks
+            case lookAlpha = "look_alpha"
+            case targetPrecision = "target_precision"
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case storebenchVersion = "storebench_version", gitCommit = "git_commit", buildConfiguration = "build_configuration",
-             host, cpuModel = "cpu_model", cores, memoryBytes = "memory_bytes", kernel,
-             workdirFileSystem = "workdir_filesystem", scenarioName = "scenario_name", scenarioHash = "scenario_hash",
-             startedAt = "started_at", finishedAt = "finished_at", warnings, interrupted, counters,
-             repetitionPolicyValues = "repetition_policy_values"
+        case storebenchVersion = "storebench_version"
+        case gitCommit = "git_commit"
+        case buildConfiguration = "build_configuration"
+        case
+            host
+        case cpuModel = "cpu_model"
+        case cores
+        case memoryBytes = "memory_bytes"
+        case kernel
+        case
+            workdirFileSystem = "workdir_filesystem"
+        case scenarioName = "scenario_name"
+        case scenarioHash = "scenario_hash"
+        case
+            startedAt = "started_at"
+        case finishedAt = "finished_at"
+        case warnings, interrupted, counters
+        case
+            repetitionPolicyValues = "repetition_policy_values"
     }
 
     public init() {}
@@ -52,7 +68,9 @@ public struct RunEnvironment: Decodable, Sendable {
     /// Lenient: a key that is missing or of another type reads as nil (an older run's file stays readable).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func value<T: Decodable>(_ key: CodingKeys) -> T? { (try? container.decodeIfPresent(T.self, forKey: key)) ?? nil }
+        func value<T: Decodable>(_ key: CodingKeys) -> T? {
+            (try? container.decodeIfPresent(T.self, forKey: key)) ?? nil
+        }
         storebenchVersion = value(.storebenchVersion)
         gitCommit = value(.gitCommit)
         buildConfiguration = value(.buildConfiguration)
@@ -75,7 +93,9 @@ public struct RunEnvironment: Decodable, Sendable {
     /// Seconds from start to finish (nil without both, or when they do not parse as ISO 8601 times).
     public var duration: Double? {
         let parser = ISO8601DateFormatter()
-        guard let start = startedAt.flatMap(parser.date(from:)), let end = finishedAt.flatMap(parser.date(from:)) else { return nil }
+        guard let start = startedAt.flatMap(parser.date(from:)), let end = finishedAt.flatMap(parser.date(from:)) else {
+            return nil
+        }
         return end.timeIntervalSince(start)
     }
 
@@ -96,11 +116,14 @@ public struct RunEnvironment: Decodable, Sendable {
     public static let crashSchemaKeys = ["storebench_version", "scenario_name", "fault", "trials", "started_at"]
 
     /// Whether `data` is a storebench run's environment.json: a JSON object whose ``schemaKeys`` are strings
-    /// (`crash`: a crash run's durability.environment.json, ``crashSchemaKeys``). `{}` or another program's JSON is not.
+    /// (`crash`: a crash run's durability.environment.json, ``crashSchemaKeys``). `{}` or another program's JSON is
+    /// not.
     public static func isStoreBenchRun(_ data: Data, crash: Bool = false) -> Bool {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return false }
         let keys = crash ? crashSchemaKeys : schemaKeys
-        guard keys.allSatisfy({ object[$0] != nil }), let version = object["storebench_version"] as? String else { return false }
+        guard keys.allSatisfy({ object[$0] != nil }), let version = object["storebench_version"] as? String else {
+            return false
+        }
         return !version.isEmpty && (crash || keys.allSatisfy { object[$0] is String })
     }
 }

@@ -1,14 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A run folder read and checked once, by the same rules for every command that reads one (`compare`, `report`,
 /// `history add`, `export`, `advise --report`): environment.json must be a storebench run's, summary.csv and
 /// samples.csv complete tables (``StrictCSV``) whose numbers are measurements (finite, not negative where the unit
 /// cannot be, not absurd), samples.csv must hold exactly the repetitions summary.csv counts, and every
-/// `durability*.csv` beside it must be a crash result file (``CrashResult``'s rules). ``partialReason`` says why a run is not a finished result (interrupted,
+/// `durability*.csv` beside it must be a crash result file (``CrashResult``'s rules). ``partialReason`` says why a run
+/// is not a finished result (interrupted,
 /// failed rows, no rows); readers that need a finished run call ``requireComplete()``.
 public struct RunFolder: Sendable {
     public struct Table: Sendable {
@@ -39,17 +41,22 @@ public struct RunFolder: Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw RunFolderError(.notARun, "\(path): no such directory")
         }
-        guard isDirectory.boolValue else { throw RunFolderError(.notARun, "\(path): not a directory (give a run folder)") }
+        guard isDirectory.boolValue else {
+            throw RunFolderError(.notARun, "\(path): not a directory (give a run folder)")
+        }
         let missing = ["samples.csv", "summary.csv", "environment.json"].filter {
             !FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path)
         }
         guard missing.isEmpty else {
-            throw RunFolderError(.notARun, "\(url.path): no \(missing.joined(separator: ", ")) (not a storebench run folder)")
+            throw RunFolderError(
+                .notARun, "\(url.path): no \(missing.joined(separator: ", ")) (not a storebench run folder)")
         }
         environmentData = try Self.read(url, "environment.json", required: true)!
         guard RunEnvironment.isStoreBenchRun(environmentData) else {
-            throw RunFolderError(.notARun, "\(url.path)/environment.json: not a storebench run's environment (it needs "
-                                 + RunEnvironment.schemaKeys.joined(separator: ", ") + ")")
+            throw RunFolderError(
+                .notARun,
+                "\(url.path)/environment.json: not a storebench run's environment (it needs "
+                    + RunEnvironment.schemaKeys.joined(separator: ", ") + ")")
         }
         do {
             environment = try JSONDecoder().decode(RunEnvironment.self, from: environmentData)
@@ -67,13 +74,16 @@ public struct RunFolder: Sendable {
             if file.lastPathComponent == "durability.csv" { durability = table }
         }
         self.durability = durability
-        for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"] where summary.column(column) == nil {
+        for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"]
+        where summary.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/summary.csv: not a storebench summary (no \(column) column)")
         }
-        for column in ["workload", "backend", "variant", "size", "repetition", "status", "wall_s"] where samples.column(column) == nil {
+        for column in ["workload", "backend", "variant", "size", "repetition", "status", "wall_s"]
+        where samples.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/samples.csv: not storebench samples (no \(column) column)")
         }
-        try Self.checkRepetitions(samples: samples, summary: summary, source: url.appendingPathComponent("samples.csv").path)
+        try Self.checkRepetitions(
+            samples: samples, summary: summary, source: url.appendingPathComponent("samples.csv").path)
     }
 
     /// The files a command reads when it reads this folder (what its output must never replace).
@@ -88,8 +98,11 @@ public struct RunFolder: Sendable {
         if let interrupted = environment.interrupted { reasons.append("interrupted (\(interrupted))") }
         let failed = summary.cells.filter { $0["status"] == "failed" }
         if !failed.isEmpty {
-            let names = failed.prefix(3).map { "\($0["workload"] ?? "?")/\($0["backend"] ?? "?") [\($0["variant"] ?? "?")]" }
-            reasons.append("\(failed.count) failed row(s): " + names.joined(separator: "; ") + (failed.count > 3 ? "; …" : ""))
+            let names = failed.prefix(3).map {
+                "\($0["workload"] ?? "?")/\($0["backend"] ?? "?") [\($0["variant"] ?? "?")]"
+            }
+            reasons.append(
+                "\(failed.count) failed row(s): " + names.joined(separator: "; ") + (failed.count > 3 ? "; …" : ""))
         }
         if summary.rows.isEmpty { reasons.append("no rows") }
         return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
@@ -105,7 +118,9 @@ public struct RunFolder: Sendable {
         let file = folder.appendingPathComponent(name)
         var info = stat()
         guard stat(file.path, &info) == 0 else {
-            if required { throw RunFolderError(.notARun, "\(file.path): missing (not a finished storebench run folder?)") }
+            if required {
+                throw RunFolderError(.notARun, "\(file.path): missing (not a finished storebench run folder?)")
+            }
             return nil
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -122,11 +137,14 @@ public struct RunFolder: Sendable {
         guard let data = try read(folder, name, required: required) else { return nil }
         let source = folder.appendingPathComponent(name).path
         let (header, rows) = try StrictCSV.decode(data, source: source)
-        let numeric = columns.filter(\.isNumeric).compactMap { column in header.firstIndex(of: column.name).map { ($0, column) } }
+        let numeric = columns.filter(\.isNumeric).compactMap { column in
+            header.firstIndex(of: column.name).map { ($0, column) }
+        }
         for (line, row) in rows.enumerated() {
             for (index, column) in numeric where !row[index].isEmpty {
-                try MeasurementCheck.check(row[index], unit: column.unit, column: column.name,
-                                           at: "\(source): line \(line + 2)")
+                try MeasurementCheck.check(
+                    row[index], unit: column.unit, column: column.name,
+                    at: "\(source): line \(line + 2)")
             }
         }
         return Table(header: header, rows: rows)
@@ -146,14 +164,20 @@ public struct RunFolder: Sendable {
             expected[key(row), default: 0] += max(count, row["status"] == "unsupported" ? 1 : 0)
         }
         for (name, count) in expected.sorted(by: { $0.key < $1.key }) where present[name, default: 0] != count {
-            let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(separator: " ")
+            let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(
+                separator: " ")
             let found = present[name, default: 0]
-            throw RunFolderError(.inconsistent, "\(source): \(label) has \(found) repetitions, summary.csv says "
-                                 + "\(count): " + (found > count ? "samples.csv has rows of another run" : "samples.csv is cut short"))
+            throw RunFolderError(
+                .inconsistent,
+                "\(source): \(label) has \(found) repetitions, summary.csv says "
+                    + "\(count): "
+                    + (found > count ? "samples.csv has rows of another run" : "samples.csv is cut short"))
         }
         if let extra = present.keys.sorted().first(where: { expected[$0] == nil }) {
-            throw RunFolderError(.inconsistent, "\(source): rows of "
-                                 + extra.replacingOccurrences(of: "\u{1F}", with: " ") + " that summary.csv does not have")
+            throw RunFolderError(
+                .inconsistent,
+                "\(source): rows of "
+                    + extra.replacingOccurrences(of: "\u{1F}", with: " ") + " that summary.csv does not have")
         }
     }
 }
@@ -172,16 +196,23 @@ public enum MeasurementCheck {
     /// The value of `text`; throws a ``RunFolderError`` naming `column` and `place` unless it is a usable value of
     /// `unit`.
     @discardableResult
-    public static func check(_ text: String, unit: ReportColumn.Unit, column: String, at place: String) throws -> Double {
+    public static func check(_ text: String, unit: ReportColumn.Unit, column: String, at place: String) throws -> Double
+    {
         guard let value = Double(text) else {
             throw RunFolderError(.badValue, "\(place): \(column) is '\(text.prefix(40))', not a number")
         }
-        guard value.isFinite else { throw RunFolderError(.badValue, "\(place): \(column) is \(value), not a measurement") }
+        guard value.isFinite else {
+            throw RunFolderError(.badValue, "\(place): \(column) is \(value), not a measurement")
+        }
         let signed = unit == .ratio || unit == .kibibytes  // memory growth and ratios may be negative
-        guard signed || value >= 0 else { throw RunFolderError(.badValue, "\(place): \(column) is negative (\(value))") }
+        guard signed || value >= 0 else {
+            throw RunFolderError(.badValue, "\(place): \(column) is negative (\(value))")
+        }
         guard abs(value) <= limit(unit) else {
-            throw RunFolderError(.badValue, "\(place): \(column) is \(value) \(unit.rawValue), beyond any measurement "
-                                 + "(at most \(limit(unit)))")
+            throw RunFolderError(
+                .badValue,
+                "\(place): \(column) is \(value) \(unit.rawValue), beyond any measurement "
+                    + "(at most \(limit(unit)))")
         }
         return value
     }

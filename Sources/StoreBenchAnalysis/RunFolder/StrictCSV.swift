@@ -7,7 +7,9 @@ import Foundation
 public enum StrictCSV {
     /// Decodes `data` from `source` after the checks (see the type).
     public static func decode(_ data: Data, source: String) throws -> (header: [String], rows: [[String]]) {
-        guard let text = String(data: data, encoding: .utf8) else { throw RunFolderError(.torn, "\(source): not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw RunFolderError(.torn, "\(source): not UTF-8 text")
+        }
         try check(text, source: source)
         do {
             return try CSVFormat.decode(text)
@@ -19,13 +21,19 @@ public enum StrictCSV {
     /// Throws a ``RunFolderError`` naming `source` and the line when `text` is not a complete, rectangular CSV table.
     public static func check(_ text: String, source: String) throws {
         guard !text.isEmpty else { throw RunFolderError(.torn, "\(source): empty file") }
-        var line = 1, recordLine = 1, cells = 1, quoted = false, atCellStart = true
+        var line = 1
+        var recordLine = 1
+        var cells = 1
+        var quoted = false
+        var atCellStart = true
         var width: Int?
         func endRecord() throws {
             if let width {
                 guard cells == width else {
-                    throw RunFolderError(.torn, "\(source): line \(recordLine) has \(cells) cells, the header has \(width) "
-                                         + "(a row cut short or extended)")
+                    throw RunFolderError(
+                        .torn,
+                        "\(source): line \(recordLine) has \(cells) cells, the header has \(width) "
+                            + "(a row cut short or extended)")
                 }
             } else {
                 width = cells
@@ -68,7 +76,10 @@ public enum StrictCSV {
                 atCellStart = false
             }
         }
-        guard !quoted else { throw RunFolderError(.torn, "\(source): line \(recordLine) opens a quote that is never closed (the file is cut short)") }
+        guard !quoted else {
+            throw RunFolderError(
+                .torn, "\(source): line \(recordLine) opens a quote that is never closed (the file is cut short)")
+        }
         guard text.unicodeScalars.last == "\n" else {
             throw RunFolderError(.torn, "\(source): the file ends in the middle of line \(recordLine) (cut short)")
         }

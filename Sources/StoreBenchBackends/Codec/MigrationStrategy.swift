@@ -6,5 +6,6 @@ import StoreBenchContract
 public enum MigrationStrategy: String, SettingChoice {
     case eager, lazy
 
-    static let summary = "the migrate workload: eager: every value rewritten as version 2 at once; lazy: a version mark written, each value upgraded (and written back) when first read"
+    static let summary =
+        "the migrate workload: eager: every value rewritten as version 2 at once; lazy: a version mark written, each value upgraded (and written back) when first read"
 }

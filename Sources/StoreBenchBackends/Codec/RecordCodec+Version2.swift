@@ -29,9 +29,10 @@ extension RecordCodec {
         return try bytes.withUnsafeBytes { buffer in
             var reader = Reader(bytes: buffer, what: "version-2 article")
             _ = try reader.take(version2Mark.count)
-            let article = ArticleV2(uid: try reader.string(), feedID: try reader.int64(), title: try reader.string(),
-                                    summary: try reader.string(), published: try reader.string(),
-                                    read: try reader.byte() != 0, pinned: try reader.byte() != 0)
+            let article = ArticleV2(
+                uid: try reader.string(), feedID: try reader.int64(), title: try reader.string(),
+                summary: try reader.string(), published: try reader.string(),
+                read: try reader.byte() != 0, pinned: try reader.byte() != 0)
             try reader.end()
             return article
         }

@@ -22,7 +22,9 @@ enum RecordCodec {
 
     /// Encodes into `out`, replacing its contents and reusing its storage (a store's scratch buffer).
     static func encode(_ article: Article, into out: inout [UInt8]) {
-        var uid = article.uid, title = article.title, summary = article.summary
+        var uid = article.uid
+        var title = article.title
+        var summary = article.summary
         let size = 4 + uid.utf8.count + 8 + 4 + title.utf8.count + 4 + summary.utf8.count + 8 + 1
         if out.count > size {
             out.removeLast(out.count - size)
@@ -54,7 +56,8 @@ enum RecordCodec {
         mutating func text(_ string: inout String) {
             string.withUTF8 { bytes in
                 integer(UInt32(bytes.count).littleEndian)
-                UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+                UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]).copyMemory(
+                    from: UnsafeRawBufferPointer(bytes))
                 offset += bytes.count
             }
         }
@@ -65,9 +68,10 @@ enum RecordCodec {
     /// Decodes an article straight from bytes the library owns (no copy first).
     static func decodeArticle(_ bytes: UnsafeRawBufferPointer) throws -> Article {
         var reader = Reader(bytes: bytes, what: "article")
-        let article = Article(uid: try reader.string(), feedID: try reader.int64(), title: try reader.string(),
-                              summary: try reader.string(), published: Date(millisecondsSince1970: try reader.int64()),
-                              read: try reader.byte() != 0)
+        let article = Article(
+            uid: try reader.string(), feedID: try reader.int64(), title: try reader.string(),
+            summary: try reader.string(), published: Date(millisecondsSince1970: try reader.int64()),
+            read: try reader.byte() != 0)
         try reader.end()
         return article
     }
@@ -85,8 +89,9 @@ enum RecordCodec {
 
     static func decodeUser(_ bytes: UnsafeRawBufferPointer) throws -> User {
         var reader = Reader(bytes: bytes, what: "user")
-        let user = User(id: try reader.int64(), name: try reader.string(), handle: try reader.string(),
-                        avatarURL: try reader.string())
+        let user = User(
+            id: try reader.int64(), name: try reader.string(), handle: try reader.string(),
+            avatarURL: try reader.string())
         try reader.end()
         return user
     }
@@ -105,8 +110,9 @@ enum RecordCodec {
 
     static func decodeMessage(_ bytes: UnsafeRawBufferPointer) throws -> Message {
         var reader = Reader(bytes: bytes, what: "message")
-        let message = Message(id: try reader.int64(), userID: try reader.int64(), text: try reader.string(),
-                              created: Date(millisecondsSince1970: try reader.int64()))
+        let message = Message(
+            id: try reader.int64(), userID: try reader.int64(), text: try reader.string(),
+            created: Date(millisecondsSince1970: try reader.int64()))
         try reader.end()
         return message
     }
@@ -125,7 +131,8 @@ enum RecordCodec {
 
     static func decodeCacheEntry(_ bytes: UnsafeRawBufferPointer) throws -> CacheEntry {
         var reader = Reader(bytes: bytes, what: "cache entry")
-        let key = try reader.string(), expires = try reader.int64()
+        let key = try reader.string()
+        let expires = try reader.int64()
         let entry = CacheEntry(key: key, value: Array(try reader.take(Int(try reader.uint32()))), expires: expires)
         try reader.end()
         return entry
@@ -145,7 +152,8 @@ enum RecordCodec {
     static func encodeIDs(_ ids: [Int64]) -> [UInt8] { ids.flatMap(idKey) }
 
     /// The first `limit` ids of an id index.
-    static func decodeIDs<Bytes: Collection>(_ bytes: Bytes, limit: Int = .max) -> [Int64] where Bytes.Element == UInt8 {
+    static func decodeIDs<Bytes: Collection>(_ bytes: Bytes, limit: Int = .max) -> [Int64]
+    where Bytes.Element == UInt8 {
         let bytes = Array(bytes)
         return stride(from: 0, to: min(bytes.count / 8, limit) * 8, by: 8).map { offset in
             bytes[offset..<offset + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
@@ -176,7 +184,8 @@ enum RecordCodec {
 
         mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
             guard count >= 0, offset + count <= bytes.count else {
-                throw StoreError.inconsistent("damaged \(what) record: needs \(offset + count) bytes, has \(bytes.count)")
+                throw StoreError.inconsistent(
+                    "damaged \(what) record: needs \(offset + count) bytes, has \(bytes.count)")
             }
             defer { offset += count }
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
@@ -194,9 +203,11 @@ enum RecordCodec {
             let body = try take(Int(try uint32()))
             guard body.count > 0 else { return "" }
             let text = String(decoding: body, as: UTF8.self)
-            let intact = text.utf8.count == body.count && (text.utf8.withContiguousStorageIfAvailable {
-                memcmp($0.baseAddress!, body.baseAddress!, body.count) == 0
-            } ?? text.utf8.elementsEqual(body))
+            let intact =
+                text.utf8.count == body.count
+                && (text.utf8.withContiguousStorageIfAvailable {
+                    memcmp($0.baseAddress!, body.baseAddress!, body.count) == 0
+                } ?? text.utf8.elementsEqual(body))
             guard intact else { throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8") }
             return text
         }

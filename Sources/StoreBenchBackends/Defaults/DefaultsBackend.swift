@@ -27,8 +27,13 @@ public enum DefaultsBackend {
         public var sync = Synchronize.end
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
-            [.choice("sync", \.sync, key: true,
-                     summary: "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)")]
+            [
+                .choice(
+                    "sync", \.sync, key: true,
+                    summary:
+                        "each: synchronize() after every record written; end: once per app operation (nothing persists without it on Linux)"
+                )
+            ]
         }
     }
 
@@ -37,9 +42,11 @@ public enum DefaultsBackend {
         let path = directory.standardizedFileURL.path
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/._-"))
         guard path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
-              path.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) })
+            path.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) })
         else {
-            throw StoreError.inconsistent("store directory \(path) cannot be a defaults suite name (only ASCII letters, digits, '/', '.', '_', '-')")
+            throw StoreError.inconsistent(
+                "store directory \(path) cannot be a defaults suite name (only ASCII letters, digits, '/', '.', '_', '-')"
+            )
         }
         return path + "/defaults"
     }
@@ -161,11 +168,15 @@ final class DefaultsStore: AppStore {
     }
 
     /// The dictionary records of `values` whose keys start with `prefix`, decoded (given the key without it).
-    static func records<T>(in values: [String: Any], prefix: String,
-                           _ decode: (String, [String: Any]) throws -> T) throws -> [T] {
+    static func records<T>(
+        in values: [String: Any], prefix: String,
+        _ decode: (String, [String: Any]) throws -> T
+    ) throws -> [T] {
         try values.compactMap { key, value in
             guard key.hasPrefix(prefix) else { return nil }
-            guard let record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
+            guard let record = value as? [String: Any] else {
+                throw StoreError.inconsistent("\(key) is not a dictionary")
+            }
             return try decode(String(key.dropFirst(prefix.count)), record)
         }
     }
@@ -187,8 +198,11 @@ final class DefaultsStore: AppStore {
 /// `UserDefaults.set` on Linux).
 enum PlistRecords {
     static func dictionary(_ article: Article) -> [String: Any] {
-        ["uid": article.uid, "feedID": NSNumber(value: article.feedID), "title": article.title, "summary": article.summary,
-         "published": NSNumber(value: article.published.millisecondsSince1970), "read": article.read]
+        [
+            "uid": article.uid, "feedID": NSNumber(value: article.feedID), "title": article.title,
+            "summary": article.summary,
+            "published": NSNumber(value: article.published.millisecondsSince1970), "read": article.read,
+        ]
     }
 
     static func dictionary(_ user: User) -> [String: Any] {
@@ -196,25 +210,30 @@ enum PlistRecords {
     }
 
     static func dictionary(_ message: Message) -> [String: Any] {
-        ["id": NSNumber(value: message.id), "userID": NSNumber(value: message.userID), "text": message.text,
-         "created": NSNumber(value: message.created.millisecondsSince1970)]
+        [
+            "id": NSNumber(value: message.id), "userID": NSNumber(value: message.userID), "text": message.text,
+            "created": NSNumber(value: message.created.millisecondsSince1970),
+        ]
     }
 
     static func article(_ d: [String: Any]) throws -> Article {
-        Article(uid: try text(d, "uid"), feedID: try number(d, "feedID").int64Value, title: try text(d, "title"),
-                summary: try text(d, "summary"),
-                published: Date(millisecondsSince1970: try number(d, "published").int64Value),
-                read: try number(d, "read").boolValue)
+        Article(
+            uid: try text(d, "uid"), feedID: try number(d, "feedID").int64Value, title: try text(d, "title"),
+            summary: try text(d, "summary"),
+            published: Date(millisecondsSince1970: try number(d, "published").int64Value),
+            read: try number(d, "read").boolValue)
     }
 
     static func user(_ d: [String: Any]) throws -> User {
-        User(id: try number(d, "id").int64Value, name: try text(d, "name"), handle: try text(d, "handle"),
-             avatarURL: try text(d, "avatarURL"))
+        User(
+            id: try number(d, "id").int64Value, name: try text(d, "name"), handle: try text(d, "handle"),
+            avatarURL: try text(d, "avatarURL"))
     }
 
     static func message(_ d: [String: Any]) throws -> Message {
-        Message(id: try number(d, "id").int64Value, userID: try number(d, "userID").int64Value, text: try text(d, "text"),
-                created: Date(millisecondsSince1970: try number(d, "created").int64Value))
+        Message(
+            id: try number(d, "id").int64Value, userID: try number(d, "userID").int64Value, text: try text(d, "text"),
+            created: Date(millisecondsSince1970: try number(d, "created").int64Value))
     }
 
     static func text(_ d: [String: Any], _ key: String) throws -> String {

@@ -24,8 +24,9 @@ extension DefaultsStore {
     }
 
     func cachePut(_ entry: CacheEntry) throws {
-        try set(["value": Data(entry.value), "expires": NSNumber(value: entry.expires)] as [String: Any],
-                forKey: Self.cacheKey(entry.key))
+        try set(
+            ["value": Data(entry.value), "expires": NSNumber(value: entry.expires)] as [String: Any],
+            forKey: Self.cacheKey(entry.key))
     }
 
     func cacheEntry(forKey key: String) throws -> CacheEntry? {
@@ -56,8 +57,11 @@ extension DefaultsStore: MigratingStore {
     func migrateToVersion2() throws -> String {
         let all = defaults.dictionaryRepresentation()
         for (key, value) in all where key.hasPrefix("article.") {
-            guard var record = value as? [String: Any] else { throw StoreError.inconsistent("\(key) is not a dictionary") }
-            record["published"] = ArticleV2.text(millisecondsSince1970: try PlistRecords.number(record, "published").int64Value)
+            guard var record = value as? [String: Any] else {
+                throw StoreError.inconsistent("\(key) is not a dictionary")
+            }
+            record["published"] = ArticleV2.text(
+                millisecondsSince1970: try PlistRecords.number(record, "published").int64Value)
             record["pinned"] = false
             defaults.set(record, forKey: key)
         }
@@ -67,10 +71,11 @@ extension DefaultsStore: MigratingStore {
 
     func allArticlesV2() throws -> [ArticleV2] {
         try Self.records(in: defaults.dictionaryRepresentation(), prefix: "article.") { _, d in
-            ArticleV2(uid: try PlistRecords.text(d, "uid"), feedID: try PlistRecords.number(d, "feedID").int64Value,
-                      title: try PlistRecords.text(d, "title"), summary: try PlistRecords.text(d, "summary"),
-                      published: try PlistRecords.text(d, "published"), read: try PlistRecords.number(d, "read").boolValue,
-                      pinned: try PlistRecords.number(d, "pinned").boolValue)
+            ArticleV2(
+                uid: try PlistRecords.text(d, "uid"), feedID: try PlistRecords.number(d, "feedID").int64Value,
+                title: try PlistRecords.text(d, "title"), summary: try PlistRecords.text(d, "summary"),
+                published: try PlistRecords.text(d, "published"), read: try PlistRecords.number(d, "read").boolValue,
+                pinned: try PlistRecords.number(d, "pinned").boolValue)
         }
     }
 }

@@ -12,11 +12,14 @@ extension DefaultsStore: TaggingStore {
 
     private static func note(uid: String, _ record: [String: Any]) throws -> NoteTags {
         guard let tags = record["tags"] as? [Any] else { throw StoreError.inconsistent("tags.\(uid) has no tag list") }
-        return NoteTags(uid: uid, archived: try PlistRecords.number(record, "archived").boolValue,
-                        tags: try tags.map { value in
-                            guard let number = value as? NSNumber else { throw StoreError.inconsistent("tags.\(uid) holds a non-number") }
-                            return number.int64Value
-                        })
+        return NoteTags(
+            uid: uid, archived: try PlistRecords.number(record, "archived").boolValue,
+            tags: try tags.map { value in
+                guard let number = value as? NSNumber else {
+                    throw StoreError.inconsistent("tags.\(uid) holds a non-number")
+                }
+                return number.int64Value
+            })
     }
 
     /// Every note's tags from the suite's values in memory.
@@ -37,7 +40,9 @@ extension DefaultsStore: TaggingStore {
     func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
         var newest = TopArticles(limit: limit)
         for uid in try notes(in: defaults.dictionaryRepresentation()).uids(withTag: tag) {
-            guard let article = try article(uid: uid) else { throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)") }
+            guard let article = try article(uid: uid) else {
+                throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)")
+            }
             newest.offer(article)
         }
         return newest.sorted
@@ -45,7 +50,8 @@ extension DefaultsStore: TaggingStore {
 
     func apply(_ change: TagChange) throws {
         let key = Self.tagsKey(change.uid)
-        var table = NoteTagTable(try defaults.dictionary(forKey: key).map { [try Self.note(uid: change.uid, $0)] } ?? [])
+        var table = NoteTagTable(
+            try defaults.dictionary(forKey: key).map { [try Self.note(uid: change.uid, $0)] } ?? [])
         try table.apply(change)
         try set(Self.native(table.notes[change.uid]!), forKey: key)
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Whole-file writes for the file-based backends, with the durability spelled out.
 enum FileWriter {

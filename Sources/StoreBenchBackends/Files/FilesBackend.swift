@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchContract
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `files`: a file-per-object cache (the Kache idea). Each record is one JSON file (`Codable`), named by the
 /// hex of its key under a two-hex-digit fan-out directory (`articles/3f/<hex uid>.json`), replaced
@@ -28,8 +29,11 @@ public enum FilesBackend {
         public var fsync = FileSync.none
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
-            [.choice("fsync", \.fsync, key: true,
-                     summary: "none: rename without fsync; each: fsync every file and its directory")]
+            [
+                .choice(
+                    "fsync", \.fsync, key: true,
+                    summary: "none: rename without fsync; each: fsync every file and its directory")
+            ]
         }
     }
 }
@@ -57,7 +61,9 @@ final class FilesStore: AppStore {
     /// `<root>/<kind>/<fan>/<hex key>.json`, creating the fan-out directory on first use. Under `fsync=each` a
     /// directory this call created is fsynced into its parent (and a new kind directory into the root), so the new
     /// names survive a power loss along with the files in them.
-    private func url(kind: String, key: String) throws -> URL { try url(kind: kind, key: Array(key.utf8), extension: "json") }
+    private func url(kind: String, key: String) throws -> URL {
+        try url(kind: kind, key: Array(key.utf8), extension: "json")
+    }
 
     /// `<root>/<kind>/<fan>/<hex key>.<extension>` for a key of any bytes (the tag index's records).
     func url(kind: String, key: [UInt8], extension fileExtension: String) throws -> URL {
@@ -149,8 +155,12 @@ final class FilesStore: AppStore {
     /// Every record file of one kind (temporary files excluded).
     private func files(kind: String) throws -> [URL] {
         let directory = root.appendingPathComponent(kind)
-        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
-        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".") }
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        return enumerator.compactMap { $0 as? URL }.filter {
+            $0.pathExtension == "json" && !$0.lastPathComponent.hasPrefix(".")
+        }
     }
 
     private var indexURL: URL { root.appendingPathComponent("timeline.index") }
@@ -189,8 +199,11 @@ final class FilesStore: AppStore {
     /// A second handle on the same directory: every file is replaced by an atomic rename, so a reader sees
     /// the old or the new record and needs no lock.
     func shareWithSecondThread() throws -> SharedStore {
-        let location = location, settings = settings
-        return SharedStore(writer: self, concurrency: "second handle: files are replaced by atomic rename, readers take no lock") {
+        let location = location
+        let settings = settings
+        return SharedStore(
+            writer: self, concurrency: "second handle: files are replaced by atomic rename, readers take no lock"
+        ) {
             let reader = try FilesStore(location: location, settings: settings)
             return SharedReader(reader, close: reader.close)
         }

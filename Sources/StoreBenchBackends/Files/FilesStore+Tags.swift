@@ -12,8 +12,9 @@ extension FilesStore: DirectTagIndexStore {
             return Array(try FileWriter.read(url))
         }
         func put(_ value: [UInt8], for key: [UInt8]) throws {
-            try FileWriter.replace(try store.url(kind: "tags", key: key, extension: "index"), with: Data(value),
-                                   durable: store.durable)
+            try FileWriter.replace(
+                try store.url(kind: "tags", key: key, extension: "index"), with: Data(value),
+                durable: store.durable)
         }
         func article(uid: String) throws -> Article? { try store.article(uid: uid) }
     }
@@ -21,7 +22,8 @@ extension FilesStore: DirectTagIndexStore {
     func load(articles batch: [Article], tags notes: [NoteTags]) throws {
         try load(articles: batch)
         for (key, value) in TagIndex.records(for: notes) {
-            try FileWriter.replace(try url(kind: "tags", key: key, extension: "index"), with: Data(value), durable: false)
+            try FileWriter.replace(
+                try url(kind: "tags", key: key, extension: "index"), with: Data(value), durable: false)
         }
         try FileWriter.syncFileSystem(of: root)
     }
@@ -29,7 +31,9 @@ extension FilesStore: DirectTagIndexStore {
     var tagRecords: Records { Records(store: self) }
 
     func tagQueryPlans() throws -> [String] {
-        ["index files kept by the app (tags/…/63<tag>.index): a count of unarchived notes per tag, one file read per tag",
-         "index files kept by the app (tags/…/6d<tag>.index): the tag's member list, each member's file read, newest kept"]
+        [
+            "index files kept by the app (tags/…/63<tag>.index): a count of unarchived notes per tag, one file read per tag",
+            "index files kept by the app (tags/…/6d<tag>.index): the tag's member list, each member's file read, newest kept",
+        ]
     }
 }

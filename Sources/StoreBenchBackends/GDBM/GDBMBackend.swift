@@ -35,9 +35,14 @@ public enum GDBMBackend {
         public var migration = MigrationStrategy.eager
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
-            [.choice("sync", \.sync, key: true,
-                     summary: "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)"),
-             .choice("migrate", \.migration, summary: MigrationStrategy.summary)]
+            [
+                .choice(
+                    "sync", \.sync, key: true,
+                    summary:
+                        "none: never call gdbm_sync (GDBM still syncs in gdbm_close); close: gdbm_sync at the end of each app operation and at close; each: gdbm_sync after every record (the GDBM_SYNC open flag does not do this in 1.23)"
+                ),
+                .choice("migrate", \.migration, summary: MigrationStrategy.summary),
+            ]
         }
     }
 }
@@ -220,7 +225,8 @@ extension GDBMStore: MigratingStore {
         if !lazyMigration { _ = try upgradeArticles { _ in } }
         try file.store(Array("2".utf8), for: Self.modelVersionKey)
         if syncAtEnd { try file.sync() }
-        return lazyMigration ? "lazy: version record written; values upgraded when read"
+        return lazyMigration
+            ? "lazy: version record written; values upgraded when read"
             : "eager: every value decoded and stored again as version 2"
     }
 

@@ -21,7 +21,9 @@ extension GDBMStore: DirectTagIndexStore {
     var tagRecords: Records { Records(store: self) }
 
     func tagQueryPlans() throws -> [String] {
-        ["index records kept by the app (keys t:c<tag>): a count of unarchived notes per tag, read for every tag",
-         "index records kept by the app (key t:m<tag>): the tag's member list, each member's article fetched, newest kept"]
+        [
+            "index records kept by the app (keys t:c<tag>): a count of unarchived notes per tag, read for every tag",
+            "index records kept by the app (key t:m<tag>): the tag's member list, each member's article fetched, newest kept",
+        ]
     }
 }

@@ -26,7 +26,8 @@ public enum GRDBBackend {
             promise: { _ in .survivesKill },
             powerLossNote: { settings in
                 settings.writer == .pool
-                    ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter" : ""
+                    ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter"
+                    : ""
             },
             libraryVersions: { ["grdb": version] },
             open: { location, settings in try GRDBStore(location: location, settings: settings) }
@@ -44,14 +45,24 @@ public enum GRDBBackend {
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
             [
-                .choice("style", \.style, key: true,
-                        summary: "records: insert(db) per record, mark-read fetches records, sets read, saves each; batch: cached INSERT statement and filter(keys:).updateAll"),
-                .choice("writer", \.writer, key: true,
-                        summary: "queue: DatabaseQueue (rollback journal); pool: DatabasePool (WAL, GRDB sets synchronous=NORMAL)"),
-                .choice("index", \.index,
-                        summary: "on: an index on article(feedID, read, published, uid) for the query workload; off: none"),
-                .choice("search", \.search,
-                        summary: "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"),
+                .choice(
+                    "style", \.style, key: true,
+                    summary:
+                        "records: insert(db) per record, mark-read fetches records, sets read, saves each; batch: cached INSERT statement and filter(keys:).updateAll"
+                ),
+                .choice(
+                    "writer", \.writer, key: true,
+                    summary:
+                        "queue: DatabaseQueue (rollback journal); pool: DatabasePool (WAL, GRDB sets synchronous=NORMAL)"
+                ),
+                .choice(
+                    "index", \.index,
+                    summary: "on: an index on article(feedID, read, published, uid) for the query workload; off: none"),
+                .choice(
+                    "search", \.search,
+                    summary:
+                        "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"
+                ),
             ]
         }
     }
@@ -106,12 +117,15 @@ final class GRDBStore: AppStore {
             try GRDBSchema.migrator(index: indexed, fullText: fullTextSearch).migrate(writer)
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in
-                (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
-                 try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+                (
+                    try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
+                    try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+                )
             }
             let expectedJournal = usePool ? "wal" : "delete"
             guard journal == expectedJournal else {
-                throw StoreError.settingMismatch(setting: "journal_mode", requested: expectedJournal, effective: journal)
+                throw StoreError.settingMismatch(
+                    setting: "journal_mode", requested: expectedJournal, effective: journal)
             }
             let syncName = SQLiteSettings.Synchronous(pragmaValue: String(sync))?.rawValue ?? "\(sync)"
             batchStyle = settings.style == .batch
@@ -127,8 +141,12 @@ final class GRDBStore: AppStore {
 
     func shareWithSecondThread() throws -> SharedStore {
         let screen = screen
-        return SharedStore(writer: self, concurrency: writer is DatabasePool ? "one DatabasePool: WAL, reads run while the writer writes"
-                               : "one DatabaseQueue: GRDB serializes every read behind the running write") { SharedReader(screen) }
+        return SharedStore(
+            writer: self,
+            concurrency: writer is DatabasePool
+                ? "one DatabasePool: WAL, reads run while the writer writes"
+                : "one DatabaseQueue: GRDB serializes every read behind the running write"
+        ) { SharedReader(screen) }
     }
 
     /// Runs `body`, adding the database path to GRDB's errors.
@@ -188,7 +206,8 @@ final class GRDBStore: AppStore {
             try inDatabase { db in
                 if batchStyle {
                     let changed = try ArticleRecord.filter(key: edit.uid).updateAll(
-                        db, ArticleRecord.Columns.title.set(to: edit.title), ArticleRecord.Columns.summary.set(to: edit.summary),
+                        db, ArticleRecord.Columns.title.set(to: edit.title),
+                        ArticleRecord.Columns.summary.set(to: edit.summary),
                         ArticleRecord.Columns.published.set(to: edit.date))
                     guard changed == 1 else { throw StoreError.inconsistent("no article \(edit.uid)") }
                 } else {
@@ -226,7 +245,9 @@ final class GRDBStore: AppStore {
     }
 
     func allUIDs() throws -> [String] {
-        try located { try writer.read { db in try String.fetchAll(db, ArticleRecord.select(ArticleRecord.Columns.uid)) } }
+        try located {
+            try writer.read { db in try String.fetchAll(db, ArticleRecord.select(ArticleRecord.Columns.uid)) }
+        }
     }
 
     func delete(uids: [String]) throws {
@@ -256,11 +277,11 @@ struct GRDBScreenReader: TimelineReader, Sendable {
     let writer: any DatabaseWriter
     let path: String
 
-
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         try GRDBStoreError.located(path) {
             try writer.read { db in
-                let messages = try Message
+                let messages =
+                    try Message
                     .order(Column("created").desc, Column("id").desc)
                     .limit(limit)
                     .fetchAll(db)

@@ -27,8 +27,9 @@ struct ArticleRecord: Codable, FetchableRecord, PersistableRecord {
     /// The model value; the date is normalized to whole milliseconds, since GRDB's text date format round-trips
     /// the millisecond but not every bit of the `Double`.
     var article: Article {
-        Article(uid: uid, feedID: feedID, title: title, summary: summary,
-                published: Date(millisecondsSince1970: published.millisecondsSince1970), read: read)
+        Article(
+            uid: uid, feedID: feedID, title: title, summary: summary,
+            published: Date(millisecondsSince1970: published.millisecondsSince1970), read: read)
     }
 }
 
@@ -100,7 +101,8 @@ enum GRDBSchema {
         }
         if index {
             migrator.registerMigration("query-index") { db in
-                try db.create(index: "article_feed_unread", on: "article", columns: ["feedID", "read", "published", "uid"])
+                try db.create(
+                    index: "article_feed_unread", on: "article", columns: ["feedID", "read", "published", "uid"])
             }
         }
         if fullText {

@@ -9,7 +9,8 @@ extension GRDBStore: CompactingStore {
                 let free = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
                 let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
                 let size = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
-                return FreeSpace(freeBytes: free * size, detail: "freelist_count=\(free) page_count=\(pages) page_size=\(size)")
+                return FreeSpace(
+                    freeBytes: free * size, detail: "freelist_count=\(free) page_count=\(pages) page_size=\(size)")
             }
         }
     }

@@ -22,10 +22,12 @@ extension GRDBStore: MigratingStore {
     func allArticlesV2() throws -> [ArticleV2] {
         try located {
             try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT uid, feedID, title, summary, published, read, pinned FROM article").map { row in
-                    ArticleV2(uid: row["uid"], feedID: row["feedID"], title: row["title"], summary: row["summary"],
-                              published: row["published"], read: row["read"], pinned: row["pinned"])
-                }
+                try Row.fetchAll(db, sql: "SELECT uid, feedID, title, summary, published, read, pinned FROM article")
+                    .map { row in
+                        ArticleV2(
+                            uid: row["uid"], feedID: row["feedID"], title: row["title"], summary: row["summary"],
+                            published: row["published"], read: row["read"], pinned: row["pinned"])
+                    }
             }
         }
     }

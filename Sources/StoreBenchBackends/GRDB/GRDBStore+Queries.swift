@@ -43,17 +43,25 @@ extension GRDBStore {
 
     func newestUnread(feedID: Int64, limit: Int) throws -> [Article] {
         try located {
-            try writer.read { db in try Self.newestUnreadRequest(feedID: feedID, limit: limit).fetchAll(db).map(\.article) }
+            try writer.read { db in
+                try Self.newestUnreadRequest(feedID: feedID, limit: limit).fetchAll(db).map(\.article)
+            }
         }
     }
 
     /// The launch list: one ordered request, the records turned into model values.
     func newestArticles(limit: Int) throws -> [Article] {
-        try located { try writer.read { db in try Self.newestArticlesRequest(limit: limit).fetchAll(db).map(\.article) } }
+        try located {
+            try writer.read { db in try Self.newestArticlesRequest(limit: limit).fetchAll(db).map(\.article) }
+        }
     }
 
     func newestArticlesPlan() throws -> String {
-        try located { try writer.read { db in "newest-articles: " + (try Self.plan(of: Self.newestArticlesRequest(limit: 50), in: db)) } }
+        try located {
+            try writer.read { db in
+                "newest-articles: " + (try Self.plan(of: Self.newestArticlesRequest(limit: 50), in: db))
+            }
+        }
     }
 
     /// `EXPLAIN QUERY PLAN` of the SQL GRDB generates for `request`, each step's detail joined by "; ".
@@ -67,8 +75,10 @@ extension GRDBStore {
     func queryPlans() throws -> [String] {
         try located {
             try writer.read { db in
-                ["unread-counts: " + (try Self.plan(of: Self.unreadCountsRequest, in: db)),
-                 "newest-unread: " + (try Self.plan(of: Self.newestUnreadRequest(feedID: 1, limit: 50), in: db))]
+                [
+                    "unread-counts: " + (try Self.plan(of: Self.unreadCountsRequest, in: db)),
+                    "newest-unread: " + (try Self.plan(of: Self.newestUnreadRequest(feedID: 1, limit: 50), in: db)),
+                ]
             }
         }
     }
@@ -78,14 +88,18 @@ extension GRDBStore {
         try located {
             try writer.read { db in
                 if fullTextSearch {
-                    return try String.fetchAll(db, sql: """
-                        SELECT article.uid FROM article JOIN article_fts ON article_fts.rowid = article.rowid \
-                        AND article_fts MATCH ?
-                        """, arguments: [FTS5Pattern(matchingPhrase: keyword)])
+                    return try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT article.uid FROM article JOIN article_fts ON article_fts.rowid = article.rowid \
+                            AND article_fts MATCH ?
+                            """, arguments: [FTS5Pattern(matchingPhrase: keyword)])
                 }
                 let pattern = "%" + keyword + "%"
-                return try String.fetchAll(db, ArticleRecord.select(Columns.uid)
-                    .filter(Columns.title.like(pattern) || Columns.summary.like(pattern)))
+                return try String.fetchAll(
+                    db,
+                    ArticleRecord.select(Columns.uid)
+                        .filter(Columns.title.like(pattern) || Columns.summary.like(pattern)))
             }
         }
     }
@@ -96,7 +110,9 @@ extension GRDBStore {
 
     func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
         try located {
-            try writer.read { db in try SettingRecord.fetchOne(db, key: key).map { try SettingValue(encoded: $0.value, kind: kind) } }
+            try writer.read { db in
+                try SettingRecord.fetchOne(db, key: key).map { try SettingValue(encoded: $0.value, kind: kind) }
+            }
         }
     }
 
@@ -111,7 +127,9 @@ extension GRDBStore {
     func cacheRemove(forKey key: String) throws {
         try located {
             try inDatabase { db in
-                guard try StoredCacheEntry.deleteOne(db, key: key) else { throw StoreError.inconsistent("no cache entry \(key)") }
+                guard try StoredCacheEntry.deleteOne(db, key: key) else {
+                    throw StoreError.inconsistent("no cache entry \(key)")
+                }
             }
         }
     }

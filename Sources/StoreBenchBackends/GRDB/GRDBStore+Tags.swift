@@ -58,7 +58,9 @@ extension GRDBStore: TaggingStore {
                 for article in batch { try ArticleRecord(article).insert(db) }
                 for tag in Set(notes.flatMap(\.tags)).sorted() { try TagRecord(id: tag).insert(db) }
                 for note in notes {
-                    if note.archived { try ArticleRecord.filter(key: note.uid).updateAll(db, Self.archived.set(to: true)) }
+                    if note.archived {
+                        try ArticleRecord.filter(key: note.uid).updateAll(db, Self.archived.set(to: true))
+                    }
                     for tag in note.tags { try NoteTagRecord(noteUID: note.uid, tagID: tag).insert(db) }
                 }
             }
@@ -70,7 +72,9 @@ extension GRDBStore: TaggingStore {
     }
 
     func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
-        try located { try writer.read { db in try Self.newestRequest(tag: tag, limit: limit).fetchAll(db).map(\.article) } }
+        try located {
+            try writer.read { db in try Self.newestRequest(tag: tag, limit: limit).fetchAll(db).map(\.article) }
+        }
     }
 
     /// A tag not yet in the `tag` table is created first (find-or-create), as the foreign key requires.
@@ -98,7 +102,9 @@ extension GRDBStore: TaggingStore {
         try located {
             try writer.read { db in
                 var notes: [String: NoteTags] = [:]
-                for uid in try String.fetchAll(db, ArticleRecord.select(ArticleRecord.Columns.uid).filter(Self.archived == true)) {
+                for uid in try String.fetchAll(
+                    db, ArticleRecord.select(ArticleRecord.Columns.uid).filter(Self.archived == true))
+                {
                     notes[uid] = NoteTags(uid: uid, archived: true, tags: [])
                 }
                 for pivot in try NoteTagRecord.fetchAll(db) {
@@ -114,8 +120,10 @@ extension GRDBStore: TaggingStore {
     func tagQueryPlans() throws -> [String] {
         try located {
             try writer.read { db in
-                ["tags-with-unarchived-notes: " + (try Self.plan(of: Self.unarchivedRequest, in: db)),
-                 "newest-notes-with-tag: " + (try Self.plan(of: Self.newestRequest(tag: 1, limit: 50), in: db))]
+                [
+                    "tags-with-unarchived-notes: " + (try Self.plan(of: Self.unarchivedRequest, in: db)),
+                    "newest-notes-with-tag: " + (try Self.plan(of: Self.newestRequest(tag: 1, limit: 50), in: db)),
+                ]
             }
         }
     }

@@ -14,7 +14,8 @@ public enum LMDBBackend {
             readBack: .afterClose("LMDB forbids opening an environment twice in one process"),
             storeFiles: ["data.mdb"],
             promise: { settings in settings.sync == .full ? .durable : .survivesKill },
-            powerLossNote: { _ in "pages are written with pwrite (no MDB_WRITEMAP); only lock.mdb is a shared mapping" },
+            powerLossNote: { _ in "pages are written with pwrite (no MDB_WRITEMAP); only lock.mdb is a shared mapping"
+            },
             libraryVersions: { ["lmdb": LMDBEnvironment.version] },
             open: { location, settings in try LMDBStore(location: location, settings: settings) }
         )
@@ -41,12 +42,15 @@ public enum LMDBBackend {
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
             [
-                .choice("txn", \.txn, key: true,
-                        summary: "single: one write transaction per app operation; each: one per record written"),
-                .choice("sync", \.sync, key: true,
-                        summary: "full: fsync at every commit; nometasync: MDB_NOMETASYNC; nosync: MDB_NOSYNC"),
-                .integer("mapsize_mb", \.mapSizeMiB, range: 1...1_048_576,
-                         summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
+                .choice(
+                    "txn", \.txn, key: true,
+                    summary: "single: one write transaction per app operation; each: one per record written"),
+                .choice(
+                    "sync", \.sync, key: true,
+                    summary: "full: fsync at every commit; nometasync: MDB_NOMETASYNC; nosync: MDB_NOSYNC"),
+                .integer(
+                    "mapsize_mb", \.mapSizeMiB, range: 1...1_048_576,
+                    summary: "the memory map (maximum database) size in MiB; too small fails with MDB_MAP_FULL"),
                 .choice("migrate", \.migration, summary: MigrationStrategy.summary),
             ]
         }
@@ -73,8 +77,9 @@ final class LMDBStore: AppStore {
 
     init(location: StoreLocation, settings: LMDBBackend.Settings) throws {
         let requested = settings.sync.durability
-        environment = try LMDBEnvironment(path: location.directory.path, mapSize: settings.mapSizeMiB << 20,
-                                          maxDatabases: 8, durability: requested)
+        environment = try LMDBEnvironment(
+            path: location.directory.path, mapSize: settings.mapSizeMiB << 20,
+            maxDatabases: 8, durability: requested)
         do {
             articles = try environment.openDatabase(named: "articles")
             users = try environment.openDatabase(named: "users")
@@ -85,7 +90,8 @@ final class LMDBStore: AppStore {
             screen = LMDBScreenReader(environment: environment, users: users, timeline: timeline)
             let durability = try environment.durability()
             guard durability == requested else {
-                throw StoreError.settingMismatch(setting: "sync", requested: settings.sync.rawValue, effective: "\(durability)")
+                throw StoreError.settingMismatch(
+                    setting: "sync", requested: settings.sync.rawValue, effective: "\(durability)")
             }
             transactionPerRecord = settings.txn == .each
             lazyMigration = settings.migration == .lazy
@@ -100,7 +106,8 @@ final class LMDBStore: AppStore {
 
     func shareWithSecondThread() throws -> SharedStore {
         let screen = screen
-        return SharedStore(writer: self, concurrency: "one environment: MVCC readers never wait for the single writer") {
+        return SharedStore(writer: self, concurrency: "one environment: MVCC readers never wait for the single writer")
+        {
             SharedReader(screen)
         }
     }
@@ -156,8 +163,11 @@ final class LMDBStore: AppStore {
     func edit(_ edit: ArticleEdit) throws {
         try writing { txn in
             let key = Array(edit.uid.utf8)
-            guard let bytes = try txn.get(key, in: articles) else { throw StoreError.inconsistent("no article \(edit.uid)") }
-            try txn.put(RecordCodec.encode(edit.applied(to: try RecordCodec.decodeArticle(bytes))), for: key, in: articles)
+            guard let bytes = try txn.get(key, in: articles) else {
+                throw StoreError.inconsistent("no article \(edit.uid)")
+            }
+            try txn.put(
+                RecordCodec.encode(edit.applied(to: try RecordCodec.decodeArticle(bytes))), for: key, in: articles)
         }
     }
 
@@ -184,7 +194,9 @@ final class LMDBStore: AppStore {
     func delete(uids: [String]) throws {
         for uid in uids {
             try writing { txn in
-                guard try txn.delete(Array(uid.utf8), in: articles) else { throw StoreError.inconsistent("no article \(uid)") }
+                guard try txn.delete(Array(uid.utf8), in: articles) else {
+                    throw StoreError.inconsistent("no article \(uid)")
+                }
             }
         }
     }
@@ -193,14 +205,18 @@ final class LMDBStore: AppStore {
 
     func load(articles batch: [Article]) throws {
         try environment.write { txn in
-            for article in batch { try txn.put(RecordCodec.encode(article), for: Array(article.uid.utf8), in: articles) }
+            for article in batch {
+                try txn.put(RecordCodec.encode(article), for: Array(article.uid.utf8), in: articles)
+            }
         }
     }
 
     func load(users userBatch: [User], messages: [Message]) throws {
         try environment.write { txn in
             for user in userBatch { try txn.put(RecordCodec.encode(user), for: RecordCodec.idKey(user.id), in: users) }
-            for message in messages { try txn.put(RecordCodec.encode(message), for: RecordCodec.timeKey(message), in: timeline) }
+            for message in messages {
+                try txn.put(RecordCodec.encode(message), for: RecordCodec.timeKey(message), in: timeline)
+            }
         }
     }
 
@@ -232,7 +248,9 @@ final class LMDBStore: AppStore {
     }
 
     func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
-        try environment.read { txn in try txn.get(Array(key.utf8), in: settingsTable).map { try RecordCodec.decodeSetting($0, kind: kind) } }
+        try environment.read { txn in
+            try txn.get(Array(key.utf8), in: settingsTable).map { try RecordCodec.decodeSetting($0, kind: kind) }
+        }
     }
 
     func cachePut(_ entry: CacheEntry) throws {
@@ -245,7 +263,9 @@ final class LMDBStore: AppStore {
 
     func cacheRemove(forKey key: String) throws {
         try writing { txn in
-            guard try txn.delete(Array(key.utf8), in: cache) else { throw StoreError.inconsistent("no cache entry \(key)") }
+            guard try txn.delete(Array(key.utf8), in: cache) else {
+                throw StoreError.inconsistent("no cache entry \(key)")
+            }
         }
     }
 
@@ -262,7 +282,6 @@ struct LMDBScreenReader: TimelineReader, Sendable {
     let environment: LMDBEnvironment
     let users: LMDBDatabase
     let timeline: LMDBDatabase
-
 
     func loadTimeline(limit: Int) throws -> TimelineScreen {
         try environment.read { txn in
@@ -285,7 +304,8 @@ extension LMDBStore: CompactingStore {
     func freeSpace() throws -> FreeSpace {
         let (pages, pageSize) = try environment.pageUsage()
         let free = try environment.read { try $0.freePages() }
-        return FreeSpace(freeBytes: Int64(free * pageSize), detail: "free_pages=\(free) pages=\(pages) page_size=\(pageSize)")
+        return FreeSpace(
+            freeBytes: Int64(free * pageSize), detail: "free_pages=\(free) pages=\(pages) page_size=\(pageSize)")
     }
 
     /// LMDB never shrinks its file: `mdb_env_copy2` with `MDB_CP_COMPACT` writes a copy without the free pages, which
@@ -298,7 +318,8 @@ extension LMDBStore: CompactingStore {
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: copy) }
         try environment.copyCompacted(to: copy.path)
-        let compacted = copy.appendingPathComponent("data.mdb"), data = directory.appendingPathComponent("data.mdb")
+        let compacted = copy.appendingPathComponent("data.mdb")
+        let data = directory.appendingPathComponent("data.mdb")
         let fd = try SystemError.check("open", path: compacted.path) { open(compacted.path, O_RDONLY | O_CLOEXEC) }
         defer { Glibc.close(fd) }
         try SystemError.check("fsync", path: compacted.path) { fsync(fd) }
@@ -308,7 +329,8 @@ extension LMDBStore: CompactingStore {
         try SystemError.check("unlink", path: directory.appendingPathComponent("lock.mdb").path) {
             unlink(directory.appendingPathComponent("lock.mdb").path)
         }
-        return Compaction(method: "mdb_env_copy2(MDB_CP_COMPACT); fsync; rename over data.mdb; reopen", needsReopen: true)
+        return Compaction(
+            method: "mdb_env_copy2(MDB_CP_COMPACT); fsync; rename over data.mdb; reopen", needsReopen: true)
     }
 }
 
@@ -323,7 +345,8 @@ extension LMDBStore: MigratingStore {
             if !lazyMigration { try upgradeArticles(in: txn) { _ in } }
             try txn.put(Array("2".utf8), for: Self.modelVersionKey, in: settingsTable)
         }
-        return lazyMigration ? "lazy: model version recorded (one commit); values upgraded when read"
+        return lazyMigration
+            ? "lazy: model version recorded (one commit); values upgraded when read"
             : "eager: every value rewritten as version 2 in one write transaction"
     }
 

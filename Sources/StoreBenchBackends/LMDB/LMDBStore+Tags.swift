@@ -36,12 +36,16 @@ extension LMDBStore: TaggingStore {
     func allNoteTags() throws -> [NoteTags] {
         let uids = try allUIDs()
         return try environment.read { txn in
-            try uids.map { try TagIndex.note($0, in: Records(txn: txn, store: self)) }.filter { $0.archived || !$0.tags.isEmpty }
+            try uids.map { try TagIndex.note($0, in: Records(txn: txn, store: self)) }.filter {
+                $0.archived || !$0.tags.isEmpty
+            }
         }
     }
 
     func tagQueryPlans() throws -> [String] {
-        ["index records kept by the app (database 'tags'): a count of unarchived notes per tag, read for every tag",
-         "index records kept by the app: the tag's member list, each member's article got by uid, newest kept"]
+        [
+            "index records kept by the app (database 'tags'): a count of unarchived notes per tag, read for every tag",
+            "index records kept by the app: the tag's member list, each member's article got by uid, newest kept",
+        ]
     }
 }

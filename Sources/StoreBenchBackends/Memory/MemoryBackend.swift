@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import StoreBenchContract
+import Synchronization
 
 /// `memory`: the floor — plain Swift collections, nothing on disk. It shows what the work itself costs.
 ///
@@ -39,7 +39,9 @@ final class MemoryContents: Sendable {
     /// Runs `body` on the collections, holding the lock (`body` must not call back into a store).
     @inline(__always)
     func access<T, E: Error>(_ body: (inout Collections) throws(E) -> T) throws(E) -> T {
-        try collections.withLock { (collections: inout sending Collections) throws(E) -> sending T in try body(&collections) }
+        try collections.withLock { (collections: inout sending Collections) throws(E) -> sending T in
+            try body(&collections)
+        }
     }
 }
 
@@ -79,7 +81,9 @@ final class MemoryStore: AppStore {
 
     func edit(_ edit: ArticleEdit) throws {
         try contents.access { collections in
-            guard let article = collections.articles[edit.uid] else { throw StoreError.inconsistent("no article \(edit.uid)") }
+            guard let article = collections.articles[edit.uid] else {
+                throw StoreError.inconsistent("no article \(edit.uid)")
+            }
             collections.articles[edit.uid] = edit.applied(to: article)
         }
     }
@@ -121,7 +125,9 @@ final class MemoryStore: AppStore {
 
     func setting(forKey key: String, kind: SettingKind) throws -> SettingValue? {
         guard let value = contents.access({ $0.settings[key] }) else { return nil }
-        guard value.kind == kind else { throw StoreError.inconsistent("setting \(key) is a \(value.kind.rawValue), not a \(kind.rawValue)") }
+        guard value.kind == kind else {
+            throw StoreError.inconsistent("setting \(key) is a \(value.kind.rawValue), not a \(kind.rawValue)")
+        }
         return value
     }
 
@@ -159,7 +165,9 @@ extension MemoryStore: TaggingStore {
         try contents.access { collections in
             var newest = TopArticles(limit: limit)
             for uid in collections.noteTags.uids(withTag: tag) {
-                guard let article = collections.articles[uid] else { throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)") }
+                guard let article = collections.articles[uid] else {
+                    throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)")
+                }
                 newest.offer(article)
             }
             return newest.sorted

@@ -19,13 +19,14 @@ final class ArticleBox: NSObject, NSSecureCoding {
 
     required init?(coder: NSCoder) {
         guard let uid = coder.decodeObject(of: NSString.self, forKey: "uid"),
-              let title = coder.decodeObject(of: NSString.self, forKey: "title"),
-              let summary = coder.decodeObject(of: NSString.self, forKey: "summary")
+            let title = coder.decodeObject(of: NSString.self, forKey: "title"),
+            let summary = coder.decodeObject(of: NSString.self, forKey: "summary")
         else { return nil }
-        article = Article(uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
-                          summary: String(summary),
-                          published: Date(millisecondsSince1970: coder.decodeInt64(forKey: "published")),
-                          read: coder.decodeBool(forKey: "read"))
+        article = Article(
+            uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
+            summary: String(summary),
+            published: Date(millisecondsSince1970: coder.decodeInt64(forKey: "published")),
+            read: coder.decodeBool(forKey: "read"))
     }
 }
 
@@ -44,10 +45,11 @@ final class UserBox: NSObject, NSSecureCoding {
 
     required init?(coder: NSCoder) {
         guard let name = coder.decodeObject(of: NSString.self, forKey: "name"),
-              let handle = coder.decodeObject(of: NSString.self, forKey: "handle"),
-              let avatar = coder.decodeObject(of: NSString.self, forKey: "avatarURL")
+            let handle = coder.decodeObject(of: NSString.self, forKey: "handle"),
+            let avatar = coder.decodeObject(of: NSString.self, forKey: "avatarURL")
         else { return nil }
-        user = User(id: coder.decodeInt64(forKey: "id"), name: String(name), handle: String(handle), avatarURL: String(avatar))
+        user = User(
+            id: coder.decodeInt64(forKey: "id"), name: String(name), handle: String(handle), avatarURL: String(avatar))
     }
 }
 
@@ -66,8 +68,9 @@ final class MessageBox: NSObject, NSSecureCoding {
 
     required init?(coder: NSCoder) {
         guard let text = coder.decodeObject(of: NSString.self, forKey: "text") else { return nil }
-        message = Message(id: coder.decodeInt64(forKey: "id"), userID: coder.decodeInt64(forKey: "userID"),
-                          text: String(text), created: Date(millisecondsSince1970: coder.decodeInt64(forKey: "created")))
+        message = Message(
+            id: coder.decodeInt64(forKey: "id"), userID: coder.decodeInt64(forKey: "userID"),
+            text: String(text), created: Date(millisecondsSince1970: coder.decodeInt64(forKey: "created")))
     }
 }
 
@@ -90,12 +93,13 @@ final class ArticleV2Box: NSObject, NSSecureCoding {
 
     required init?(coder: NSCoder) {
         guard let uid = coder.decodeObject(of: NSString.self, forKey: "uid"),
-              let title = coder.decodeObject(of: NSString.self, forKey: "title"),
-              let summary = coder.decodeObject(of: NSString.self, forKey: "summary"),
-              let published = coder.decodeObject(of: NSString.self, forKey: "published")
+            let title = coder.decodeObject(of: NSString.self, forKey: "title"),
+            let summary = coder.decodeObject(of: NSString.self, forKey: "summary"),
+            let published = coder.decodeObject(of: NSString.self, forKey: "published")
         else { return nil }
-        article = ArticleV2(uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
-                            summary: String(summary), published: String(published), read: coder.decodeBool(forKey: "read"),
-                            pinned: coder.decodeBool(forKey: "pinned"))
+        article = ArticleV2(
+            uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
+            summary: String(summary), published: String(published), read: coder.decodeBool(forKey: "read"),
+            pinned: coder.decodeBool(forKey: "pinned"))
     }
 }

@@ -9,7 +9,10 @@ public enum PlistBackend {
             name: "plist",
             summary: "property-list files: each collection decoded whole and rewritten whole",
             settings: Settings.self,
-            smoke: [Settings(), Settings().with { ($0.format, $0.codec, $0.write, $0.flush) = (.xml, .archiver, .inplace, .each) }],
+            smoke: [
+                Settings(),
+                Settings().with { ($0.format, $0.codec, $0.write, $0.flush) = (.xml, .archiver, .inplace, .each) },
+            ],
             storeFiles: ["articles.plist"],
             promise: { settings in settings.write == .atomic ? .durable : .mayLose },
             open: { location, settings in try PlistStore(location: location, settings: settings) }
@@ -30,12 +33,18 @@ public enum PlistBackend {
         public static var axes: [SettingAxis<Settings>] {
             [
                 .choice("format", \.format, summary: "property-list format"),
-                .choice("codec", \.codec,
-                        summary: "codable: PropertyListEncoder/Decoder; archiver: NSKeyedArchiver with NSSecureCoding classes"),
-                .choice("write", \.write, key: true,
-                        summary: "atomic: Data.write(.atomic) (temp file, fsync, rename), then the directory fsynced; inplace: Data.write without .atomic (the file truncated and rewritten in place, which Foundation fsyncs: a kill during the rewrite leaves a torn file)"),
-                .choice("flush", \.flush, key: true,
-                        summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
+                .choice(
+                    "codec", \.codec,
+                    summary:
+                        "codable: PropertyListEncoder/Decoder; archiver: NSKeyedArchiver with NSSecureCoding classes"),
+                .choice(
+                    "write", \.write, key: true,
+                    summary:
+                        "atomic: Data.write(.atomic) (temp file, fsync, rename), then the directory fsynced; inplace: Data.write without .atomic (the file truncated and rewritten in place, which Foundation fsyncs: a kill during the rewrite leaves a torn file)"
+                ),
+                .choice(
+                    "flush", \.flush, key: true,
+                    summary: "each: rewrite the file after every call; end: once at the end of the app operation"),
             ]
         }
     }
@@ -102,7 +111,8 @@ final class PlistStore: AppStore {
     /// The articles collection, decoded from disk on first use.
     func loadedArticles() throws -> [Article] {
         if let articles { return articles }
-        let loaded = FileManager.default.fileExists(atPath: articlesURL.path)
+        let loaded =
+            FileManager.default.fileExists(atPath: articlesURL.path)
             ? try decoded(articlesURL, codec.decodeArticles) : []
         positions = Dictionary(uniqueKeysWithValues: loaded.enumerated().map { ($0.element.uid, $0.offset) })
         articles = loaded
@@ -193,7 +203,8 @@ final class PlistStore: AppStore {
     }
 
     func load(users: [User], messages: [Message]) throws {
-        var cache = FileManager.default.fileExists(atPath: timelineURL.path)
+        var cache =
+            FileManager.default.fileExists(atPath: timelineURL.path)
             ? try decoded(timelineURL, codec.decodeTimeline) : TimelineCache(users: [], messages: [])
         cache.users += users
         cache.messages = (cache.messages + messages).sorted(by: Message.isNewer)
@@ -224,7 +235,8 @@ extension PlistStore: MigratingStore {
     func migrateToVersion2() throws -> String {
         try write(try codec.encode(try loadedArticles().map(ArticleV2.init(upgrading:))), to: articlesURL)
         (articles, positions, dirty) = (nil, [:], false)
-        return "every article decoded and the file rewritten as version 2 (\(codec.name), \(format == .xml ? "xml" : "binary"))"
+        return
+            "every article decoded and the file rewritten as version 2 (\(codec.name), \(format == .xml ? "xml" : "binary"))"
     }
 
     func allArticlesV2() throws -> [ArticleV2] { try decoded(articlesURL, codec.decodeArticlesV2) }

@@ -48,35 +48,46 @@ struct CodablePlistCodec: PlistCodec {
     }
 
     func encode(_ articles: [Article]) throws -> Data {
-        try encoder().encode(articles.map {
-            StoredArticle(uid: $0.uid, feedID: $0.feedID, title: $0.title, summary: $0.summary,
-                          publishedMS: $0.published.millisecondsSince1970, read: $0.read)
-        })
+        try encoder().encode(
+            articles.map {
+                StoredArticle(
+                    uid: $0.uid, feedID: $0.feedID, title: $0.title, summary: $0.summary,
+                    publishedMS: $0.published.millisecondsSince1970, read: $0.read)
+            })
     }
 
     func decodeArticles(_ data: Data) throws -> [Article] {
         try PropertyListDecoder().decode([StoredArticle].self, from: data).map {
-            Article(uid: $0.uid, feedID: $0.feedID, title: $0.title, summary: $0.summary,
-                    published: Date(millisecondsSince1970: $0.publishedMS), read: $0.read)
+            Article(
+                uid: $0.uid, feedID: $0.feedID, title: $0.title, summary: $0.summary,
+                published: Date(millisecondsSince1970: $0.publishedMS), read: $0.read)
         }
     }
 
     func encode(_ cache: TimelineCache) throws -> Data {
-        try encoder().encode(StoredTimeline(users: cache.users, messages: cache.messages.map {
-            StoredMessage(id: $0.id, userID: $0.userID, text: $0.text, createdMS: $0.created.millisecondsSince1970)
-        }))
+        try encoder().encode(
+            StoredTimeline(
+                users: cache.users,
+                messages: cache.messages.map {
+                    StoredMessage(
+                        id: $0.id, userID: $0.userID, text: $0.text, createdMS: $0.created.millisecondsSince1970)
+                }))
     }
 
     /// Version 2 stores its date as text already: the records are encoded as they are.
     func encode(_ articles: [ArticleV2]) throws -> Data { try encoder().encode(articles) }
 
-    func decodeArticlesV2(_ data: Data) throws -> [ArticleV2] { try PropertyListDecoder().decode([ArticleV2].self, from: data) }
+    func decodeArticlesV2(_ data: Data) throws -> [ArticleV2] {
+        try PropertyListDecoder().decode([ArticleV2].self, from: data)
+    }
 
     func decodeTimeline(_ data: Data) throws -> TimelineCache {
         let stored = try PropertyListDecoder().decode(StoredTimeline.self, from: data)
-        return TimelineCache(users: stored.users, messages: stored.messages.map {
-            Message(id: $0.id, userID: $0.userID, text: $0.text, created: Date(millisecondsSince1970: $0.createdMS))
-        })
+        return TimelineCache(
+            users: stored.users,
+            messages: stored.messages.map {
+                Message(id: $0.id, userID: $0.userID, text: $0.text, created: Date(millisecondsSince1970: $0.createdMS))
+            })
     }
 }
 
@@ -90,7 +101,8 @@ struct ArchiverPlistCodec: PlistCodec {
     var name: String { "archiver" }
 
     static let names: [(AnyClass, String)] = [
-        (ArticleBox.self, "StoreBenchArticle"), (UserBox.self, "StoreBenchUser"), (MessageBox.self, "StoreBenchMessage"),
+        (ArticleBox.self, "StoreBenchArticle"), (UserBox.self, "StoreBenchUser"),
+        (MessageBox.self, "StoreBenchMessage"),
         (ArticleV2Box.self, "StoreBenchArticleV2"),
     ]
 
@@ -110,9 +122,11 @@ struct ArchiverPlistCodec: PlistCodec {
         return unarchiver
     }
 
-    private func decodeArray<T: NSObject>(_ type: T.Type, key: String, from unarchiver: NSKeyedUnarchiver) throws -> [T] {
+    private func decodeArray<T: NSObject>(_ type: T.Type, key: String, from unarchiver: NSKeyedUnarchiver) throws -> [T]
+    {
         guard let array = unarchiver.decodeObject(of: [NSArray.self, type], forKey: key) as? [T] else {
-            throw StoreError.inconsistent("archive has no '\(key)' array of \(type): \(unarchiver.error.map { "\($0)" } ?? "missing")")
+            throw StoreError.inconsistent(
+                "archive has no '\(key)' array of \(type): \(unarchiver.error.map { "\($0)" } ?? "missing")")
         }
         return array
     }
@@ -147,7 +161,8 @@ struct ArchiverPlistCodec: PlistCodec {
     func decodeTimeline(_ data: Data) throws -> TimelineCache {
         let unarchiver = try unarchiver(data)
         defer { unarchiver.finishDecoding() }
-        return TimelineCache(users: try decodeArray(UserBox.self, key: "users", from: unarchiver).map(\.user),
-                             messages: try decodeArray(MessageBox.self, key: "messages", from: unarchiver).map(\.message))
+        return TimelineCache(
+            users: try decodeArray(UserBox.self, key: "users", from: unarchiver).map(\.user),
+            messages: try decodeArray(MessageBox.self, key: "messages", from: unarchiver).map(\.message))
     }
 }

@@ -11,7 +11,8 @@ extension PlistStore {
         var loaded: [String: Any] = [:]
         if FileManager.default.fileExists(atPath: settingsURL.path) {
             loaded = try decoded(settingsURL) { data in
-                guard let root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+                guard let root = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+                else {
                     throw StoreError.inconsistent("settings.plist is not a dictionary")
                 }
                 return root
@@ -34,7 +35,9 @@ extension PlistStore {
 
     func flushSettingsAndCache() throws {
         if settingsDirty, let settings {
-            try write(try PropertyListSerialization.data(fromPropertyList: settings, format: format, options: 0), to: settingsURL)
+            try write(
+                try PropertyListSerialization.data(fromPropertyList: settings, format: format, options: 0),
+                to: settingsURL)
             settingsDirty = false
         }
         if cacheDirty, let cache {
@@ -84,13 +87,16 @@ enum PlistSettings {
     }
 
     static func value(_ stored: Any, kind: SettingKind, key: String) throws -> SettingValue {
-        let value: SettingValue? = switch kind {
-        case .bool: (stored as? Bool).map(SettingValue.bool)
-        case .int: (stored as? NSNumber).map { .int($0.int64Value) }
-        case .double: (stored as? NSNumber).map { .double($0.doubleValue) }
-        case .string: (stored as? String).map(SettingValue.string)
+        let value: SettingValue? =
+            switch kind {
+            case .bool: (stored as? Bool).map(SettingValue.bool)
+            case .int: (stored as? NSNumber).map { .int($0.int64Value) }
+            case .double: (stored as? NSNumber).map { .double($0.doubleValue) }
+            case .string: (stored as? String).map(SettingValue.string)
+            }
+        guard let value else {
+            throw StoreError.inconsistent("setting \(key) is not a \(kind.rawValue): \(type(of: stored))")
         }
-        guard let value else { throw StoreError.inconsistent("setting \(key) is not a \(kind.rawValue): \(type(of: stored))") }
         return value
     }
 }

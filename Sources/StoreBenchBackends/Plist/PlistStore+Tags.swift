@@ -7,7 +7,8 @@ import StoreBenchContract
 extension PlistStore: TaggingStore {
     private func loadedTags() throws -> NoteTagTable {
         if let noteTags { return noteTags }
-        let loaded = FileManager.default.fileExists(atPath: tagsURL.path)
+        let loaded =
+            FileManager.default.fileExists(atPath: tagsURL.path)
             ? NoteTagTable(try decoded(tagsURL) { try PropertyListDecoder().decode([NoteTags].self, from: $0) })
             : NoteTagTable()
         noteTags = loaded
@@ -34,7 +35,9 @@ extension PlistStore: TaggingStore {
     func newestNotes(tag: Int64, limit: Int) throws -> [Article] {
         var newest = TopArticles(limit: limit)
         for uid in try loadedTags().uids(withTag: tag) {
-            guard let article = try article(uid: uid) else { throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)") }
+            guard let article = try article(uid: uid) else {
+                throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)")
+            }
             newest.offer(article)
         }
         return newest.sorted

@@ -11,9 +11,13 @@ public enum SQLiteBackend {
             smoke: [
                 SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.none, .wal, .normal) },
                 SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .normal) },
-                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync, $0.batchOperations) = (.batch, .wal, .normal, 50) },
+                SQLiteSettings().with {
+                    ($0.txn, $0.journal, $0.sync, $0.batchOperations) = (.batch, .wal, .normal, 50)
+                },
                 SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.none, .delete, .full) },
-                SQLiteSettings().with { ($0.txn, $0.journal, $0.sync, $0.index, $0.search) = (.single, .wal, .normal, .off, .fts5) },
+                SQLiteSettings().with {
+                    ($0.txn, $0.journal, $0.sync, $0.index, $0.search) = (.single, .wal, .normal, .off, .fts5)
+                },
             ],
             storeFiles: [SQLiteStore.fileName],
             promise: { settings in
@@ -29,11 +33,14 @@ public enum SQLiteBackend {
             },
             powerLossNote: { settings in
                 settings.journal == .wal
-                    ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter" : ""
+                    ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter"
+                    : ""
             },
             libraryVersions: {
-                ["sqlite": SQLiteConnection.libraryVersion,
-                 "sqlite_compile_options": SQLiteConnection.compileOptions.joined(separator: " ")]
+                [
+                    "sqlite": SQLiteConnection.libraryVersion,
+                    "sqlite_compile_options": SQLiteConnection.compileOptions.joined(separator: " "),
+                ]
             },
             open: { location, settings in try SQLiteStore(location: location, settings: settings) }
         )

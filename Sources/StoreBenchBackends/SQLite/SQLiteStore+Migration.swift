@@ -15,7 +15,8 @@ extension SQLiteStore: MigratingStore {
         let rebuild = settings.migration == .rebuild
         try connection.transaction {
             if rebuild {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     CREATE TABLE article_v2(
                         uid TEXT NOT NULL, feed_id INTEGER NOT NULL, title TEXT NOT NULL, summary TEXT NOT NULL,
                         published TEXT NOT NULL, read INTEGER NOT NULL DEFAULT 0, pinned INTEGER NOT NULL DEFAULT 0);
@@ -28,14 +29,16 @@ extension SQLiteStore: MigratingStore {
                 // rowids, which the copy preserved.
                 try connection.execute(Self.schema(for: settings))
             } else {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     ALTER TABLE article ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
                     UPDATE article SET published = \(Self.publishedAsText);
                     """)
             }
             try connection.execute("PRAGMA user_version = 2")
         }
-        return rebuild ? "rebuild: CREATE TABLE, INSERT … SELECT, DROP, RENAME, indexes recreated (one transaction)"
+        return rebuild
+            ? "rebuild: CREATE TABLE, INSERT … SELECT, DROP, RENAME, indexes recreated (one transaction)"
             : "alter: ALTER TABLE ADD COLUMN pinned, UPDATE published (one transaction)"
     }
 
@@ -44,9 +47,11 @@ extension SQLiteStore: MigratingStore {
         defer { select.finalize() }
         var articles: [ArticleV2] = []
         while try select.step() {
-            articles.append(ArticleV2(uid: select.text(at: 0), feedID: select.int64(at: 1), title: select.text(at: 2),
-                                      summary: select.text(at: 3), published: select.text(at: 4),
-                                      read: select.int64(at: 5) != 0, pinned: select.int64(at: 6) != 0))
+            articles.append(
+                ArticleV2(
+                    uid: select.text(at: 0), feedID: select.int64(at: 1), title: select.text(at: 2),
+                    summary: select.text(at: 3), published: select.text(at: 4),
+                    read: select.int64(at: 5) != 0, pinned: select.int64(at: 6) != 0))
         }
         return articles
     }

@@ -8,7 +8,8 @@ extension SQLiteStore {
     func checkIntegrity() throws {
         let problems = try connection.columnTexts("PRAGMA integrity_check")
         guard problems == ["ok"] else {
-            throw StoreError.inconsistent("integrity_check of \(connection.path): " + problems.prefix(5).joined(separator: "; "))
+            throw StoreError.inconsistent(
+                "integrity_check of \(connection.path): " + problems.prefix(5).joined(separator: "; "))
         }
     }
 
@@ -64,8 +65,9 @@ extension SQLiteStore {
     func search(keyword: String) throws -> [String] {
         let select = try statement(fullTextSearch ? .searchFTS : .searchLike)
         defer { select.reset() }
-        try select.bind(fullTextSearch ? "\"" + keyword.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "%" + keyword + "%",
-                        at: 1)
+        try select.bind(
+            fullTextSearch ? "\"" + keyword.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "%" + keyword + "%",
+            at: 1)
         var uids: [String] = []
         while try select.step() { uids.append(select.text(at: 0)) }
         return uids
@@ -73,10 +75,14 @@ extension SQLiteStore {
 
     /// A second connection to the same file, as an app opens one for its UI thread.
     func shareWithSecondThread() throws -> SharedStore {
-        let location = location, settings = settings
-        return SharedStore(writer: self, concurrency: settings.journal == .wal
-                               ? "second connection: WAL readers do not wait for the writer"
-                               : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)") {
+        let location = location
+        let settings = settings
+        return SharedStore(
+            writer: self,
+            concurrency: settings.journal == .wal
+                ? "second connection: WAL readers do not wait for the writer"
+                : "second connection: rollback journal, readers wait while the writer commits (busy_timeout)"
+        ) {
             let reader = try SQLiteStore(location: location, settings: settings)
             return SharedReader(reader, close: reader.close)
         }
@@ -112,7 +118,8 @@ extension SQLiteStore {
         let select = try statement(.cacheEntry)
         defer { select.reset() }
         try select.bind(key, at: 1)
-        return try select.step() ? CacheEntry(key: select.text(at: 0), value: select.bytes(at: 1), expires: select.int64(at: 2)) : nil
+        return try select.step()
+            ? CacheEntry(key: select.text(at: 0), value: select.bytes(at: 1), expires: select.int64(at: 2)) : nil
     }
 
     func cacheRemove(forKey key: String) throws {
@@ -129,7 +136,8 @@ extension SQLiteStore {
         defer { select.reset() }
         var entries: [CacheEntry] = []
         while try select.step() {
-            entries.append(CacheEntry(key: select.text(at: 0), value: select.bytes(at: 1), expires: select.int64(at: 2)))
+            entries.append(
+                CacheEntry(key: select.text(at: 0), value: select.bytes(at: 1), expires: select.int64(at: 2)))
         }
         return entries
     }

@@ -33,9 +33,10 @@ extension SQLiteStore: TaggingStore {
                 try archive.bind(note.uid, at: 1)
                 try archive.run()
             }
-            let insert = try connection.prepare(copiesArchived
-                ? "INSERT INTO note_tag(note_uid, tag_id, archived) VALUES (?1, ?2, ?3)"
-                : "INSERT INTO note_tag(note_uid, tag_id) VALUES (?1, ?2)")
+            let insert = try connection.prepare(
+                copiesArchived
+                    ? "INSERT INTO note_tag(note_uid, tag_id, archived) VALUES (?1, ?2, ?3)"
+                    : "INSERT INTO note_tag(note_uid, tag_id) VALUES (?1, ?2)")
             defer { insert.finalize() }
             for note in notes {
                 for tag in note.tags {
@@ -107,17 +108,22 @@ extension SQLiteStore: TaggingStore {
             notes[uid] = note
         }
         if copiesArchived {
-            let stale = try connection.scalarText("""
+            let stale = try connection.scalarText(
+                """
                 SELECT count(*) FROM note_tag JOIN article ON article.uid = note_tag.note_uid
                 WHERE note_tag.archived != article.archived
                 """)
-            guard stale == "0" else { throw StoreError.inconsistent("\(stale ?? "?") note_tag rows disagree with their note's archived") }
+            guard stale == "0" else {
+                throw StoreError.inconsistent("\(stale ?? "?") note_tag rows disagree with their note's archived")
+            }
         }
         return notes.values.map { NoteTags(uid: $0.uid, archived: $0.archived, tags: $0.tags) }
     }
 
     func tagQueryPlans() throws -> [String] {
-        ["tags-with-unarchived-notes: " + (try plan(unarchivedQuery.rawValue)),
-         "newest-notes-with-tag: " + (try plan(Query.newestNotesWithTag.rawValue))]
+        [
+            "tags-with-unarchived-notes: " + (try plan(unarchivedQuery.rawValue)),
+            "newest-notes-with-tag: " + (try plan(Query.newestNotesWithTag.rawValue)),
+        ]
     }
 }

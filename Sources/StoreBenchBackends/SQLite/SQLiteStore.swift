@@ -21,12 +21,14 @@ final class SQLiteStore: AppStore {
 
     /// The statements this store runs; each is prepared on first use and reused afterwards.
     enum Query: String {
-        case insertArticle = "INSERT INTO article(uid, feed_id, title, summary, published, read) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+        case insertArticle =
+            "INSERT INTO article(uid, feed_id, title, summary, published, read) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
         case insertUser = "INSERT INTO user(id, name, handle, avatar_url) VALUES (?1, ?2, ?3, ?4)"
         case insertMessage = "INSERT INTO message(id, user_id, text, created) VALUES (?1, ?2, ?3, ?4)"
         case markRead = "UPDATE article SET read = 1 WHERE uid IN (SELECT value FROM json_each(?1))"
         case editArticle = "UPDATE article SET title = ?2, summary = ?3, published = ?4 WHERE uid = ?1"
-        case newestArticles = "SELECT uid, feed_id, title, summary, published, read FROM article ORDER BY published DESC, uid LIMIT ?1"
+        case newestArticles =
+            "SELECT uid, feed_id, title, summary, published, read FROM article ORDER BY published DESC, uid LIMIT ?1"
         case newestMessages = "SELECT id, user_id, text, created FROM message ORDER BY created DESC, id DESC LIMIT ?1"
         case authorsOfNewest = """
             SELECT id, name, handle, avatar_url FROM user WHERE id IN \
@@ -42,8 +44,10 @@ final class SQLiteStore: AppStore {
             ORDER BY published DESC, uid LIMIT ?2
             """
         case searchLike = "SELECT uid FROM article WHERE title LIKE ?1 OR summary LIKE ?1"
-        case searchFTS = "SELECT uid FROM article WHERE rowid IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?1)"
-        case setSetting = "INSERT INTO setting(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        case searchFTS =
+            "SELECT uid FROM article WHERE rowid IN (SELECT rowid FROM article_fts WHERE article_fts MATCH ?1)"
+        case setSetting =
+            "INSERT INTO setting(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
         case setting = "SELECT value FROM setting WHERE key = ?1"
         case cachePut = "INSERT OR REPLACE INTO cache(key, value, expires) VALUES (?1, ?2, ?3)"
         case cacheEntry = "SELECT key, value, expires FROM cache WHERE key = ?1"
@@ -61,7 +65,8 @@ final class SQLiteStore: AppStore {
             WHERE note_tag.tag_id = ?1 ORDER BY article.published DESC, article.uid LIMIT ?2
             """
         case addTagJoin = "INSERT INTO note_tag(note_uid, tag_id) SELECT uid, ?2 FROM article WHERE uid = ?1"
-        case addTagCopy = "INSERT INTO note_tag(note_uid, tag_id, archived) SELECT uid, ?2, archived FROM article WHERE uid = ?1"
+        case addTagCopy =
+            "INSERT INTO note_tag(note_uid, tag_id, archived) SELECT uid, ?2, archived FROM article WHERE uid = ?1"
         case removeTag = "DELETE FROM note_tag WHERE note_uid = ?1 AND tag_id = ?2"
         case archiveNote = "UPDATE article SET archived = ?2 WHERE uid = ?1"
         case archiveNoteCopy = "UPDATE note_tag SET archived = ?2 WHERE note_uid = ?1"
@@ -82,7 +87,8 @@ final class SQLiteStore: AppStore {
         """
 
     /// `index=on`: the index the query workload's queries use (feed, unread, newest first).
-    static let queryIndex = "CREATE INDEX IF NOT EXISTS article_feed_unread ON article(feed_id, read, published DESC, uid);"
+    static let queryIndex =
+        "CREATE INDEX IF NOT EXISTS article_feed_unread ON article(feed_id, read, published DESC, uid);"
 
     /// `list_index=on`: the index the launch list reads (newest first).
     static let listIndex = "CREATE INDEX IF NOT EXISTS article_published ON article(published DESC, uid);"
@@ -111,25 +117,32 @@ final class SQLiteStore: AppStore {
         self.settings = settings
         fullTextSearch = settings.search == .fts5
         #if !canImport(Darwin)
-        if settings.fullFsync == .on {
-            throw StoreError.unsupported("fullfsync=on: F_FULLFSYNC exists only on Apple platforms; on Linux fsync already "
-                                         + "flushes the drive's cache, so this setting cannot be measured here (docs/PLATFORMS.md)")
-        }
+            if settings.fullFsync == .on {
+                throw StoreError.unsupported(
+                    "fullfsync=on: F_FULLFSYNC exists only on Apple platforms; on Linux fsync already "
+                        + "flushes the drive's cache, so this setting cannot be measured here (docs/PLATFORMS.md)")
+            }
         #endif
         connection = try SQLiteConnection(path: location.path(Self.fileName))
         do {
             // Another connection's lock (sync-while-reading) is waited for, as apps configure it.
             try connection.setBusyTimeout(milliseconds: 10_000)
-            try Self.apply("journal_mode", settings.journal, on: connection) { SQLiteSettings.JournalMode(rawValue: $0.lowercased()) }
+            try Self.apply("journal_mode", settings.journal, on: connection) {
+                SQLiteSettings.JournalMode(rawValue: $0.lowercased())
+            }
             try Self.apply("synchronous", settings.sync, on: connection) { SQLiteSettings.Synchronous(pragmaValue: $0) }
             #if canImport(Darwin)
-            // Untested on Apple platforms (docs/PLATFORMS.md): F_FULLFSYNC for commits and WAL checkpoints.
-            if settings.fullFsync == .on { try connection.execute("PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON") }
+                // Untested on Apple platforms (docs/PLATFORMS.md): F_FULLFSYNC for commits and WAL checkpoints.
+                if settings.fullFsync == .on {
+                    try connection.execute("PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
+                }
             #endif
             // Temporary tables and sort files stay in memory, so the store creates no file outside its directory.
             try connection.execute("PRAGMA temp_store = MEMORY")
             // Taken only by a file without tables; a file created with another mode reads back as a mismatch.
-            try Self.apply("auto_vacuum", settings.autoVacuum, on: connection) { SQLiteSettings.AutoVacuum(pragmaValue: $0) }
+            try Self.apply("auto_vacuum", settings.autoVacuum, on: connection) {
+                SQLiteSettings.AutoVacuum(pragmaValue: $0)
+            }
             try connection.execute(Self.schema(for: settings))
             policy = TransactionPolicy(settings)
             // `apply` read journal_mode and synchronous back and refused a difference: the settings are in force.
@@ -148,7 +161,8 @@ final class SQLiteStore: AppStore {
         try connection.execute("PRAGMA \(pragma) = \(requested.rawValue.uppercased())")
         let text = try connection.scalarText("PRAGMA \(pragma)") ?? ""
         guard parse(text) == requested else {
-            throw StoreError.settingMismatch(setting: pragma, requested: requested.rawValue, effective: text.lowercased())
+            throw StoreError.settingMismatch(
+                setting: pragma, requested: requested.rawValue, effective: text.lowercased())
         }
     }
 
@@ -247,16 +261,20 @@ final class SQLiteStore: AppStore {
         var messages: [Message] = []
         messages.reserveCapacity(limit)
         while try newest.step() {
-            messages.append(Message(id: newest.int64(at: 0), userID: newest.int64(at: 1), text: newest.text(at: 2),
-                                    created: Date(millisecondsSince1970: newest.int64(at: 3))))
+            messages.append(
+                Message(
+                    id: newest.int64(at: 0), userID: newest.int64(at: 1), text: newest.text(at: 2),
+                    created: Date(millisecondsSince1970: newest.int64(at: 3))))
         }
         let authors = try statement(.authorsOfNewest)
         try authors.bind(limit, at: 1)
         defer { authors.reset() }
         var users: [User] = []
         while try authors.step() {
-            users.append(User(id: authors.int64(at: 0), name: authors.text(at: 1), handle: authors.text(at: 2),
-                              avatarURL: authors.text(at: 3)))
+            users.append(
+                User(
+                    id: authors.int64(at: 0), name: authors.text(at: 1), handle: authors.text(at: 2),
+                    avatarURL: authors.text(at: 3)))
         }
         return TimelineScreen(messages: messages, users: users)
     }
@@ -304,8 +322,9 @@ final class SQLiteStore: AppStore {
 
     /// The article in the current row of a statement selecting ``Query/allArticles``'s columns.
     static func article(from row: SQLiteStatement) -> Article {
-        Article(uid: row.text(at: 0), feedID: row.int64(at: 1), title: row.text(at: 2), summary: row.text(at: 3),
-                published: Date(millisecondsSince1970: row.int64(at: 4)), read: row.int64(at: 5) != 0)
+        Article(
+            uid: row.text(at: 0), feedID: row.int64(at: 1), title: row.text(at: 2), summary: row.text(at: 3),
+            published: Date(millisecondsSince1970: row.int64(at: 4)), read: row.int64(at: 5) != 0)
     }
 
     func article(uid: String) throws -> Article? {
@@ -355,8 +374,10 @@ enum TransactionPolicy {
         switch settings.txn {
         case .none: self = .none
         case .single: self = .single
-        case .batch: self = .batch(operations: settings.batchOperations,
-                                   nanoseconds: UInt64(settings.batchMilliseconds) * 1_000_000)
+        case .batch:
+            self = .batch(
+                operations: settings.batchOperations,
+                nanoseconds: UInt64(settings.batchMilliseconds) * 1_000_000)
         }
     }
 }

@@ -49,7 +49,8 @@ enum TagIndex {
 
     /// Every record for these notes, ready to put (untimed loading).
     static func records(for notes: [NoteTags]) -> [(key: [UInt8], value: [UInt8])] {
-        var members: [Int64: [String]] = [:], counts: [Int64: Int64] = [:]
+        var members: [Int64: [String]] = [:]
+        var counts: [Int64: Int64] = [:]
         var out: [(key: [UInt8], value: [UInt8])] = []
         for note in notes {
             out.append((noteKey(note.uid), encode(note)))
@@ -78,7 +79,9 @@ enum TagIndex {
     static func newestNotes(tag: Int64, limit: Int, in records: some TagRecords) throws -> [Article] {
         var newest = TopArticles(limit: limit)
         for uid in try members(of: tag, in: records) {
-            guard let article = try records.article(uid: uid) else { throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)") }
+            guard let article = try records.article(uid: uid) else {
+                throw StoreError.inconsistent("tag \(tag) names a missing note \(uid)")
+            }
             newest.offer(article)
         }
         return newest.sorted
@@ -98,7 +101,9 @@ enum TagIndex {
             if !note.archived { try adjustCount(of: tag, by: 1, in: records) }
         case .remove(let uid, let tag):
             var uids = try members(of: tag, in: records)
-            guard let index = uids.firstIndex(of: uid) else { throw StoreError.inconsistent("tag \(tag) does not list \(uid)") }
+            guard let index = uids.firstIndex(of: uid) else {
+                throw StoreError.inconsistent("tag \(tag) does not list \(uid)")
+            }
             uids.remove(at: index)
             try records.put(encodeUIDs(uids), for: membersKey(tag))
             if !note.archived { try adjustCount(of: tag, by: -1, in: records) }
@@ -114,8 +119,11 @@ enum TagIndex {
     /// The note's record, or an unarchived note without tags when it has none.
     static func note(_ uid: String, in records: some TagRecords) throws -> NoteTags {
         guard let bytes = try records.record(noteKey(uid)) else { return NoteTags(uid: uid, archived: false, tags: []) }
-        guard let flag = bytes.first, flag <= 1 else { throw StoreError.inconsistent("damaged tag record of note \(uid)") }
-        return NoteTags(uid: uid, archived: flag == 1, tags: try decodeIntegers(bytes.dropFirst(), what: "tags of note \(uid)"))
+        guard let flag = bytes.first, flag <= 1 else {
+            throw StoreError.inconsistent("damaged tag record of note \(uid)")
+        }
+        return NoteTags(
+            uid: uid, archived: flag == 1, tags: try decodeIntegers(bytes.dropFirst(), what: "tags of note \(uid)"))
     }
 
     private static func members(of tag: Int64, in records: some TagRecords) throws -> [String] {
@@ -164,7 +172,9 @@ enum TagIndex {
 
     private static func decodeIntegers<Bytes: Collection<UInt8>>(_ bytes: Bytes, what: String) throws -> [Int64] {
         let bytes = Array(bytes)
-        guard bytes.count % 8 == 0 else { throw StoreError.inconsistent("damaged \(what) record: \(bytes.count) bytes") }
+        guard bytes.count % 8 == 0 else {
+            throw StoreError.inconsistent("damaged \(what) record: \(bytes.count) bytes")
+        }
         return stride(from: 0, to: bytes.count, by: 8).map { offset in
             bytes[offset..<offset + 8].reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
         }

@@ -110,9 +110,10 @@ public struct BackendDescriptor: Sendable {
         libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
-        self.init(name: name, summary: summary, settings: NoSettings.self, persistent: persistent, readBack: readBack,
-                  storeFiles: storeFiles, promise: { _ in promise }, powerLossNote: { _ in powerLossNote },
-                  libraryVersions: libraryVersions, open: { location, _ in try open(location) })
+        self.init(
+            name: name, summary: summary, settings: NoSettings.self, persistent: persistent, readBack: readBack,
+            storeFiles: storeFiles, promise: { _ in promise }, powerLossNote: { _ in powerLossNote },
+            libraryVersions: libraryVersions, open: { location, _ in try open(location) })
     }
 
     /// Opens a store and casts it to the role a caller needs (`(any ArticleStore).self`); a store that does not
@@ -137,15 +138,22 @@ public struct BackendDescriptor: Sendable {
         var settings: [Variant.Setting] = []
         for axis in axes {
             let value = requested[axis.name] ?? axis.defaultValue
-            if let condition = axis.condition, settings.first(where: { $0.name == condition.axis })?.value != condition.value {
+            if let condition = axis.condition,
+                settings.first(where: { $0.name == condition.axis })?.value != condition.value
+            {
                 if requested[axis.name] != nil {
-                    throw VariantError(message: "backend '\(name)' setting '\(axis.name)' applies only with \(condition.axis)=\(condition.value)")
+                    throw VariantError(
+                        message:
+                            "backend '\(name)' setting '\(axis.name)' applies only with \(condition.axis)=\(condition.value)"
+                    )
                 }
                 continue
             }
             guard axis.accepts(value) else {
                 throw VariantError(
-                    message: "backend '\(name)' setting '\(axis.name)' cannot be '\(value)'; allowed: \(axis.allowedDescription)")
+                    message:
+                        "backend '\(name)' setting '\(axis.name)' cannot be '\(value)'; allowed: \(axis.allowedDescription)"
+                )
             }
             settings.append(Variant.Setting(name: axis.name, value: value))
         }

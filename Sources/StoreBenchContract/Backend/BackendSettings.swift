@@ -74,9 +74,12 @@ public struct SettingAxis<Settings: BackendSettings>: Sendable {
 
     /// This setting, applicable only when the setting at `path` is `value` (e.g. `batch_ops` only with
     /// `txn=batch`); otherwise it is left out of the variant and its identity.
-    public func only<Value: SettingChoice>(when path: KeyPath<Settings, Value> & Sendable, is value: Value) -> SettingAxis {
-        SettingAxis(erased: erased, isKey: isKey, path: self.path, read: read, write: write,
-                    condition: (path, value.rawValue))
+    public func only<Value: SettingChoice>(when path: KeyPath<Settings, Value> & Sendable, is value: Value)
+        -> SettingAxis
+    {
+        SettingAxis(
+            erased: erased, isKey: isKey, path: self.path, read: read, write: write,
+            condition: (path, value.rawValue))
     }
 }
 
@@ -102,8 +105,11 @@ extension BackendSettings {
     public init(_ variant: Variant) {
         self.init()
         for setting in variant.settings {
-            guard let axis = Self.axes.first(where: { $0.erased.name == setting.name }), axis.write(&self, setting.value) else {
-                preconditionFailure("\(Self.self) cannot hold \(setting.name)=\(setting.value): a variant of another backend")
+            guard let axis = Self.axes.first(where: { $0.erased.name == setting.name }),
+                axis.write(&self, setting.value)
+            else {
+                preconditionFailure(
+                    "\(Self.self) cannot hold \(setting.name)=\(setting.value): a variant of another backend")
             }
         }
     }

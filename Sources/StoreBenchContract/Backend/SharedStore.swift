@@ -15,7 +15,9 @@ public struct SharedStore {
     /// How the two threads share it, for the report (e.g. `second connection (WAL readers)`).
     public let concurrency: String
 
-    public init(writer: any ArticleWriter, concurrency: String, openReader: @escaping @Sendable () throws -> SharedReader) {
+    public init(
+        writer: any ArticleWriter, concurrency: String, openReader: @escaping @Sendable () throws -> SharedReader
+    ) {
         self.writer = writer
         self.openReader = openReader
         self.concurrency = concurrency
@@ -46,7 +48,8 @@ public struct SharedReader {
 
 /// A view of a store whose every call runs on a serial queue shared with the other thread; calls made inside one
 /// (a unit of work's inserts) run inline. It does not own the store.
-// @unchecked Sendable: every use of `base` runs on `queue`, and the store is not otherwise used until both threads are done.
+// @unchecked Sendable: every use of `base` runs on `queue`, and the store is not otherwise used until both threads are
+// done.
 final class LockedView: ArticleWriter, TimelineReader, @unchecked Sendable {
     private let base: any ArticleWriter & TimelineReader
     private let queue = DispatchQueue(label: "storebench.locked-store")

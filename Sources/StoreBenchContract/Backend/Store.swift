@@ -70,7 +70,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unsupported(let operation): "unsupported: \(operation)"
-        case let .settingMismatch(setting, requested, effective):
+        case .settingMismatch(let setting, let requested, let effective):
             "setting \(setting): requested \(requested) but the library reports \(effective)"
         case .inconsistent(let detail): "inconsistent store: \(detail)"
         }

@@ -46,7 +46,6 @@ extension QueryStore {
         }
         return uids
     }
-
 }
 
 extension SharableStore {

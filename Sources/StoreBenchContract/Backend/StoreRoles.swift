@@ -43,7 +43,8 @@ public protocol TimelineStore: Store, TimelineReader {
     func load(users: [User], messages: [Message]) throws
 }
 
-/// Role: the queries an app runs over its articles (`query`, `search`, the launch list). Every ``ArticleStore`` can play it by
+/// Role: the queries an app runs over its articles (`query`, `search`, the launch list). Every ``ArticleStore`` can
+/// play it by
 /// scanning (the defaults in `StoreDefaults.swift`); SQL backends answer with SQL and indexes.
 public protocol QueryStore: ArticleStore {
     /// The first screen of the app's own records: the newest `limit` articles, `published` descending, then `uid`
@@ -80,7 +81,8 @@ public protocol SharableStore: ArticleStore, TimelineStore {
     /// Shares the store between this thread (the writer) and one other (the reader), in the backend's natural
     /// idiom: a second connection (SQLite WAL readers), the same thread-safe database object (GRDB), one
     /// environment with a read transaction per call (LMDB), a second handle on atomically replaced files — or, for a
-    /// strategy with no concurrency of its own, one serial queue around the store, as an app would add (the default). Called
+    /// strategy with no concurrency of its own, one serial queue around the store, as an app would add (the default).
+    /// Called
     /// once, with no unit of work running; the store stays open until both views are done.
     func shareWithSecondThread() throws -> SharedStore
 }

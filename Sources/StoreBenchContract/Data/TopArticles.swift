@@ -14,7 +14,8 @@ public struct TopArticles {
     public mutating func offer(_ article: Article) {
         guard limit > 0 else { return }
         if sorted.count == limit, let oldest = sorted.last, !Article.isNewer(article, oldest) { return }
-        var low = 0, high = sorted.count
+        var low = 0
+        var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
             if Article.isNewer(sorted[middle], article) { low = middle + 1 } else { high = middle }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A failed system call: the call's name, the path it worked on, and `errno` (swift-system's `Errno`, with the
@@ -30,7 +30,9 @@ public struct SystemError: Error, CustomStringConvertible, Equatable, Sendable {
     /// Runs a system call that returns −1 on failure (retrying on `EINTR`) and returns its result; throws the
     /// call's ``SystemError`` on failure.
     @discardableResult
-    public static func check<T: FixedWidthInteger & SignedInteger>(_ call: String, path: String? = nil, _ body: () -> T) throws -> T {
+    public static func check<T: FixedWidthInteger & SignedInteger>(_ call: String, path: String? = nil, _ body: () -> T)
+        throws -> T
+    {
         while true {
             let result = body()
             if result != -1 { return result }

@@ -12,16 +12,18 @@ public struct ArticleV2: Codable, Hashable, Sendable {
     public var read: Bool
     public var pinned: Bool
 
-    public init(uid: String, feedID: Int64, title: String, summary: String, published: String, read: Bool, pinned: Bool) {
+    public init(uid: String, feedID: Int64, title: String, summary: String, published: String, read: Bool, pinned: Bool)
+    {
         (self.uid, self.feedID, self.title, self.summary) = (uid, feedID, title, summary)
         (self.published, self.read, self.pinned) = (published, read, pinned)
     }
 
     /// Version 1 as version 2: the date as text, not pinned.
     public init(upgrading article: Article) {
-        self.init(uid: article.uid, feedID: article.feedID, title: article.title, summary: article.summary,
-                  published: Self.text(millisecondsSince1970: article.published.millisecondsSince1970),
-                  read: article.read, pinned: false)
+        self.init(
+            uid: article.uid, feedID: article.feedID, title: article.title, summary: article.summary,
+            published: Self.text(millisecondsSince1970: article.published.millisecondsSince1970),
+            read: article.read, pinned: false)
     }
 
     private static let style = Date.ISO8601FormatStyle()

@@ -51,7 +51,9 @@ public struct NoteTagTable: Codable, Hashable, Sendable {
         var note = notes[change.uid] ?? NoteTags(uid: change.uid, archived: false, tags: [])
         switch change {
         case .add(_, let tag):
-            guard !note.tags.contains(tag) else { throw StoreError.inconsistent("note \(change.uid) already has tag \(tag)") }
+            guard !note.tags.contains(tag) else {
+                throw StoreError.inconsistent("note \(change.uid) already has tag \(tag)")
+            }
             note.tags.insert(tag, at: note.tags.firstIndex { $0 > tag } ?? note.tags.endIndex)
         case .remove(_, let tag):
             guard let index = note.tags.firstIndex(of: tag) else {
@@ -78,6 +80,8 @@ public struct NoteTagTable: Codable, Hashable, Sendable {
 
     /// Every note with tags or archived, ordered by uid (the form verification compares).
     public var canonical: [NoteTags] {
-        notes.values.filter { $0.archived || !$0.tags.isEmpty }.sorted { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }
+        notes.values.filter { $0.archived || !$0.tags.isEmpty }.sorted {
+            $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8)
+        }
     }
 }

@@ -34,13 +34,14 @@ public enum SettingValue: Hashable, Sendable {
     /// Decodes ``encoded`` text, which must be of `kind`.
     public init(encoded text: String, kind: SettingKind) throws {
         let payload = String(text.dropFirst(2))
-        let decoded: SettingValue? = switch text.prefix(2) {
-        case "b:": payload == "1" ? .bool(true) : payload == "0" ? .bool(false) : nil
-        case "i:": Int64(payload).map(SettingValue.int)
-        case "d:": UInt64(payload, radix: 16).map { .double(Double(bitPattern: $0)) }
-        case "s:": .string(payload)
-        default: nil
-        }
+        let decoded: SettingValue? =
+            switch text.prefix(2) {
+            case "b:": payload == "1" ? .bool(true) : payload == "0" ? .bool(false) : nil
+            case "i:": Int64(payload).map(SettingValue.int)
+            case "d:": UInt64(payload, radix: 16).map { .double(Double(bitPattern: $0)) }
+            case "s:": .string(payload)
+            default: nil
+            }
         guard let decoded, decoded.kind == kind else {
             throw StoreError.inconsistent("stored setting \(text.debugDescription) is not a valid \(kind.rawValue)")
         }

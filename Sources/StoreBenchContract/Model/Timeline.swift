@@ -57,7 +57,8 @@ extension TimelineScreen {
 extension Message {
     /// The timeline order: newer first; among equal dates the larger id first.
     public static func isNewer(_ lhs: Message, than rhs: Message) -> Bool {
-        let l = lhs.created.millisecondsSince1970, r = rhs.created.millisecondsSince1970
+        let l = lhs.created.millisecondsSince1970
+        let r = rhs.created.millisecondsSince1970
         return l != r ? l > r : lhs.id > rhs.id
     }
 }

@@ -73,7 +73,8 @@ struct ExpiryIndex {
 
     /// The position of `item` in `order`, or where it would be inserted.
     private func position(of item: (expires: Int64, key: String)) -> Int {
-        var low = 0, high = order.count
+        var low = 0
+        var high = order.count
         while low < high {
             let middle = (low + high) / 2
             if Self.precedes(order[middle], item) { low = middle + 1 } else { high = middle }

@@ -54,28 +54,34 @@ public enum ChildRequest: Codable, Sendable, Equatable {
         switch self {
         case .empty:
             return .launch(LaunchReport(readyNanoseconds: 0, readBytes: nil, checksum: "empty", settings: ""))
-        case let .launchTimeline(store, screen):
+        case .launchTimeline(let store, let screen):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.loadFirstScreen(descriptor: descriptor, location: location, screen: screen))
-        case let .launchList(store, screen):
+        case .launchList(let store, let screen):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.loadList(descriptor: descriptor, location: location, screen: screen))
-        case let .readSettings(store, seed, count):
+        case .readSettings(let store, let seed, let count):
             let (descriptor, location) = try store.resolve(in: registry)
-            return .launch(try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
-        case let .crashWriter(store, batch, seed, shape, pauseAfterFirst):
+            return .launch(
+                try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
+        case .crashWriter(let store, let batch, let seed, let shape, let pauseAfterFirst):
             let (descriptor, location) = try store.resolve(in: registry)
-            try CrashBatches.write(descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
-                                   limit: CrashTrials.batchLimit, pauseAfterFirst: pauseAfterFirst)
+            try CrashBatches.write(
+                descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
+                limit: CrashTrials.batchLimit, pauseAfterFirst: pauseAfterFirst)
             return .done
-        case let .crashCheck(store, batch, seed, shape, batches):
+        case .crashCheck(let store, let batch, let seed, let shape, let batches):
             let (descriptor, location) = try store.resolve(in: registry)
-            return .crashCheck(CrashBatches.check(descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
-                                                  batches: batches))
-        case let .verify(store, expectedChecksum):
+            return .crashCheck(
+                CrashBatches.check(
+                    descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
+                    batches: batches))
+        case .verify(let store, let expectedChecksum):
             let (descriptor, location) = try store.resolve(in: registry)
-            return .verify(StoreVerification.inspect(descriptor: descriptor, location: location,
-                                                     expectedChecksum: expectedChecksum))
+            return .verify(
+                StoreVerification.inspect(
+                    descriptor: descriptor, location: location,
+                    expectedChecksum: expectedChecksum))
         }
     }
 }

@@ -1,12 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The two child sides of `storebench crash`: the writer that commits batches of articles and acknowledges each
 /// on standard output, and the checker that reopens the store afterwards and reports what survived.
 ///
-/// Batch `b` holds the articles `b × size ..< (b + 1) × size` of the seed's generator (in the run's record shape), so the checker can tell
+/// Batch `b` holds the articles `b × size ..< (b + 1) × size` of the seed's generator (in the run's record shape), so
+/// the checker can tell
 /// complete, partial and lost batches from the store's content alone.
 public enum CrashBatches {
     /// The articles of batch `index`.
@@ -19,8 +21,10 @@ public enum CrashBatches {
     /// writes the batch number and a newline to standard output. Stops after `limit` batches. With
     /// `pauseAfterFirst` it reads one line from standard input after the first acknowledgement (the power-loss
     /// trial settles the store there).
-    public static func write(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-                             shape: RecordShape = RecordShape(), limit: Int, pauseAfterFirst: Bool = false) throws {
+    public static func write(
+        descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
+        shape: RecordShape = RecordShape(), limit: Int, pauseAfterFirst: Bool = false
+    ) throws {
         var generator = DatasetGenerator(seed: seed)
         generator.shape = shape
         let store = try descriptor.open(location, as: (any ArticleStore).self)
@@ -33,7 +37,8 @@ public enum CrashBatches {
             try store.commitPending()
             let line = Array("\(index)\n".utf8)
             guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
-                throw HarnessError(.crashTrial, "cannot acknowledge batch \(index): \(SystemError("write", path: "standard output"))")
+                throw HarnessError(
+                    .crashTrial, "cannot acknowledge batch \(index): \(SystemError("write", path: "standard output"))")
             }
             if index == 0 && pauseAfterFirst && readLine() == nil {
                 throw HarnessError(.crashTrial, "the parent closed the writer's input before it could go on")
@@ -58,8 +63,10 @@ public enum CrashBatches {
 
     /// Runs in the checker child: opens the store, runs the backend's integrity check, reads every article and
     /// sorts them into batches `0..<batches`.
-    public static func check(descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-                             shape: RecordShape = RecordShape(), batches: Int) -> Report {
+    public static func check(
+        descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
+        shape: RecordShape = RecordShape(), batches: Int
+    ) -> Report {
         var generator = DatasetGenerator(seed: seed)
         generator.shape = shape
         var expected: [String: (batch: Int, article: Article)] = [:]
@@ -70,8 +77,9 @@ public enum CrashBatches {
         do {
             store = try descriptor.open(location, as: (any ArticleStore).self)
         } catch {
-            return Report(opened: false, integrity: "open failed: \(error)", settings: "", completeBatches: [],
-                          partialBatches: [], foreignArticles: 0)
+            return Report(
+                opened: false, integrity: "open failed: \(error)", settings: "", completeBatches: [],
+                partialBatches: [], foreignArticles: 0)
         }
         defer { try? store.close() }
         var integrity = "ok"
@@ -80,8 +88,9 @@ public enum CrashBatches {
         do {
             articles = try store.allArticles()
         } catch {
-            return Report(opened: false, integrity: "reading failed: \(error)", settings: store.effectiveSettings,
-                          completeBatches: [], partialBatches: [], foreignArticles: 0)
+            return Report(
+                opened: false, integrity: "reading failed: \(error)", settings: store.effectiveSettings,
+                completeBatches: [], partialBatches: [], foreignArticles: 0)
         }
         var present = [Int](repeating: 0, count: batches)
         var foreign = 0
@@ -92,9 +101,10 @@ public enum CrashBatches {
             }
             present[known.batch] += 1
         }
-        return Report(opened: true, integrity: integrity, settings: store.effectiveSettings,
-                      completeBatches: present.indices.filter { present[$0] == size },
-                      partialBatches: present.indices.filter { present[$0] > 0 && present[$0] < size },
-                      foreignArticles: foreign)
+        return Report(
+            opened: true, integrity: integrity, settings: store.effectiveSettings,
+            completeBatches: present.indices.filter { present[$0] == size },
+            partialBatches: present.indices.filter { present[$0] > 0 && present[$0] < size },
+            foreignArticles: foreign)
     }
 }

@@ -44,13 +44,17 @@ public struct CrashCampaign {
 
     /// Runs every target. `row` sees each row as it is found; `finishedTarget` gets all rows so far after each
     /// target (to write them). A trial that fails throws a ``HarnessError`` naming the variant.
-    public func run(_ targets: [Target], row: (DurabilityRow) -> Void = { _ in },
-                    finishedTarget: ([DurabilityRow], Int) throws -> Void = { _, _ in }) throws -> Outcome {
-        var rows: [DurabilityRow] = [], finished: [DurabilityRow] = []
+    public func run(
+        _ targets: [Target], row: (DurabilityRow) -> Void = { _ in },
+        finishedTarget: ([DurabilityRow], Int) throws -> Void = { _, _ in }
+    ) throws -> Outcome {
+        var rows: [DurabilityRow] = []
+        var finished: [DurabilityRow] = []
         for (index, target) in targets.enumerated() {
             for fault in faults where fault == .kill || target.descriptor.persistent {
-                var trials = CrashTrials(executable: executable, backend: target.descriptor, variant: target.variant,
-                                         workRoot: workRoot, seed: seed)
+                var trials = CrashTrials(
+                    executable: executable, backend: target.descriptor, variant: target.variant,
+                    workRoot: workRoot, seed: seed)
                 trials.fault = fault
                 trials.batchSize = batchSize
                 trials.shape = shape

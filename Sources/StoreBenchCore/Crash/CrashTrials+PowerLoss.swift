@@ -9,13 +9,15 @@ extension CrashTrials {
     /// `prefixImages` `prefix` images of that cut. The settled first batch is not counted as acknowledged, and a cut
     /// before any later acknowledgement tested nothing: it is retried, not counted.
     func cutPower(trials: Int) throws -> [DurabilityRow] {
-        var synced = DurabilityRow(backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
+        var synced = DurabilityRow(
+            backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
         var prefix = synced
         prefix.image = .prefix
         func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
             [DurabilityRow.Image.synced, .prefix].map { image in
-                DurabilityRow(backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
-                              status: status, detail: reason)
+                DurabilityRow(
+                    backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
+                    status: status, detail: reason)
             }
         }
         if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
@@ -39,7 +41,11 @@ extension CrashTrials {
                     try FileManager.default.createDirectory(at: image, withIntermediateDirectories: true)
                     try layer.writeImage(kind, seed: imageSeeds.next(), into: image)
                     let report = try checkStore(image, batches: (acked.max() ?? 0) + 2)
-                    if kind == .synced { synced.count(acked: acked, report: report) } else { prefix.count(acked: acked, report: report) }
+                    if kind == .synced {
+                        synced.count(acked: acked, report: report)
+                    } else {
+                        prefix.count(acked: acked, report: report)
+                    }
                 }
                 synced.trials += 1
                 prefix.trials += 1

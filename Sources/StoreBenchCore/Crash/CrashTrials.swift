@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `storebench crash`: kills a writer child at seeded random moments and checks what survived in a fresh process.
 public struct CrashTrials {
@@ -72,7 +73,10 @@ public struct CrashTrials {
         while counted < trials {
             if shouldStop() { throw Stopped() }
             guard retries <= trials else {
-                throw HarnessError(.crashTrial, "\(backend.name) [\(variant)]: \(retries) attempts tested nothing (no batch acknowledged before the \(fault.rawValue))")
+                throw HarnessError(
+                    .crashTrial,
+                    "\(backend.name) [\(variant)]: \(retries) attempts tested nothing (no batch acknowledged before the \(fault.rawValue))"
+                )
             }
             let delay = 1 + Int(rng.next() % UInt64(maxDelayMilliseconds))
             let directory = try WorkDirectory(in: workRoot, prefix: "storebench-crash-")
@@ -86,10 +90,15 @@ public struct CrashTrials {
     /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running). With
     /// `afterFirst`, the writer waits after its first acknowledgement until `afterFirst` has returned, and the
     /// delay counts from then.
-    func killWriter(in store: URL, afterMilliseconds delay: Int, afterFirst: (() throws -> Void)? = nil) throws -> [Int]? {
-        let child = try ChildProcess(executable: executable, request: .crashWriter(
-            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed,
-            shape: shape, pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
+    func killWriter(in store: URL, afterMilliseconds delay: Int, afterFirst: (() throws -> Void)? = nil) throws
+        -> [Int]?
+    {
+        let child = try ChildProcess(
+            executable: executable,
+            request: .crashWriter(
+                ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
+                seed: seed,
+                shape: shape, pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
         try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
@@ -98,7 +107,8 @@ public struct CrashTrials {
         }
         guard !acked.isEmpty else {
             let outcome = child.killAndWait()
-            throw HarnessError(.crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
+            throw HarnessError(
+                .crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
         }
         if let afterFirst {
             try afterFirst()
@@ -108,13 +118,16 @@ public struct CrashTrials {
         while !child.ended {
             let now = monotonicNanoseconds()
             if now >= killAt { break }
-            acked += child.readLines(waitingMilliseconds: Int32(max(1, (killAt - now) / 1_000_000))).compactMap { Int($0) }
+            acked += child.readLines(waitingMilliseconds: Int32(max(1, (killAt - now) / 1_000_000))).compactMap {
+                Int($0)
+            }
         }
         let outcome = child.killAndWait()
         acked += outcome.remainingLines.compactMap { Int($0) }
         if outcome.killedBySignal { return acked }
         if outcome.exitCode != 0 {
-            throw HarnessError(.crashTrial, "crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
+            throw HarnessError(
+                .crashTrial, "crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return nil
     }
@@ -122,15 +135,20 @@ public struct CrashTrials {
     /// Reopens the store in a fresh checker process; a checker killed by a signal (a crash inside a C library)
     /// counts as an unrecoverable store.
     func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
-        let outcome = try ChildProcess.run(executable: executable, request: .crashCheck(
-            ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize, seed: seed, shape: shape,
-            batches: batches))
+        let outcome = try ChildProcess.run(
+            executable: executable,
+            request: .crashCheck(
+                ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
+                seed: seed, shape: shape,
+                batches: batches))
         if outcome.killedBySignal {
-            return CrashBatches.Report(opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
-                                       completeBatches: [], partialBatches: [], foreignArticles: 0)
+            return CrashBatches.Report(
+                opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
+                completeBatches: [], partialBatches: [], foreignArticles: 0)
         }
         guard let report = outcome.answer?.crashReport else {
-            throw HarnessError(.crashTrial, "crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
+            throw HarnessError(
+                .crashTrial, "crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return report
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// One row of `durability.csv`: what a backend variant lost under one fault, over `trials` counted trials.
 ///
 /// A `kill` trial checks the store as the killed process left it (`image` `live`: the page cache survives). A
@@ -43,8 +44,10 @@ public struct DurabilityRow: Sendable, Equatable {
         case unavailable
     }
 
-    public init(backend: String, variant: String, settings: String = "", fault: CrashFault, image: Image,
-                status: Status = .measured, detail: String = "") {
+    public init(
+        backend: String, variant: String, settings: String = "", fault: CrashFault, image: Image,
+        status: Status = .measured, detail: String = ""
+    ) {
         (self.backend, self.variant, self.settings, self.fault) = (backend, variant, settings, fault)
         (self.image, self.status, self.detail) = (image, status, detail)
     }
@@ -59,7 +62,8 @@ public struct DurabilityRow: Sendable, Equatable {
 
     public var fields: [String] {
         [backend, variant, settings, fault.rawValue, image.rawValue]
-            + [trials, images, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries].map(String.init)
+            + [trials, images, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries].map(
+                String.init)
             + [status.rawValue, detail]
     }
 

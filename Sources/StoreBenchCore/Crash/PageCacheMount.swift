@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The power-loss page-cache model mounted at `mountpoint` for one trial: a `storebench page-cache-layer` child
 /// serving an in-memory FUSE file system that logs every change (see docs/POWER-LOSS.md and `PageCacheLayer.h`).
@@ -26,8 +27,12 @@ public final class PageCacheMount {
 
     /// Why this machine cannot mount the layer, or nil when it can try.
     public static func unavailableReason() -> String? {
-        guard access("/dev/fuse", F_OK) == 0 else { return "/dev/fuse does not exist (load the fuse module, or run where FUSE is allowed)" }
-        guard access("/dev/fuse", R_OK | W_OK) == 0 else { return "/dev/fuse is not readable and writable by this user" }
+        guard access("/dev/fuse", F_OK) == 0 else {
+            return "/dev/fuse does not exist (load the fuse module, or run where FUSE is allowed)"
+        }
+        guard access("/dev/fuse", R_OK | W_OK) == 0 else {
+            return "/dev/fuse is not readable and writable by this user"
+        }
         guard geteuid() == 0 || access("/usr/bin/fusermount3", X_OK) == 0 else {
             return "not root and no fusermount3 (install the fuse3 package)"
         }
@@ -38,16 +43,18 @@ public final class PageCacheMount {
     public init(executable: URL, mountpoint: URL) throws {
         if let reason = Self.unavailableReason() { throw Unavailable(reason: reason) }
         self.mountpoint = mountpoint
-        server = try ChildProcess(executable: executable, arguments: ["page-cache-layer", "--mount", mountpoint.path],
-                                  input: true)
+        server = try ChildProcess(
+            executable: executable, arguments: ["page-cache-layer", "--mount", mountpoint.path],
+            input: true)
         try server.spawn()
         let first = server.nextLine(waitingMilliseconds: 15_000)
         guard first == "ready" else {
             mounted = false
             let outcome = server.killAndWait()
             _ = umount2(mountpoint.path, Int32(MNT_DETACH))
-            throw Unavailable(reason: [first ?? "the layer did not start", outcome.errors].filter { !$0.isEmpty }
-                .joined(separator: "; "))
+            throw Unavailable(
+                reason: [first ?? "the layer did not start", outcome.errors].filter { !$0.isEmpty }
+                    .joined(separator: "; "))
         }
     }
 
@@ -58,7 +65,8 @@ public final class PageCacheMount {
     public func send(_ command: String) throws -> String {
         try server.send(command)
         guard let reply = server.nextLine(waitingMilliseconds: 300_000) else {
-            throw HarnessError(.pageCacheLayer, "the page-cache layer at \(mountpoint.path) did not answer \"\(command)\"")
+            throw HarnessError(
+                .pageCacheLayer, "the page-cache layer at \(mountpoint.path) did not answer \"\(command)\"")
         }
         guard reply.hasPrefix("ok") else {
             throw HarnessError(.pageCacheLayer, "the page-cache layer at \(mountpoint.path): \"\(command)\": \(reply)")
@@ -108,8 +116,9 @@ public final class PageCacheMount {
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             guard let dash = fields.firstIndex(of: "-"), dash >= 5, fields.count > dash + 2,
-                  fields[dash + 1] == fileSystemType, fields[dash + 2].hasPrefix(sourcePrefix),
-                  let pid = pid_t(fields[dash + 2].dropFirst(sourcePrefix.count)) else { return nil }
+                fields[dash + 1] == fileSystemType, fields[dash + 2].hasPrefix(sourcePrefix),
+                let pid = pid_t(fields[dash + 2].dropFirst(sourcePrefix.count))
+            else { return nil }
             return Listed(mountpoint: unescape(String(fields[4])), server: pid)
         }
     }
@@ -126,7 +135,8 @@ public final class PageCacheMount {
     public static func isRunning(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
     }
 
@@ -135,7 +145,9 @@ public final class PageCacheMount {
         var bytes: [UInt8] = []
         var utf8 = Array(path.utf8)[...]
         while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "\\"), utf8.count >= 3, let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8) {
+            if byte == UInt8(ascii: "\\"), utf8.count >= 3,
+                let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8)
+            {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(3)
             } else {

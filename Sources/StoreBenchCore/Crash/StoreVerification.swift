@@ -11,8 +11,10 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     public var detail: String
 
     /// Runs in the checking child: opens the store, runs its integrity check and reads every article.
-    public static func inspect(descriptor: BackendDescriptor, location: StoreLocation,
-                               expectedChecksum: String?) -> StoreVerification {
+    public static func inspect(
+        descriptor: BackendDescriptor, location: StoreLocation,
+        expectedChecksum: String?
+    ) -> StoreVerification {
         let store: any ArticleStore
         do {
             store = try descriptor.open(location, as: (any ArticleStore).self)
@@ -24,8 +26,9 @@ public struct StoreVerification: Codable, Sendable, Equatable {
             try store.checkIntegrity()
             let checksum = Checksum.articles(try store.allArticles())
             if let expectedChecksum, checksum.hex != expectedChecksum {
-                return StoreVerification(status: "lost", articles: checksum.count, checksum: checksum.hex,
-                                         detail: "content checksum \(checksum.hex), expected \(expectedChecksum)")
+                return StoreVerification(
+                    status: "lost", articles: checksum.count, checksum: checksum.hex,
+                    detail: "content checksum \(checksum.hex), expected \(expectedChecksum)")
             }
             return StoreVerification(status: "ok", articles: checksum.count, checksum: checksum.hex, detail: "")
         } catch {
@@ -35,11 +38,15 @@ public struct StoreVerification: Codable, Sendable, Equatable {
 
     /// Runs the check in a child process, so a crash inside a C library (SIGSEGV, SIGBUS on a damaged memory map)
     /// becomes a `corrupt` status instead of killing the caller.
-    public static func inChild(executable: URL, store: ChildStore, expectedChecksum: String?) throws -> StoreVerification {
-        let outcome = try ChildProcess.run(executable: executable, request: .verify(store, expectedChecksum: expectedChecksum))
+    public static func inChild(executable: URL, store: ChildStore, expectedChecksum: String?) throws
+        -> StoreVerification
+    {
+        let outcome = try ChildProcess.run(
+            executable: executable, request: .verify(store, expectedChecksum: expectedChecksum))
         if outcome.killedBySignal {
-            return StoreVerification(status: "corrupt", articles: 0, checksum: "",
-                                     detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
+            return StoreVerification(
+                status: "corrupt", articles: 0, checksum: "",
+                detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
         }
         guard let report = outcome.answer?.verification else {
             throw HarnessError(.childProcess, "verify-store child \(outcome.how): \(outcome.errors)")

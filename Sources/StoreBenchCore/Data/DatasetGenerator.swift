@@ -13,7 +13,15 @@ public struct DatasetGenerator: Sendable {
     static let epochMilliseconds: Int64 = 1_767_225_600_000
     private static let yearMilliseconds: Int64 = 365 * 24 * 3600 * 1000
 
-    private enum Stream: UInt64 { case article = 1, user = 2, message = 3, selection = 4, setting = 5, cache = 6, edit = 8 }
+    private enum Stream: UInt64 {
+        case article = 1
+        case user = 2
+        case message = 3
+        case selection = 4
+        case setting = 5
+        case cache = 6
+        case edit = 8
+    }
 
     public init(seed: UInt64) { self.seed = seed }
 
@@ -25,22 +33,27 @@ public struct DatasetGenerator: Sendable {
         let hex = String(uidBits, radix: 16)
         let uid = "tag:feeds.example,2026:" + String(repeating: "0", count: 16 - hex.count) + hex
         let feedID = Int64(rng.next() % 50) + 1
-        let title = AwkwardText.sentence(words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
+        let title = AwkwardText.sentence(
+            words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
         let summary = AwkwardText.paragraph(minimumBytes: shape.summaryTarget(seed: seed, index: index), using: &rng)
         let published = Self.epochMilliseconds - Int64(rng.next() % UInt64(Self.yearMilliseconds))
-        return Article(uid: uid, feedID: feedID, title: title, summary: summary,
-                       published: Date(millisecondsSince1970: published), read: false)
+        return Article(
+            uid: uid, feedID: feedID, title: title, summary: summary,
+            published: Date(millisecondsSince1970: published), read: false)
     }
 
     /// Edit number `index` (0-based) of `article`: a new title and body of the record shape, dated `index + 1`
     /// seconds after every generated date (a note's modification date: edited notes lead the launch list).
     public func edit(of article: Article, number index: Int) -> ArticleEdit {
         var rng = SplitMix64.forItem(seed: seed, stream: Stream.edit.rawValue, index: index)
-        let title = AwkwardText.sentence(words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
-        let summary = AwkwardText.paragraph(minimumBytes: shape.summaryTarget(seed: seed ^ Stream.edit.rawValue, index: index),
-                                            using: &rng)
-        return ArticleEdit(uid: article.uid, title: title, summary: summary,
-                           date: Date(millisecondsSince1970: Self.epochMilliseconds + Int64(index + 1) * 1000))
+        let title = AwkwardText.sentence(
+            words: shape.titleWords + Int(rng.next() % 6), awkward: rng.next() % 4 == 0, using: &rng)
+        let summary = AwkwardText.paragraph(
+            minimumBytes: shape.summaryTarget(seed: seed ^ Stream.edit.rawValue, index: index),
+            using: &rng)
+        return ArticleEdit(
+            uid: article.uid, title: title, summary: summary,
+            date: Date(millisecondsSince1970: Self.epochMilliseconds + Int64(index + 1) * 1000))
     }
 
     /// The first `count` articles.
@@ -51,8 +64,9 @@ public struct DatasetGenerator: Sendable {
         var rng = SplitMix64.forItem(seed: seed, stream: Stream.user.rawValue, index: index)
         let id = Int64(index + 1)
         let name = AwkwardText.sentence(words: 2, awkward: rng.next() % 8 == 0, using: &rng)
-        return User(id: id, name: name, handle: "@user\(id)",
-                    avatarURL: "https://cdn.example.com/avatars/\(id).png?v=\(rng.next() % 1000)")
+        return User(
+            id: id, name: name, handle: "@user\(id)",
+            avatarURL: "https://cdn.example.com/avatars/\(id).png?v=\(rng.next() % 1000)")
     }
 
     public func users(count: Int) -> [User] { (0..<count).map(user(at:)) }
@@ -75,12 +89,14 @@ public struct DatasetGenerator: Sendable {
     public func setting(at index: Int) -> (key: String, value: SettingValue) {
         var rng = SplitMix64.forItem(seed: seed, stream: Stream.setting.rawValue, index: index)
         let word = AwkwardText.words[Int(rng.next() % UInt64(AwkwardText.words.count))]
-        let value: SettingValue = switch rng.next() % 4 {
-        case 0: .bool(rng.next() % 2 == 0)
-        case 1: .int(Int64(bitPattern: rng.next()) >> 40)
-        case 2: .double(Double(Int64(bitPattern: rng.next()) >> 12) / 1024)
-        default: .string(AwkwardText.sentence(words: 1 + Int(rng.next() % 3), awkward: rng.next() % 4 == 0, using: &rng))
-        }
+        let value: SettingValue =
+            switch rng.next() % 4 {
+            case 0: .bool(rng.next() % 2 == 0)
+            case 1: .int(Int64(bitPattern: rng.next()) >> 40)
+            case 2: .double(Double(Int64(bitPattern: rng.next()) >> 12) / 1024)
+            default:
+                .string(AwkwardText.sentence(words: 1 + Int(rng.next() % 3), awkward: rng.next() % 4 == 0, using: &rng))
+            }
         return ("pref.\(index).\(word)", value)
     }
 
@@ -130,11 +146,16 @@ public struct RecordShape: Codable, Sendable, Equatable {
 
     /// The article parameters.
     public static let parameters = [
-        WorkloadParameter("title_words", default: 4, range: 1...200, summary: "fewest words in an article's title (it has up to 5 more)", optional: true),
-        WorkloadParameter("summary_bytes", default: 190, range: 0...1_000_000,
-                          summary: "fewest bytes of text in an article's summary (the median with summary_max_bytes)", optional: true),
-        WorkloadParameter("summary_max_bytes", default: 0, range: 0...10_000_000,
-                          summary: "above summary_bytes: summaries spread up to this many bytes, long-tailed (0: all alike)", optional: true),
+        WorkloadParameter(
+            "title_words", default: 4, range: 1...200,
+            summary: "fewest words in an article's title (it has up to 5 more)", optional: true),
+        WorkloadParameter(
+            "summary_bytes", default: 190, range: 0...1_000_000,
+            summary: "fewest bytes of text in an article's summary (the median with summary_max_bytes)", optional: true),
+        WorkloadParameter(
+            "summary_max_bytes", default: 0, range: 0...10_000_000,
+            summary: "above summary_bytes: summaries spread up to this many bytes, long-tailed (0: all alike)",
+            optional: true),
     ]
 
     /// The shape of an article-only writer outside a workload (the crash writer): `parameters` by name, each checked
@@ -142,11 +163,13 @@ public struct RecordShape: Codable, Sendable, Equatable {
     public static func articles(_ values: [String: Int]) throws -> RecordShape {
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let parameter = parameters.first(where: { $0.name == name }) else {
-                throw ParameterError("\(name): not a record shape parameter; allowed: "
-                                     + parameters.map(\.name).joined(separator: ", "))
+                throw ParameterError(
+                    "\(name): not a record shape parameter; allowed: "
+                        + parameters.map(\.name).joined(separator: ", "))
             }
             guard parameter.range.contains(value) else {
-                throw ParameterError("\(name)=\(value): out of range \(parameter.range.lowerBound)...\(parameter.range.upperBound)")
+                throw ParameterError(
+                    "\(name)=\(value): out of range \(parameter.range.lowerBound)...\(parameter.range.upperBound)")
             }
         }
         return RecordShape(WorkloadParameters(values))
@@ -154,7 +177,9 @@ public struct RecordShape: Codable, Sendable, Equatable {
 
     /// The message parameter (timeline, launch and sync-while-reading workloads).
     public static let messageParameters = [
-        WorkloadParameter("message_bytes", default: 130, range: 0...1_000_000, summary: "fewest bytes of text in a message", optional: true),
+        WorkloadParameter(
+            "message_bytes", default: 130, range: 0...1_000_000, summary: "fewest bytes of text in a message",
+            optional: true)
     ]
 
     /// The random stream of the spread (after the generator's own streams 1–6).

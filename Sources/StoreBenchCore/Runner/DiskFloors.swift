@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What the disk under the work directory costs at the least, measured at the start and the end of a run so that
 /// every report shows the state the disk was in: a 4 KiB write + `fdatasync`, and a file create + rename + unlink.
@@ -12,7 +13,8 @@ public struct DiskFloors: Codable, Sendable {
     public var createRenameUnlinkSeconds: Double
 
     enum CodingKeys: String, CodingKey {
-        case fdatasyncSeconds = "fdatasync_4k_s", createRenameUnlinkSeconds = "create_rename_unlink_s"
+        case fdatasyncSeconds = "fdatasync_4k_s"
+        case createRenameUnlinkSeconds = "create_rename_unlink_s"
     }
 
     /// Probes `directory` (a private work directory; what it creates there is removed).
@@ -25,7 +27,8 @@ public struct DiskFloors: Codable, Sendable {
         let fd = open(syncPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw WorkDirectoryError(message: "disk floors: \(SystemError("open", path: syncPath))") }
         defer { close(fd) }
-        var syncs: [Double] = [], creates: [Double] = []
+        var syncs: [Double] = []
+        var creates: [Double] = []
         for index in 0..<samples {
             let start = monotonicNanoseconds()
             guard pwrite(fd, page, page.count, 0) == page.count, fdatasync(fd) == 0 else {
@@ -36,12 +39,16 @@ public struct DiskFloors: Codable, Sendable {
             let final = probeDirectory.appendingPathComponent("f\(index)").path
             let begin = monotonicNanoseconds()
             let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard file >= 0, write(file, page, 64) == 64, close(file) == 0, rename(temporary, final) == 0, unlink(final) == 0 else {
-                throw WorkDirectoryError(message: "disk floors: \(SystemError("open/rename/unlink", path: probeDirectory.path))")
+            guard file >= 0, write(file, page, 64) == 64, close(file) == 0, rename(temporary, final) == 0,
+                unlink(final) == 0
+            else {
+                throw WorkDirectoryError(
+                    message: "disk floors: \(SystemError("open/rename/unlink", path: probeDirectory.path))")
             }
             creates.append(Double(monotonicNanoseconds() - begin) / 1e9)
         }
-        return DiskFloors(fdatasyncSeconds: Statistics.median(syncs) ?? 0,
-                          createRenameUnlinkSeconds: Statistics.median(creates) ?? 0)
+        return DiskFloors(
+            fdatasyncSeconds: Statistics.median(syncs) ?? 0,
+            createRenameUnlinkSeconds: Statistics.median(creates) ?? 0)
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchContract
 import StoreBenchMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `environment.json`: everything needed to explain the numbers next to them — machine, software, settings,
 /// data and scenario.
@@ -62,7 +63,8 @@ public struct EnvironmentManifest: Codable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case looks, lookAlpha = "look_alpha"
+            case looks
+            case lookAlpha = "look_alpha"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -95,16 +97,44 @@ public struct EnvironmentManifest: Codable, Sendable {
     public var finishedAt: String
 
     enum CodingKeys: String, CodingKey {
-        case storebenchVersion = "storebench_version", gitCommit = "git_commit",
-             buildConfiguration = "build_configuration", swiftVersion = "swift_version", host, cpuModel = "cpu_model",
-             cores, memoryBytes = "memory_bytes", kernel, workdir, workdirFileSystem = "workdir_filesystem",
-             libraries, seed, datasets, scenarioName = "scenario_name", scenarioFile = "scenario_file",
-             scenarioHash = "scenario_hash", commandLine = "command_line", peakMemoryMethod = "peak_memory_method",
-             medianIntervalMethod = "median_interval_method", diskFloorsAtStart = "disk_floors_at_start",
-             diskFloorsAtEnd = "disk_floors_at_end", storage, repetitionPolicy = "repetition_policy",
-             repetitionPolicyValues = "repetition_policy_values",
-             warnings, interrupted, resumedFrom = "resumed_from", invocation, binaryHash = "binary_hash", counters,
-             startedAt = "started_at", finishedAt = "finished_at"
+        case storebenchVersion = "storebench_version"
+        case gitCommit = "git_commit"
+        case
+            buildConfiguration = "build_configuration"
+        case swiftVersion = "swift_version"
+        case host
+        case cpuModel = "cpu_model"
+        case
+            cores
+        case memoryBytes = "memory_bytes"
+        case kernel, workdir
+        case workdirFileSystem = "workdir_filesystem"
+        case
+            libraries, seed, datasets
+        case scenarioName = "scenario_name"
+        case scenarioFile = "scenario_file"
+        case
+            scenarioHash = "scenario_hash"
+        case commandLine = "command_line"
+        case peakMemoryMethod = "peak_memory_method"
+        case
+            medianIntervalMethod = "median_interval_method"
+        case diskFloorsAtStart = "disk_floors_at_start"
+        case
+            diskFloorsAtEnd = "disk_floors_at_end"
+        case storage
+        case repetitionPolicy = "repetition_policy"
+        case
+            repetitionPolicyValues = "repetition_policy_values"
+        case
+            warnings, interrupted
+        case resumedFrom = "resumed_from"
+        case invocation
+        case binaryHash = "binary_hash"
+        case counters
+        case
+            startedAt = "started_at"
+        case finishedAt = "finished_at"
     }
 
     public func encoded() throws -> Data {
@@ -113,5 +143,3 @@ public struct EnvironmentManifest: Codable, Sendable {
         return try encoder.encode(self) + Data("\n".utf8)
     }
 }
-
-

@@ -16,12 +16,14 @@ struct InterruptedRun {
         directory = URL(fileURLWithPath: path, isDirectory: true)
         let environment = directory.appendingPathComponent("environment.json")
         guard let data = FileManager.default.contents(atPath: environment.path) else {
-            throw Refusal(description: "--resume \(path): no environment.json there; only an interrupted run can be resumed")
+            throw Refusal(
+                description: "--resume \(path): no environment.json there; only an interrupted run can be resumed")
         }
         do {
             manifest = try JSONDecoder().decode(EnvironmentManifest.self, from: data)
         } catch {
-            throw Refusal(description: "--resume \(path): environment.json was not written by this storebench (\(error))")
+            throw Refusal(
+                description: "--resume \(path): environment.json was not written by this storebench (\(error))")
         }
         guard manifest.interrupted != nil else {
             throw Refusal(description: "--resume \(path): that run was not interrupted; it finished")
@@ -30,8 +32,9 @@ struct InterruptedRun {
             throw Refusal(description: "--resume \(path): environment.json does not record the run's input")
         }
         guard !binaryHash.isEmpty, manifest.binaryHash == binaryHash else {
-            throw Refusal(description: "--resume \(path): the run was made by another storebench binary "
-                          + "(hash \(manifest.binaryHash), this one \(binaryHash)); rerun it from the start instead")
+            throw Refusal(
+                description: "--resume \(path): the run was made by another storebench binary "
+                    + "(hash \(manifest.binaryHash), this one \(binaryHash)); rerun it from the start instead")
         }
         self.recorded = recorded
         do {
@@ -47,8 +50,9 @@ struct InterruptedRun {
     /// Throws unless `scenario` is the file the interrupted run read, unchanged.
     func check(scenario: Scenario) throws {
         guard scenario.fileHash == manifest.scenarioHash else {
-            throw Refusal(description: "--resume \(directory.path): \(scenario.file) changed since the run began "
-                          + "(hash \(manifest.scenarioHash), now \(scenario.fileHash))")
+            throw Refusal(
+                description: "--resume \(directory.path): \(scenario.file) changed since the run began "
+                    + "(hash \(manifest.scenarioHash), now \(scenario.fileHash))")
         }
     }
 

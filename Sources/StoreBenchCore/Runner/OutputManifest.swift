@@ -25,11 +25,12 @@ public struct OutputManifest: Codable, Equatable, Sendable {
         var info = stat()
         guard lstat(file.path, &info) == 0 else { return nil }
         guard info.st_mode & S_IFMT == S_IFREG, let data = FileManager.default.contents(atPath: file.path),
-              let manifest = try? JSONDecoder().decode(OutputManifest.self, from: data), manifest.schema == schema,
-              manifest.files.allSatisfy(isPlainName)
+            let manifest = try? JSONDecoder().decode(OutputManifest.self, from: data), manifest.schema == schema,
+            manifest.files.allSatisfy(isPlainName)
         else {
-            throw RunOutput.Refusal(description: "\(file.path) is not a storebench output manifest; storebench will not "
-                                    + "write into or remove anything from \(folder.path)")
+            throw RunOutput.Refusal(
+                description: "\(file.path) is not a storebench output manifest; storebench will not "
+                    + "write into or remove anything from \(folder.path)")
         }
         return manifest
     }
@@ -39,7 +40,8 @@ public struct OutputManifest: Codable, Equatable, Sendable {
         files = Array(Set(files).union(names)).sorted()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(self) + Data("\n".utf8), to: folder.appendingPathComponent(Self.fileName))
+        try AtomicFile.write(
+            try encoder.encode(self) + Data("\n".utf8), to: folder.appendingPathComponent(Self.fileName))
     }
 
     /// One name inside the folder: no separators, not `.` or `..`, not the manifest itself.
@@ -51,7 +53,8 @@ public struct OutputManifest: Codable, Equatable, Sendable {
     /// environment file's schema fields, a trend page's mark) and the names of that kind present; nil when none does.
     static func legacy(in folder: URL, kinds: [RunOutput.Kind]) -> OutputManifest? {
         guard let kind = kinds.first(where: { $0.recognisesLegacy(folder) }) else { return nil }
-        return OutputManifest(kind: kind.rawValue, files: RunOutput.contents(of: folder).filter { kind.legacyNames.contains($0) })
+        return OutputManifest(
+            kind: kind.rawValue, files: RunOutput.contents(of: folder).filter { kind.legacyNames.contains($0) })
     }
 
     /// Records `names` as written by storebench in `folder`, an output folder of ours: one with a manifest, or one
@@ -59,8 +62,9 @@ public struct OutputManifest: Codable, Equatable, Sendable {
     /// into storebench's folders.
     public static func record(_ names: [String], in folder: URL) throws {
         guard var manifest = try read(in: folder) ?? legacy(in: folder, kinds: RunOutput.Kind.allCases) else {
-            throw RunOutput.Refusal(description: "\(folder.path) is not a storebench output folder (no \(fileName) and no "
-                                    + "storebench run's environment.json); nothing was written")
+            throw RunOutput.Refusal(
+                description: "\(folder.path) is not a storebench output folder (no \(fileName) and no "
+                    + "storebench run's environment.json); nothing was written")
         }
         try manifest.add(names, in: folder)
     }

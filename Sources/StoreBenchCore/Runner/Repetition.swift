@@ -20,8 +20,10 @@ public final class Repetition {
     /// its store unchanged filled it (``Workload/leavesStoreUnchanged``).
     public let storeIsFilled: Bool
 
-    init(launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
-         open: @escaping () throws -> any Store) {
+    init(
+        launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
+        open: @escaping () throws -> any Store
+    ) {
         self.launch = launch
         self.readBack = readBack
         self.storeIsFilled = storeIsFilled
@@ -149,7 +151,8 @@ public struct ArticleSnapshot {
     public func check(against expected: ArticleSnapshot) throws -> String {
         guard count == expected.count, hex == expected.hex else {
             throw VerificationError(
-                "expected \(expected.count) articles with checksum \(expected.hex), found \(count) with checksum \(hex)")
+                "expected \(expected.count) articles with checksum \(expected.hex), found \(count) with checksum \(hex)"
+            )
         }
         return hex
     }

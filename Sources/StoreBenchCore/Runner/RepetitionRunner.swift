@@ -20,8 +20,10 @@ final class RepetitionRunner {
     /// ``RegionMarks`` around each counted region (verification only).
     let markRegion = RegionMarks.enabled()
 
-    init(plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
-         extraSync: TestExtraSync? = nil, counters: CostCounters? = nil) {
+    init(
+        plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
+        extraSync: TestExtraSync? = nil, counters: CostCounters? = nil
+    ) {
         self.plan = plan
         self.workDirectory = workDirectory
         self.childExecutable = childExecutable
@@ -47,8 +49,9 @@ final class RepetitionRunner {
         let planned = plan.cases[caseIndex]
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
-            let sample = Self.run(planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
-                                  seams: seams(planned), counters: counters)
+            let sample = Self.run(
+                planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
+                seams: seams(planned), counters: counters)
             keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
             return sample
         }
@@ -60,8 +63,9 @@ final class RepetitionRunner {
             sample.error = Self.describe(planned, phase: "prepare", error)
             return sample
         }
-        let sample = Self.run(planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable,
-                              seams: seams(planned), counters: counters)
+        let sample = Self.run(
+            planned, round: round, in: directory, storeIsFilled: false, childExecutable: childExecutable,
+            seams: seams(planned), counters: counters)
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
     }
@@ -69,9 +73,10 @@ final class RepetitionRunner {
     /// The test seams for a case: the stretch of its backend and workload, else of its backend; the extra sync.
     private func seams(_ planned: RunPlan.Case) -> TestSeams {
         let (backend, workload) = (planned.backend.name, planned.workload.name)
-        return TestSeams(slowdown: slowdown["\(backend)/\(workload)"] ?? slowdown[backend] ?? 0,
-                         extraSync: extraSync?.applies(backend: backend, workload: workload) ?? false,
-                         markRegion: markRegion)
+        return TestSeams(
+            slowdown: slowdown["\(backend)/\(workload)"] ?? slowdown[backend] ?? 0,
+            extraSync: extraSync?.applies(backend: backend, workload: workload) ?? false,
+            markRegion: markRegion)
     }
 
     private func keepOrRetire(_ directory: URL, caseIndex: Int, sample: Sample, reusable: Bool) {
@@ -83,21 +88,27 @@ final class RepetitionRunner {
     }
 
     /// One repetition of `planned` with its store in `directory` (which the caller removes).
-    static func run(_ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
-                    childExecutable: URL?, seams: TestSeams = TestSeams(), counters: CostCounters? = nil) -> Sample {
+    static func run(
+        _ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
+        childExecutable: URL?, seams: TestSeams = TestSeams(), counters: CostCounters? = nil
+    ) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
         let missing = planned.workload.requires.subtracting(planned.backend.roles)
         guard missing.isEmpty else {
             sample.status = .unsupported
-            sample.error = describe(planned, phase: "plan", StoreError.unsupported(
-                "the \(planned.backend.name) store does not play the role \(missing) that \(planned.workload.name) needs"))
+            sample.error = describe(
+                planned, phase: "plan",
+                StoreError.unsupported(
+                    "the \(planned.backend.name) store does not play the role \(missing) that \(planned.workload.name) needs"
+                ))
             return sample
         }
         var settings = ""
         let backend = planned.backend
-        let target = LaunchTarget(executable: childExecutable, backend: backend.name, variant: planned.variant,
-                                  directory: directory, persistent: backend.persistent)
+        let target = LaunchTarget(
+            executable: childExecutable, backend: backend.name, variant: planned.variant,
+            directory: directory, persistent: backend.persistent)
         let location = StoreLocation(directory: directory, variant: planned.variant)
         let repetition = Repetition(launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled) {
             let store = try backend.open(location)
@@ -106,8 +117,9 @@ final class RepetitionRunner {
         }
         var phase = "prepare"
         do {
-            try measure(planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
-                        phase: &phase, directory: directory, seams: seams, counters: counters)
+            try measure(
+                planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
+                phase: &phase, directory: directory, seams: seams, counters: counters)
             sample.status = .ok
         } catch let error as StoreError {
             if case .unsupported = error { sample.status = .unsupported }
@@ -123,9 +135,11 @@ final class RepetitionRunner {
     }
 
     /// The three phases of one case, with the timed region around measure alone.
-    private static func measure<Case: WorkloadCase>(_ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
-                                             into sample: inout Sample, phase: inout String, directory: URL,
-                                             seams: TestSeams, counters: CostCounters?) throws {
+    private static func measure<Case: WorkloadCase>(
+        _ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
+        into sample: inout Sample, phase: inout String, directory: URL,
+        seams: TestSeams, counters: CostCounters?
+    ) throws {
         let prepareStart = monotonicNanoseconds()
         if requiresStore { try run.openInitialStore() }
         let prepared = try workloadCase.prepare(run)
@@ -192,15 +206,19 @@ final class RepetitionRunner {
 extension Runner {
     /// Runs one repetition of `workload` with `parameters` (data from `seed`) on a backend variant, with the store in
     /// `directory`, exactly as a run does: role check, prepare, the timed measure, verify. The contract suites use it.
-    public static func runOnce(_ workload: any Workload, parameters: WorkloadParameters, seed: UInt64,
-                               backend: BackendDescriptor, variant: Variant, in directory: URL,
-                               childExecutable: URL?) -> Sample {
+    public static func runOnce(
+        _ workload: any Workload, parameters: WorkloadParameters, seed: UInt64,
+        backend: BackendDescriptor, variant: Variant, in directory: URL,
+        childExecutable: URL?
+    ) -> Sample {
         var shaped = DatasetGenerator(seed: seed)
         shaped.shape = RecordShape(parameters)
-        let key = RowKey(scenario: "once", workload: workload.name, backend: backend.name, variant: variant.description,
-                         size: parameters[workload.sizeParameter], parameters: parameters.description)
-        let planned = RunPlan.Case(key: key, workload: workload, parameters: parameters, backend: backend, variant: variant,
-                                   data: workload.makeCase(parameters, generator: shaped))
+        let key = RowKey(
+            scenario: "once", workload: workload.name, backend: backend.name, variant: variant.description,
+            size: parameters[workload.sizeParameter], parameters: parameters.description)
+        let planned = RunPlan.Case(
+            key: key, workload: workload, parameters: parameters, backend: backend, variant: variant,
+            data: workload.makeCase(parameters, generator: shaped))
         return RepetitionRunner.run(planned, round: 1, in: directory, childExecutable: childExecutable)
     }
 }

@@ -56,14 +56,17 @@ public struct RepetitionSchedule {
     /// How far the case's median interval reaches from the median (relative), nil while there is none.
     public func precision(_ index: Int) -> Double? {
         guard let statistics = Statistics(cases[index].wall, schedule: looks),
-              let interval = statistics.medianInterval else { return nil }
+            let interval = statistics.medianInterval
+        else { return nil }
         return NoiseFlags.reach(interval, median: statistics.median)
     }
 
     /// Records a repetition that took `seconds` overall, then decides whether the case goes on. A warm-up that
     /// failed or was declined counts as the case's measured repetition (the caller writes it) and stops the case.
     /// Returns whether the sample is to be written.
-    public mutating func record(_ index: Int, _ sample: Sample, seconds: Double, warmup: Bool, runElapsed: Double) -> Bool {
+    public mutating func record(_ index: Int, _ sample: Sample, seconds: Double, warmup: Bool, runElapsed: Double)
+        -> Bool
+    {
         var state = cases[index]
         state.repetitions += 1
         state.spent += seconds
@@ -95,7 +98,8 @@ public struct RepetitionSchedule {
         // Precision is judged only at the schedule's looks: judging after every repetition would stop on samples
         // that are narrow by chance, and the interval would cover its median less often than it says.
         if state.wall.count >= policy.minimum, looks.isLook(state.wall.count), let precision = precision(index),
-           precision <= policy.targetPrecision {
+            precision <= policy.targetPrecision
+        {
             return .precise
         }
         if state.measured >= policy.maximum { return .maximum }

@@ -17,8 +17,10 @@ public struct ResourceBound: Sendable {
     /// Seconds to generate one default-sized record here, measured.
     public var generationSecondsPerRecord: Double
 
-    public init(records: Int, largestDataset: Int, rowRecords: [Int], memoryBytesPerRecord: Double,
-                generationSecondsPerRecord: Double) {
+    public init(
+        records: Int, largestDataset: Int, rowRecords: [Int], memoryBytesPerRecord: Double,
+        generationSecondsPerRecord: Double
+    ) {
         self.records = records
         self.largestDataset = largestDataset
         self.rowRecords = rowRecords
@@ -35,8 +37,10 @@ public struct ResourceBound: Sendable {
     static let sampleRecords = 4_000
 
     /// Measures the rates on a sample and sums the cases' data sets.
-    public static func estimate(_ cases: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)],
-                                seed: UInt64) -> ResourceBound {
+    public static func estimate(
+        _ cases: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)],
+        seed: UInt64
+    ) -> ResourceBound {
         var datasets: [String: Int] = [:]
         for item in cases { datasets["\(item.workload) \(item.parameters)"] = RunPlan.weightedRecords(item.parameters) }
         let generator = DatasetGenerator(seed: seed)
@@ -45,10 +49,11 @@ public struct ResourceBound: Sendable {
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         // Text as UTF-8 plus Swift's per-record cost: the struct, three string headers and their allocations.
         let textBytes = sample.reduce(0) { $0 + $1.uid.utf8.count + $1.title.utf8.count + $1.summary.utf8.count }
-        return ResourceBound(records: datasets.values.reduce(0, +), largestDataset: datasets.values.max() ?? 0,
-                             rowRecords: cases.map { RunPlan.weightedRecords($0.parameters) },
-                             memoryBytesPerRecord: Double(textBytes) / Double(sampleRecords) + 160,
-                             generationSecondsPerRecord: seconds / Double(sampleRecords))
+        return ResourceBound(
+            records: datasets.values.reduce(0, +), largestDataset: datasets.values.max() ?? 0,
+            rowRecords: cases.map { RunPlan.weightedRecords($0.parameters) },
+            memoryBytesPerRecord: Double(textBytes) / Double(sampleRecords) + 160,
+            generationSecondsPerRecord: seconds / Double(sampleRecords))
     }
 
     /// Memory the generated data sets need at once (each case's data is made once and kept for its rows), with room
@@ -64,30 +69,42 @@ public struct ResourceBound: Sendable {
 
     /// Throws a ``ScenarioError`` with the numbers when the scenario cannot fit (see the type).
     public func check(file: String, memoryAvailable: Double?, diskFree: Double?, budgetSeconds: Double?) throws {
-        func size(_ bytes: Double) -> String { ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary) }
+        func size(_ bytes: Double) -> String {
+            ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
+        }
         if let memoryAvailable, memoryBytes > memoryAvailable * Self.share {
-            throw ScenarioError(file: file, path: "workloads", message: "the data sets would need about \(size(memoryBytes)) of "
-                + "memory (\(records) records at \(Int(memoryBytesPerRecord)) bytes each, twice over while a store is filled); "
-                + "\(Int(Self.share * 100))% of the \(size(memoryAvailable)) available is \(size(memoryAvailable * Self.share)). "
-                + "Lower the sizes")
+            throw ScenarioError(
+                file: file, path: "workloads",
+                message: "the data sets would need about \(size(memoryBytes)) of "
+                    + "memory (\(records) records at \(Int(memoryBytesPerRecord)) bytes each, twice over while a store is filled); "
+                    + "\(Int(Self.share * 100))% of the \(size(memoryAvailable)) available is \(size(memoryAvailable * Self.share)). "
+                    + "Lower the sizes")
         }
         if let diskFree, diskBytes > diskFree * Self.share {
-            throw ScenarioError(file: file, path: "workloads", message: "the largest store would need about \(size(diskBytes)) "
-                + "on the work directory's disk (\(largestDataset) records); \(Int(Self.share * 100))% of its "
-                + "\(size(diskFree)) free is \(size(diskFree * Self.share)). Lower the sizes or choose another --workdir")
+            throw ScenarioError(
+                file: file, path: "workloads",
+                message: "the largest store would need about \(size(diskBytes)) "
+                    + "on the work directory's disk (\(largestDataset) records); \(Int(Self.share * 100))% of its "
+                    + "\(size(diskFree)) free is \(size(diskFree * Self.share)). Lower the sizes or choose another --workdir"
+            )
         }
         if let budgetSeconds, generationSeconds + repetitionFloorSeconds > budgetSeconds {
-            throw ScenarioError(file: file, path: "budget", message: "generating the data takes about "
-                + "\(Runner.clock(generationSeconds)) here and one repetition of every row at least "
-                + "\(Runner.clock(repetitionFloorSeconds)) more, over the run's budget of \(Runner.clock(budgetSeconds)); "
-                + "lower the sizes or raise the budget")
+            throw ScenarioError(
+                file: file, path: "budget",
+                message: "generating the data takes about "
+                    + "\(Runner.clock(generationSeconds)) here and one repetition of every row at least "
+                    + "\(Runner.clock(repetitionFloorSeconds)) more, over the run's budget of \(Runner.clock(budgetSeconds)); "
+                    + "lower the sizes or raise the budget")
         }
     }
 
     /// The dry run's line: what the data costs before the first repetition.
     public var description: String {
-        func size(_ bytes: Double) -> String { ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary) }
-        return "data: \(records) generated records (weighted by size), about \(size(memoryBytes)) of memory, the largest "
+        func size(_ bytes: Double) -> String {
+            ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
+        }
+        return
+            "data: \(records) generated records (weighted by size), about \(size(memoryBytes)) of memory, the largest "
             + "store about \(size(diskBytes)) on disk; generating it about \(Runner.clock(generationSeconds)) here"
     }
 }

@@ -25,9 +25,11 @@ public struct RunInvocation {
     }
 
     /// Runs the request. `progress` receives progress lines and notices while it runs (never inside a timed region).
-    public func execute(backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
-                        commandLine: [String] = CommandLine.arguments,
-                        progress: @escaping (String) -> Void) throws(RunFailure) -> Outcome {
+    public func execute(
+        backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
+        commandLine: [String] = CommandLine.arguments,
+        progress: @escaping (String) -> Void
+    ) throws(RunFailure) -> Outcome {
         var request = self.request
         let scenario: Scenario
         let output: RunOutput
@@ -49,15 +51,17 @@ public struct RunInvocation {
             workURL = try OutputLocations.workdir(request.workdir)
             // Bounds before work: memory, disk and time the data needs, measured on a sample here.
             let bound = ResourceBound.estimate(cases, seed: scenario.seed)
-            try bound.check(file: scenario.file, memoryAvailable: MachineFacts.memoryAvailableBytes,
-                            diskFree: MachineFacts.freeBytes(at: workURL.path), budgetSeconds: scenario.policy.budgetSeconds)
+            try bound.check(
+                file: scenario.file, memoryAvailable: MachineFacts.memoryAvailableBytes,
+                diskFree: MachineFacts.freeBytes(at: workURL.path), budgetSeconds: scenario.policy.budgetSeconds)
             if request.dryRun {
                 return .planned(DryRun.describe(scenario, cases: cases, workloads: workloadRegistry, bound: bound))
             }
             if let requested = request.output { try RunOutput.checkPath(requested) }
             let outputURL = URL(fileURLWithPath: request.output ?? OutputLocations.defaultOutput(), isDirectory: true)
-            output = try RunOutput(outputURL, existing: previous != nil ? .resume : (request.force ? .replace : .refuse),
-                                   inputs: request.scenarioFile.map { [URL(fileURLWithPath: $0)] } ?? [])
+            output = try RunOutput(
+                outputURL, existing: previous != nil ? .resume : (request.force ? .replace : .refuse),
+                inputs: request.scenarioFile.map { [URL(fileURLWithPath: $0)] } ?? [])
         } catch {
             throw .badInput(error)
         }
@@ -74,7 +78,8 @@ public struct RunInvocation {
         interrupt.addCleanup { try? FileManager.default.removeItem(at: staging) }
         interrupt.addCleanup(output.emergencyCleanup)
         do {
-            var options = Runner.Options(workdir: workURL, output: staging, commandLine: commandLine, progress: progress)
+            var options = Runner.Options(
+                workdir: workURL, output: staging, commandLine: commandLine, progress: progress)
             options.childExecutable = childExecutable
             options.interrupt = interrupt
             options.onRepetition = onRepetition
@@ -82,7 +87,8 @@ public struct RunInvocation {
             options.request = request
             options.binaryHash = binaryHash
             options.counters = request.counters
-            let result = try Runner(backends: backendRegistry, workloads: workloadRegistry).run(scenario, options: options)
+            let result = try Runner(backends: backendRegistry, workloads: workloadRegistry).run(
+                scenario, options: options)
             try output.publish(staging)
             return .finished(result, output: output.url)
         } catch {
@@ -102,7 +108,7 @@ public enum RunFailure: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badInput(let error): "\(error)"
-        case let .stopped(error, output):
+        case .stopped(let error, let output):
             "the run stopped and no report was written (\(output.path) is as it was): \(error)"
         }
     }

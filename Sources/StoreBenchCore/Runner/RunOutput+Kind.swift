@@ -30,7 +30,9 @@ extension RunOutput {
         /// Whether `folder`, which has no manifest, is an output of this kind written before manifests: recognised by
         /// content storebench writes (an environment file with its schema fields; a trend page's generator mark).
         func recognisesLegacy(_ folder: URL) -> Bool {
-            func data(_ name: String) -> Data { FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) ?? Data() }
+            func data(_ name: String) -> Data {
+                FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) ?? Data()
+            }
             switch self {
             case .run: return RunEnvironment.isStoreBenchRun(data("environment.json"))
             case .crash: return RunEnvironment.isStoreBenchRun(data("durability.environment.json"), crash: true)

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An output folder, owned for the length of a command: the one funnel through which every command that writes a
 /// folder (`run`, `crash`, `advise`, `history html`; `report` and the charts add to one) writes.
@@ -30,10 +31,12 @@ public final class RunOutput {
     private let option: String
     private var inputs: [FileIdentity] = []
     /// Files and directories a storebench run, report, chart or crash run writes (a run folder from before manifests).
-    public static let reportNames = ["samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
-                                     "durability.csv", "durability.environment.json", "classes.csv", "rounds.csv",
-                                     "samples.csv.partial", "summary.csv.partial",
-                                     "environment.json.partial"]
+    public static let reportNames = [
+        "samples.csv", "summary.csv", "summary.json", "environment.json", "report.md", "charts",
+        "durability.csv", "durability.environment.json", "classes.csv", "rounds.csv",
+        "samples.csv.partial", "summary.csv.partial",
+        "environment.json.partial",
+    ]
     static let lockName = ".storebench.lock"
     static let stagingPrefix = ".staging-"
 
@@ -51,7 +54,8 @@ public final class RunOutput {
 
     /// Claims `url`. `inputs`: files the command reads (the scenario, the profile); a claim that would remove or
     /// overwrite one of them is refused.
-    public init(_ url: URL, existing: Existing, kind: Kind = .run, inputs: [URL] = [], option: String = "--out") throws {
+    public init(_ url: URL, existing: Existing, kind: Kind = .run, inputs: [URL] = [], option: String = "--out") throws
+    {
         self.url = url
         self.kind = kind
         self.option = option
@@ -71,10 +75,14 @@ public final class RunOutput {
         guard !path.isEmpty else { throw Refusal(description: "\(option) is empty; name a directory") }
         let absolute = URL(fileURLWithPath: path).path
         guard absolute.utf8.count < Int(PATH_MAX) else {
-            throw Refusal(description: "\(option) is \(absolute.utf8.count) bytes long; paths are limited to \(PATH_MAX - 1)")
+            throw Refusal(
+                description: "\(option) is \(absolute.utf8.count) bytes long; paths are limited to \(PATH_MAX - 1)")
         }
         if let long = absolute.split(separator: "/").first(where: { $0.utf8.count > Int(NAME_MAX) }) {
-            throw Refusal(description: "\(option) has a name of \(long.utf8.count) bytes ('\(long.prefix(40))…'); names are limited to \(NAME_MAX)")
+            throw Refusal(
+                description:
+                    "\(option) has a name of \(long.utf8.count) bytes ('\(long.prefix(40))…'); names are limited to \(NAME_MAX)"
+            )
         }
     }
 
@@ -84,7 +92,9 @@ public final class RunOutput {
         // parents may be links (a symlinked home).
         var info = stat()
         if lstat(url.path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
-            let what = info.st_mode & S_IFMT == S_IFLNK ? "a symlink; storebench does not write through links (name the directory itself)"
+            let what =
+                info.st_mode & S_IFMT == S_IFLNK
+                ? "a symlink; storebench does not write through links (name the directory itself)"
                 : "\(FileKind.describe(info.st_mode)), not a directory"
             throw Refusal(description: "\(option) \(url.path) exists and is \(what)")
         }
@@ -97,17 +107,23 @@ public final class RunOutput {
         let listing = "\(present.prefix(5).joined(separator: ", "))\(present.count > 5 ? ", …" : "")"
         // What storebench wrote here, and which kind wrote the folder: its manifest, or its recognised legacy kind.
         let accepted = existing == .adopt ? kind.adopts : kind.adopts.union([kind.rawValue])
-        let found = manifest ?? OutputManifest.legacy(in: url, kinds: Kind.allCases.filter { accepted.contains($0.rawValue) })
-        let ours = found.flatMap { accepted.contains($0.kind) ? $0.files : nil }, folderKind = found?.kind
+        let found =
+            manifest ?? OutputManifest.legacy(in: url, kinds: Kind.allCases.filter { accepted.contains($0.rawValue) })
+        let ours = found.flatMap { accepted.contains($0.kind) ? $0.files : nil }
+        let folderKind = found?.kind
         switch existing {
         case .refuse:
-            throw Refusal(description: "\(option) \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
-                          + "--force to replace the \(kind.what) in it")
+            throw Refusal(
+                description:
+                    "\(option) \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
+                    + "--force to replace the \(kind.what) in it")
         case .replace, .adopt:
             guard let ours else {
-                throw Refusal(description: "\(option) \(url.path) holds files (\(listing)) but is not a \(kind.what) (no storebench "
-                              + "manifest, and no \(kind.legacyNames[0]) of storebench's); --force replaces only what storebench "
-                              + "wrote, so choose another directory")
+                throw Refusal(
+                    description:
+                        "\(option) \(url.path) holds files (\(listing)) but is not a \(kind.what) (no storebench "
+                        + "manifest, and no \(kind.legacyNames[0]) of storebench's); --force replaces only what storebench "
+                        + "wrote, so choose another directory")
             }
             // In a folder another kind wrote (crash results beside a run), only this kind's own names are replaced.
             // Adding to a folder of its own kind (`report` into a run, `advise --report`) replaces file by file and
@@ -129,8 +145,9 @@ public final class RunOutput {
         for name in names {
             let path = url.appendingPathComponent(name)
             for input in inputs where input.isInside(path) {
-                throw Refusal(description: "\(input.path) is an input of this command, and --force would remove it from "
-                              + "\(url.path); move it out of the directory")
+                throw Refusal(
+                    description: "\(input.path) is an input of this command, and --force would remove it from "
+                        + "\(url.path); move it out of the directory")
             }
         }
     }
@@ -151,7 +168,8 @@ public final class RunOutput {
             do {
                 try FileManager.default.removeItem(at: old)
             } catch {
-                throw Refusal(description: "cannot remove the previous output's \(old.path): \(error.localizedDescription)")
+                throw Refusal(
+                    description: "cannot remove the previous output's \(old.path): \(error.localizedDescription)")
             }
         }
         if var manifest = try OutputManifest.read(in: url) {
@@ -183,7 +201,8 @@ public final class RunOutput {
         }
         for directory in missing {
             guard mkdir(directory.path, 0o755) == 0 || errno == EEXIST else {
-                throw Refusal(description: "cannot create output directory: \(SystemError("mkdir", path: directory.path))")
+                throw Refusal(
+                    description: "cannot create output directory: \(SystemError("mkdir", path: directory.path))")
             }
             created.append(directory)
         }
@@ -196,15 +215,20 @@ public final class RunOutput {
         for _ in 0..<3 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw Refusal(description: "output directory \(url.path) is not writable: \(SystemError("open", path: path))")
+                throw Refusal(
+                    description: "output directory \(url.path) is not writable: \(SystemError("open", path: path))")
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 close(descriptor)
-                throw Refusal(description: "another storebench run is writing to \(url.path) (it holds \(Self.lockName)); "
-                              + "wait for it or choose another --out")
+                throw Refusal(
+                    description: "another storebench run is writing to \(url.path) (it holds \(Self.lockName)); "
+                        + "wait for it or choose another --out")
             }
-            var held = stat(), atPath = stat()
-            if fstat(descriptor, &held) == 0, lstat(path, &atPath) == 0, held.st_ino == atPath.st_ino, held.st_dev == atPath.st_dev {
+            var held = stat()
+            var atPath = stat()
+            if fstat(descriptor, &held) == 0, lstat(path, &atPath) == 0, held.st_ino == atPath.st_ino,
+                held.st_dev == atPath.st_dev
+            {
                 lock = descriptor
                 return
             }
@@ -216,7 +240,8 @@ public final class RunOutput {
     /// What a second Ctrl-C (which exits at once) removes: the lock file, and the directories this claim created
     /// when they are still empty. Safe to call from the signal queue.
     public var emergencyCleanup: @Sendable () -> Void {
-        let lockPath = url.appendingPathComponent(Self.lockName).path, created = created.map(\.path)
+        let lockPath = url.appendingPathComponent(Self.lockName).path
+        let created = created.map(\.path)
         return {
             unlink(lockPath)
             for directory in created.reversed() { rmdir(directory) }
@@ -229,7 +254,6 @@ public final class RunOutput {
         release()
         for directory in created.reversed() { rmdir(directory.path) }
     }
-
 
     deinit { release() }
 
@@ -249,7 +273,8 @@ public final class RunOutput {
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw Refusal(description: "cannot create a staging directory: \(SystemError("mkdtemp", path: url.path))")
         }
-        return URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, isDirectory: true)
+        return URL(
+            fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, isDirectory: true)
     }
 
     /// Removes what the previous output left (its manifest's names) and whatever the staged files replace, renames
@@ -260,7 +285,8 @@ public final class RunOutput {
         try refuseRemovingInputs(staged)
         try remove(Set(previous).union(staged).sorted())
         for name in staged {
-            let source = staging.appendingPathComponent(name), target = url.appendingPathComponent(name)
+            let source = staging.appendingPathComponent(name)
+            let target = url.appendingPathComponent(name)
             guard rename(source.path, target.path) == 0 else {
                 throw Refusal(description: "cannot publish: \(SystemError("rename", path: target.path))")
             }
@@ -283,7 +309,8 @@ public final class RunOutput {
 
     /// Staging directories of runs that died (we hold the lock, so no live run owns one).
     private static func removeStaleStaging(in url: URL) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where name.hasPrefix(stagingPrefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        where name.hasPrefix(stagingPrefix) {
             try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
         }
     }

@@ -23,27 +23,34 @@ public struct RunPlan {
         var cases: [Case] = []
         for entry in scenario.workloads {
             guard let workload = workloads[entry.workload] else {
-                throw ScenarioError(file: scenario.file, path: "workloads", message: "unknown workload '\(entry.workload)'")
+                throw ScenarioError(
+                    file: scenario.file, path: "workloads", message: "unknown workload '\(entry.workload)'")
             }
             for requested in entry.cases {
                 if !workload.requiresStore {
                     let data = workload.makeCase(requested, generator: generator)
-                    let key = RowKey(scenario: scenario.name, workload: workload.name, backend: "process",
-                                     variant: "default", size: requested[workload.sizeParameter], parameters: requested.description)
-                    cases.append(Case(key: key, workload: workload, parameters: requested, backend: Self.noStore,
-                                      variant: try Self.noStore.variant(), data: data))
+                    let key = RowKey(
+                        scenario: scenario.name, workload: workload.name, backend: "process",
+                        variant: "default", size: requested[workload.sizeParameter], parameters: requested.description)
+                    cases.append(
+                        Case(
+                            key: key, workload: workload, parameters: requested, backend: Self.noStore,
+                            variant: try Self.noStore.variant(), data: data))
                     continue
                 }
                 for backendEntry in scenario.backends where backendEntry.runs(workload.name) {
                     guard let backend = backends[backendEntry.backend] else {
-                        throw ScenarioError(file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
+                        throw ScenarioError(
+                            file: scenario.file, path: "backends", message: "unknown backend '\(backendEntry.backend)'")
                     }
                     let parameters = backendEntry.limited(requested, for: workload.name)
                     do {
                         try workload.validate(parameters)
                     } catch {
-                        throw ScenarioError(file: scenario.file, path: "backends (\(backend.name) [\(backendEntry.variant)]).limits.\(workload.name)",
-                                            message: "the limited parameters do not fit together: \(error)")
+                        throw ScenarioError(
+                            file: scenario.file,
+                            path: "backends (\(backend.name) [\(backendEntry.variant)]).limits.\(workload.name)",
+                            message: "the limited parameters do not fit together: \(error)")
                     }
                     let cacheKey = "\(workload.name) \(parameters)"
                     let data: any WorkloadCase
@@ -54,13 +61,19 @@ public struct RunPlan {
                         shaped.shape = RecordShape(parameters)
                         data = workload.makeCase(parameters, generator: shaped)
                         cache[cacheKey] = data
-                        records.append(.init(workload: workload.name, parameters: parameters.description, fingerprint: data.fingerprint))
+                        records.append(
+                            .init(
+                                workload: workload.name, parameters: parameters.description,
+                                fingerprint: data.fingerprint))
                     }
-                    let key = RowKey(scenario: scenario.name, workload: workload.name, backend: backend.name,
-                                     variant: backendEntry.variant.description, size: parameters[workload.sizeParameter],
-                                     parameters: parameters.description)
-                    cases.append(Case(key: key, workload: workload, parameters: parameters, backend: backend,
-                                      variant: backendEntry.variant, data: data))
+                    let key = RowKey(
+                        scenario: scenario.name, workload: workload.name, backend: backend.name,
+                        variant: backendEntry.variant.description, size: parameters[workload.sizeParameter],
+                        parameters: parameters.description)
+                    cases.append(
+                        Case(
+                            key: key, workload: workload, parameters: parameters, backend: backend,
+                            variant: backendEntry.variant, data: data))
                 }
             }
         }
@@ -82,14 +95,17 @@ public struct RunPlan {
     /// Returns the cases (workload, parameters, backend entry) in scenario order.
     @discardableResult
     public static func check(_ scenario: Scenario, workloads: WorkloadRegistry, limits: Limits) throws
-        -> [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)] {
+        -> [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)]
+    {
         var planned: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)] = []
         var cases = 0
         var datasets: [String: Int] = [:]
         for entry in scenario.workloads {
             guard let workload = workloads[entry.workload] else { continue }
             for requested in entry.cases {
-                let backends = workload.requiresStore ? scenario.backends.filter { $0.runs(workload.name) } : [scenario.backends[0]]
+                let backends =
+                    workload.requiresStore
+                    ? scenario.backends.filter { $0.runs(workload.name) } : [scenario.backends[0]]
                 for backend in backends {
                     let parameters = backend.limited(requested, for: workload.name)
                     cases += 1
@@ -99,15 +115,17 @@ public struct RunPlan {
             }
         }
         if cases > limits.cases {
-            throw ScenarioError(file: scenario.file, path: "workloads",
-                                message: "\(cases) cases (workload sizes × backend variants) exceed the cap of \(limits.cases); "
-                                    + "list fewer sizes or variants, or raise the cap with --max-cases")
+            throw ScenarioError(
+                file: scenario.file, path: "workloads",
+                message: "\(cases) cases (workload sizes × backend variants) exceed the cap of \(limits.cases); "
+                    + "list fewer sizes or variants, or raise the cap with --max-cases")
         }
         let records = datasets.values.reduce(0, +)
         if records > limits.records {
-            throw ScenarioError(file: scenario.file, path: "workloads",
-                                message: "the data sets would hold \(records) generated records, over the cap of \(limits.records); "
-                                    + "lower the sizes, or raise the cap with --max-records")
+            throw ScenarioError(
+                file: scenario.file, path: "workloads",
+                message: "the data sets would hold \(records) generated records, over the cap of \(limits.records); "
+                    + "lower the sizes, or raise the cap with --max-records")
         }
         return planned
     }

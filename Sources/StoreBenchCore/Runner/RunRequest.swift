@@ -39,7 +39,8 @@ public struct RunRequest: Codable, Sendable, Equatable {
     public init(scenarioFile: String? = nil) { self.scenarioFile = scenarioFile }
 
     enum CodingKeys: String, CodingKey {
-        case scenarioFile = "scenario_file", backends, workloads, sizes, filters, policy, seed, parameters
+        case scenarioFile = "scenario_file"
+        case backends, workloads, sizes, filters, policy, seed, parameters
     }
 
     /// This request with the recorded input of `interrupted` (the run `--resume` continues), into its directory.
@@ -60,16 +61,20 @@ public struct RunRequest: Codable, Sendable, Equatable {
         var scenario: Scenario
         if let scenarioFile {
             guard sizes.isEmpty else {
-                throw ScenarioError(file: scenarioFile, path: "--size", message: "--size makes an ad-hoc run; with a "
-                                    + "scenario file, list sizes in it (sizes: [...])")
+                throw ScenarioError(
+                    file: scenarioFile, path: "--size",
+                    message: "--size makes an ad-hoc run; with a "
+                        + "scenario file, list sizes in it (sizes: [...])")
             }
             scenario = try parser.parse(file: scenarioFile).narrowed(backends: backends, workloads: workloads)
         } else if !backends.isEmpty && !workloads.isEmpty {
-            scenario = try Scenario.adHoc(backends: backends, workloads: workloads, sizes: sizes,
-                                          backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
+            scenario = try Scenario.adHoc(
+                backends: backends, workloads: workloads, sizes: sizes,
+                backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
         } else {
             guard sizes.isEmpty else {
-                throw ScenarioError(file: "command line", path: "--size", message: "an ad-hoc run needs --backend and --workload")
+                throw ScenarioError(
+                    file: "command line", path: "--size", message: "an ad-hoc run needs --backend and --workload")
             }
             scenario = try parser.parse(file: try BundledScenarios.path("default.yaml"))
                 .narrowed(backends: backends, workloads: workloads)

@@ -71,7 +71,8 @@ public struct Runner {
             warnings.append("DEBUG BUILD: timings are not representative; build with -c release")
         }
         if WorkDirectory.isMemoryBacked(options.workdir.path) {
-            warnings.append("work directory \(options.workdir.path) is memory-backed (tmpfs): disk costs are not measured")
+            warnings.append(
+                "work directory \(options.workdir.path) is memory-backed (tmpfs): disk costs are not measured")
         }
         let slowdown = try TestSlowdown()
         if let slowdown { warnings.append(slowdown.warning) }
@@ -91,18 +92,21 @@ public struct Runner {
         options.interrupt.addCleanup { WorkDirectory.removeTree(workPath) }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
-        var summary = SummaryBuilder(order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
-                                     schedule: scenario.policy.schedule)
+        var summary = SummaryBuilder(
+            order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
+            schedule: scenario.policy.schedule)
         let policy = scenario.policy
         var schedule = RepetitionSchedule(policy: policy, caseCount: plan.cases.count)
         options.progress("repetitions: \(policy)")
         var interrupted = false
         var rounds: [[String]] = []
         do {
-            let earlier = try resume(options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
-            let repetitionRunner = RepetitionRunner(plan: plan, workDirectory: workDirectory,
-                                                    childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
-                                                    counters: counters)
+            let earlier = try resume(
+                options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
+            let repetitionRunner = RepetitionRunner(
+                plan: plan, workDirectory: workDirectory,
+                childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
+                counters: counters)
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0
@@ -120,16 +124,19 @@ public struct Runner {
                     var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
                     // A repetition the signal cut short is not a result: the resumed run repeats it.
                     if options.interrupt.signal != nil && sample.status != .ok { break rounds }
-                    let counts = schedule.record(caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
-                                                 warmup: warmup, runElapsed: elapsed())
+                    let counts = schedule.record(
+                        caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
+                        warmup: warmup, runElapsed: elapsed())
                     sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
                     done += 1
                     if let onRepetition = options.onRepetition {
                         let left = schedule.remaining(runElapsed: elapsed())
-                        onRepetition(RunProgress(done: done, expectedTotal: done + left.repetitions, elapsed: elapsed(),
-                                                 secondsLeft: left.seconds, round: label, casesLeft: schedule.activeCount,
-                                                 cases: plan.cases.count, line: progressLine(nil, sample),
-                                                 failed: sample.status == .failed))
+                        onRepetition(
+                            RunProgress(
+                                done: done, expectedTotal: done + left.repetitions, elapsed: elapsed(),
+                                secondsLeft: left.seconds, round: label, casesLeft: schedule.activeCount,
+                                cases: plan.cases.count, line: progressLine(nil, sample),
+                                failed: sample.status == .failed))
                     } else {
                         options.progress(progressLine(label, sample))
                     }
@@ -144,22 +151,26 @@ public struct Runner {
                 }
                 if !warmup {
                     schedule.applyBudget(runElapsed: elapsed())
-                    for index in plan.cases.indices where !schedule.isActive(index) { repetitionRunner.release(caseIndex: index) }
+                    for index in plan.cases.indices where !schedule.isActive(index) {
+                        repetitionRunner.release(caseIndex: index)
+                    }
                 }
                 round += 1
             }
             interrupted = schedule.activeCount > 0
             for (index, planned) in plan.cases.enumerated() {
                 let state = schedule.cases[index]
-                summary.conclude(planned.key, stopped: state.stop?.rawValue ?? (interrupted ? "interrupted" : ""),
-                                 caseSeconds: state.spent)
+                summary.conclude(
+                    planned.key, stopped: state.stop?.rawValue ?? (interrupted ? "interrupted" : ""),
+                    caseSeconds: state.spent)
             }
             try samples.finish()
         } catch {
             samples.discard()
             throw error
         }
-        var manifest = makeManifest(scenario: scenario, plan: plan, options: options, warnings: warnings, started: started)
+        var manifest = makeManifest(
+            scenario: scenario, plan: plan, options: options, warnings: warnings, started: started)
         manifest.diskFloorsAtStart = floorsAtStart
         manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
         manifest.storage = StorageFacts.of(options.workdir.path)
@@ -173,29 +184,36 @@ public struct Runner {
         if interrupted {
             manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
         }
-        try AtomicFile.write(CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
+        try AtomicFile.write(
+            CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
         if !rounds.isEmpty {
-            try AtomicFile.write(CSVFormat.encode([AgingRound.header] + rounds), to: options.output.appendingPathComponent("rounds.csv"))
+            try AtomicFile.write(
+                CSVFormat.encode([AgingRound.header] + rounds), to: options.output.appendingPathComponent("rounds.csv"))
         }
         let environment = try manifest.encoded()
         try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))
-        try AtomicFile.write(summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))
-        return Result(summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest,
-                      interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
+        try AtomicFile.write(
+            summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))
+        return Result(
+            summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest,
+            interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
     }
 
     /// Feeds an interrupted run's samples back in: each becomes a measured repetition of its case (written again
     /// as it was), so the run goes on where it stopped. Returns the seconds those repetitions took, which count
     /// against the run's budget.
-    private func resume(_ table: SampleTable?, plan: RunPlan, schedule: inout RepetitionSchedule,
-                        summary: inout SummaryBuilder, samples: SampleWriter) throws -> Double {
+    private func resume(
+        _ table: SampleTable?, plan: RunPlan, schedule: inout RepetitionSchedule,
+        summary: inout SummaryBuilder, samples: SampleWriter
+    ) throws -> Double {
         guard let table else { return 0 }
         let index = Dictionary(plan.cases.enumerated().map { ($0.element.key, $0.offset) }) { first, _ in first }
         var seconds = 0.0
         for (row, sample) in zip(table.cells, table.samples()) {
             guard let caseIndex = index[sample.key] else {
-                throw ResumeError("\(table.source): row \(sample.key.workload) \(sample.key.backend) [\(sample.key.variant)] "
-                                  + "is not in this scenario; it cannot be resumed")
+                throw ResumeError(
+                    "\(table.source): row \(sample.key.workload) \(sample.key.backend) [\(sample.key.variant)] "
+                        + "is not in this scenario; it cannot be resumed")
             }
             let cost = sample.repetitionSeconds ?? 0
             seconds += cost
@@ -220,13 +238,17 @@ public struct Runner {
 
     private func progressLine(_ label: String?, _ sample: Sample) -> String {
         let key = sample.key
-        let outcome = sample.status == .ok
+        let outcome =
+            sample.status == .ok
             ? MarkdownTable.duration(sample.wallSeconds) : "\(sample.status.rawValue): \(sample.error)"
-        return (label.map { "[\($0)] " } ?? "") + "\(key.workload) size=\(key.size) \(key.backend) [\(key.variant)]: \(outcome)"
+        return (label.map { "[\($0)] " } ?? "")
+            + "\(key.workload) size=\(key.size) \(key.backend) [\(key.variant)]: \(outcome)"
     }
 
-    private func makeManifest(scenario: Scenario, plan: RunPlan, options: Options, warnings: [String],
-                              started: Date) -> EnvironmentManifest {
+    private func makeManifest(
+        scenario: Scenario, plan: RunPlan, options: Options, warnings: [String],
+        started: Date
+    ) -> EnvironmentManifest {
         var libraries: [String: String] = [:]
         for name in Set(plan.cases.map(\.backend.name)).sorted() {
             libraries.merge(backends[name]?.libraryVersions() ?? [:]) { first, _ in first }

@@ -16,8 +16,10 @@ final class SecondThread<Value: Sendable>: Sendable {
     private let closeFailure = Mutex<(any Error)?>(nil)
 
     /// Starts the thread and waits until `open` has run on it; throws what `open` threw.
-    init<Context>(open: @escaping @Sendable () throws -> Context, run: @escaping @Sendable (Context) throws -> Value,
-                  close: @escaping @Sendable (Context) throws -> Void) throws {
+    init<Context>(
+        open: @escaping @Sendable () throws -> Context, run: @escaping @Sendable (Context) throws -> Value,
+        close: @escaping @Sendable (Context) throws -> Void
+    ) throws {
         ran.enter()
         ended.enter()
         let thread = Thread { [self] in

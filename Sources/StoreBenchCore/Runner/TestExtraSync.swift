@@ -14,7 +14,8 @@ public struct TestExtraSync: Sendable, Equatable {
         guard let text = environment[Self.variable], !text.isEmpty else { return nil }
         let targets = text.split(separator: ",").map(String.init)
         guard targets.allSatisfy({ !$0.isEmpty && !$0.contains(":") && !$0.contains(" ") }) else {
-            throw TestSeamError(description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
+            throw TestSeamError(
+                description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
         }
         self.targets = Set(targets)
     }
@@ -30,7 +31,9 @@ public struct TestExtraSync: Sendable, Equatable {
 
     /// `count` fsyncs of `directory` (inside the clock).
     static func sync(_ directory: URL, times count: Int) throws {
-        let fd = try SystemError.check("open \(directory.path)") { open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let fd = try SystemError.check("open \(directory.path)") {
+            open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
         defer { close(fd) }
         for _ in 0..<count { _ = try SystemError.check("fsync \(directory.path)") { fsync(fd) } }
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A test-only seam: `STOREBENCH_TEST_SLOWDOWN=TARGET:FRACTION[,…]`, where TARGET is a backend (`sqlite:0.2`) or a
 /// backend and workload (`sqlite/insert:0.2`), stretches every timed operation of the target by the fraction (a
-/// spin inside the clock, after the operation; nothing when the fraction is 0), so that a known regression can be planted to prove the CI gate catches it (docs/COMPARING.md). A run that has it records a
+/// spin inside the clock, after the operation; nothing when the fraction is 0), so that a known regression can be
+/// planted to prove the CI gate catches it (docs/COMPARING.md). A run that has it records a
 /// warning in environment.json; it is read once, never in the timed path.
 public struct TestSlowdown: Sendable, Equatable {
     public static let variable = "STOREBENCH_TEST_SLOWDOWN"
@@ -15,7 +16,10 @@ public struct TestSlowdown: Sendable, Equatable {
         for part in text.split(separator: ",") {
             let pieces = part.split(separator: ":")
             guard pieces.count == 2, let fraction = Double(pieces[1]), fraction > 0, fraction <= 10 else {
-                throw TestSeamError(description: "\(Self.variable)='\(text)': expected BACKEND:FRACTION (0 < FRACTION ≤ 10), e.g. sqlite/insert:0.2")
+                throw TestSeamError(
+                    description:
+                        "\(Self.variable)='\(text)': expected BACKEND:FRACTION (0 < FRACTION ≤ 10), e.g. sqlite/insert:0.2"
+                )
             }
             fractions[String(pieces[0])] = fraction
         }
@@ -23,7 +27,8 @@ public struct TestSlowdown: Sendable, Equatable {
     }
 
     public var warning: String {
-        "TEST SEAM \(Self.variable) is set: " + fractions.sorted { $0.key < $1.key }
+        "TEST SEAM \(Self.variable) is set: "
+            + fractions.sorted { $0.key < $1.key }
             .map { "\($0.key) operations stretched by \(Int(($0.value * 100).rounded()))%" }.joined(separator: ", ")
     }
 

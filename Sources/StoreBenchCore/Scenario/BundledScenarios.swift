@@ -5,7 +5,9 @@ import Foundation
 public enum BundledScenarios {
     /// Where `name` is looked for, in order.
     static func candidates(_ name: String) -> [URL] {
-        var places = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("scenarios")]
+        var places = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("scenarios")
+        ]
         if let executable = RunningExecutable.url {
             var directory = executable.deletingLastPathComponent()
             for _ in 0..<4 {
@@ -20,8 +22,10 @@ public enum BundledScenarios {
     public static func path(_ name: String) throws -> String {
         let places = candidates(name)
         if let found = places.first(where: { FileManager.default.fileExists(atPath: $0.path) }) { return found.path }
-        throw ScenarioError(file: name, path: "", message: "the bundled scenario is not in "
-                            + places.map(\.path).joined(separator: ", ") + "; pass --scenario FILE, or --backend and --workload")
+        throw ScenarioError(
+            file: name, path: "",
+            message: "the bundled scenario is not in "
+                + places.map(\.path).joined(separator: ", ") + "; pass --scenario FILE, or --backend and --workload")
     }
 
     /// The absolute path of a scenario file given on the command line: as given (relative to the working
@@ -40,7 +44,9 @@ public enum BundledScenarios {
         if let found = places.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             return found.standardizedFileURL.path
         }
-        throw ScenarioError(file: given, path: "", message: "no such file; looked in "
-                            + places.map(\.standardizedFileURL.path).joined(separator: ", "))
+        throw ScenarioError(
+            file: given, path: "",
+            message: "no such file; looked in "
+                + places.map(\.standardizedFileURL.path).joined(separator: ", "))
     }
 }

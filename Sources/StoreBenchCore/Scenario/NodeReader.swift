@@ -30,7 +30,9 @@ public struct NodeReader {
     }
 
     /// A mapping whose keys are all in `allowed` (duplicate keys are rejected by Yams while composing).
-    public func mapping(_ node: Node, at path: String, allowed: [String], what: String = "keys") throws -> [(String, Node)] {
+    public func mapping(_ node: Node, at path: String, allowed: [String], what: String = "keys") throws -> [(
+        String, Node
+    )] {
         guard case .mapping(let mapping) = node else {
             throw error(path, "expected a mapping (key: value), found \(kind(node))")
         }
@@ -77,14 +79,15 @@ public struct NodeReader {
     /// A whole number in `range`; nil when absent.
     public func integer(_ node: Node?, at path: String, range: ClosedRange<Int>) throws -> Int? {
         guard let node else { return nil }
-        let bounds = "a whole number in \(range.lowerBound)...\(range.upperBound == Int.max ? "∞" : String(range.upperBound))"
+        let bounds =
+            "a whole number in \(range.lowerBound)...\(range.upperBound == Int.max ? "∞" : String(range.upperBound))"
         guard case .scalar(let scalar) = node, scalar.style == .plain else {
             throw error(path, "expected \(bounds), found \(kind(node))")
         }
         let text = scalar.string
         let digits = text.replacingOccurrences(of: "_", with: "")
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
-              let value = Int(digits)
+            let value = Int(digits)
         else {
             throw error(path, "expected \(bounds), found '\(text)'")
         }
@@ -96,7 +99,8 @@ public struct NodeReader {
     public func decimal(_ node: Node?, at path: String, range: ClosedRange<Double>) throws -> Double? {
         guard let node else { return nil }
         let bounds = "a number in \(range.lowerBound.formatted())...\(range.upperBound.formatted())"
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite
+        else {
             throw error(path, "expected \(bounds), found \(kind(node))")
         }
         guard range.contains(value) else { throw error(path, "\(scalar.string) is out of range; expected \(bounds)") }

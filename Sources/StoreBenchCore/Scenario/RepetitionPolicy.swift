@@ -29,12 +29,19 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
     public static let defaultTargetPrecision = NoiseFlags.defaultTargetPrecision
 
     enum CodingKeys: String, CodingKey {
-        case warmup, minimum = "min_repetitions", maximum = "max_repetitions", targetPrecision = "target_precision",
-             caseSeconds = "case_seconds", budgetSeconds = "budget_seconds"
+        case warmup
+        case minimum = "min_repetitions"
+        case maximum = "max_repetitions"
+        case targetPrecision = "target_precision"
+        case
+            caseSeconds = "case_seconds"
+        case budgetSeconds = "budget_seconds"
     }
 
-    public init(warmup: Int = 1, minimum: Int = 6, maximum: Int = 20, targetPrecision: Double = defaultTargetPrecision,
-                caseSeconds: Double? = nil, budgetSeconds: Double? = nil) {
+    public init(
+        warmup: Int = 1, minimum: Int = 6, maximum: Int = 20, targetPrecision: Double = defaultTargetPrecision,
+        caseSeconds: Double? = nil, budgetSeconds: Double? = nil
+    ) {
         (self.warmup, self.minimum, self.maximum, self.targetPrecision) = (warmup, minimum, maximum, targetPrecision)
         (self.caseSeconds, self.budgetSeconds) = (caseSeconds, budgetSeconds)
     }
@@ -57,8 +64,13 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
         public init() {}
 
         enum CodingKeys: String, CodingKey {
-            case warmup, repetitions, minimum = "min_repetitions", maximum = "max_repetitions",
-                 targetPrecision = "target_precision", caseSeconds = "case_seconds", budgetSeconds = "budget_seconds"
+            case warmup, repetitions
+            case minimum = "min_repetitions"
+            case maximum = "max_repetitions"
+            case
+                targetPrecision = "target_precision"
+            case caseSeconds = "case_seconds"
+            case budgetSeconds = "budget_seconds"
         }
     }
 
@@ -96,7 +108,9 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
             throw PolicyError("target_precision: \(targetPrecision) must be between 0 and 1 (0.05 is ±5%)")
         }
         if let caseSeconds, caseSeconds <= 0 { throw PolicyError("case_seconds: must be positive, got \(caseSeconds)") }
-        if let budgetSeconds, budgetSeconds <= 0 { throw PolicyError("budget_seconds: must be positive, got \(budgetSeconds)") }
+        if let budgetSeconds, budgetSeconds <= 0 {
+            throw PolicyError("budget_seconds: must be positive, got \(budgetSeconds)")
+        }
     }
 
     /// One line for environment.json and the run's first progress line.
@@ -105,8 +119,9 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
         if isFixed {
             parts.append("\(minimum) measured repetitions per case")
         } else {
-            parts.append("\(minimum)–\(maximum) measured repetitions per case, stopping at a look once both ends of the "
-                         + "median's interval are within ±\(Self.percent(targetPrecision)) (\(schedule))")
+            parts.append(
+                "\(minimum)–\(maximum) measured repetitions per case, stopping at a look once both ends of the "
+                    + "median's interval are within ±\(Self.percent(targetPrecision)) (\(schedule))")
         }
         if let caseSeconds { parts.append("at most \(Self.seconds(caseSeconds)) per case") }
         if let budgetSeconds { parts.append("a run budget of \(Self.seconds(budgetSeconds))") }
@@ -120,7 +135,9 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
     }
 
     static func seconds(_ value: Double) -> String {
-        value >= 60 ? String(format: "%.0f min %02.0f s", (value / 60).rounded(.down), value.truncatingRemainder(dividingBy: 60))
+        value >= 60
+            ? String(
+                format: "%.0f min %02.0f s", (value / 60).rounded(.down), value.truncatingRemainder(dividingBy: 60))
             : String(format: "%.0f s", value)
     }
 }

@@ -51,16 +51,18 @@ public struct Scenario: Sendable {
             let specs = try backendNames.map(BackendSpec.init(parsing:))
             for spec in specs where !backends.contains(where: spec.matches) {
                 let present = Set(backends.map(\.backend)).sorted().joined(separator: ", ")
-                throw ScenarioError(file: file, path: "--backend",
-                                    message: "'\(spec)' is not in this scenario; it has: \(present)")
+                throw ScenarioError(
+                    file: file, path: "--backend",
+                    message: "'\(spec)' is not in this scenario; it has: \(present)")
             }
             copy.backends = backends.filter { entry in specs.contains { $0.matches(entry) } }
         }
         if !workloadNames.isEmpty {
             for name in workloadNames where !workloads.contains(where: { $0.workload == name }) {
                 let present = workloads.map(\.workload).joined(separator: ", ")
-                throw ScenarioError(file: file, path: "--workload",
-                                    message: "'\(name)' is not in this scenario; it has: \(present)")
+                throw ScenarioError(
+                    file: file, path: "--workload",
+                    message: "'\(name)' is not in this scenario; it has: \(present)")
             }
             copy.workloads = workloads.filter { workloadNames.contains($0.workload) }
         }
@@ -78,12 +80,16 @@ public struct Scenario: Sendable {
                 registry[entry.workload]?.parameters.first { $0.name == key }.map { (entry.workload, $0) }
             }
             guard !having.isEmpty else {
-                throw ScenarioError(file: "--param", path: key, message: "no selected workload has this parameter ("
-                                    + workloads.map(\.workload).joined(separator: ", ") + "; `storebench list` shows theirs)")
+                throw ScenarioError(
+                    file: "--param", path: key,
+                    message: "no selected workload has this parameter ("
+                        + workloads.map(\.workload).joined(separator: ", ") + "; `storebench list` shows theirs)")
             }
             for (workload, parameter) in having where !parameter.range.contains(value) {
-                throw ScenarioError(file: "--param", path: key, message: "\(value) is out of range for \(workload): "
-                                    + "\(parameter.range.lowerBound)...\(parameter.range.upperBound)")
+                throw ScenarioError(
+                    file: "--param", path: key,
+                    message: "\(value) is out of range for \(workload): "
+                        + "\(parameter.range.lowerBound)...\(parameter.range.upperBound)")
             }
         }
         copy.workloads = try workloads.map { entry in
@@ -117,25 +123,32 @@ public struct Scenario: Sendable {
         if !workloadHit.isEmpty { copy.workloads = workloadHit }
         if !backendHit.isEmpty { copy.backends = backendHit }
         guard !workloadHit.isEmpty || !backendHit.isEmpty else {
-            throw ScenarioError(file: file, path: "--filter", message: "\(patterns.joined(separator: ", ")) matches no "
-                                + "workload and no backend[variant] of this scenario")
+            throw ScenarioError(
+                file: file, path: "--filter",
+                message: "\(patterns.joined(separator: ", ")) matches no "
+                    + "workload and no backend[variant] of this scenario")
         }
         return copy
     }
 
     /// A scenario made on the command line, without a file: every backend spec (its defaults where no setting is
     /// given) × every workload, at `sizes` of each workload's size parameter (its default size when empty).
-    public static func adHoc(backends specs: [String], workloads names: [String], sizes: [Int],
-                             backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry) throws -> Scenario {
+    public static func adHoc(
+        backends specs: [String], workloads names: [String], sizes: [Int],
+        backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry
+    ) throws -> Scenario {
         var entries: [BackendEntry] = []
         for text in specs {
             let spec = try BackendSpec(parsing: text)
             guard let descriptor = backendRegistry[spec.backend] else {
-                throw ScenarioError(file: "--backend", path: "", message: "unknown backend '\(spec.backend)'; known: "
-                                    + backendRegistry.names.joined(separator: ", "))
+                throw ScenarioError(
+                    file: "--backend", path: "",
+                    message: "unknown backend '\(spec.backend)'; known: "
+                        + backendRegistry.names.joined(separator: ", "))
             }
             do {
-                entries.append(BackendEntry(backend: spec.backend, variant: try descriptor.variant(spec.settings), limits: [:]))
+                entries.append(
+                    BackendEntry(backend: spec.backend, variant: try descriptor.variant(spec.settings), limits: [:]))
             } catch let error as VariantError {
                 throw ScenarioError(file: "--backend", path: text, message: error.message)
             }
@@ -143,15 +156,19 @@ public struct Scenario: Sendable {
         var workloadEntries: [WorkloadEntry] = []
         for name in names {
             guard let workload = workloadRegistry[name] else {
-                throw ScenarioError(file: "--workload", path: "", message: "unknown workload '\(name)'; known: "
-                                    + workloadRegistry.names.joined(separator: ", "))
+                throw ScenarioError(
+                    file: "--workload", path: "",
+                    message: "unknown workload '\(name)'; known: "
+                        + workloadRegistry.names.joined(separator: ", "))
             }
             let spec = workload.parameters.first { $0.name == workload.sizeParameter }!
             var cases: [WorkloadParameters] = []
             for size in sizes.isEmpty ? [spec.defaultValue] : sizes {
                 guard spec.range.contains(size) else {
-                    throw ScenarioError(file: "--size", path: "", message: "\(size) is out of range for \(name)'s "
-                                        + "\(spec.name): \(spec.range.lowerBound)...\(spec.range.upperBound)")
+                    throw ScenarioError(
+                        file: "--size", path: "",
+                        message: "\(size) is out of range for \(name)'s "
+                            + "\(spec.name): \(spec.range.lowerBound)...\(spec.range.upperBound)")
                 }
                 var parameters = workload.defaultParameters
                 parameters[workload.sizeParameter] = size
@@ -167,11 +184,14 @@ public struct Scenario: Sendable {
             workloadEntries.append(WorkloadEntry(workload: name, cases: cases))
         }
         guard !entries.isEmpty, !workloadEntries.isEmpty else {
-            throw ScenarioError(file: "command line", path: "", message: "a run without --scenario needs at least one "
-                                + "--backend and one --workload")
+            throw ScenarioError(
+                file: "command line", path: "",
+                message: "a run without --scenario needs at least one "
+                    + "--backend and one --workload")
         }
-        return Scenario(name: "ad-hoc", seed: 42, policy: RepetitionPolicy(caseSeconds: 10), backends: entries,
-                        workloads: workloadEntries, file: "command line", fileHash: "")
+        return Scenario(
+            name: "ad-hoc", seed: 42, policy: RepetitionPolicy(caseSeconds: 10), backends: entries,
+            workloads: workloadEntries, file: "command line", fileHash: "")
     }
 }
 

@@ -7,8 +7,10 @@ public struct ScenarioParser {
     public let backends: BackendRegistry
     public let workloads: WorkloadRegistry
 
-    static let topKeys = ["name", "description", "seed", "warmup", "repetitions", "target_precision", "case_seconds",
-                          "budget_seconds", "backends", "workloads"]
+    static let topKeys = [
+        "name", "description", "seed", "warmup", "repetitions", "target_precision", "case_seconds",
+        "budget_seconds", "backends", "workloads",
+    ]
     static let backendKeys = ["backend", "variants", "limits", "workloads"]
     static let workloadKeys = ["workload", "parameters", "sizes"]
 
@@ -25,9 +27,12 @@ public struct ScenarioParser {
     /// Reads and parses the file at `path`.
     public func parse(file path: String) throws -> Scenario {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-           size.intValue > Self.maximumFileBytes {
-            throw ScenarioError(file: path, path: "", message: "the file has \(size.intValue) bytes; a scenario may have at most "
-                                + "\(Self.maximumFileBytes) (a few kilobytes is usual)")
+            size.intValue > Self.maximumFileBytes
+        {
+            throw ScenarioError(
+                file: path, path: "",
+                message: "the file has \(size.intValue) bytes; a scenario may have at most "
+                    + "\(Self.maximumFileBytes) (a few kilobytes is usual)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, path: "", message: "cannot read the file (missing or unreadable)")
@@ -38,7 +43,9 @@ public struct ScenarioParser {
     /// Parses scenario bytes; `file` names them in errors.
     public func parse(data: Data, file: String) throws -> Scenario {
         let fail = { (path: String, message: String) in ScenarioError(file: file, path: path, message: message) }
-        guard let root = try NodeReader.document(data, file: file) else { throw fail("", "the file is empty; a scenario needs name, backends and workloads") }
+        guard let root = try NodeReader.document(data, file: file) else {
+            throw fail("", "the file is empty; a scenario needs name, backends and workloads")
+        }
         var hash = FNV1a()
         hash.combine(bytes: data)
         var reader = NodeReader(file: file)
@@ -55,12 +62,15 @@ public struct ScenarioParser {
         let listed = Set(workloadEntries.map(\.workload))
         for (index, entry) in backendEntries.enumerated() {
             if let only = entry.only, only.isDisjoint(with: listed) {
-                throw fail("backends", "entry \(index + 1) (\(entry.backend) [\(entry.variant)]) runs only "
-                           + "\(only.sorted().joined(separator: ", ")), none of the scenario's workloads")
+                throw fail(
+                    "backends",
+                    "entry \(index + 1) (\(entry.backend) [\(entry.variant)]) runs only "
+                        + "\(only.sorted().joined(separator: ", ")), none of the scenario's workloads")
             }
         }
-        return Scenario(name: name, seed: UInt64(seed), policy: policy,
-                        backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex)
+        return Scenario(
+            name: name, seed: UInt64(seed), policy: policy,
+            backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex)
     }
 
     /// `warmup`, `repetitions` (a number: exactly that many; or `{min, max}`), `target_precision`, `case_seconds`
@@ -81,7 +91,8 @@ public struct ScenarioParser {
                 policy.maximum = count
             }
         }
-        policy.targetPrecision = try reader.decimal(top["target_precision"], at: "target_precision", range: 0.001...0.5)
+        policy.targetPrecision =
+            try reader.decimal(top["target_precision"], at: "target_precision", range: 0.001...0.5)
             ?? policy.targetPrecision
         policy.caseSeconds = try reader.decimal(top["case_seconds"], at: "case_seconds", range: 0.1...86_400)
         policy.budgetSeconds = try reader.decimal(top["budget_seconds"], at: "budget_seconds", range: 1...604_800)
@@ -102,7 +113,9 @@ public struct ScenarioParser {
     private func parseBackends(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.BackendEntry] {
         if isSmoke(node) {
             return backends.descriptors.flatMap { descriptor in
-                descriptor.smokeVariants.map { Scenario.BackendEntry(backend: descriptor.name, variant: $0, limits: [:]) }
+                descriptor.smokeVariants.map {
+                    Scenario.BackendEntry(backend: descriptor.name, variant: $0, limits: [:])
+                }
             }
         }
         let items = try reader.sequence(node, at: "backends", nonEmpty: true)
@@ -112,42 +125,55 @@ public struct ScenarioParser {
             let map = try reader.mapping(item, at: path, allowed: Self.backendKeys)
             let name = try reader.string(map["backend"], at: "\(path).backend", required: true)!
             guard let descriptor = backends[name] else {
-                throw reader.error("\(path).backend", "unknown backend '\(name)'; known: \(backends.names.joined(separator: ", "))")
+                throw reader.error(
+                    "\(path).backend", "unknown backend '\(name)'; known: \(backends.names.joined(separator: ", "))")
             }
             var limits: [String: [String: Int]] = [:]
             if let limitsNode = map["limits"] {
-                let perWorkload = try reader.mapping(limitsNode, at: "\(path).limits", allowed: workloads.names, what: "workloads")
+                let perWorkload = try reader.mapping(
+                    limitsNode, at: "\(path).limits", allowed: workloads.names, what: "workloads")
                 for (workloadName, parametersNode) in perWorkload {
                     let workload = workloads[workloadName]!
                     let limitPath = "\(path).limits.\(workloadName)"
-                    let given = try reader.mapping(parametersNode, at: limitPath, allowed: workload.parameters.map(\.name),
-                                                   what: "parameters of '\(workloadName)'")
+                    let given = try reader.mapping(
+                        parametersNode, at: limitPath, allowed: workload.parameters.map(\.name),
+                        what: "parameters of '\(workloadName)'")
                     for (parameter, value) in given {
                         let spec = workload.parameters.first { $0.name == parameter }!
-                        limits[workloadName, default: [:]][parameter] = try reader.integer(value, at: "\(limitPath).\(parameter)", range: spec.range)
+                        limits[workloadName, default: [:]][parameter] = try reader.integer(
+                            value, at: "\(limitPath).\(parameter)", range: spec.range)
                     }
                 }
             }
             var only: Set<String>?
             if let onlyNode = map["workloads"] {
                 only = []
-                for (onlyIndex, item) in try reader.sequence(onlyNode, at: "\(path).workloads", nonEmpty: true).enumerated() {
+                for (onlyIndex, item) in try reader.sequence(onlyNode, at: "\(path).workloads", nonEmpty: true)
+                    .enumerated()
+                {
                     let workload = try reader.scalar(item, at: "\(path).workloads[\(onlyIndex)]")
                     guard workloads[workload] != nil else {
-                        throw reader.error("\(path).workloads[\(onlyIndex)]",
-                                           "unknown workload '\(workload)'; known: \(workloads.names.joined(separator: ", "))")
+                        throw reader.error(
+                            "\(path).workloads[\(onlyIndex)]",
+                            "unknown workload '\(workload)'; known: \(workloads.names.joined(separator: ", "))")
                     }
                     only?.insert(workload)
                 }
             }
-            let variantNodes = map["variants"] == nil ? [nil] : try reader.sequence(map["variants"], at: "\(path).variants", nonEmpty: true).map { Optional($0) }
+            let variantNodes =
+                map["variants"] == nil
+                ? [nil]
+                : try reader.sequence(map["variants"], at: "\(path).variants", nonEmpty: true).map { Optional($0) }
             for (variantIndex, variantNode) in variantNodes.enumerated() {
                 let variantPath = "\(path).variants[\(variantIndex)]"
                 var requested: [String: String] = [:]
                 if let variantNode {
-                    let settings = try reader.mapping(variantNode, at: variantPath, allowed: descriptor.axes.map(\.name),
-                                                      what: "settings of backend '\(name)'")
-                    for (key, value) in settings { requested[key] = try reader.scalar(value, at: "\(variantPath).\(key)") }
+                    let settings = try reader.mapping(
+                        variantNode, at: variantPath, allowed: descriptor.axes.map(\.name),
+                        what: "settings of backend '\(name)'")
+                    for (key, value) in settings {
+                        requested[key] = try reader.scalar(value, at: "\(variantPath).\(key)")
+                    }
                 }
                 do {
                     let variant = try descriptor.variant(requested)
@@ -183,17 +209,22 @@ public struct ScenarioParser {
             let map = try reader.mapping(item, at: path, allowed: Self.workloadKeys)
             let name = try reader.string(map["workload"], at: "\(path).workload", required: true)!
             guard let workload = workloads[name] else {
-                throw reader.error("\(path).workload", "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
+                throw reader.error(
+                    "\(path).workload", "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
             }
             guard !entries.contains(where: { $0.workload == name }) else {
-                throw reader.error("\(path).workload", "workload '\(name)' is listed twice; use 'sizes' for several sizes")
+                throw reader.error(
+                    "\(path).workload", "workload '\(name)' is listed twice; use 'sizes' for several sizes")
             }
             var parameters = workload.defaultParameters
             if let parameterNode = map["parameters"] {
-                let given = try reader.mapping(parameterNode, at: "\(path).parameters",
-                                               allowed: workload.parameters.map(\.name), what: "parameters of '\(name)'")
+                let given = try reader.mapping(
+                    parameterNode, at: "\(path).parameters",
+                    allowed: workload.parameters.map(\.name), what: "parameters of '\(name)'")
                 for spec in workload.parameters {
-                    if let value = try reader.integer(given[spec.name], at: "\(path).parameters.\(spec.name)", range: spec.range) {
+                    if let value = try reader.integer(
+                        given[spec.name], at: "\(path).parameters.\(spec.name)", range: spec.range)
+                    {
                         parameters[spec.name] = value
                     }
                 }
@@ -203,14 +234,16 @@ public struct ScenarioParser {
                 let sizeSpec = workload.parameters.first { $0.name == workload.sizeParameter }!
                 let sizes = try reader.sequence(map["sizes"], at: "\(path).sizes", nonEmpty: true)
                 guard sizes.count <= Self.maximumSizes else {
-                    throw reader.error("\(path).sizes", "\(sizes.count) sizes; at most \(Self.maximumSizes) are allowed")
+                    throw reader.error(
+                        "\(path).sizes", "\(sizes.count) sizes; at most \(Self.maximumSizes) are allowed")
                 }
                 var seen = Set<Int>()
                 cases = try sizes.enumerated().map { sizeIndex, sizeNode in
                     var sized = parameters
                     let size = try reader.integer(sizeNode, at: "\(path).sizes[\(sizeIndex)]", range: sizeSpec.range)!
                     guard seen.insert(size).inserted else {
-                        throw reader.error("\(path).sizes[\(sizeIndex)]", "\(size) is listed twice; each size makes one row")
+                        throw reader.error(
+                            "\(path).sizes[\(sizeIndex)]", "\(size) is listed twice; each size makes one row")
                     }
                     sized[workload.sizeParameter] = size
                     return sized
@@ -220,7 +253,8 @@ public struct ScenarioParser {
                 do {
                     try workload.validate(parameters)
                 } catch {
-                    throw reader.error(map["sizes"] == nil ? "\(path).parameters" : "\(path).sizes[\(caseIndex)]", "\(error)")
+                    throw reader.error(
+                        map["sizes"] == nil ? "\(path).parameters" : "\(path).sizes[\(caseIndex)]", "\(error)")
                 }
             }
             entries.append(Scenario.WorkloadEntry(workload: name, cases: cases))

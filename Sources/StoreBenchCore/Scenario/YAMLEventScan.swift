@@ -23,7 +23,8 @@ enum YAMLEventScan {
         var bytes = Array(text.utf8)
         try bytes.withUnsafeMutableBufferPointer { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var depth = 0, events = 0
+            var depth = 0
+            var events = 0
             while true {
                 var event = yaml_event_t()
                 // A syntax error is left for Yams to report in its own words.
@@ -34,19 +35,23 @@ enum YAMLEventScan {
                     Refusal(line: Int(mark.line) + 1, column: Int(mark.column) + 1, message: message)
                 }
                 events += 1
-                if events > maximumEvents { throw refuse("more than \(maximumEvents) YAML nodes; a scenario has a few hundred") }
+                if events > maximumEvents {
+                    throw refuse("more than \(maximumEvents) YAML nodes; a scenario has a few hundred")
+                }
                 switch event.type {
                 case YAML_STREAM_END_EVENT:
                     return
                 case YAML_ALIAS_EVENT:
                     throw refuse("aliases (*name) are not supported in scenarios; write the value out")
                 case YAML_SCALAR_EVENT where event.data.scalar.anchor != nil,
-                     YAML_SEQUENCE_START_EVENT where event.data.sequence_start.anchor != nil,
-                     YAML_MAPPING_START_EVENT where event.data.mapping_start.anchor != nil:
+                    YAML_SEQUENCE_START_EVENT where event.data.sequence_start.anchor != nil,
+                    YAML_MAPPING_START_EVENT where event.data.mapping_start.anchor != nil:
                     throw refuse("anchors (&name) are not supported in scenarios; write the value out")
                 case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                     depth += 1
-                    if depth > maximumDepth { throw refuse("nested deeper than \(maximumDepth) levels; a scenario needs five") }
+                    if depth > maximumDepth {
+                        throw refuse("nested deeper than \(maximumDepth) levels; a scenario needs five")
+                    }
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     depth -= 1
                 default:

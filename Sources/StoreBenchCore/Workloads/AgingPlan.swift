@@ -20,13 +20,16 @@ struct AgingPlan {
     /// The launch list's checksum right after the load.
     let initialList: String
 
-    init(stored: Int, rounds count: Int, churnPercent: Int, editPercent: Int, screen: Int, generator: DatasetGenerator) {
+    init(stored: Int, rounds count: Int, churnPercent: Int, editPercent: Int, screen: Int, generator: DatasetGenerator)
+    {
         self.screen = screen
         initial = generator.articles(count: stored)
         initialList = Checksum.launchList(initial, screen: screen)
         var live = Dictionary(uniqueKeysWithValues: initial.map { ($0.uid, $0) })
-        let churn = stored * churnPercent / 100, editCount = stored * editPercent / 100
-        var next = stored, editNumber = 0
+        let churn = stored * churnPercent / 100
+        let editCount = stored * editPercent / 100
+        var next = stored
+        var editNumber = 0
         var rounds: [Round] = []
         for round in 0..<count {
             let inserts = (next..<next + churn).map(generator.article(at:))
@@ -37,14 +40,18 @@ struct AgingPlan {
             for uid in deletes { live[uid] = nil }
             let byUID = live.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             var edits: [ArticleEdit] = []
-            for index in generator.sample(min(editCount, byUID.count), of: byUID.count, salt: 0x6167_6500 | UInt64(round)) {
+            for index in generator.sample(
+                min(editCount, byUID.count), of: byUID.count, salt: 0x6167_6500 | UInt64(round))
+            {
                 let edit = generator.edit(of: live[byUID[index]]!, number: editNumber)
                 editNumber += 1
                 live[edit.uid] = edit.applied(to: live[edit.uid]!)
                 edits.append(edit)
             }
-            rounds.append(Round(inserts: inserts, deletes: deletes, edits: edits, records: live.count,
-                                list: Checksum.launchList(live.values, screen: screen)))
+            rounds.append(
+                Round(
+                    inserts: inserts, deletes: deletes, edits: edits, records: live.count,
+                    list: Checksum.launchList(live.values, screen: screen)))
         }
         self.rounds = rounds
         expected = ArticleSnapshot(Array(live.values))

@@ -13,22 +13,26 @@ public struct AgingWorkload: Workload {
     public init() {}
     public let name = "aging"
     public let smokeParameters = ["stored": 200, "rounds": 3, "screen": 20]
-    public let summary = "R rounds of churn (insert, delete the oldest, edit) on M articles, size per round, then compact (timed)"
+    public let summary =
+        "R rounds of churn (insert, delete the oldest, edit) on M articles, size per round, then compact (timed)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .compacting
-    public let parameters = [
-        .stored(10_000),
-        WorkloadParameter("rounds", default: 30, range: 1...1_000, summary: "rounds of churn (days of use)"),
-        .percent("churn_percent", 10, "share of M inserted, and as many oldest deleted, per round"),
-        .percent("edit_percent", 2, "share of M edited per round, one app operation each"),
-        .screen("newest articles the launch list reads"),
-    ] + RecordShape.parameters
+    public let parameters =
+        [
+            .stored(10_000),
+            WorkloadParameter("rounds", default: 30, range: 1...1_000, summary: "rounds of churn (days of use)"),
+            .percent("churn_percent", 10, "share of M inserted, and as many oldest deleted, per round"),
+            .percent("edit_percent", 2, "share of M edited per round, one app operation each"),
+            .screen("newest articles the launch list reads"),
+        ] + RecordShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws { try WorkloadParameter.validateScreen(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(AgingPlan(stored: parameters["stored"], rounds: parameters["rounds"], churnPercent: parameters["churn_percent"],
-                       editPercent: parameters["edit_percent"], screen: parameters["screen"], generator: generator))
+        Case(
+            AgingPlan(
+                stored: parameters["stored"], rounds: parameters["rounds"], churnPercent: parameters["churn_percent"],
+                editPercent: parameters["edit_percent"], screen: parameters["screen"], generator: generator))
     }
 
     final class Case: WorkloadCase {
@@ -51,14 +55,16 @@ public struct AgingWorkload: Workload {
         func prepare(_ run: Repetition) throws -> Aged {
             let store = try run.store(as: (any CompactingStore).self)
             try store.load(articles: plan.initial)
-            let loaded = try observe(store, run, round: 0, phase: "loaded", records: plan.initial.count, list: plan.initialList)
+            let loaded = try observe(
+                store, run, round: 0, phase: "loaded", records: plan.initial.count, list: plan.initialList)
             var aged = loaded
             for (index, round) in plan.rounds.enumerated() {
                 try store.unitOfWork { for article in round.inserts { try store.insert(article) } }
                 try store.unitOfWork { try store.delete(uids: round.deletes) }
                 for edit in round.edits { try store.unitOfWork { try store.edit(edit) } }
                 try store.commitPending()
-                aged = try observe(store, run, round: index + 1, phase: "churned", records: round.records, list: round.list)
+                aged = try observe(
+                    store, run, round: index + 1, phase: "churned", records: round.records, list: round.list)
             }
             _ = try ArticleSnapshot(try store.allArticles()).check(against: plan.expected)
             return Aged(store: store, loaded: loaded, aged: aged)
@@ -70,36 +76,44 @@ public struct AgingWorkload: Workload {
             return Measured(ops: 1, (compaction, open))
         }
 
-        func verify(_ outcome: (Compaction, any CompactingStore), _ prepared: Aged, _ run: Repetition) throws -> String {
+        func verify(_ outcome: (Compaction, any CompactingStore), _ prepared: Aged, _ run: Repetition) throws -> String
+        {
             let (compaction, store) = outcome
             let (loaded, aged) = (prepared.loaded, prepared.aged)
-            let compacted = try observe(store, run, round: plan.rounds.count + 1, phase: "compacted",
-                                        records: plan.expected.count, list: plan.rounds.last?.list ?? plan.initialList)
+            let compacted = try observe(
+                store, run, round: plan.rounds.count + 1, phase: "compacted",
+                records: plan.expected.count, list: plan.rounds.last?.list ?? plan.initialList)
             run.note(.agedAllocatedBytes, String(aged.allocatedBytes))
             run.note(.reclaimedBytes, String(aged.allocatedBytes - compacted.allocatedBytes))
             run.note(.listSlowdown, CSVFormat.decimal(aged.listSeconds / max(loaded.listSeconds, 1e-9)))
-            run.appendNote("compaction: \(compaction.method); allocated \(loaded.allocatedBytes) B loaded → "
-                           + "\(aged.allocatedBytes) B after \(plan.rounds.count) rounds → \(compacted.allocatedBytes) B compacted")
+            run.appendNote(
+                "compaction: \(compaction.method); allocated \(loaded.allocatedBytes) B loaded → "
+                    + "\(aged.allocatedBytes) B after \(plan.rounds.count) rounds → \(compacted.allocatedBytes) B compacted"
+            )
             return try run.expectArticles(plan.expected)
         }
 
         /// The store now: its size, its free room, and the launch list read three times (the median kept), checked.
-        private func observe(_ store: any CompactingStore, _ run: Repetition, round: Int, phase: String, records: Int,
-                             list expected: String) throws -> AgingRound {
+        private func observe(
+            _ store: any CompactingStore, _ run: Repetition, round: Int, phase: String, records: Int,
+            list expected: String
+        ) throws -> AgingRound {
             var times: [Double] = []
             for _ in 0..<3 {
                 let start = monotonicNanoseconds()
                 let list = try store.newestArticles(limit: plan.screen)
                 times.append(Double(monotonicNanoseconds() - start) / 1e9)
                 guard Checksum.articlesInOrder(list) == expected else {
-                    throw VerificationError("\(phase) round \(round): the launch list differs from the expected newest \(plan.screen)")
+                    throw VerificationError(
+                        "\(phase) round \(round): the launch list differs from the expected newest \(plan.screen)")
                 }
             }
             let usage = DiskUsage.of(run.launch.directory)
             let free = try store.freeSpace()
-            let observed = AgingRound(round: round, phase: phase, records: records, storeBytes: usage.apparentBytes,
-                                      allocatedBytes: usage.allocatedBytes, freeBytes: free.freeBytes, freeDetail: free.detail,
-                                      listSeconds: times.sorted()[1])
+            let observed = AgingRound(
+                round: round, phase: phase, records: records, storeBytes: usage.apparentBytes,
+                allocatedBytes: usage.allocatedBytes, freeBytes: free.freeBytes, freeDetail: free.detail,
+                listSeconds: times.sorted()[1])
             run.record(observed)
             return observed
         }

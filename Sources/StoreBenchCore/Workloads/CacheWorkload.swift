@@ -15,7 +15,8 @@ public struct CacheWorkload: Workload {
         WorkloadParameter("keys", default: 4_000, range: 1...10_000_000, summary: "distinct keys used"),
         .percent("get_percent", 80, "share of operations that are gets"),
         WorkloadParameter("value_bytes", default: 512, range: 0...10_000_000, summary: "bytes per cached value"),
-        WorkloadParameter("ttl", default: 5_000, range: 1...1_000_000_000, summary: "longest time-to-live, in operations"),
+        WorkloadParameter(
+            "ttl", default: 5_000, range: 1...1_000_000_000, summary: "longest time-to-live, in operations"),
     ]
 
     enum Operation {
@@ -25,7 +26,8 @@ public struct CacheWorkload: Workload {
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var rng = generator.stream(salt: 0x6361_6368)
-        let keyCount = parameters["keys"], hot = max(1, keyCount / 5)
+        let keyCount = parameters["keys"]
+        let hot = max(1, keyCount / 5)
         let keys = (0..<keyCount).map { "https://cdn.example.com/img/\($0 * 7919 % 100_003).jpg?size=2x&v=\($0 % 7)" }
         var values: [[UInt8]] = []
         var operations: [Operation] = []
@@ -92,14 +94,17 @@ public struct CacheWorkload: Workload {
         }
 
         /// Runs the operations; returns each get's value (nil for a miss), in order.
-        static func run(_ operations: [Operation], on cache: ExpiringCache, keys: [String], values: [[UInt8]],
-                        recorder: LatencyRecorder?) throws -> [[UInt8]?] {
+        static func run(
+            _ operations: [Operation], on cache: ExpiringCache, keys: [String], values: [[UInt8]],
+            recorder: LatencyRecorder?
+        ) throws -> [[UInt8]?] {
             var results: [[UInt8]?] = []
             results.reserveCapacity(operations.count)
             func apply(_ tick: Int, _ operation: Operation) throws {
                 switch operation {
                 case .get(let key): results.append(try cache.get(key: keys[key], now: Int64(tick)))
-                case let .put(key, value, expires): try cache.put(key: keys[key], value: values[value], expires: expires)
+                case .put(let key, let value, let expires):
+                    try cache.put(key: keys[key], value: values[value], expires: expires)
                 }
             }
             if let recorder {
@@ -123,7 +128,9 @@ public struct CacheWorkload: Workload {
         }
 
         func measure(_ cache: ExpiringCache, _ run: Repetition) throws -> Measured<[[UInt8]?]> {
-            Measured(ops: operations.count, try Self.run(operations, on: cache, keys: keys, values: values, recorder: run.latencies))
+            Measured(
+                ops: operations.count,
+                try Self.run(operations, on: cache, keys: keys, values: values, recorder: run.latencies))
         }
 
         func verify(_ results: [[UInt8]?], _: ExpiringCache, _ run: Repetition) throws -> String {
@@ -131,14 +138,16 @@ public struct CacheWorkload: Workload {
             let gets = results.count
             run.note(.hitRatio, gets == 0 ? "" : CSVFormat.decimal(Double(hits) / Double(gets)))
             guard hits == expectedHits, Self.digest(results) == expectedGets else {
-                throw VerificationError("\(hits) hits of \(gets) gets (expected \(expectedHits)), or different values returned")
+                throw VerificationError(
+                    "\(hits) hits of \(gets) gets (expected \(expectedHits)), or different values returned")
             }
             let entries = try run.reopen(as: (any CacheStore).self).cacheEntries()
             try run.closeStore()
             let checksum = CacheWorkload.checksum(entries)
             guard entries.count == expectedFinal.count, checksum == expectedFinal.hex else {
-                throw VerificationError("after reopening, the cache holds \(entries.count) entries (checksum \(checksum)), "
-                                        + "expected \(expectedFinal.count) (\(expectedFinal.hex))")
+                throw VerificationError(
+                    "after reopening, the cache holds \(entries.count) entries (checksum \(checksum)), "
+                        + "expected \(expectedFinal.count) (\(expectedFinal.hex))")
             }
             return checksum
         }

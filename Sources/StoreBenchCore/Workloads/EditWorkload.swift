@@ -18,7 +18,8 @@ public struct EditWorkload: ArticleSelectionWorkload {
             after[index] = edit.applied(to: after[index])
             edits.append(edit)
         }
-        return Case(selection, edits: edits, edited: selection.chosen.map { after[$0] }, expected: ArticleSnapshot(after))
+        return Case(
+            selection, edits: edits, edited: selection.chosen.map { after[$0] }, expected: ArticleSnapshot(after))
     }
 
     final class Case: ArticleSelectionCase, WorkloadCase {

@@ -5,18 +5,21 @@ public struct InsertWorkload: Workload {
     public init() {}
     public let name = "insert"
     public let smokeParameters = ["count": 50]
-    public let summary = "insert N articles one call at a time into an empty store, or one holding M (the transaction policy shows)"
+    public let summary =
+        "insert N articles one call at a time into an empty store, or one holding M (the transaction policy shows)"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .articles
-    public let parameters = [
-        .count(10_000, "articles inserted"),
-        .stored(0, "articles already in the store (0: an empty store)", allowEmpty: true, optional: true),
-    ] + RecordShape.parameters
+    public let parameters =
+        [
+            .count(10_000, "articles inserted"),
+            .stored(0, "articles already in the store (0: an empty store)", allowEmpty: true, optional: true),
+        ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         // The stored articles come after the inserted ones in the generated sequence, so an empty store (the
         // default) inserts exactly the articles, and has exactly the checksum, it always had.
-        let count = parameters["count"], stored = parameters.values["stored"] ?? 0
+        let count = parameters["count"]
+        let stored = parameters.values["stored"] ?? 0
         let generated = generator.articles(count: count + stored)
         return Case(articles: Array(generated[..<count]), stored: Array(generated[count...]))
     }
@@ -41,7 +44,8 @@ public struct InsertWorkload: Workload {
         }
 
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Void> {
-            let articles = articles, recorder = run.latencies
+            let articles = articles
+            let recorder = run.latencies
             try store.unitOfWork {
                 try recorder.timeEach(articles) { try store.insert($0) }
             }

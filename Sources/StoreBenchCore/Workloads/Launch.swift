@@ -19,7 +19,9 @@ public struct LaunchTarget: Sendable {
     }
 
     /// The store as a child request names it.
-    public var store: ChildStore { ChildStore(backend: backend, settings: variant.description, directory: directory.path) }
+    public var store: ChildStore {
+        ChildStore(backend: backend, settings: variant.description, directory: directory.path)
+    }
 }
 
 /// The answer of a launch child when its first screen (or its settings) is in memory.
@@ -39,21 +41,27 @@ public struct LaunchReport: Codable, Sendable {
     }
 
     /// Runs in the child: opens the store, loads the first screen, and measures both.
-    static func loadFirstScreen(descriptor: BackendDescriptor, location: StoreLocation, screen: Int) throws -> LaunchReport {
-        try measure(descriptor: descriptor, location: location, as: (any TimelineStore).self,
-                    { try $0.loadTimeline(limit: screen) }, checksum: Checksum.timeline)
+    static func loadFirstScreen(descriptor: BackendDescriptor, location: StoreLocation, screen: Int) throws
+        -> LaunchReport
+    {
+        try measure(
+            descriptor: descriptor, location: location, as: (any TimelineStore).self,
+            { try $0.loadTimeline(limit: screen) }, checksum: Checksum.timeline)
     }
 
     /// Runs in the child: opens the store and loads the newest `screen` articles (the launch list).
     static func loadList(descriptor: BackendDescriptor, location: StoreLocation, screen: Int) throws -> LaunchReport {
-        try measure(descriptor: descriptor, location: location, as: (any QueryStore).self,
-                    { try $0.newestArticles(limit: screen) }, checksum: Checksum.articlesInOrder)
+        try measure(
+            descriptor: descriptor, location: location, as: (any QueryStore).self,
+            { try $0.newestArticles(limit: screen) }, checksum: Checksum.articlesInOrder)
     }
 
     /// Runs in the child: times open → `work` done (and the disk reads meanwhile); the checksum of what the work
     /// returned is taken after the clock stopped.
-    static func measure<Role, Result>(descriptor: BackendDescriptor, location: StoreLocation, as role: Role.Type,
-                                      _ work: (Role) throws -> Result, checksum: (Result) -> String) throws -> LaunchReport {
+    static func measure<Role, Result>(
+        descriptor: BackendDescriptor, location: StoreLocation, as role: Role.Type,
+        _ work: (Role) throws -> Result, checksum: (Result) -> String
+    ) throws -> LaunchReport {
         let ioBefore = ProcessIO.now()
         let start = monotonicNanoseconds()
         let store = try descriptor.open(location)
@@ -61,8 +69,9 @@ public struct LaunchReport: Codable, Sendable {
         let result = try work(try store.playing(role))
         let ready = monotonicNanoseconds()
         let io = ProcessIO.delta(ioBefore, ProcessIO.now())
-        return LaunchReport(readyNanoseconds: ready - start, readBytes: io.readBytes, checksum: checksum(result),
-                            settings: store.effectiveSettings)
+        return LaunchReport(
+            readyNanoseconds: ready - start, readBytes: io.readBytes, checksum: checksum(result),
+            settings: store.effectiveSettings)
     }
 }
 
@@ -74,7 +83,9 @@ enum LaunchPageCache {
         let residency = cold ? try PageCache.evict(directory) : PageCache.residency(directory)
         run.note(.residentPages, residency.map { String($0.resident) } ?? "")
         if cold, let residency, residency.resident > 0 {
-            run.note(.note, "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction")
+            run.note(
+                .note, "not fully cold: \(residency.resident) of \(residency.pages) pages still resident after eviction"
+            )
         }
     }
 }
@@ -105,7 +116,7 @@ final class LaunchChild {
     func report(_ run: Repetition) throws -> LaunchReport {
         let outcome = child.wait()
         guard !outcome.killedBySignal, outcome.exitCode == 0, let firstLine,
-              let report = ChildAnswer(line: firstLine)?.launchReport
+            let report = ChildAnswer(line: firstLine)?.launchReport
         else {
             throw VerificationError("launch child \(outcome.how): \(outcome.errors)")
         }

@@ -13,16 +13,18 @@ public struct LaunchListWorkload: Workload {
     public var name: String { cold ? "list-cold" : "list-warm" }
     public let smokeParameters = ["stored": 200, "screen": 20]
     public var summary: String {
-        cold ? "launch a fresh process with the store's pages evicted and load the newest S of M articles (a notes list)"
+        cold
+            ? "launch a fresh process with the store's pages evicted and load the newest S of M articles (a notes list)"
             : "launch a fresh process (store pages still cached) and load the newest S of M articles"
     }
     public let sizeParameter = "stored"
     public let requires: StoreRoles = [.queries, .persistence]
     public let leavesStoreUnchanged = true
-    public let parameters = [
-        .stored(20_000),
-        .screen("newest articles on the first screen"),
-    ] + RecordShape.parameters
+    public let parameters =
+        [
+            .stored(20_000),
+            .screen("newest articles on the first screen"),
+        ] + RecordShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws { try WorkloadParameter.validateScreen(parameters) }
 
@@ -61,7 +63,8 @@ public struct LaunchListWorkload: Workload {
         func verify(_: Void, _ child: LaunchChild, _ run: Repetition) throws -> String {
             let report = try child.report(run)
             guard report.checksum == expected else {
-                throw VerificationError("the launched process loaded a list with checksum \(report.checksum), expected \(expected)")
+                throw VerificationError(
+                    "the launched process loaded a list with checksum \(report.checksum), expected \(expected)")
             }
             return expected
         }

@@ -14,7 +14,8 @@ public struct LaunchTimelineWorkload: Workload {
     public var name: String { cold ? "timeline-cold" : "timeline-warm" }
     public let smokeParameters = ["users": 50, "messages": 500, "screen": 100]
     public var summary: String {
-        cold ? "launch a fresh process with the store's pages evicted from the page cache and load the first screen"
+        cold
+            ? "launch a fresh process with the store's pages evicted from the page cache and load the first screen"
             : "launch a fresh process (store pages still cached) and load the first screen"
     }
     public let sizeParameter = "messages"
@@ -49,7 +50,8 @@ public struct LaunchTimelineWorkload: Workload {
             let report = try child.report(run)
             let expected = Checksum.timeline(data.expected)
             guard report.checksum == expected else {
-                throw VerificationError("the launched process loaded a first screen with checksum \(report.checksum), expected \(expected)")
+                throw VerificationError(
+                    "the launched process loaded a first screen with checksum \(report.checksum), expected \(expected)")
             }
             return expected
         }
@@ -77,7 +79,9 @@ public struct ProcessSpawnWorkload: Workload {
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
 
         func verify(_: Void, _ child: LaunchChild, _ run: Repetition) throws -> String {
-            guard try child.report(run).checksum == "empty" else { throw VerificationError("the empty child did not answer") }
+            guard try child.report(run).checksum == "empty" else {
+                throw VerificationError("the empty child did not answer")
+            }
             return "empty"
         }
     }

@@ -41,7 +41,8 @@ public struct LookupWorkload: ArticleSelectionWorkload {
             guard missing == 0 else { throw VerificationError("\(missing) of \(found.count) lookups found nothing") }
             let checksum = Checksum.articlesInOrder(found.compactMap { $0 })
             guard checksum == expectedInOrder else {
-                throw VerificationError("lookups returned different articles (checksum \(checksum), expected \(expectedInOrder))")
+                throw VerificationError(
+                    "lookups returned different articles (checksum \(checksum), expected \(expectedInOrder))")
             }
             return checksum
         }

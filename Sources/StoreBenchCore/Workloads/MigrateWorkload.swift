@@ -12,7 +12,8 @@ public struct MigrateWorkload: Workload {
     public init() {}
     public let name = "migrate"
     public let smokeParameters = ["stored": 200]
-    public let summary = "M articles stored as model v1; relaunch with v2 (new field, date type changed) and upgrade (timed)"
+    public let summary =
+        "M articles stored as model v1; relaunch with v2 (new field, date type changed) and upgrade (timed)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .migrating
     public let parameters = [WorkloadParameter.stored(20_000)] + RecordShape.parameters
@@ -64,8 +65,9 @@ public struct MigrateWorkload: Workload {
         private func check(_ found: [ArticleV2], _ how: String) throws -> String {
             let checksum = Checksum.articlesV2(found)
             guard checksum == expected else {
-                throw VerificationError("\(how) read \(found.count) version-2 articles with checksum \(checksum), expected "
-                                        + "\(articles.count) with checksum \(expected)")
+                throw VerificationError(
+                    "\(how) read \(found.count) version-2 articles with checksum \(checksum), expected "
+                        + "\(articles.count) with checksum \(expected)")
             }
             return checksum
         }

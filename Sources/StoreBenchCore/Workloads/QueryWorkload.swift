@@ -5,16 +5,18 @@ public struct QueryWorkload: Workload {
     public init() {}
     public let name = "query"
     public let smokeParameters = ["stored": 200, "count": 5]
-    public let summary = "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"
+    public let summary =
+        "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .queries
     public let leavesStoreUnchanged = true
-    public let parameters = [
-        .stored(20_000),
-        .count(200, "queries (each: counts + one feed's newest unread)", max: 1_000_000),
-        .percent("read_percent", 50, "share of the articles already read"),
-        WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
-    ] + RecordShape.parameters
+    public let parameters =
+        [
+            .stored(20_000),
+            .count(200, "queries (each: counts + one feed's newest unread)", max: 1_000_000),
+            .percent("read_percent", 50, "share of the articles already read"),
+            WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
+        ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var articles = generator.articles(count: parameters["stored"])
@@ -58,7 +60,9 @@ public struct QueryWorkload: Workload {
             return store
         }
 
-        func measure(_ store: any QueryStore, _ run: Repetition) throws -> Measured<[(counts: [Int64: Int], newest: [Article])]> {
+        func measure(_ store: any QueryStore, _ run: Repetition) throws -> Measured<
+            [(counts: [Int64: Int], newest: [Article])]
+        > {
             let limit = limit
             var answers: [(counts: [Int64: Int], newest: [Article])] = []
             answers.reserveCapacity(feeds.count)
@@ -68,7 +72,9 @@ public struct QueryWorkload: Workload {
             return Measured(ops: feeds.count, answers)
         }
 
-        func verify(_ answers: [(counts: [Int64: Int], newest: [Article])], _: any QueryStore, _ run: Repetition) throws -> String {
+        func verify(_ answers: [(counts: [Int64: Int], newest: [Article])], _: any QueryStore, _ run: Repetition) throws
+            -> String
+        {
             var hash = FNV1a()
             for (index, feed) in feeds.enumerated() {
                 guard answers[index].counts == expectedCounts else {
@@ -76,8 +82,9 @@ public struct QueryWorkload: Workload {
                 }
                 let expected = expectedNewest[feed] ?? []
                 guard answers[index].newest == expected else {
-                    throw VerificationError("query \(index): newest unread of feed \(feed) returned \(answers[index].newest.count) "
-                                            + "articles, expected \(expected.count) (or a different order or content)")
+                    throw VerificationError(
+                        "query \(index): newest unread of feed \(feed) returned \(answers[index].newest.count) "
+                            + "articles, expected \(expected.count) (or a different order or content)")
                 }
                 hash.combine(Checksum.articlesInOrder(answers[index].newest))
             }

@@ -5,18 +5,23 @@ public struct SearchWorkload: Workload {
     public init() {}
     public let name = "search"
     public let smokeParameters = ["stored": 200, "count": 5]
-    public let summary = "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
+    public let summary =
+        "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .queries
     public let leavesStoreUnchanged = true
-    public let parameters = [
-        .stored(10_000),
-        .count(20, "searches, one keyword each", max: 100_000),
-    ] + RecordShape.parameters
+    public let parameters =
+        [
+            .stored(10_000),
+            .count(20, "searches, one keyword each", max: 100_000),
+        ] + RecordShape.parameters
 
     /// Common words of the generated text and rare ones from its awkward pieces, some capitalized (case must
     /// not matter). Each occurs only as a whole word, so substring and token matching agree.
-    public static let keywords = AwkwardText.words.enumerated().map { $0.offset % 3 == 0 ? $0.element.prefix(1).uppercased() + $0.element.dropFirst() : $0.element }
+    public static let keywords =
+        AwkwardText.words.enumerated().map {
+            $0.offset % 3 == 0 ? $0.element.prefix(1).uppercased() + $0.element.dropFirst() : $0.element
+        }
         + ["Reilly", "Tables", "NULL", "slash", "break", "xml", "attr"]
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
@@ -41,7 +46,8 @@ public struct SearchWorkload: Workload {
         init(articles: [Article], keywords: [String]) {
             self.articles = articles
             self.keywords = keywords
-            expected = Dictionary(uniqueKeysWithValues: Set(keywords).map { ($0, SearchWorkload.expectedMatches(articles, keyword: $0)) })
+            expected = Dictionary(
+                uniqueKeysWithValues: Set(keywords).map { ($0, SearchWorkload.expectedMatches(articles, keyword: $0)) })
             fingerprint = ArticleSelection.fingerprint(articles: articles, choices: keywords)
         }
 
@@ -63,8 +69,9 @@ public struct SearchWorkload: Workload {
                 let expected = expected[keyword]!
                 let foundSet = Set(found)
                 guard found.count == foundSet.count, foundSet == expected else {
-                    throw VerificationError("search '\(keyword)' returned \(found.count) uids (\(foundSet.subtracting(expected).count) unexpected), "
-                                            + "expected \(expected.count) (\(expected.subtracting(foundSet).count) missing)")
+                    throw VerificationError(
+                        "search '\(keyword)' returned \(found.count) uids (\(foundSet.subtracting(expected).count) unexpected), "
+                            + "expected \(expected.count) (\(expected.subtracting(foundSet).count) missing)")
                 }
                 matches += found.count
                 hash.combine(keyword)

@@ -33,7 +33,9 @@ public struct SettingsWorkload: Workload {
         let expected: String
         var fingerprint: String { expected }
         /// Every setting's key and value.
-        lazy var recordBytesWritten: Int64? = settings.reduce(0) { $0 + Int64($1.key.utf8.count + $1.value.payloadBytes) }
+        lazy var recordBytesWritten: Int64? = settings.reduce(0) {
+            $0 + Int64($1.key.utf8.count + $1.value.payloadBytes)
+        }
 
         init(seed: UInt64, settings: [(key: String, value: SettingValue)]) {
             self.seed = seed
@@ -42,11 +44,14 @@ public struct SettingsWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> (store: any SettingsStore, child: LaunchChild) {
-            let child = try LaunchChild(.readSettings(run.launch.store, seed: seed, count: settings.count), of: run.launch)
+            let child = try LaunchChild(
+                .readSettings(run.launch.store, seed: seed, count: settings.count), of: run.launch)
             return (try run.settings, child)
         }
 
-        func measure(_ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws -> Measured<Void> {
+        func measure(_ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws -> Measured<
+            Void
+        > {
             let store = prepared.store
             try run.latencies.timeEach(settings) { key, value in
                 try store.unitOfWork { try store.setSetting(value, forKey: key) }
@@ -56,10 +61,13 @@ public struct SettingsWorkload: Workload {
             return Measured(ops: settings.count)
         }
 
-        func verify(_: Void, _ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws -> String {
+        func verify(_: Void, _ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws
+            -> String
+        {
             let report = try prepared.child.report(run)
             guard report.checksum == expected else {
-                throw VerificationError("the fresh process read settings with checksum \(report.checksum), expected \(expected)")
+                throw VerificationError(
+                    "the fresh process read settings with checksum \(report.checksum), expected \(expected)")
             }
             return expected
         }
@@ -68,11 +76,15 @@ public struct SettingsWorkload: Workload {
 
 extension LaunchReport {
     /// Runs in the child: opens the store and reads the `count` settings of `seed` back, by key and kind.
-    static func readSettings(descriptor: BackendDescriptor, location: StoreLocation, seed: UInt64,
-                             count: Int) throws -> LaunchReport {
+    static func readSettings(
+        descriptor: BackendDescriptor, location: StoreLocation, seed: UInt64,
+        count: Int
+    ) throws -> LaunchReport {
         let wanted = DatasetGenerator(seed: seed).settings(count: count)
-        return try measure(descriptor: descriptor, location: location, as: (any SettingsStore).self, { store in
-            try wanted.map { (key: $0.key, value: try store.setting(forKey: $0.key, kind: $0.value.kind)) }
-        }, checksum: SettingsWorkload.checksum)
+        return try measure(
+            descriptor: descriptor, location: location, as: (any SettingsStore).self,
+            { store in
+                try wanted.map { (key: $0.key, value: try store.setting(forKey: $0.key, kind: $0.value.kind)) }
+            }, checksum: SettingsWorkload.checksum)
     }
 }

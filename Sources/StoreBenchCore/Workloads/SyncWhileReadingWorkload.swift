@@ -13,28 +13,33 @@ public struct SyncWhileReadingWorkload: Workload {
     public let summary = "a sync thread writes N article changes in batches while a UI thread reloads the first screen"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .sharing
-    public let parameters = [
-        .count(10_000, "article changes synced"),
-        WorkloadParameter("batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
-        .percent("update_percent", 50, "share of changes that mark a stored article read (the rest insert)"),
-        .stored(10_000, "articles stored before the sync", allowEmpty: true),
-    ] + WorkloadParameter.timeline(messages: 20_000, users: 1_000) + RecordShape.parameters
+    public let parameters =
+        [
+            .count(10_000, "article changes synced"),
+            WorkloadParameter(
+                "batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
+            .percent("update_percent", 50, "share of changes that mark a stored article read (the rest insert)"),
+            .stored(10_000, "articles stored before the sync", allowEmpty: true),
+        ] + WorkloadParameter.timeline(messages: 20_000, users: 1_000) + RecordShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
         let updates = parameters["count"] * parameters["update_percent"] / 100
         guard updates <= parameters["stored"] else {
-            throw ParameterError("the sync marks \(updates) stored articles read but only \(parameters["stored"]) are stored")
+            throw ParameterError(
+                "the sync marks \(updates) stored articles read but only \(parameters["stored"]) are stored")
         }
     }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        let stored = parameters["stored"], count = parameters["count"]
+        let stored = parameters["stored"]
+        let count = parameters["count"]
         let updates = count * parameters["update_percent"] / 100
         let articles = generator.articles(count: stored + count - updates)
         let timeline = TimelineData(parameters, generator: generator)
         let updated = generator.sample(updates, of: stored, salt: 0x7379_6E63).map { articles[$0].uid }
-        return Case(initial: Array(articles[..<stored]), inserted: Array(articles[stored...]), updated: updated,
-                       batch: parameters["batch"], timeline: timeline)
+        return Case(
+            initial: Array(articles[..<stored]), inserted: Array(articles[stored...]), updated: updated,
+            batch: parameters["batch"], timeline: timeline)
     }
 
     /// One sync batch: new articles and uids to mark read.
@@ -63,9 +68,11 @@ public struct SyncWhileReadingWorkload: Workload {
             // Interleave the changes so every batch mixes inserts and updates in the requested proportion.
             var batches: [Batch] = []
             var current = Batch()
-            var insertIndex = 0, updateIndex = 0
+            var insertIndex = 0
+            var updateIndex = 0
             for change in 0..<changes {
-                let wantUpdate = updateIndex < updated.count
+                let wantUpdate =
+                    updateIndex < updated.count
                     && (insertIndex >= inserted.count || updateIndex * changes <= change * updated.count)
                 if wantUpdate {
                     current.reads.append(updated[updateIndex])
@@ -111,22 +118,26 @@ public struct SyncWhileReadingWorkload: Workload {
             try store.load(articles: initial)
             let sharing = try store.shareWithSecondThread()
             run.note(.note, "concurrency: " + sharing.concurrency)
-            let screen = timeline.screen, syncDone = DoneFlag(), reading = DispatchSemaphore(value: 0)
-            let ui = try SecondThread(open: sharing.openReader, run: { (opened: SharedReader) throws -> Reads in
-                var reads = Reads()
-                reading.signal()
-                reads.latencies.reserveCapacity(4_096)
-                var previous = monotonicNanoseconds()
-                repeat {
-                    let loaded = try opened.reader.loadTimeline(limit: screen)
-                    let now = monotonicNanoseconds()
-                    reads.latencies.append(now &- previous)
-                    previous = now
-                    if loaded.messages.count != screen { reads.short += 1 }
-                    reads.last = loaded
-                } while !syncDone.isRaised
-                return reads
-            }, close: { opened in try opened.close() })
+            let screen = timeline.screen
+            let syncDone = DoneFlag()
+            let reading = DispatchSemaphore(value: 0)
+            let ui = try SecondThread(
+                open: sharing.openReader,
+                run: { (opened: SharedReader) throws -> Reads in
+                    var reads = Reads()
+                    reading.signal()
+                    reads.latencies.reserveCapacity(4_096)
+                    var previous = monotonicNanoseconds()
+                    repeat {
+                        let loaded = try opened.reader.loadTimeline(limit: screen)
+                        let now = monotonicNanoseconds()
+                        reads.latencies.append(now &- previous)
+                        previous = now
+                        if loaded.messages.count != screen { reads.short += 1 }
+                        reads.last = loaded
+                    } while !syncDone.isRaised
+                    return reads
+                }, close: { opened in try opened.close() })
             run.onFinish { try? ui.finish() }
             return Sharing(writer: sharing.writer, ui: ui, reading: reading, syncDone: syncDone)
         }

@@ -1,13 +1,15 @@
 /// `tag-edit`: with `stored` notes with tags, `count` changes to the tags, one app operation each — a tag added to a
 /// note, a tag removed, or a note archived or taken out of the archive (a seeded mix, about a third each). Each store
-/// keeps its own index or copy in step (SQLite's denormalized `archived` and covering index, the key-value stores' index
+/// keeps its own index or copy in step (SQLite's denormalized `archived` and covering index, the key-value stores'
+/// index
 /// records, a whole property list rewritten), so the row is the cost of that upkeep beside `tags`' query speed.
 /// Verified through an independent handle (every note's tags) and by both queries for every tag on the timed store.
 public struct TagEditWorkload: Workload {
     public init() {}
     public let name = "tag-edit"
     public let smokeParameters = ["stored": 200, "count": 20, "tags": 8]
-    public let summary = "with M notes with tags, N changes (add a tag, remove one, archive or unarchive a note), one app operation each"
+    public let summary =
+        "with M notes with tags, N changes (add a tag, remove one, archive or unarchive a note), one app operation each"
     public let sizeParameter = "count"
     public let requires: StoreRoles = .tagging
     public let parameters = [.count(300, "changes to the tags, one save each", max: 1_000_000)] + TaggedNotes.parameters
@@ -30,7 +32,9 @@ public struct TagEditWorkload: Workload {
             default:
                 change = .archive(uid: uid, archived: !note.archived)
             }
-            do { try table.apply(change) } catch { preconditionFailure("drawn change \(change) breaks its precondition: \(error)") }
+            do { try table.apply(change) } catch {
+                preconditionFailure("drawn change \(change) breaks its precondition: \(error)")
+            }
             changes.append(change)
         }
         return Case(data, changes: changes, after: table)
@@ -48,7 +52,9 @@ public struct TagEditWorkload: Workload {
             self.changes = changes
             self.after = after
             let byUID = Dictionary(uniqueKeysWithValues: data.articles.map { ($0.uid, $0) })
-            expectedAnswers = (1...Int64(min(data.tagCount, 200))).map { data.expected(after, tag: $0, limit: 50, articles: byUID) }
+            expectedAnswers = (1...Int64(min(data.tagCount, 200))).map {
+                data.expected(after, tag: $0, limit: 50, articles: byUID)
+            }
             var hash = FNV1a()
             hash.combine(data.fingerprint)
             for change in changes { hash.combine(change.description) }
@@ -75,9 +81,11 @@ public struct TagEditWorkload: Workload {
             let checksum = Checksum.noteTags(stored)
             let expected = Checksum.noteTags(after.canonical)
             guard checksum == expected else {
-                let found = NoteTagTable(stored).canonical.count, wanted = after.canonical.count
-                throw VerificationError("the notes' tags read back (\(found) notes with tags or archived, checksum \(checksum)) "
-                                        + "differ from the \(wanted) expected (\(expected))")
+                let found = NoteTagTable(stored).canonical.count
+                let wanted = after.canonical.count
+                throw VerificationError(
+                    "the notes' tags read back (\(found) notes with tags or archived, checksum \(checksum)) "
+                        + "differ from the \(wanted) expected (\(expected))")
             }
             hash.combine(checksum)
             return hash.hex

@@ -6,14 +6,16 @@ public struct TagQueryWorkload: Workload {
     public init() {}
     public let name = "tags"
     public let smokeParameters = ["stored": 200, "count": 5, "tags": 8]
-    public let summary = "tags with unarchived notes + newest 50 notes of one tag, N times over M notes with tags (query plan recorded)"
+    public let summary =
+        "tags with unarchived notes + newest 50 notes of one tag, N times over M notes with tags (query plan recorded)"
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .tagging
     public let leavesStoreUnchanged = true
-    public let parameters = [
-        .count(100, "queries (each: the tags with unarchived notes + one tag's newest notes)", max: 1_000_000),
-        WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "notes listed per tag"),
-    ] + TaggedNotes.parameters
+    public let parameters =
+        [
+            .count(100, "queries (each: the tags with unarchived notes + one tag's newest notes)", max: 1_000_000),
+            WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "notes listed per tag"),
+        ] + TaggedNotes.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(TaggedNotes(parameters, generator: generator), count: parameters["count"], limit: parameters["limit"])
@@ -33,7 +35,10 @@ public struct TagQueryWorkload: Workload {
             tags = (0..<count).map { Int64(1 + $0 % data.tagCount) }
             let table = NoteTagTable(data.notes)
             let byUID = Dictionary(uniqueKeysWithValues: data.articles.map { ($0.uid, $0) })
-            expected = Dictionary(uniqueKeysWithValues: Set(tags).map { ($0, data.expected(table, tag: $0, limit: limit, articles: byUID)) })
+            expected = Dictionary(
+                uniqueKeysWithValues: Set(tags).map {
+                    ($0, data.expected(table, tag: $0, limit: limit, articles: byUID))
+                })
             var hash = FNV1a()
             hash.combine(data.fingerprint)
             hash.combine(Int64(count))

@@ -7,21 +7,26 @@ struct TaggedNotes {
     let tagCount: Int
     let fingerprint: String
 
-    static let parameters: [WorkloadParameter] = [
-        .stored(20_000, "notes in the store"),
-        WorkloadParameter("tags", default: 50, range: 1...100_000, summary: "distinct tags (ids 1…tags)"),
-        WorkloadParameter("tags_per_note", default: 4, range: 0...64,
-                          summary: "most tags on one note; each note has a seeded 0…tags_per_note (capped at tags)"),
-        .percent("archived_percent", 20, "share of the notes archived"),
-    ] + RecordShape.parameters
+    static let parameters: [WorkloadParameter] =
+        [
+            .stored(20_000, "notes in the store"),
+            WorkloadParameter("tags", default: 50, range: 1...100_000, summary: "distinct tags (ids 1…tags)"),
+            WorkloadParameter(
+                "tags_per_note", default: 4, range: 0...64,
+                summary: "most tags on one note; each note has a seeded 0…tags_per_note (capped at tags)"),
+            .percent("archived_percent", 20, "share of the notes archived"),
+        ] + RecordShape.parameters
 
     init(_ parameters: WorkloadParameters, generator: DatasetGenerator) {
-        let articles = generator.articles(count: parameters["stored"]), tagCount = parameters["tags"]
+        let articles = generator.articles(count: parameters["stored"])
+        let tagCount = parameters["tags"]
         self.articles = articles
         self.tagCount = tagCount
         let most = min(parameters["tags_per_note"], tagCount)
-        let archived = Set(generator.sample(articles.count * parameters["archived_percent"] / 100, of: articles.count,
-                                            salt: 0x6172_6368))
+        let archived = Set(
+            generator.sample(
+                articles.count * parameters["archived_percent"] / 100, of: articles.count,
+                salt: 0x6172_6368))
         var rng = generator.stream(salt: 0x7461_6773)
         let notes = articles.enumerated().map { index, article in
             let count = Int(rng.next() % UInt64(most + 1))
@@ -60,7 +65,9 @@ struct TagAnswers: Equatable {
 
     /// Asks `store` both queries.
     init(_ store: any TaggingStore, tag: Int64, limit: Int) throws {
-        self.init(unarchivedTags: try store.tagsWithUnarchivedNotes(), tag: tag, newest: try store.newestNotes(tag: tag, limit: limit))
+        self.init(
+            unarchivedTags: try store.tagsWithUnarchivedNotes(), tag: tag,
+            newest: try store.newestNotes(tag: tag, limit: limit))
     }
 
     init(unarchivedTags: [Int64], tag: Int64, newest: [Article]) {
@@ -70,12 +77,14 @@ struct TagAnswers: Equatable {
     /// Throws unless these answers are `expected`, naming what differs.
     func check(against expected: TagAnswers, _ context: String) throws {
         guard unarchivedTags == expected.unarchivedTags else {
-            throw VerificationError("\(context): \(unarchivedTags.count) tags with unarchived notes, expected "
-                                    + "\(expected.unarchivedTags.count) (or different ones)")
+            throw VerificationError(
+                "\(context): \(unarchivedTags.count) tags with unarchived notes, expected "
+                    + "\(expected.unarchivedTags.count) (or different ones)")
         }
         guard newest == expected.newest else {
-            throw VerificationError("\(context): newest notes with tag \(tag) returned \(newest.count), expected "
-                                    + "\(expected.newest.count) (or a different order or content)")
+            throw VerificationError(
+                "\(context): newest notes with tag \(tag) returned \(newest.count), expected "
+                    + "\(expected.newest.count) (or a different order or content)")
         }
     }
 

@@ -63,7 +63,9 @@ struct TimelineData {
 enum TimelineExpectation {
     static func match(_ loaded: TimelineScreen, expected: TimelineScreen) throws {
         guard loaded.messages == expected.messages else {
-            let firstDifference = zip(loaded.messages, expected.messages).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let firstDifference = zip(loaded.messages, expected.messages).enumerated().first {
+                $0.element.0 != $0.element.1
+            }?.offset
             throw VerificationError(
                 "expected \(expected.messages.count) messages newest first, got \(loaded.messages.count)"
                     + (firstDifference.map { "; first difference at position \($0)" } ?? ""))

@@ -8,9 +8,10 @@ public struct UIDSetWorkload: Workload {
     public let sizeParameter = "stored"
     public let requires: StoreRoles = .articles
     public let leavesStoreUnchanged = true
-    public let parameters = [
-        .stored(20_000),
-    ] + RecordShape.parameters
+    public let parameters =
+        [
+            .stored(20_000)
+        ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(articles: generator.articles(count: parameters["stored"]))
@@ -38,8 +39,9 @@ public struct UIDSetWorkload: Workload {
 
         func verify(_ loaded: Set<String>, _: any ArticleStore, _ run: Repetition) throws -> String {
             guard loaded == expected else {
-                throw VerificationError("loaded \(loaded.count) uids, expected \(expected.count) "
-                                        + "(\(expected.subtracting(loaded).count) missing)")
+                throw VerificationError(
+                    "loaded \(loaded.count) uids, expected \(expected.count) "
+                        + "(\(expected.subtracting(loaded).count) missing)")
             }
             var hash = FNV1a()
             for uid in loaded.sorted() { hash.combine(uid) }

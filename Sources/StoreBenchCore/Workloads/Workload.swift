@@ -8,7 +8,9 @@ public struct WorkloadParameter: Sendable {
     /// default reproduces the data every earlier run used (``RecordShape``).
     public let optional: Bool
 
-    public init(_ name: String, default defaultValue: Int, range: ClosedRange<Int>, summary: String, optional: Bool = false) {
+    public init(
+        _ name: String, default defaultValue: Int, range: ClosedRange<Int>, summary: String, optional: Bool = false
+    ) {
         self.name = name
         self.range = range
         self.defaultValue = defaultValue
@@ -80,7 +82,8 @@ extension Workload {
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
-        WorkloadParameters(Dictionary(uniqueKeysWithValues: parameters.filter { !$0.optional }.map { ($0.name, $0.defaultValue) }))
+        WorkloadParameters(
+            Dictionary(uniqueKeysWithValues: parameters.filter { !$0.optional }.map { ($0.name, $0.defaultValue) }))
     }
 }
 

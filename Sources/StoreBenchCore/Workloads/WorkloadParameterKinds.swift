@@ -7,10 +7,13 @@ extension WorkloadParameter {
 
     /// `stored`: the articles in the store before the timed operation; 0 only when `allowEmpty`; `optional`: left
     /// out of a row's parameters unless a scenario sets it (``WorkloadParameter/optional``).
-    public static func stored(_ defaultValue: Int, _ summary: String = "articles in the store",
-                              allowEmpty: Bool = false, optional: Bool = false) -> WorkloadParameter {
-        WorkloadParameter("stored", default: defaultValue, range: (allowEmpty ? 0 : 1)...10_000_000, summary: summary,
-                          optional: optional)
+    public static func stored(
+        _ defaultValue: Int, _ summary: String = "articles in the store",
+        allowEmpty: Bool = false, optional: Bool = false
+    ) -> WorkloadParameter {
+        WorkloadParameter(
+            "stored", default: defaultValue, range: (allowEmpty ? 0 : 1)...10_000_000, summary: summary,
+            optional: optional)
     }
 
     /// `screen`: the newest articles a launch list shows (default 50).
@@ -33,7 +36,8 @@ extension WorkloadParameter {
     /// The timeline's `messages`, `users` and `screen` (the newest messages a screen shows, with their authors).
     public static func timeline(messages: Int, users: Int, screen: Int = 200) -> [WorkloadParameter] {
         [
-            WorkloadParameter("messages", default: messages, range: 1...10_000_000, summary: "timeline messages stored"),
+            WorkloadParameter(
+                "messages", default: messages, range: 1...10_000_000, summary: "timeline messages stored"),
             WorkloadParameter("users", default: users, range: 1...1_000_000, summary: "timeline users stored"),
             WorkloadParameter("screen", default: screen, range: 1...10_000, summary: "newest messages on a screen"),
         ] + RecordShape.messageParameters

@@ -18,11 +18,13 @@ public struct WorkloadRegistry: Sendable {
 
     /// Every shipped workload.
     public static var standard: WorkloadRegistry {
-        WorkloadRegistry([InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
-                          DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(),
-                          SettingsWorkload(), CacheWorkload(),
-                          LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
-                          EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
-                          MigrateWorkload(), TagQueryWorkload(), TagEditWorkload()])
+        WorkloadRegistry([
+            InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
+            DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(),
+            SettingsWorkload(), CacheWorkload(),
+            LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
+            EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
+            MigrateWorkload(), TagQueryWorkload(), TagEditWorkload(),
+        ])
     }
 }

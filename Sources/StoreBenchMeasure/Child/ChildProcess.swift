@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchContract
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A `storebench` child process with its standard output and error on pipes. Everything is prepared in
 /// ``init(executable:arguments:)`` (pipes, arguments, environment), so that ``spawn()`` and ``firstLine()`` can be
@@ -58,7 +59,8 @@ public final class ChildProcess {
         posix_spawnattr_init(attributes)
         posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(attributes, 0)
-        guard Self.closeOnExecPipe(&output), Self.closeOnExecPipe(&errors), !withInput || Self.closeOnExecPipe(&input) else {
+        guard Self.closeOnExecPipe(&output), Self.closeOnExecPipe(&errors), !withInput || Self.closeOnExecPipe(&input)
+        else {
             throw HarnessError(.childProcess, SystemError("pipe"))
         }
         posix_spawn_file_actions_adddup2(actions, output[1], 1)
@@ -76,7 +78,7 @@ public final class ChildProcess {
         actions.deallocate()
         posix_spawnattr_destroy(attributes)
         attributes.deallocate()
-        (argv + environment).forEach { free($0) }
+        for pointer in argv + environment { free(pointer) }
     }
 
     /// Starts the child.
@@ -191,8 +193,9 @@ public final class ChildProcess {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         pid = 0
         let signal = status & 0x7F
-        return Outcome(killedBySignal: signal != 0, signal: signal, exitCode: (status >> 8) & 0xFF, remainingLines: lines,
-                       errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Outcome(
+            killedBySignal: signal != 0, signal: signal, exitCode: (status >> 8) & 0xFF, remainingLines: lines,
+            errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Runs a child to its end and returns everything it said.

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A file a command reads, identified by device and inode after opening it (not by its path's spelling), so that an
 /// output funnel can refuse to overwrite or remove it however the user names it (`./A/../A/x`, a symlinked folder).

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import StoreBenchContract
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Copies a directory tree so that a library can do what it likes to the copy and nothing to the original.
 ///
@@ -54,7 +55,8 @@ public enum PrivateCopy {
         if info.st_mode & S_IFMT == S_IFDIR {
             try SystemError.check("mkdir", path: destination.path) { mkdir(destination.path, 0o700) }
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-                try copy(url.appendingPathComponent(name), to: destination.appendingPathComponent(name), depth: depth + 1)
+                try copy(
+                    url.appendingPathComponent(name), to: destination.appendingPathComponent(name), depth: depth + 1)
             }
             return
         }

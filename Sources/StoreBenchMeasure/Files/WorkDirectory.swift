@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import StoreBenchContract
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A private directory (mode 0700, created with `mkdtemp` so it never follows or reuses an existing path)
 /// that is removed with everything in it by ``remove()``.
@@ -43,13 +44,17 @@ public final class WorkDirectory {
             let base = name.hasSuffix(removingSuffix) ? String(name.dropLast(removingSuffix.count)) : name
             guard prefixes.contains(where: { base.hasPrefix($0) && base.count == $0.count + 6 }) else { continue }
             let directory = parent.appendingPathComponent(name, isDirectory: true)
-            let recorded = try? String(contentsOf: directory.appendingPathComponent(ProcessOwner.fileName), encoding: .utf8)
+            let recorded = try? String(
+                contentsOf: directory.appendingPathComponent(ProcessOwner.fileName), encoding: .utf8)
             if let recorded, let owner = ProcessOwner(recorded: recorded) {
                 guard !owner.isRunning else { continue }
             } else {
                 // No owner record: only a tree being removed loses it, and one left for a minute is abandoned.
-                let modified = (try? FileManager.default.attributesOfItem(atPath: directory.path))?[.modificationDate] as? Date
-                guard name.hasSuffix(removingSuffix), let modified, -modified.timeIntervalSinceNow > 60 else { continue }
+                let modified =
+                    (try? FileManager.default.attributesOfItem(atPath: directory.path))?[.modificationDate] as? Date
+                guard name.hasSuffix(removingSuffix), let modified, -modified.timeIntervalSinceNow > 60 else {
+                    continue
+                }
             }
             removeTree(directory)
             removed.append(directory.path)
@@ -147,7 +152,9 @@ struct ProcessOwner: Equatable {
     /// `"<pid> <start ticks>"`.
     init?(recorded: String) {
         let parts = recorded.split(separator: " ")
-        guard parts.count == 2, let pid = Int32(parts[0]), let ticks = UInt64(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard parts.count == 2, let pid = Int32(parts[0]),
+            let ticks = UInt64(parts[1].trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             return nil
         }
         self.init(pid: pid, startTicks: ticks)
@@ -165,7 +172,7 @@ struct ProcessOwner: Equatable {
     /// Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot); nil where unavailable.
     static func startTicks(of pid: Int32) -> UInt64? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
+            let close = stat.lastIndex(of: ")")
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the command: state is field 3, so start time (field 22) is the 20th.

@@ -6,8 +6,8 @@ public enum RunningExecutable {
     /// Elsewhere: Foundation's `Bundle.main.executableURL`. Nil when neither says.
     public static var url: URL? {
         #if os(Linux)
-        let resolved = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if FileManager.default.isExecutableFile(atPath: resolved.path) { return resolved }
+            let resolved = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            if FileManager.default.isExecutableFile(atPath: resolved.path) { return resolved }
         #endif
         return Bundle.main.executableURL
     }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// SIGINT and SIGTERM turned into a request that a long command checks at safe points (between repetitions, before
 /// the next crash trial).
@@ -25,7 +26,8 @@ public final class InterruptRequest: Sendable {
     private static let handled = [SIGINT, SIGTERM]
 
     /// The process-wide sources and the request they serve (the newest installed, if any).
-    private static let hub = Mutex<(sources: [any DispatchSourceSignal], active: [InterruptRequest], made: Bool)>(([], [], false))
+    private static let hub = Mutex<(sources: [any DispatchSourceSignal], active: [InterruptRequest], made: Bool)>(
+        ([], [], false))
 
     /// A request that no signal can set (tests, library callers that handle signals themselves).
     public init() { exitAtOnce = false }
@@ -40,9 +42,7 @@ public final class InterruptRequest: Sendable {
             if !hub.made {
                 hub.made = true
                 let queue = DispatchQueue(label: "storebench.signals")
-                for number in handled {
-                    // A signal the parent set to be ignored (`nohup`, a background job of a script) stays ignored.
-                    guard !setAction(number, SIG_IGN) else { continue }
+                for number in handled where !setAction(number, SIG_IGN) {
                     let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                     source.setEventHandler { InterruptRequest.deliver(number) }
                     source.resume()
@@ -57,7 +57,8 @@ public final class InterruptRequest: Sendable {
     /// A signal arrived: the newest installed request takes it; with none installed, exit as the default action would.
     private static func deliver(_ number: Int32) {
         guard let request = hub.withLock({ $0.active.last }) else { _exit(128 + number) }
-        let (exchanged, _) = request.received.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
+        let (exchanged, _) = request.received.compareExchange(
+            expected: 0, desired: number, ordering: .sequentiallyConsistent)
         if !exchanged || request.exitAtOnce {
             for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
             _exit(128 + number)
@@ -100,9 +101,9 @@ public final class InterruptRequest: Sendable {
     @discardableResult
     private static func setAction(_ number: Int32, _ action: sighandler_t?) -> Bool {
         #if canImport(Glibc)
-        let previous = Glibc.signal(number, action)
+            let previous = Glibc.signal(number, action)
         #else
-        let previous = Darwin.signal(number, action)
+            let previous = Darwin.signal(number, action)
         #endif
         return unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }

@@ -5,8 +5,9 @@ import Histogram
 /// Made before the timed region (no allocation per operation); recording costs ≈8 ns. Workloads take one clock
 /// read per operation, through ``timeEach(_:_:)``.
 public final class LatencyRecorder {
-    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000,
-                                              numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000,
+        numberOfSignificantValueDigits: .three)
 
     public init() {}
 
@@ -18,7 +19,9 @@ public final class LatencyRecorder {
     /// Runs `operation` on each element in order and records each call's latency: one clock read per operation,
     /// taken after it, recorded with no allocation. Used inside timed regions.
     @inline(__always)
-    public func timeEach<Elements: Sequence>(_ elements: Elements, _ operation: (Elements.Element) throws -> Void) rethrows {
+    public func timeEach<Elements: Sequence>(_ elements: Elements, _ operation: (Elements.Element) throws -> Void)
+        rethrows
+    {
         var previous = monotonicNanoseconds()
         for element in elements {
             try operation(element)
@@ -32,9 +35,10 @@ public final class LatencyRecorder {
     public var percentiles: LatencyPercentiles? {
         guard histogram.totalCount > 0 else { return nil }
         func micro(_ value: UInt64) -> Double { Double(value) / 1000 }
-        return LatencyPercentiles(p50: micro(histogram.valueAtPercentile(50)), p90: micro(histogram.valueAtPercentile(90)),
-                                  p99: micro(histogram.valueAtPercentile(99)), p999: micro(histogram.valueAtPercentile(99.9)),
-                                  max: micro(histogram.max))
+        return LatencyPercentiles(
+            p50: micro(histogram.valueAtPercentile(50)), p90: micro(histogram.valueAtPercentile(90)),
+            p99: micro(histogram.valueAtPercentile(99)), p999: micro(histogram.valueAtPercentile(99.9)),
+            max: micro(histogram.max))
     }
 }
 

@@ -1,15 +1,16 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Facts about this machine and build.
 public enum MachineFacts {
     public static var buildConfiguration: String {
         #if DEBUG
-        "debug"
+            "debug"
         #else
-        "release"
+            "release"
         #endif
     }
 
@@ -28,13 +29,13 @@ public enum MachineFacts {
     /// plus `swift-frontend --version` of the toolchain on PATH when there is one.
     public static var swiftVersion: String {
         #if compiler(>=6.4)
-        let compiled = "6.4 or later"
+            let compiled = "6.4 or later"
         #elseif compiler(>=6.3)
-        let compiled = "6.3"
+            let compiled = "6.3"
         #elseif compiler(>=6.2)
-        let compiled = "6.2"
+            let compiled = "6.2"
         #else
-        let compiled = "6.0–6.1"
+            let compiled = "6.0–6.1"
         #endif
         // The frontend, not the `swift` driver: the driver leaves a `TemporaryDirectory.XXXXXX` in TMPDIR each
         // time it runs (hundreds piled up in /tmp), and the frontend prints the same version line.
@@ -45,8 +46,9 @@ public enum MachineFacts {
     /// The git commit of the source tree this binary was built from ("+dirty" when it has local changes).
     public static func gitCommit(sourceFile: String = #filePath) -> String {
         let directory = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().path
-        guard let commit = run(["git", "-C", directory, "rev-parse", "HEAD"])?
-            .trimmingCharacters(in: .whitespacesAndNewlines), !commit.isEmpty
+        guard
+            let commit = run(["git", "-C", directory, "rev-parse", "HEAD"])?
+                .trimmingCharacters(in: .whitespacesAndNewlines), !commit.isEmpty
         else { return "unknown" }
         let dirty = run(["git", "-C", directory, "status", "--porcelain", "--untracked-files=no"]) ?? ""
         return dirty.isEmpty ? commit : commit + "+dirty"
@@ -97,7 +99,6 @@ extension WorkDirectory {
         }
         return best
     }
-
 }
 
 extension MachineFacts {
@@ -113,7 +114,8 @@ extension MachineFacts {
     public static var memoryAvailableBytes: Double? {
         let text = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kib * 1024
     }
 

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What the whole machine's CPUs did, from the first line of `/proc/stat` (Linux; nil elsewhere). The runner reads
 /// it before and after a timed operation and subtracts its own process's CPU time: what is left is the rest of
@@ -14,7 +15,7 @@ public struct MachineCPU: Sendable {
 
     public static func now() -> MachineCPU? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return nil }
         let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard ticks.count >= 8 else { return nil }

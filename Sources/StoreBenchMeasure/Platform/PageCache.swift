@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import StoreBenchContract
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Evicting a store's files from the page cache, and checking that they really are out. Linux only: elsewhere
 /// eviction is unsupported (the cold-launch rows say so) and residency is unknown (nil), never zero.
@@ -19,17 +20,19 @@ public enum PageCache {
     /// (from `mincore`).
     public static func evict(_ directory: URL) throws -> Residency? {
         #if !os(Linux)
-        throw StoreError.unsupported("evicting files from the page cache needs Linux (posix_fadvise, mincore)")
+            throw StoreError.unsupported("evicting files from the page cache needs Linux (posix_fadvise, mincore)")
         #else
-        sync()
-        for (path, _) in DiskUsage.regularFiles(below: directory) {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure("open", path) }
-            defer { close(fd) }
-            let rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
-            guard rc == 0 else { throw WorkDirectoryError(message: "\(SystemError("posix_fadvise", path: path, code: rc))") }
-        }
-        return residency(directory)
+            sync()
+            for (path, _) in DiskUsage.regularFiles(below: directory) {
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw failure("open", path) }
+                defer { close(fd) }
+                let rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+                guard rc == 0 else {
+                    throw WorkDirectoryError(message: "\(SystemError("posix_fadvise", path: path, code: rc))")
+                }
+            }
+            return residency(directory)
         #endif
     }
 
@@ -37,24 +40,26 @@ public enum PageCache {
     /// mapping; trustworthy for files this user owns).
     public static func residency(_ directory: URL) -> Residency? {
         #if !os(Linux)
-        return nil
+            return nil
         #else
-        var total = Residency()
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        for (path, info) in DiskUsage.regularFiles(below: directory) where info.st_size > 0 {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            let length = Int(info.st_size)
-            let pages = (length + pageSize - 1) / pageSize
-            guard let mapping = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), mapping != MAP_FAILED else { continue }
-            defer { munmap(mapping, length) }
-            var vector = [UInt8](repeating: 0, count: pages)
-            guard mincore(mapping, length, &vector) == 0 else { continue }
-            total.pages += pages
-            total.resident += vector.reduce(0) { $0 + Int($1 & 1) }
-        }
-        return total
+            var total = Residency()
+            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            for (path, info) in DiskUsage.regularFiles(below: directory) where info.st_size > 0 {
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { continue }
+                defer { close(fd) }
+                let length = Int(info.st_size)
+                let pages = (length + pageSize - 1) / pageSize
+                guard let mapping = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), mapping != MAP_FAILED else {
+                    continue
+                }
+                defer { munmap(mapping, length) }
+                var vector = [UInt8](repeating: 0, count: pages)
+                guard mincore(mapping, length, &vector) == 0 else { continue }
+                total.pages += pages
+                total.resident += vector.reduce(0) { $0 + Int($1 & 1) }
+            }
+            return total
         #endif
     }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Monotonic time in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`, ≈35 ns a call here).
 @inline(__always)
@@ -17,9 +18,9 @@ public func monotonicNanoseconds() -> UInt64 {
 func resourceUsage(children: Bool = false) -> rusage {
     var usage = rusage()
     #if canImport(Glibc)
-    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
+        getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
     #else
-    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+        getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
     #endif
     return usage
 }
@@ -71,8 +72,9 @@ public struct ProcessIO: Sendable {
     /// `later - earlier` per field, nil when either side is unknown.
     public static func delta(_ earlier: ProcessIO, _ later: ProcessIO) -> ProcessIO {
         func minus(_ a: Int64?, _ b: Int64?) -> Int64? { if let a, let b { a - b } else { nil } }
-        return ProcessIO(readBytes: minus(later.readBytes, earlier.readBytes),
-                         writeBytes: minus(later.writeBytes, earlier.writeBytes))
+        return ProcessIO(
+            readBytes: minus(later.readBytes, earlier.readBytes),
+            writeBytes: minus(later.writeBytes, earlier.writeBytes))
     }
 }
 
@@ -109,7 +111,7 @@ public enum PeakMemory {
     /// A `… kB` field of `/proc/self/status`.
     private static func statusKiB(_ field: String) -> Int64? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) })
         else { return nil }
         return Int64(line.dropFirst(field.count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
     }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The block device under a directory and how the kernel treats it (Linux `/sys` and `/proc`; "unknown"
 /// elsewhere): readahead, I/O scheduler and mount options, and the CPU frequency governor where readable.
@@ -13,7 +14,11 @@ public struct StorageFacts: Codable, Sendable {
     public var cpuGovernor: String
 
     enum CodingKeys: String, CodingKey {
-        case device, readAheadKiB = "read_ahead_kb", scheduler, mountOptions = "mount_options", cpuGovernor = "cpu_governor"
+        case device
+        case readAheadKiB = "read_ahead_kb"
+        case scheduler
+        case mountOptions = "mount_options"
+        case cpuGovernor = "cpu_governor"
     }
 
     public static func of(_ path: String) -> StorageFacts {
@@ -31,7 +36,8 @@ public struct StorageFacts: Codable, Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         let device = UInt64(info.st_dev)
-        let major = (device >> 8) & 0xFFF | (device >> 32) & ~0xFFF, minor = device & 0xFF | (device >> 12) & ~0xFF
+        let major = (device >> 8) & 0xFFF | (device >> 32) & ~0xFFF
+        let minor = device & 0xFF | (device >> 12) & ~0xFF
         var node = URL(fileURLWithPath: "/sys/dev/block/\(major):\(minor)").resolvingSymlinksInPath()
         if FileManager.default.fileExists(atPath: node.appendingPathComponent("partition").path) {
             node = node.deletingLastPathComponent()

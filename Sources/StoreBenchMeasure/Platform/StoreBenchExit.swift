@@ -14,13 +14,15 @@ public enum StoreBenchExit: Int32, Sendable {
     /// `compare`/`ab`: no regression found, but some row had too few repetitions to show one
     /// (without `--allow-underpowered`).
     case underpowered = 5
-    /// `advise`: no strategy meets every budget and the durability need of the profile (the answer says why each failed).
+    /// `advise`: no strategy meets every budget and the durability need of the profile (the answer says why each
+    /// failed).
     case noStrategy = 6
     /// Bad input (a malformed scenario, an unknown backend, data that would not fit the machine or the budget, an
     /// output storebench refuses: a symlink, device, FIFO, an input of the command, a folder of the user's): nothing
     /// is written.
     case badInput = 64
-    /// A long command (`run`, `crash`, `advise`, `ab`, `overhead`) stopped by SIGINT: completed rows are written, marked
+    /// A long command (`run`, `crash`, `advise`, `ab`, `overhead`) stopped by SIGINT: completed rows are written,
+    /// marked
     /// interrupted.
     case interrupted = 130
     /// Stopped by SIGTERM: as for SIGINT.

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CPerfEvent
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Counts ``CountedCost``s over timed regions with Linux perf events: tracepoints and software counters on every
 /// thread of the process when they are opened, inherited by the threads and child processes those threads create
@@ -29,13 +30,19 @@ public final class CostCounters {
         public let missing: [String: String]
 
         enum CodingKeys: String, CodingKey {
-            case fileSystem = "file_system", syncMethod = "sync_method", counted, missing
+            case fileSystem = "file_system"
+            case syncMethod = "sync_method"
+            case counted, missing
         }
 
         /// Nothing counted: the user turned counting off (`--no-counters`).
         public static func off(fileSystem: String) -> Availability {
-            Availability(fileSystem: fileSystem, syncMethod: "", counted: [],
-                         missing: Dictionary(uniqueKeysWithValues: CountedCost.allCases.map { ($0.rawValue, "counting turned off (--no-counters)") }))
+            Availability(
+                fileSystem: fileSystem, syncMethod: "", counted: [],
+                missing: Dictionary(
+                    uniqueKeysWithValues: CountedCost.allCases.map {
+                        ($0.rawValue, "counting turned off (--no-counters)")
+                    }))
         }
     }
 
@@ -75,12 +82,15 @@ public final class CostCounters {
             }
         }
         let counted = CountedCost.allCases.filter { missing[$0.rawValue] == nil }
-        let method = fileSystem == "ext4"
+        let method =
+            fileSystem == "ext4"
             ? "ext4:ext4_sync_file_enter (fsync, fdatasync, O_SYNC/O_DSYNC writes, msync MS_SYNC) + sync, syncfs, sync_file_range with a wait"
             : "fsync, fdatasync, msync MS_SYNC, sync, syncfs and sync_file_range calls (not on ext4: O_SYNC/O_DSYNC writes are not seen)"
-        return CostCounters(availability: Availability(fileSystem: fileSystem, syncMethod: method, counted: counted,
-                                                       missing: missing),
-                            events: events, ioDescriptor: io)
+        return CostCounters(
+            availability: Availability(
+                fileSystem: fileSystem, syncMethod: method, counted: counted,
+                missing: missing),
+            events: events, ioDescriptor: io)
     }
 
     /// Reads the baselines, then enables every event (call just before the clock starts).
@@ -140,8 +150,10 @@ public final class CostCounters {
     }
 
     /// One descriptor per source per thread; all or nothing for the cost.
-    private static func openEvents(for cost: CountedCost, fileSystem: String, tasks: [Int32],
-                                   traceFS: Result<TraceFS, CounterUnavailable>) -> Result<[Int32], CounterUnavailable> {
+    private static func openEvents(
+        for cost: CountedCost, fileSystem: String, tasks: [Int32],
+        traceFS: Result<TraceFS, CounterUnavailable>
+    ) -> Result<[Int32], CounterUnavailable> {
         var opened: [Int32] = []
         func fail(_ reason: CounterUnavailable) -> Result<[Int32], CounterUnavailable> {
             for fd in opened { closeDescriptor(fd) }
@@ -153,7 +165,9 @@ public final class CostCounters {
         case .failure(let reason): return .failure(reason)
         }
         for source in sources {
-            var type = UInt32(SB_PERF_TYPE_SOFTWARE.rawValue), config: UInt64 = 0, filter: String?
+            var type = UInt32(SB_PERF_TYPE_SOFTWARE.rawValue)
+            var config: UInt64 = 0
+            var filter: String?
             switch source.kind {
             case .software(let value): config = value
             case .tracepoint(let group, let name, let condition):
@@ -168,8 +182,11 @@ public final class CostCounters {
                 let fd = sb_perf_open(type, config, task)
                 if fd == -ESRCH { continue }  // the thread ended meanwhile
                 guard fd >= 0 else {
-                    return fail(CounterUnavailable("perf_event_open(\(source)) failed: \(String(cString: strerror(-fd)))"
-                        + (fd == -EACCES || fd == -EPERM ? " (needs root, or kernel.perf_event_paranoid ≤ -1 for tracepoints)" : "")))
+                    return fail(
+                        CounterUnavailable(
+                            "perf_event_open(\(source)) failed: \(String(cString: strerror(-fd)))"
+                                + (fd == -EACCES || fd == -EPERM
+                                    ? " (needs root, or kernel.perf_event_paranoid ≤ -1 for tracepoints)" : "")))
                 }
                 opened.append(fd)
                 if let filter, sb_perf_set_filter(fd, filter) != 0 {
@@ -202,4 +219,6 @@ struct ProcessBytes {
 // The C calls under names that the class's own `open`, `close` and `read` do not shadow.
 private func openDescriptor(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
-private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}

@@ -33,22 +33,26 @@ extension CountedCost {
     /// One line for the column table.
     public var summary: String {
         switch self {
-        case .syncs: "durability barriers where the file system does the work: fsync, fdatasync, O_SYNC/O_DSYNC "
-            + "writes and msync(MS_SYNC) (on ext4, its sync-file tracepoint; elsewhere the calls), plus sync, syncfs "
-            + "and sync_file_range with a wait"
+        case .syncs:
+            "durability barriers where the file system does the work: fsync, fdatasync, O_SYNC/O_DSYNC "
+                + "writes and msync(MS_SYNC) (on ext4, its sync-file tracepoint; elsewhere the calls), plus sync, syncfs "
+                + "and sync_file_range with a wait"
         case .writeCalls: "write, pwrite64, writev, pwritev and pwritev2 calls"
-        case .writtenBytes: "bytes handed to write-type calls (/proc/self/io wchar: this process and the children it reaped)"
+        case .writtenBytes:
+            "bytes handed to write-type calls (/proc/self/io wchar: this process and the children it reaped)"
         case .readCalls: "read, pread64, readv, preadv and preadv2 calls"
-        case .readBytesLogical: "bytes returned by read-type calls, from the page cache or not (/proc/self/io rchar: "
-            + "this process and the children it reaped)"
+        case .readBytesLogical:
+            "bytes returned by read-type calls, from the page cache or not (/proc/self/io rchar: "
+                + "this process and the children it reaped)"
         case .renames: "rename, renameat and renameat2 calls"
         case .unlinks: "unlink and unlinkat calls (unlinkat also removes directories)"
         case .filesCreated: "new files and directories (ext4's inode allocations)"
         case .faultsMajor: "page faults that read from the disk (mmap stores do their I/O this way)"
         case .faultsMinor: "page faults served from memory"
         case .contextSwitches: "context switches"
-        case .pagesDirtied: "page-cache folios made dirty, by write calls or through a shared mapping (writeback tracepoint; "
-            + "a folio is one 4 KiB page, or more where the file system uses large folios)"
+        case .pagesDirtied:
+            "page-cache folios made dirty, by write calls or through a shared mapping (writeback tracepoint; "
+                + "a folio is one 4 KiB page, or more where the file system uses large folios)"
         }
     }
 }
@@ -88,15 +92,21 @@ extension CountedCost {
         switch self {
         case .syncs:
             // sync_file_range waits only with SYNC_FILE_RANGE_WAIT_AFTER (4); msync syncs only with MS_SYNC (4).
-            let always: [EventSource] = [.syscall("sync"), .syscall("syncfs"), .syscall("sync_file_range", filter: "flags & 4")]
+            let always: [EventSource] = [
+                .syscall("sync"), .syscall("syncfs"), .syscall("sync_file_range", filter: "flags & 4"),
+            ]
             if ext4 { return .success([.tracepoint("ext4", "ext4_sync_file_enter")] + always) }
-            return .success([.syscall("fsync"), .syscall("fdatasync"), .syscall("msync", filter: "flags & 4")] + always)
+            return .success(
+                [.syscall("fsync"), .syscall("fdatasync"), .syscall("msync", filter: "flags & 4")] + always)
         case .writeCalls: return .success(["write", "pwrite64", "writev", "pwritev", "pwritev2"].map { .syscall($0) })
         case .readCalls: return .success(["read", "pread64", "readv", "preadv", "preadv2"].map { .syscall($0) })
         case .renames: return .success(["rename", "renameat", "renameat2"].map { .syscall($0) })
         case .unlinks: return .success(["unlink", "unlinkat"].map { .syscall($0) })
         case .filesCreated:
-            guard ext4 else { return .failure(CounterUnavailable("new inodes are counted on ext4 only (the work directory is on \(fileSystem))")) }
+            guard ext4 else {
+                return .failure(
+                    CounterUnavailable("new inodes are counted on ext4 only (the work directory is on \(fileSystem))"))
+            }
             return .success([.tracepoint("ext4", "ext4_allocate_inode")])
         case .faultsMajor: return .success([.software(6)])
         case .faultsMinor: return .success([.software(5)])

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The kernel's tracing file system, where tracepoints have their ids (`events/<group>/<name>/id`).
 struct TraceFS: Sendable {
@@ -19,12 +20,15 @@ struct TraceFS: Sendable {
         for root in candidates where FileManager.default.fileExists(atPath: root + "/events/syscalls") {
             return .success(TraceFS(root: root))
         }
-        if geteuid() != 0, let root = candidates.first(where: { access($0, F_OK) == 0 && access($0, R_OK | X_OK) != 0 }) {
-            return .failure(CounterUnavailable("tracefs at \(root) is not readable by this user (tracepoints need root)"))
+        if geteuid() != 0, let root = candidates.first(where: { access($0, F_OK) == 0 && access($0, R_OK | X_OK) != 0 })
+        {
+            return .failure(
+                CounterUnavailable("tracefs at \(root) is not readable by this user (tracepoints need root)"))
         }
-        return .failure(CounterUnavailable(
-            "no tracefs with syscall events at \(candidates.joined(separator: " or ")) "
-                + "(as root: mount -t tracefs nodev /sys/kernel/tracing; scripts/bench does this)"))
+        return .failure(
+            CounterUnavailable(
+                "no tracefs with syscall events at \(candidates.joined(separator: " or ")) "
+                    + "(as root: mount -t tracefs nodev /sys/kernel/tracing; scripts/bench does this)"))
     }
 
     /// The id of tracepoint `group:name` (or its older name), or why it has none.
@@ -32,7 +36,8 @@ struct TraceFS: Sendable {
         for candidate in [name] + (Self.olderNames[name].map { [$0] } ?? []) {
             let path = "\(root)/events/\(group)/\(candidate)/id"
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
-               let id = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                let id = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
                 return .success(id)
             }
         }
