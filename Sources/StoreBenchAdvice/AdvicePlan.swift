@@ -23,14 +23,16 @@ public struct AdvicePlan: Sendable {
     /// Strategies the profile's size rules out without measuring, and why.
     public let notConsidered: [(candidate: String, reason: String)]
 
-    public init(_ profile: AppProfile, workloads: WorkloadRegistry = .standard) {
+    /// The plan for `profile`: its operations as `workloads`, on the strategies the backends of `backends` offer
+    /// (``BackendDescriptor/adviceCandidates``) unless the profile names its own.
+    public init(_ profile: AppProfile, backends: BackendRegistry, workloads: WorkloadRegistry = .standard) {
         self.profile = profile
         var measures: [Measure] = []
         for operation in AppProfile.Operation.allCases where (profile.perDay[operation] ?? 0) > 0 {
             measures.append(Self.measure(operation, profile: profile, workloads: workloads))
         }
         self.measures = measures
-        let standard = AdviceCandidates.standard(for: profile)
+        let standard = Self.offered(for: profile, by: backends)
         candidates = profile.candidates ?? standard.considered
         notConsidered = profile.candidates == nil ? standard.skipped : []
     }
@@ -101,42 +103,43 @@ public struct AdvicePlan: Sendable {
     public func operation(of workload: String) -> Measure? { measures.first { $0.workload == workload } }
 }
 
-/// The strategies `advise` considers when a profile names none: the settings an app would choose between, each
-/// backend in its durable configuration and its faster one where it has one.
-public enum AdviceCandidates {
-    public static func standard(for profile: AppProfile) -> (
+extension AdvicePlan {
+    /// What an app with `profile` needs from a store's schema: every candidate is given all of it that it can
+    /// provide, so that candidates differ only in their strategy.
+    public static func schemaNeeds(of profile: AppProfile) -> Set<SchemaNeed> {
+        let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
+        var needs: Set<SchemaNeed> = []
+        if does(.launch) && profile.data.records > 0 { needs.insert(.newestFirstList) }
+        if does(.tagQuery) || does(.tagChange) { needs.insert(.coveringTagIndex) }
+        if does(.search) { needs.insert(.fullTextSearch) }
+        return needs
+    }
+
+    /// The strategies the registered backends offer for `profile` (each with the schema the profile needs), and those
+    /// left out with why: a backend that keeps nothing across launches, one that offers no strategy, a strategy
+    /// whose size limit the profile exceeds.
+    public static func offered(for profile: AppProfile, by backends: BackendRegistry) -> (
         considered: [String], skipped: [(candidate: String, reason: String)]
     ) {
         let records = max(profile.data.records, profile.data.messages)
-        // SQLite's indexes for the operations the profile has: the launch list's, the covering tag index.
-        let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
-        let indexes =
-            (does(.launch) && profile.data.records > 0 ? [",list_index=on"] : [])
-            + (does(.tagQuery) || does(.tagChange) ? [",tags=covering"] : [])
-        var considered =
-            [
-                "sqlite[txn=single,journal=wal,sync=normal]",
-                "sqlite[txn=single,journal=wal,sync=full]",
-            ] + (indexes.isEmpty ? [] : ["sqlite[txn=single,journal=wal,sync=full" + indexes.joined() + "]"]) + [
-                "sqlite[txn=single,journal=delete,sync=full]",
-                "grdb[style=records,writer=pool]",
-                "lmdb[txn=single,sync=full]",
-                "gdbm[sync=close]",
-            ]
-        var skipped: [(String, String)] = [("memory", "keeps nothing across launches: the floor, not a strategy")]
-        let wholeFile = [
-            ("plist[format=binary,codec=codable,write=atomic,flush=end]", 20_000),
-            ("defaults[sync=end]", 5_000), ("files[fsync=each]", 20_000),
-        ]
-        for (candidate, most) in wholeFile {
-            if records <= most {
-                considered.append(candidate)
-            } else {
-                let why =
-                    candidate.hasPrefix("files")
-                    ? "a file per record: loading \(records) records alone outlasts the run"
-                    : "rewrites its whole file at every save: at \(records) records each save rewrites megabytes"
-                skipped.append((candidate, why + " (considered up to \(most) records)"))
+        let needs = schemaNeeds(of: profile)
+        var considered: [String] = []
+        var skipped: [(candidate: String, reason: String)] = []
+        for descriptor in backends.descriptors {
+            guard descriptor.persistent else {
+                skipped.append((descriptor.name, "keeps nothing across launches: the floor, not a strategy"))
+                continue
+            }
+            if descriptor.adviceCandidates.isEmpty {
+                skipped.append((descriptor.name, "its backend offers advise no strategy"))
+            }
+            for candidate in descriptor.adviceCandidates {
+                let spec = candidate.spec(for: needs)
+                if let most = candidate.mostRecords, records > most {
+                    skipped.append((spec, "\(candidate.beyondMost) (\(records) records; considered up to \(most))"))
+                } else {
+                    considered.append(spec)
+                }
             }
         }
         return (considered, skipped)

@@ -64,7 +64,7 @@ public struct AppProfile: Sendable, Equatable {
     public var launchList = 50
     public var budgets: [Operation: Budget] = [:]
     public var need = Need.kill
-    /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: ``AdviceCandidates/standard``.
+    /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: what the registered backends offer (``AdvicePlan/offered(for:by:)``).
     public var candidates: [String]?
     /// Trials per fault in the crash runs.
     public var crashTrials = 10

@@ -20,9 +20,12 @@ public enum AdapterOverhead {
 
     /// The backends compared, each with the variant both sides reproduce.
     public static let backends: [(name: String, settings: [String: String])] = [
-        ("sqlite", ["txn": "single", "journal": "wal", "sync": "off"]),
-        ("lmdb", ["txn": "single", "sync": "nosync"]),
-        ("gdbm", ["sync": "none"]),
+        (
+            SQLiteBackend.descriptor.name,
+            SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .off) }.requested
+        ),
+        (LMDBBackend.descriptor.name, LMDBBackend.Settings().with { ($0.txn, $0.sync) = (.single, .nosync) }.requested),
+        (GDBMBackend.descriptor.name, GDBMBackend.Settings().with { $0.sync = .none }.requested),
     ]
 
     /// One backend and operation, both sides.

@@ -6,7 +6,22 @@ import StoreBenchCore
 /// The C side of ``AdapterOverhead``: the articles laid out as C strings once, outside any timed region, and
 /// the calls into `CBaselines` for one backend variant.
 struct CBaseline {
+    /// The library a C baseline is written against, one per backend it reproduces.
+    enum Library {
+        case sqlite, lmdb, gdbm
+
+        init?(backend: String) {
+            switch backend {
+            case SQLiteBackend.descriptor.name: self = .sqlite
+            case LMDBBackend.descriptor.name: self = .lmdb
+            case GDBMBackend.descriptor.name: self = .gdbm
+            default: return nil
+            }
+        }
+    }
+
     let backend: String
+    let library: Library
     let variant: Variant
     private let articles: [Article]
     /// Every article's uid, title and summary, NUL-terminated, back to back; `offsets` has three per article.
@@ -14,7 +29,11 @@ struct CBaseline {
     private let offsets: [Int]
 
     init(backend: String, variant: Variant, articles: [Article]) throws {
+        guard let library = Library(backend: backend) else {
+            throw StoreError.unsupported("no C baseline for backend '\(backend)'")
+        }
         self.backend = backend
+        self.library = library
         self.variant = variant
         self.articles = articles
         var texts: [CChar] = []
@@ -43,15 +62,15 @@ struct CBaseline {
             }
             let count = Int32(rows.count)
             return try call("insert", directory) { elapsed, error, errorLength in
-                switch backend {
-                case "sqlite":
+                switch library {
+                case .sqlite:
                     let path = directory.appendingPathComponent(SQLiteBackend.fileName).path
                     return sb_sqlite_insert(
                         path, Self.sqlitePragmas, SQLiteBackend.schema(for: SQLiteSettings(variant)),
                         SQLiteBackend.insertArticleSQL, &rows, count, elapsed, error, errorLength)
-                case "lmdb":
+                case .lmdb:
                     return sb_lmdb_insert(directory.path, mapSize, &rows, count, elapsed, error, errorLength)
-                default:
+                case .gdbm:
                     let path = directory.appendingPathComponent(GDBMBackend.fileName).path
                     return sb_gdbm_insert(path, &rows, count, elapsed, error, errorLength)
                 }
@@ -77,14 +96,14 @@ struct CBaseline {
             }
             let count = Int32(keys.count)
             return try call("lookup", directory) { elapsed, error, errorLength in
-                switch backend {
-                case "sqlite":
+                switch library {
+                case .sqlite:
                     let path = directory.appendingPathComponent(SQLiteBackend.fileName).path
                     return sb_sqlite_lookup(
                         path, SQLiteBackend.articleByUIDSQL, &keys, count, &found, elapsed, error, errorLength)
-                case "lmdb":
+                case .lmdb:
                     return sb_lmdb_lookup(directory.path, mapSize, &keys, count, &found, elapsed, error, errorLength)
-                default:
+                case .gdbm:
                     let path = directory.appendingPathComponent(GDBMBackend.fileName).path
                     return sb_gdbm_lookup(path, &keys, count, &found, elapsed, error, errorLength)
                 }

@@ -74,7 +74,7 @@ struct ABCommand: ParsableCommand {
                     printError(
                         "interrupted by \(interrupt.signalName) in round \(round); the rounds so far are in \(output.path)/rounds"
                     )
-                    throw ExitCode(interrupt.exitCode)
+                    throw ExitCode(interrupt.exit)
                 }
                 guard status == 0 || status == 1 else {
                     throw CommandFailure(

@@ -50,7 +50,7 @@ struct AdviseCommand: ParsableCommand {
         let registry = BackendRegistry.standard()
         let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
             let profile = try AppProfile(file: self.profile!)
-            let plan = AdvicePlan(profile)
+            let plan = AdvicePlan(profile, backends: BackendRegistry.standard())
             for candidate in plan.candidates {
                 let spec = try BackendSpec(parsing: candidate)
                 guard let descriptor = registry[spec.backend] else {
@@ -112,7 +112,7 @@ struct AdviseCommand: ParsableCommand {
         }
         let run = out.appendingPathComponent("run")
         try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false)
-        if interrupt.signal != nil { throw ExitCode(interrupt.exitCode) }
+        if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
         if !noCrash {
             let table = try failing(.failure) { try SampleTable(path: run.path) }
             let fits = Advice(plan: plan, table: table, crashes: [:], promise: registry.declaredPromise)
@@ -175,7 +175,7 @@ struct AdviseCommand: ParsableCommand {
         }
         guard case .finished(let rows) = outcome else {
             printError("interrupted by \(interrupt.signalName) during the crash trials; no answer was written")
-            throw ExitCode(interrupt.exitCode)
+            throw ExitCode(interrupt.exit)
         }
         try failing(.failure) {
             let csv = try DurabilityRow.csv(rows)
@@ -192,7 +192,7 @@ struct AdviseCommand: ParsableCommand {
         let out = claim.url
         let registry = BackendRegistry.standard()
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
-        let plan = AdvicePlan(profile)
+        let plan = AdvicePlan(profile, backends: BackendRegistry.standard())
         let run = out.appendingPathComponent("run")
         let folder = try RunFolder(run.path)
         try folder.requireComplete()

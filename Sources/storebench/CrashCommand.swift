@@ -140,7 +140,7 @@ struct CrashCommand: ParsableCommand {
                 "interrupted by \(interrupt.signalName): \(finished) of \(variants.count) variants finished"
                     + (finished == 0 ? "; nothing was written" : "; their rows are in \(file.path)"))
             if finished == 0 { claim.releaseRemovingIfEmpty() }
-            throw ExitCode(interrupt.exitCode)
+            throw ExitCode(interrupt.exit)
         }
         for line in [DurabilityRow.header, DurabilityRow.header.map { _ in "---" }] + rows.map(\.fields) {
             print("| " + line.joined(separator: " | ") + " |")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoreBenchBackends
 
 /// What a command writes to, for the hostile suite: nothing of its own, one file, or a folder.
 enum OutputShape: Sendable {
@@ -93,7 +94,9 @@ extension ColumnsCommand: Exemplified {
 }
 
 extension VerifyStoreCommand: Exemplified {
-    static var example: [String] { ["verify-store", "--backend", "sqlite", "--workdir", "{WORK}", "{STORE}"] }
+    static var example: [String] {
+        ["verify-store", "--backend", SQLiteBackend.descriptor.name, "--workdir", "{WORK}", "{STORE}"]
+    }
     static var output: OutputShape { .none }
 }
 

@@ -52,7 +52,7 @@ struct OverheadCommand: ParsableCommand {
             ) { interrupt.signal != nil }
         } catch is AdapterOverhead.Stopped {
             printError("interrupted by \(interrupt.signalName): nothing was measured to the end")
-            throw ExitCode(interrupt.exitCode)
+            throw ExitCode(interrupt.exit)
         }
         print("| backend | operation | C median | Swift median | Swift/C | goal | equal work |")
         print("|---|---|---:|---:|---:|---:|---|")

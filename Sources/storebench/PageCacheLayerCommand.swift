@@ -12,6 +12,7 @@ struct PageCacheLayerCommand: ParsableCommand {
 
     func run() throws {
         let status = storebench_page_cache_serve(mount, 0, 1)
-        if status != 0 { throw ExitCode(status) }
+        // The server's own status is on its standard error; storebench says failure.
+        if status != 0 { throw ExitCode(Exit.failure) }
     }
 }

@@ -54,15 +54,8 @@ final class PageBlocks {
 
     init(root: URL) { self.root = root }
 
-    /// The seed questions the README's table answers: strategies, in order, and workloads with their titles.
-    static let seedRows = [
-        "sqlite [txn=none journal=wal sync=normal]", "sqlite [txn=single journal=wal sync=normal]",
-        "sqlite [txn=batch journal=wal sync=normal]", "sqlite [txn=single journal=delete sync=full]",
-        "grdb [style=records writer=queue]", "grdb [style=batch writer=pool]", "plist [write=atomic flush=end]",
-        "plist [format=xml codec=archiver write=atomic flush=end]", "defaults [sync=end]",
-        "lmdb [txn=single sync=full]",
-        "lmdb [txn=single sync=nosync]", "gdbm [sync=close]", "files [fsync=none]", "memory",
-    ]
+    /// The seed questions the README's table answers: its workloads with their titles (its strategies are the
+    /// lines of the file the block's `rows=` names).
     static let seedWorkloads = [
         ("insert", "insert 10,000"), ("mark-read", "mark 10,000 of 20,000 read"),
         ("timeline-cold", "cold launch, 100,000 messages"),
@@ -137,7 +130,9 @@ final class PageBlocks {
                 "| strategy | durability | " + Self.seedWorkloads.map(\.1).joined(separator: " | ") + " |",
                 "|---|---|" + String(repeating: "---:|", count: Self.seedWorkloads.count),
             ]
-            for label in Self.seedRows {
+            let rows = try String(contentsOf: try folder(options, "rows", name), encoding: .utf8)
+                .split(separator: "\n").map(String.init).filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            for label in rows {
                 guard let durability = report.durability(label: label) else { continue }
                 let cells = Self.seedWorkloads.map { report.timeClaim(label: label, workload: $0.0) ?? "–" }
                 lines.append(

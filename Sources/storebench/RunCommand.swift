@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("backend"),
         help: ArgumentHelp(
-            "A backend, optionally with settings: sqlite[txn=single,journal=wal] (repeatable). With --scenario it narrows the "
+            "A backend, optionally with settings: NAME[SETTING=VALUE,…] (repeatable; `storebench list` shows them). With --scenario it narrows the "
                 + "scenario to matching variants; without, it makes an ad-hoc run with --workload.", valueName: "spec"))
     var backends: [String] = []
 

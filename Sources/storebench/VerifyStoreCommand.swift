@@ -19,7 +19,8 @@ struct VerifyStoreCommand: ParsableCommand {
     )
 
     @Option(help: "The backend that wrote the store.") var backend: String
-    @Option(help: "The variant's settings, e.g. \"journal=wal\" (default: the backend's defaults).") var settings =
+    @Option(help: "The variant's settings as SETTING=VALUE separated by spaces (default: the backend's defaults).")
+    var settings =
         "default"
     @Option(name: .customLong("expect-checksum"), help: "The FNV-1a checksum of the articles the store should hold.")
     var expectedChecksum: String?

@@ -27,20 +27,59 @@ struct AdviceTests {
         #expect(Set(files).isSuperset(of: ["notes.yaml", "reader.yaml", "messenger.yaml", "settings-cache.yaml"]))
         for file in files {
             let profile = try AppProfile(file: directory.appendingPathComponent(file).path)
-            let plan = AdvicePlan(profile)
+            let plan = AdvicePlan(profile, backends: .standard())
             let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
                 .parse(data: Data(plan.scenarioText.utf8), file: "\(file) → scenario")
             #expect(scenario.workloads.count == plan.measures.count, "\(file)")
             #expect(scenario.backends.count == plan.candidates.count, "\(file)")
             _ = try RunPlan.check(scenario, workloads: .standard, limits: .init())
         }
-        let notes = AdvicePlan(try AppProfile(file: directory.appendingPathComponent("notes.yaml").path))
+        let notes = AdvicePlan(
+            try AppProfile(file: directory.appendingPathComponent("notes.yaml").path), backends: .standard())
         let save = try #require(notes.measures.first { $0.operation == .save })
         #expect(
             save.workload == "insert" && save.parameters["stored"] == 50_000
                 && save.parameters["summary_bytes"] == 1_500)
         #expect(notes.measures.first { $0.operation == .tagQuery }?.parameters["tags"] == 50)
         #expect(notes.notConsidered.contains { $0.candidate.hasPrefix("plist") })
+    }
+
+    @Test(
+        "candidates come from the registry: a backend registered only here is offered (the scenario advise --dry-run prints), every candidate gets the schema the profile needs, the floor and too-large whole-file strategies are left out with why"
+    )
+    func candidatesFromTheRegistry() throws {
+        let directory = packageRoot.appendingPathComponent("profiles")
+        let profile = try AppProfile(file: directory.appendingPathComponent("notes.yaml").path)
+        var registry = BackendRegistry.standard()
+        registry.register(JSONFileBackend.descriptor)
+        registry.register(
+            BackendDescriptor(name: "unadvised", summary: "offers advise nothing (test double)") { location in
+                try JSONFileBackend.JSONFileStore(file: URL(fileURLWithPath: location.path("articles.json")))
+            })
+        let plan = AdvicePlan(profile, backends: registry)
+        #expect(plan.candidates.contains(JSONFileBackend.descriptor.name))
+        #expect(plan.scenarioText.contains("{backend: \(JSONFileBackend.descriptor.name)}"))
+        #expect(plan.notConsidered.contains { $0.candidate == "unadvised" && $0.reason.contains("no strategy") })
+        // Every registered persistent backend offers advise something, or is said not to.
+        for descriptor in registry.descriptors {
+            let named =
+                plan.candidates.contains { $0 == descriptor.name || $0.hasPrefix(descriptor.name + "[") }
+                || plan.notConsidered.contains {
+                    $0.candidate == descriptor.name || $0.candidate.hasPrefix(descriptor.name + "[")
+                }
+            #expect(named, "\(descriptor.name) is neither a candidate nor left out with a reason")
+        }
+        // notes.yaml launches a list, queries tags and searches: each strategy that can provide those gets all of it.
+        #expect(AdvicePlan.schemaNeeds(of: profile) == [.newestFirstList, .coveringTagIndex, .fullTextSearch])
+        let sqlite = registry["sqlite"]!.adviceCandidates
+        #expect(sqlite.count >= 2)
+        for candidate in sqlite.map({ $0.spec(for: AdvicePlan.schemaNeeds(of: profile)) }) {
+            #expect(plan.candidates.contains(candidate))
+            for setting in ["list_index=on", "tags=covering", "search=fts5"] {
+                #expect(candidate.contains(setting), "\(candidate) lacks \(setting)")
+            }
+        }
+        #expect(plan.notConsidered.contains { $0.candidate == "memory" && $0.reason.contains("keeps nothing") })
     }
 
     @Test(
@@ -94,7 +133,7 @@ struct AdviceTests {
     @Test(
         "the cheapest strategy that meets every budget and the need is recommended; ties, misses and failures say why")
     func judgement() throws {
-        let plan = AdvicePlan(try Self.profile(Self.simple))
+        let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
         let table = try Self.table([
             ("a", "fast", [0.001, 0.0011, 0.0009, 0.001, 0.001], [0.05, 0.05, 0.06, 0.05, 0.05]),
             ("b", "same", [0.00105, 0.001, 0.00095, 0.001, 0.0011], [0.05, 0.055, 0.05, 0.05, 0.05]),
@@ -142,7 +181,8 @@ struct AdviceTests {
     @Test("among strategies whose cost cannot be told apart, the strongest durability class is recommended")
     func tieGoesToDurability() throws {
         let plan = AdvicePlan(
-            try Self.profile(Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")))
+            try Self.profile(Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")),
+            backends: .standard())
         let table = try Self.table([
             ("fast", "v", [0.001, 0.0011, 0.0009, 0.001, 0.001], [0.05, 0.05, 0.06, 0.05, 0.05]),
             ("safe", "v", [0.00105, 0.001, 0.00095, 0.001, 0.0011], [0.05, 0.055, 0.05, 0.05, 0.05]),
@@ -156,7 +196,7 @@ struct AdviceTests {
 
     @Test("no strategy meets the budgets: no recommendation, and each says which budget it missed")
     func nothingMeets() throws {
-        let plan = AdvicePlan(try Self.profile(Self.simple))
+        let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
         let table = try Self.table([("d", "laggy", [0.02, 0.02, 0.02], [0.5, 0.5, 0.5])])
         let advice = Advice(plan: plan, table: table, crashes: [:], promise: { _, _ in .durable }, resamples: 200)
         #expect(advice.recommendation == nil)

@@ -6,7 +6,9 @@ import Testing
 /// one role (articles), a descriptor, and a registry line. Its articles live in one JSON file, rewritten at the end
 /// of every unit of work (so a reopened store sees every committed change).
 enum JSONFileBackend {
-    static let descriptor = BackendDescriptor(name: "jsonfile", summary: "articles in one JSON file (test backend)") {
+    static let descriptor = BackendDescriptor(
+        name: "jsonfile", summary: "articles in one JSON file (test backend)", advised: true
+    ) {
         location in try JSONFileStore(file: URL(fileURLWithPath: location.path("articles.json")))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import Synchronization
 import Testing
 
 @Suite("Adaptive repetitions")
@@ -89,12 +90,10 @@ struct RepetitionScheduleTests {
 }
 
 /// A memory store that counts how often it is filled with articles.
-final class FillCounter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var fills = 0
-    func increment() { lock.withLock { fills += 1 } }
-    var count: Int { lock.withLock { fills } }
+final class FillCounter: Sendable {
+    private let fills = Mutex(0)
+    func increment() { fills.withLock { $0 += 1 } }
+    var count: Int { fills.withLock { $0 } }
 
     func descriptor() -> BackendDescriptor {
         let memory = MemoryBackend.descriptor()

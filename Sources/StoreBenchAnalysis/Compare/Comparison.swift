@@ -257,8 +257,9 @@ enum EnvironmentDifference {
         where !name.hasSuffix("compile_options") && libA[name] != libB[name] {
             warnings.append("environment differs: library \(name): \(libA[name] ?? "-") vs \(libB[name] ?? "-")")
         }
-        if libA["sqlite_compile_options"] != libB["sqlite_compile_options"] {
-            warnings.append("environment differs: SQLite compile options")
+        for name in Set(libA.keys).union(libB.keys).sorted()
+        where name.hasSuffix("compile_options") && libA[name] != libB[name] {
+            warnings.append("environment differs: \(name.replacingOccurrences(of: "_", with: " "))")
         }
         return warnings
     }

@@ -15,6 +15,11 @@ public enum DefaultsBackend {
             summary: "Foundation UserDefaults suite: one property-list dictionary per record",
             settings: Settings.self,
             smoke: [Settings(), Settings().with { $0.sync = .each }],
+            advise: [
+                .init(
+                    Settings().with { $0.sync = .end }, mostRecords: 5_000,
+                    beyondMost: "rewrites its whole file at every save: megabytes a save at this size")
+            ],
             storeFiles: ["defaults.plist"],
             promise: { _ in .mayLose },
             open: { location, settings in try DefaultsStore(location: location, settings: settings) }

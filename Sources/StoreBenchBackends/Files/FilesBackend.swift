@@ -16,6 +16,11 @@ public enum FilesBackend {
             summary: "one JSON file per record under fan-out directories, atomic replace, an index file for order",
             settings: Settings.self,
             smoke: [Settings(), Settings().with { $0.fsync = .each }],
+            advise: [
+                .init(
+                    Settings().with { $0.fsync = .each }, mostRecords: 20_000,
+                    beyondMost: "a file per record: loading every record alone outlasts the run")
+            ],
             storeFiles: ["articles"],
             promise: { settings in settings.fsync == .each ? .durable : .survivesKill },
             open: { location, settings in try FilesStore(location: location, settings: settings) }

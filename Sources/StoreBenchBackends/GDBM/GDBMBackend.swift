@@ -16,6 +16,7 @@ public enum GDBMBackend {
             summary: "GDBM hash file: binary records by key, an index record for the timeline order",
             settings: Settings.self,
             smoke: [Settings().with { $0.sync = .none }, Settings().with { $0.sync = .each }],
+            advise: [.init(Settings().with { $0.sync = .close })],
             readBack: .afterClose("GDBM locks the file: no second handle can open while the writer has it"),
             storeFiles: [GDBMStore.fileName],
             promise: { _ in .mayLose },

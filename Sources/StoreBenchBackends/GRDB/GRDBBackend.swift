@@ -18,6 +18,11 @@ public enum GRDBBackend {
                 Settings().with { ($0.style, $0.writer) = (.batch, .pool) },
                 Settings().with { ($0.style, $0.index, $0.search) = (.batch, .off, .fts5) },
             ],
+            advise: [
+                .init(
+                    Settings().with { ($0.style, $0.writer) = (.records, .pool) },
+                    provides: [.fullTextSearch: { $0.search = .fts5 }])
+            ],
             storeFiles: ["store.sqlite"],
             // queue: a rollback journal with synchronous=FULL, exactly sqlite's journal=delete sync=full, whose commit
             // point (the journal's unlink) is never synced: the last commit may roll back after a power loss

@@ -11,6 +11,7 @@ public enum LMDBBackend {
             summary: "LMDB key-value store: binary records by uid, a newest-first time index for the timeline",
             settings: Settings.self,
             smoke: [Settings(), Settings().with { ($0.txn, $0.sync) = (.each, .nometasync) }],
+            advise: [.init(Settings().with { ($0.txn, $0.sync) = (.single, .full) })],
             readBack: .afterClose("LMDB forbids opening an environment twice in one process"),
             storeFiles: ["data.mdb"],
             promise: { settings in settings.sync == .full ? .durable : .survivesKill },

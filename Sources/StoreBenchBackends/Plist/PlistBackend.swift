@@ -13,6 +13,12 @@ public enum PlistBackend {
                 Settings(),
                 Settings().with { ($0.format, $0.codec, $0.write, $0.flush) = (.xml, .archiver, .inplace, .each) },
             ],
+            advise: [
+                .init(
+                    Settings().with { ($0.format, $0.codec, $0.write, $0.flush) = (.binary, .codable, .atomic, .end) },
+                    mostRecords: 20_000,
+                    beyondMost: "rewrites its whole file at every save: megabytes a save at this size")
+            ],
             storeFiles: ["articles.plist"],
             promise: { settings in settings.write == .atomic ? .durable : .mayLose },
             open: { location, settings in try PlistStore(location: location, settings: settings) }

@@ -19,6 +19,17 @@ public enum SQLiteBackend {
                     ($0.txn, $0.journal, $0.sync, $0.index, $0.search) = (.single, .wal, .normal, .off, .fts5)
                 },
             ],
+            advise: [
+                .init(
+                    SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .normal) },
+                    provides: provides),
+                .init(
+                    SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .full) }, provides: provides
+                ),
+                .init(
+                    SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .delete, .full) },
+                    provides: provides),
+            ],
             storeFiles: [SQLiteStore.fileName],
             promise: { settings in
                 // SQLite: NORMAL in WAL mode (and OFF) keeps commits across a kill but not necessarily across a power
@@ -48,6 +59,14 @@ public enum SQLiteBackend {
 }
 
 extension SQLiteBackend {
+    /// How a SQLite strategy provides what an app's operations need: the launch list's index, the covering tag
+    /// index, FTS5.
+    static let provides: [SchemaNeed: @Sendable (inout SQLiteSettings) -> Void] = [
+        .newestFirstList: { $0.listIndex = .on },
+        .coveringTagIndex: { $0.tagSchema = .covering },
+        .fullTextSearch: { $0.search = .fts5 },
+    ]
+
     /// The store's file name inside its directory (for `storebench overhead`'s C baseline, which does the same work).
     public static var fileName: String { SQLiteStore.fileName }
     /// The schema a store with `settings` creates (the C baseline creates the same).

@@ -44,6 +44,8 @@ public struct BackendDescriptor: Sendable {
     /// The variants `scenarios/smoke.yaml` runs (`backends: smoke`): a few that cover the settings that change how
     /// the backend writes, at small sizes for CI. Declared by the backend as typed settings.
     public private(set) var smokeVariants: [Variant] = []
+    /// The strategies the backend offers `storebench advise` (none: advise leaves it out and says so).
+    public let adviceCandidates: [AdviceCandidate]
     /// What a reader of a measured power-loss row should know about how the variant's writes reach the disk model
     /// (docs/POWER-LOSS.md), e.g. a shared mapping written back in the kernel's order; "" when nothing.
     public let powerLossNote: @Sendable (Variant) -> String
@@ -65,6 +67,7 @@ public struct BackendDescriptor: Sendable {
         summary: String,
         settings: Settings.Type,
         smoke: [Settings] = [Settings()],
+        advise: [AdviceStrategy<Settings>] = [],
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
         storeFiles: [String] = [],
@@ -88,6 +91,7 @@ public struct BackendDescriptor: Sendable {
         self.libraryVersions = libraryVersions
         self.open = { location in try open(location, Settings(location.variant)) }
         self.persistent = persistent
+        self.adviceCandidates = advise.map { AdviceCandidate(backend: name, $0) }
         self.roles = StoreRoles.of(S.self).union(persistent ? .persistence : [])
         smokeVariants = smoke.map { settings in
             do {
@@ -102,6 +106,7 @@ public struct BackendDescriptor: Sendable {
     public init<S: Store & SendableMetatype>(
         name: String,
         summary: String,
+        advised: Bool = false,
         persistent: Bool = true,
         readBack: ReadBack = .independentHandle,
         storeFiles: [String] = [],
@@ -111,7 +116,9 @@ public struct BackendDescriptor: Sendable {
         open: @escaping @Sendable (StoreLocation) throws -> S
     ) {
         self.init(
-            name: name, summary: summary, settings: NoSettings.self, persistent: persistent, readBack: readBack,
+            name: name, summary: summary, settings: NoSettings.self,
+            advise: advised ? [AdviceStrategy(NoSettings())] : [],
+            persistent: persistent, readBack: readBack,
             storeFiles: storeFiles, promise: { _ in promise }, powerLossNote: { _ in powerLossNote },
             libraryVersions: libraryVersions, open: { location, _ in try open(location) })
     }

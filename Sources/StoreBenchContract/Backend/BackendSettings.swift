@@ -122,7 +122,7 @@ extension BackendSettings {
     }
 
     /// The settings that apply, by name, as a scenario requests them (conditional settings only where they apply).
-    var requested: [String: String] {
+    public var requested: [String: String] {
         Dictionary(uniqueKeysWithValues: Self.axes.filter(applies).map { ($0.erased.name, $0.read(self)) })
     }
 

@@ -112,9 +112,7 @@ public final class PageCacheMount {
 
     /// The layer's mounts that this machine lists in `/proc/self/mountinfo`.
     public static func listed() -> [Listed] {
-        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ")
+        ProcessTable.mounts().compactMap { fields in
             guard let dash = fields.firstIndex(of: "-"), dash >= 5, fields.count > dash + 2,
                 fields[dash + 1] == fileSystemType, fields[dash + 2].hasPrefix(sourcePrefix),
                 let pid = pid_t(fields[dash + 2].dropFirst(sourcePrefix.count))
@@ -132,13 +130,7 @@ public final class PageCacheMount {
     }
 
     /// Whether `pid` runs (a zombie does not: it serves no mount).
-    public static func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
-    }
+    public static func isRunning(_ pid: pid_t) -> Bool { ProcessTable.isRunning(pid) }
 
     /// Mount points in mountinfo escape space, tab, newline and backslash as octal (`\040`).
     private static func unescape(_ path: String) -> String {

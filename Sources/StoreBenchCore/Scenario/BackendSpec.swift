@@ -21,7 +21,8 @@ public struct BackendSpec: Sendable, Equatable, CustomStringConvertible {
         guard trimmed.hasSuffix("]") else {
             throw ScenarioError(
                 file: "--backend", path: "",
-                message: "'\(text)': settings go in brackets, e.g. sqlite[txn=single,journal=wal]")
+                message:
+                    "'\(text)': settings go in brackets, NAME[SETTING=VALUE,…] (storebench list shows each backend's)")
         }
         backend = String(trimmed[..<open])
         var settings: [String: String] = [:]

@@ -142,7 +142,9 @@ struct ProcessOwner: Equatable {
     let pid: Int32
     let startTicks: UInt64
 
-    static var current: ProcessOwner { ProcessOwner(pid: getpid(), startTicks: startTicks(of: getpid()) ?? 0) }
+    static var current: ProcessOwner {
+        ProcessOwner(pid: getpid(), startTicks: ProcessTable.stat(of: getpid())?.startTicks ?? 0)
+    }
 
     init(pid: Int32, startTicks: UInt64) {
         self.pid = pid
@@ -162,20 +164,6 @@ struct ProcessOwner: Equatable {
 
     var recorded: String { "\(pid) \(startTicks)" }
 
-    /// Whether that very process still runs.
-    var isRunning: Bool {
-        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let now = Self.startTicks(of: pid) else { return true }
-        return now == startTicks
-    }
-
-    /// Field 22 of `/proc/<pid>/stat` (start time in clock ticks since boot); nil where unavailable.
-    static func startTicks(of pid: Int32) -> UInt64? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, so start time (field 22) is the 20th.
-        return fields.count > 19 ? UInt64(fields[19]) : nil
-    }
+    /// Whether that very process still runs (not a reused pid, not a zombie).
+    var isRunning: Bool { ProcessTable.isRunning(pid, startTicks: startTicks) }
 }

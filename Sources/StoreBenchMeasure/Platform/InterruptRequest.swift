@@ -11,7 +11,7 @@ import Synchronization
 /// the next crash trial).
 ///
 /// The first signal only records itself: the command finishes what it is doing, publishes what it completed and
-/// exits with ``exitCode``. A second SIGINT or SIGTERM runs the clean-ups added with ``addCleanup(_:)`` (e.g.
+/// exits with ``exit``. A second SIGINT or SIGTERM runs the clean-ups added with ``addCleanup(_:)`` (e.g.
 /// removing the work directory) and exits at once. While no request is installed, a signal exits at once with
 /// 128 + its number, as the default action would.
 ///
@@ -56,12 +56,12 @@ public final class InterruptRequest: Sendable {
 
     /// A signal arrived: the newest installed request takes it; with none installed, exit as the default action would.
     private static func deliver(_ number: Int32) {
-        guard let request = hub.withLock({ $0.active.last }) else { _exit(128 + number) }
+        guard let request = hub.withLock({ $0.active.last }) else { _exit(StoreBenchExit.code(forSignal: number)) }
         let (exchanged, _) = request.received.compareExchange(
             expected: 0, desired: number, ordering: .sequentiallyConsistent)
         if !exchanged || request.exitAtOnce {
             for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
-            _exit(128 + number)
+            _exit(StoreBenchExit.code(forSignal: number))
         }
     }
 
@@ -83,7 +83,7 @@ public final class InterruptRequest: Sendable {
     }
 
     /// The conventional exit code after the signal: 130 for SIGINT, 143 for SIGTERM.
-    public var exitCode: Int32 { 128 + (signal ?? SIGINT) }
+    public var exit: StoreBenchExit { signal == SIGTERM ? .terminated : .interrupted }
 
     /// "SIGINT" or "SIGTERM".
     public var signalName: String { signal == SIGTERM ? "SIGTERM" : "SIGINT" }

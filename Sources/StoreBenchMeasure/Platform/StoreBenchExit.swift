@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every exit code of storebench, in one place (`storebench --help` and the README list them).
 public enum StoreBenchExit: Int32, Sendable {
     /// Every row ok; no regression.
@@ -27,6 +29,16 @@ public enum StoreBenchExit: Int32, Sendable {
     case interrupted = 130
     /// Stopped by SIGTERM: as for SIGINT.
     case terminated = 143
+
+    /// The status a process exits with at once on signal `number`: ``interrupted`` and ``terminated`` for the two
+    /// storebench handles, 128 + the number (the shell's convention) for any other.
+    public static func code(forSignal number: Int32) -> Int32 {
+        switch number {
+        case SIGINT: interrupted.rawValue
+        case SIGTERM: terminated.rawValue
+        default: 128 + number
+        }
+    }
 }
 
 /// An error that knows which exit code it means. The command line's one mapping (`Exit.swift`'s
