@@ -45,20 +45,24 @@ public struct AdvicePlan: Sendable {
         let (workload, base, whole): (String, [String: Int], Bool) =
             switch operation {
             case .launch where data.messages > 0:
-                ("timeline-cold", ["messages": data.messages, "users": data.users, "screen": profile.launchList], true)
-            case .launch: ("list-cold", ["stored": records, "screen": min(profile.launchList, records)], true)
-            case .save: ("insert", ["count": 100, "stored": records], false)
-            case .edit: ("edit", ["count": min(100, records), "stored": records], false)
-            case .search: ("search", ["count": 5, "stored": records], false)
-            case .markRead: ("mark-read", ["count": min(1_000, records), "stored": records], false)
-            case .tagQuery: ("tags", ["count": 10, "stored": records], false)
-            case .tagChange: ("tag-edit", ["count": 50, "stored": records], false)
-            case .migration: ("migrate", ["stored": records], true)
-            case .setting: ("settings", ["count": data.parameters["settings"] ?? 100], false)
-            case .cache: ("cache", ["count": 2_000, "keys": data.parameters["cache_keys"] ?? 1_000], false)
+                (
+                    "timeline-cold",
+                    named([.messages: data.messages, .users: data.users, .screen: profile.launchList]), true
+                )
+            case .launch: ("list-cold", named([.stored: records, .screen: min(profile.launchList, records)]), true)
+            case .save: ("insert", named([.count: 100, .stored: records]), false)
+            case .edit: ("edit", named([.count: min(100, records), .stored: records]), false)
+            case .search: ("search", named([.count: 5, .stored: records]), false)
+            case .markRead: ("mark-read", named([.count: min(1_000, records), .stored: records]), false)
+            case .tagQuery: ("tags", named([.count: 10, .stored: records]), false)
+            case .tagChange: ("tag-edit", named([.count: 50, .stored: records]), false)
+            case .migration: ("migrate", named([.stored: records]), true)
+            case .setting: ("settings", named([.count: data.parameters["settings"] ?? 100]), false)
+            case .cache: ("cache", named([.count: 2_000, .keys: data.parameters["cache_keys"] ?? 1_000]), false)
             }
         // The profile's shape and data parameters, where the workload has them.
-        let known = Set(workloads[workload]!.parameters.map(\.name))
+        // A workload missing from the registry gets no shape parameters here; the scenario's parser names it.
+        let known = Set(workloads[workload]?.parameters.map(\.name) ?? [])
         var parameters = base
         let renamed = ["cache_capacity": "capacity"]
         for (key, value) in data.parameters where key != "settings" && key != "cache_keys" {
@@ -66,6 +70,11 @@ public struct AdvicePlan: Sendable {
             if known.contains(name) && parameters[name] == nil { parameters[name] = value }
         }
         return Measure(operation: operation, workload: workload, parameters: parameters, wholeRepetition: whole)
+    }
+
+    /// Parameters by their declared names (a misspelt name does not compile), as the scenario writes them.
+    private static func named(_ pairs: KeyValuePairs<ParameterName, Int>) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: pairs.map { ($0.key.text, $0.value) })
     }
 
     /// The scenario as YAML text (`scenario.yaml` of the answer).

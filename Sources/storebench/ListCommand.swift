@@ -30,7 +30,7 @@ struct ListCommand: ParsableCommand {
                 "  \(workload.name) — \(workload.summary)"
                     + (workload.requiresStore ? " [needs: \(workload.requires)]" : ""))
             for parameter in workload.parameters {
-                let size = parameter.name == workload.sizeParameter ? ", the row's size" : ""
+                let size = parameter.key == workload.sizeParameter ? ", the row's size" : ""
                 print(
                     "      \(parameter.name): \(parameter.range.lowerBound)...\(parameter.range.upperBound) "
                         + "(default \(parameter.defaultValue)\(size)) — \(parameter.summary)")
@@ -55,7 +55,7 @@ struct ListCommand: ParsableCommand {
             [
                 "name": workload.name, "summary": workload.summary,
                 "needs": workload.requiresStore ? "\(workload.requires)" : "",
-                "size_parameter": workload.sizeParameter, "reads_only": workload.leavesStoreUnchanged,
+                "size_parameter": workload.sizeParameter.text, "reads_only": workload.leavesStoreUnchanged,
                 "parameters": workload.parameters.map { parameter in
                     [
                         "name": parameter.name, "min": parameter.range.lowerBound, "max": parameter.range.upperBound,

@@ -21,7 +21,7 @@ struct AppDataWorkloadTests {
     func editData() throws {
         let workload = EditWorkload()
         var parameters = workload.defaultParameters
-        (parameters["stored"], parameters["count"]) = (100, 20)
+        (parameters[.stored], parameters[.count]) = (100, 20)
         let generator = DatasetGenerator(seed: 42)
         let fingerprint = workload.makeCase(parameters, generator: generator).fingerprint
         #expect(fingerprint == workload.makeCase(parameters, generator: generator).fingerprint)

@@ -7,15 +7,15 @@ import Testing
 struct LookupEveryWorkload: Workload {
     let name = "lookup-every"
     let summary = "store N articles, then look every one up by uid (test workload)"
-    let sizeParameter = "count"
+    let sizeParameter = ParameterName.count
     let smokeParameters = ["count": 30]
     let requires: StoreRoles = .articles
     let parameters = [
-        WorkloadParameter("count", default: 200, range: 1...100_000, summary: "articles stored and looked up")
+        WorkloadParameter(.count, default: 200, range: 1...100_000, summary: "articles stored and looked up")
     ]
 
     func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(articles: generator.articles(count: parameters["count"]))
+        Case(articles: generator.articles(count: parameters[.count]))
     }
 
     final class Case: WorkloadCase {
@@ -80,6 +80,6 @@ struct CustomWorkloadTests {
             file: "scenarios/smoke.yaml")
         #expect(smoke.backends.contains { $0.backend == "jsonfile" })
         let entry = try #require(smoke.workloads.first { $0.workload == "lookup-every" })
-        #expect(entry.cases.map { $0["count"] } == [30])
+        #expect(entry.cases.map { $0[.count] } == [30])
     }
 }

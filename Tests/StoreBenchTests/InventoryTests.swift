@@ -50,7 +50,7 @@ struct InventoryTests {
         for entry in smoke.workloads {
             let workload = try #require(workloads[entry.workload])
             var expected = workload.defaultParameters
-            for (name, value) in workload.smokeParameters { expected[name] = value }
+            for (name, value) in workload.smokeParameters { expected.set(name, value) }
             #expect(entry.cases == [expected], "\(entry.workload): smoke.yaml has \(entry.cases), declared \(expected)")
         }
     }

@@ -59,7 +59,7 @@ struct RecordShapeTests {
         let timeline = TimelineWorkload()
         var parameters = WorkloadParameters(["messages": 500, "users": 50, "screen": 100])
         #expect(timeline.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "9ce9a09c3e7bc1bf")
-        parameters["message_bytes"] = 1_000
+        parameters[.messageBytes] = 1_000
         var long = DatasetGenerator(seed: 42)
         long.shape = RecordShape(parameters)
         #expect(long.messages(count: 50, userCount: 5).allSatisfy { $0.text.utf8.count >= 1_000 })

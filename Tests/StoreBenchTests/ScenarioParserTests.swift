@@ -256,7 +256,7 @@ struct ScenarioParserTests {
     @Test func sizesMakeOneCasePerSize() throws {
         let scenario = try parse(
             "name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, sizes: [10, 100]}]")
-        #expect(scenario.workloads[0].cases.map { $0["count"] } == [10, 100])
+        #expect(scenario.workloads[0].cases.map { $0[.count] } == [10, 100])
     }
 
     @Test func filtersNarrowAndRejectUnknownNames() throws {

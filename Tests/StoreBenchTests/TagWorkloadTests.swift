@@ -40,7 +40,7 @@ struct TagWorkloadTests {
     func data() throws {
         let workload = TagEditWorkload()
         var parameters = workload.defaultParameters
-        (parameters["stored"], parameters["count"], parameters["tags"], parameters["tags_per_note"]) = (
+        (parameters[.stored], parameters[.count], parameters[.tags], parameters[.tagsPerNote]) = (
             1_000, 300, 20, 4
         )
         let generator = DatasetGenerator(seed: 42)

@@ -53,7 +53,7 @@ struct WorkloadContractTests {
         let directory = try temp.child("store")
         let descriptor = try #require(registry[backend.backend])
         var parameters = workload.defaultParameters
-        for (name, value) in overrides { parameters[name] = value }
+        for (name, value) in overrides { parameters.set(name, value) }
         try workload.validate(parameters)
         return Runner.runOnce(
             workload, parameters: parameters, seed: 11, backend: descriptor,
@@ -69,12 +69,12 @@ struct WorkloadContractTests {
     func insertDefaultsUnchanged() throws {
         let workload = InsertWorkload()
         var parameters = workload.defaultParameters
-        parameters["count"] = 50
+        parameters[.count] = 50
         #expect(parameters.description == "count=50")
         #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "0a1e50732c6c0998")
-        parameters["stored"] = 0
+        parameters[.stored] = 0
         #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint == "0a1e50732c6c0998")
-        parameters["stored"] = 10
+        parameters[.stored] = 10
         #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint != "0a1e50732c6c0998")
     }
 

@@ -138,22 +138,22 @@ public struct RecordShape: Codable, Sendable, Equatable {
 
     /// The shape `parameters` ask for (the defaults for what they do not name).
     public init(_ parameters: WorkloadParameters) {
-        if let words = parameters.values["title_words"] { titleWords = words }
-        if let bytes = parameters.values["summary_bytes"] { summaryBytes = bytes }
-        if let most = parameters.values["summary_max_bytes"], most > summaryBytes { summaryMaxBytes = most }
-        if let bytes = parameters.values["message_bytes"] { messageBytes = bytes }
+        if let words = parameters.value(.titleWords) { titleWords = words }
+        if let bytes = parameters.value(.summaryBytes) { summaryBytes = bytes }
+        if let most = parameters.value(.summaryMaxBytes), most > summaryBytes { summaryMaxBytes = most }
+        if let bytes = parameters.value(.messageBytes) { messageBytes = bytes }
     }
 
     /// The article parameters.
     public static let parameters = [
         WorkloadParameter(
-            "title_words", default: 4, range: 1...200,
+            .titleWords, default: 4, range: 1...200,
             summary: "fewest words in an article's title (it has up to 5 more)", optional: true),
         WorkloadParameter(
-            "summary_bytes", default: 190, range: 0...1_000_000,
+            .summaryBytes, default: 190, range: 0...1_000_000,
             summary: "fewest bytes of text in an article's summary (the median with summary_max_bytes)", optional: true),
         WorkloadParameter(
-            "summary_max_bytes", default: 0, range: 0...10_000_000,
+            .summaryMaxBytes, default: 0, range: 0...10_000_000,
             summary: "above summary_bytes: summaries spread up to this many bytes, long-tailed (0: all alike)",
             optional: true),
     ]
@@ -178,7 +178,7 @@ public struct RecordShape: Codable, Sendable, Equatable {
     /// The message parameter (timeline, launch and sync-while-reading workloads).
     public static let messageParameters = [
         WorkloadParameter(
-            "message_bytes", default: 130, range: 0...1_000_000, summary: "fewest bytes of text in a message",
+            .messageBytes, default: 130, range: 0...1_000_000, summary: "fewest bytes of text in a message",
             optional: true)
     ]
 

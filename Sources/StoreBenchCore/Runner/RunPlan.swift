@@ -136,7 +136,7 @@ public struct RunPlan {
     /// The records a case's data set holds, weighted by their size: a record of `summary_bytes` counts as that many
     /// default-sized ones.
     static func weightedRecords(_ parameters: WorkloadParameters) -> Int {
-        let weight = max(1, (parameters.values["summary_bytes"] ?? 0) / RecordShape().summaryBytes)
+        let weight = max(1, (parameters.value(.summaryBytes) ?? 0) / RecordShape().summaryBytes)
         return countedParameters.compactMap { parameters.values[$0] }.reduce(0, +) * weight
     }
 

@@ -21,7 +21,7 @@ public struct Scenario: Sendable {
         public func limited(_ parameters: WorkloadParameters, for workload: String) -> WorkloadParameters {
             var limited = parameters
             for (name, limit) in limits[workload] ?? [:] where parameters.values[name].map({ $0 > limit }) == true {
-                limited[name] = limit
+                limited.set(name, limit)
             }
             return limited
         }
@@ -98,7 +98,7 @@ public struct Scenario: Sendable {
             var cases: [WorkloadParameters] = []
             for original in entry.cases {
                 var parameters = original
-                for (key, value) in overrides where names.contains(key) { parameters[key] = value }
+                for (key, value) in overrides where names.contains(key) { parameters.set(key, value) }
                 do {
                     try workload.validate(parameters)
                 } catch {
@@ -161,7 +161,7 @@ public struct Scenario: Sendable {
                     message: "unknown workload '\(name)'; known: "
                         + workloadRegistry.names.joined(separator: ", "))
             }
-            let spec = workload.parameters.first { $0.name == workload.sizeParameter }!
+            let spec = workload.parameters.first { $0.key == workload.sizeParameter }!
             var cases: [WorkloadParameters] = []
             for size in sizes.isEmpty ? [spec.defaultValue] : sizes {
                 guard spec.range.contains(size) else {
@@ -173,7 +173,7 @@ public struct Scenario: Sendable {
                 var parameters = workload.defaultParameters
                 parameters[workload.sizeParameter] = size
                 // A store that must hold the size (stored ≥ count) grows with it when its default is too small.
-                if let stored = parameters.values["stored"], stored < size { parameters["stored"] = size * 2 }
+                if let stored = parameters.value(.stored), stored < size { parameters[.stored] = size * 2 }
                 do {
                     try workload.validate(parameters)
                 } catch {

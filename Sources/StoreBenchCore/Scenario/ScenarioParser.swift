@@ -193,7 +193,7 @@ public struct ScenarioParser {
         if isSmoke(node) {
             return try workloads.workloads.map { workload in
                 var parameters = workload.defaultParameters
-                for (name, value) in workload.smokeParameters { parameters[name] = value }
+                for (name, value) in workload.smokeParameters { parameters.set(name, value) }
                 do {
                     try workload.validate(parameters)
                 } catch {
@@ -225,13 +225,13 @@ public struct ScenarioParser {
                     if let value = try reader.integer(
                         given[spec.name], at: "\(path).parameters.\(spec.name)", range: spec.range)
                     {
-                        parameters[spec.name] = value
+                        parameters.set(spec.name, value)
                     }
                 }
             }
             var cases = [parameters]
             if map["sizes"] != nil {
-                let sizeSpec = workload.parameters.first { $0.name == workload.sizeParameter }!
+                let sizeSpec = workload.parameters.first { $0.key == workload.sizeParameter }!
                 let sizes = try reader.sequence(map["sizes"], at: "\(path).sizes", nonEmpty: true)
                 guard sizes.count <= Self.maximumSizes else {
                     throw reader.error(

@@ -15,14 +15,14 @@ public struct AgingWorkload: Workload {
     public let smokeParameters = ["stored": 200, "rounds": 3, "screen": 20]
     public let summary =
         "R rounds of churn (insert, delete the oldest, edit) on M articles, size per round, then compact (timed)"
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = .compacting
     public let parameters =
         [
             .stored(10_000),
-            WorkloadParameter("rounds", default: 30, range: 1...1_000, summary: "rounds of churn (days of use)"),
-            .percent("churn_percent", 10, "share of M inserted, and as many oldest deleted, per round"),
-            .percent("edit_percent", 2, "share of M edited per round, one app operation each"),
+            WorkloadParameter(.rounds, default: 30, range: 1...1_000, summary: "rounds of churn (days of use)"),
+            .percent(.churnPercent, 10, "share of M inserted, and as many oldest deleted, per round"),
+            .percent(.editPercent, 2, "share of M edited per round, one app operation each"),
             .screen("newest articles the launch list reads"),
         ] + RecordShape.parameters
 
@@ -31,8 +31,8 @@ public struct AgingWorkload: Workload {
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         Case(
             AgingPlan(
-                stored: parameters["stored"], rounds: parameters["rounds"], churnPercent: parameters["churn_percent"],
-                editPercent: parameters["edit_percent"], screen: parameters["screen"], generator: generator))
+                stored: parameters[.stored], rounds: parameters[.rounds], churnPercent: parameters[.churnPercent],
+                editPercent: parameters[.editPercent], screen: parameters[.screen], generator: generator))
     }
 
     final class Case: WorkloadCase {

@@ -9,8 +9,8 @@ struct ArticleSelection {
 
     /// `stored` articles and `count` of them chosen with `salt` (in index order when `sorted`).
     init(_ parameters: WorkloadParameters, generator: DatasetGenerator, salt: UInt64, sorted: Bool = false) {
-        articles = generator.articles(count: parameters["stored"])
-        let sample = generator.sample(parameters["count"], of: articles.count, salt: salt)
+        articles = generator.articles(count: parameters[.stored])
+        let sample = generator.sample(parameters[.count], of: articles.count, salt: salt)
         chosen = sorted ? sample.sorted() : sample
         uids = chosen.map { [articles] in articles[$0].uid }
         fingerprint = Self.fingerprint(articles: articles, choices: uids)
@@ -26,8 +26,8 @@ struct ArticleSelection {
 
     /// `count` must not exceed `stored`.
     static func validate(_ parameters: WorkloadParameters) throws {
-        guard parameters["count"] <= parameters["stored"] else {
-            throw ParameterError("count (\(parameters["count"])) must not exceed stored (\(parameters["stored"]))")
+        guard parameters[.count] <= parameters[.stored] else {
+            throw ParameterError("count (\(parameters[.count])) must not exceed stored (\(parameters[.stored]))")
         }
     }
 
@@ -45,7 +45,7 @@ struct ArticleSelection {
 public protocol ArticleSelectionWorkload: Workload {}
 
 extension ArticleSelectionWorkload {
-    public var sizeParameter: String { "count" }
+    public var sizeParameter: ParameterName { .count }
     public var requires: StoreRoles { .articles }
     public func validate(_ parameters: WorkloadParameters) throws { try ArticleSelection.validate(parameters) }
 }

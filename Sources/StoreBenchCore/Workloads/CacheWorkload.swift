@@ -7,16 +7,16 @@ public struct CacheWorkload: Workload {
     public let name = "cache"
     public let smokeParameters = ["count": 500, "capacity": 40, "keys": 120, "value_bytes": 64, "ttl": 200]
     public let summary = "expiring cache with a capacity (evict earliest-expiring): N puts/gets, hit ratio and latency"
-    public let sizeParameter = "count"
+    public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = .cache
     public let parameters = [
         .count(20_000, "cache operations"),
-        WorkloadParameter("capacity", default: 1_000, range: 1...1_000_000, summary: "entries kept at most"),
-        WorkloadParameter("keys", default: 4_000, range: 1...10_000_000, summary: "distinct keys used"),
-        .percent("get_percent", 80, "share of operations that are gets"),
-        WorkloadParameter("value_bytes", default: 512, range: 0...10_000_000, summary: "bytes per cached value"),
+        WorkloadParameter(.capacity, default: 1_000, range: 1...1_000_000, summary: "entries kept at most"),
+        WorkloadParameter(.keys, default: 4_000, range: 1...10_000_000, summary: "distinct keys used"),
+        .percent(.getPercent, 80, "share of operations that are gets"),
+        WorkloadParameter(.valueBytes, default: 512, range: 0...10_000_000, summary: "bytes per cached value"),
         WorkloadParameter(
-            "ttl", default: 5_000, range: 1...1_000_000_000, summary: "longest time-to-live, in operations"),
+            .ttl, default: 5_000, range: 1...1_000_000_000, summary: "longest time-to-live, in operations"),
     ]
 
     enum Operation {
@@ -26,25 +26,25 @@ public struct CacheWorkload: Workload {
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         var rng = generator.stream(salt: 0x6361_6368)
-        let keyCount = parameters["keys"]
+        let keyCount = parameters[.keys]
         let hot = max(1, keyCount / 5)
         let keys = (0..<keyCount).map { "https://cdn.example.com/img/\($0 * 7919 % 100_003).jpg?size=2x&v=\($0 % 7)" }
         var values: [[UInt8]] = []
         var operations: [Operation] = []
-        operations.reserveCapacity(parameters["count"])
-        for tick in 0..<parameters["count"] {
+        operations.reserveCapacity(parameters[.count])
+        for tick in 0..<parameters[.count] {
             let key = rng.next() % 10 < 8 ? Int(rng.next() % UInt64(hot)) : Int(rng.next() % UInt64(keyCount))
-            if Int(rng.next() % 100) < parameters["get_percent"] {
+            if Int(rng.next() % 100) < parameters[.getPercent] {
                 operations.append(.get(key: key))
             } else {
-                var value = [UInt8](repeating: 0, count: parameters["value_bytes"])
+                var value = [UInt8](repeating: 0, count: parameters[.valueBytes])
                 for index in value.indices { value[index] = UInt8(truncatingIfNeeded: rng.next()) }
                 values.append(value)
-                let ttl = 1 + Int64(rng.next() % UInt64(parameters["ttl"]))
+                let ttl = 1 + Int64(rng.next() % UInt64(parameters[.ttl]))
                 operations.append(.put(key: key, value: values.count - 1, expires: Int64(tick) + ttl))
             }
         }
-        return Case(keys: keys, values: values, operations: operations, capacity: parameters["capacity"])
+        return Case(keys: keys, values: values, operations: operations, capacity: parameters[.capacity])
     }
 
     /// The checksum of cache entries, sorted by key.

@@ -7,7 +7,7 @@ public struct InsertWorkload: Workload {
     public let smokeParameters = ["count": 50]
     public let summary =
         "insert N articles one call at a time into an empty store, or one holding M (the transaction policy shows)"
-    public let sizeParameter = "count"
+    public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = .articles
     public let parameters =
         [
@@ -18,8 +18,8 @@ public struct InsertWorkload: Workload {
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         // The stored articles come after the inserted ones in the generated sequence, so an empty store (the
         // default) inserts exactly the articles, and has exactly the checksum, it always had.
-        let count = parameters["count"]
-        let stored = parameters.values["stored"] ?? 0
+        let count = parameters[.count]
+        let stored = parameters.value(.stored) ?? 0
         let generated = generator.articles(count: count + stored)
         return Case(articles: Array(generated[..<count]), stored: Array(generated[count...]))
     }

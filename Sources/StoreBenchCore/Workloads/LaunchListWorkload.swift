@@ -17,7 +17,7 @@ public struct LaunchListWorkload: Workload {
             ? "launch a fresh process with the store's pages evicted and load the newest S of M articles (a notes list)"
             : "launch a fresh process (store pages still cached) and load the newest S of M articles"
     }
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = [.queries, .persistence]
     public let leavesStoreUnchanged = true
     public let parameters =
@@ -29,7 +29,7 @@ public struct LaunchListWorkload: Workload {
     public func validate(_ parameters: WorkloadParameters) throws { try WorkloadParameter.validateScreen(parameters) }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(articles: generator.articles(count: parameters["stored"]), screen: parameters["screen"], cold: cold)
+        Case(articles: generator.articles(count: parameters[.stored]), screen: parameters[.screen], cold: cold)
     }
 
     final class Case: WorkloadCase {

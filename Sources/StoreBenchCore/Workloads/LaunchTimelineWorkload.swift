@@ -18,7 +18,7 @@ public struct LaunchTimelineWorkload: Workload {
             ? "launch a fresh process with the store's pages evicted from the page cache and load the first screen"
             : "launch a fresh process (store pages still cached) and load the first screen"
     }
-    public let sizeParameter = "messages"
+    public let sizeParameter = ParameterName.messages
     public let requires: StoreRoles = [.timeline, .persistence]
     public let leavesStoreUnchanged = true
     public var parameters: [WorkloadParameter] { TimelineData.parameters }
@@ -65,7 +65,7 @@ public struct ProcessSpawnWorkload: Workload {
     public let name = "process-spawn"
     public let smokeParameters: [String: Int] = [:]
     public let summary = "spawn an empty storebench child and wait for its first line (process start-up alone)"
-    public let sizeParameter = "count"
+    public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = []
     public let parameters: [WorkloadParameter] = [.count(1, "one launch per repetition", max: 1)]
 

@@ -14,12 +14,12 @@ public struct MigrateWorkload: Workload {
     public let smokeParameters = ["stored": 200]
     public let summary =
         "M articles stored as model v1; relaunch with v2 (new field, date type changed) and upgrade (timed)"
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = .migrating
     public let parameters = [WorkloadParameter.stored(20_000)] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(articles: generator.articles(count: parameters["stored"]))
+        Case(articles: generator.articles(count: parameters[.stored]))
     }
 
     final class Case: WorkloadCase {

@@ -7,24 +7,24 @@ public struct QueryWorkload: Workload {
     public let smokeParameters = ["stored": 200, "count": 5]
     public let summary =
         "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = .queries
     public let leavesStoreUnchanged = true
     public let parameters =
         [
             .stored(20_000),
             .count(200, "queries (each: counts + one feed's newest unread)", max: 1_000_000),
-            .percent("read_percent", 50, "share of the articles already read"),
-            WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "unread articles listed per query"),
+            .percent(.readPercent, 50, "share of the articles already read"),
+            WorkloadParameter(.limit, default: 50, range: 1...10_000, summary: "unread articles listed per query"),
         ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        var articles = generator.articles(count: parameters["stored"])
-        let readCount = articles.count * parameters["read_percent"] / 100
+        var articles = generator.articles(count: parameters[.stored])
+        let readCount = articles.count * parameters[.readPercent] / 100
         for index in generator.sample(readCount, of: articles.count, salt: 0x7175_6572) { articles[index].read = true }
         let feeds = Array(Set(articles.map(\.feedID))).sorted()
-        let feedOrder = (0..<parameters["count"]).map { feeds[$0 % feeds.count] }
-        return Case(articles: articles, feeds: feedOrder, limit: parameters["limit"])
+        let feedOrder = (0..<parameters[.count]).map { feeds[$0 % feeds.count] }
+        return Case(articles: articles, feeds: feedOrder, limit: parameters[.limit])
     }
 
     final class Case: WorkloadCase {

@@ -7,7 +7,7 @@ public struct SearchWorkload: Workload {
     public let smokeParameters = ["stored": 200, "count": 5]
     public let summary =
         "keyword search over titles and summaries of M articles, N keywords (LIKE, FTS5 or in-memory filter)"
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = .queries
     public let leavesStoreUnchanged = true
     public let parameters =
@@ -25,9 +25,9 @@ public struct SearchWorkload: Workload {
         + ["Reilly", "Tables", "NULL", "slash", "break", "xml", "attr"]
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        let articles = generator.articles(count: parameters["stored"])
+        let articles = generator.articles(count: parameters[.stored])
         let order = generator.sample(Self.keywords.count, of: Self.keywords.count, salt: 0x7365_6172)
-        let keywords = (0..<parameters["count"]).map { Self.keywords[order[$0 % order.count]] }
+        let keywords = (0..<parameters[.count]).map { Self.keywords[order[$0 % order.count]] }
         return Case(articles: articles, keywords: keywords)
     }
 

@@ -9,12 +9,12 @@ public struct SettingsWorkload: Workload {
     public let name = "settings"
     public let smokeParameters = ["count": 20]
     public let summary = "write N small settings one by one, persist, read them back in a fresh process"
-    public let sizeParameter = "count"
+    public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = [.settings, .persistence]
     public let parameters: [WorkloadParameter] = [.count(100, "settings written", max: 100_000)]
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(seed: generator.seed, settings: generator.settings(count: parameters["count"]))
+        Case(seed: generator.seed, settings: generator.settings(count: parameters[.count]))
     }
 
     /// The checksum of settings read back, in order (a missing one hashes as such).

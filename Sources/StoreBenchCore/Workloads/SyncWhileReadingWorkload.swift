@@ -11,35 +11,35 @@ public struct SyncWhileReadingWorkload: Workload {
     public let name = "sync-while-reading"
     public let smokeParameters = ["count": 100, "batch": 25, "stored": 100, "messages": 300, "users": 30, "screen": 50]
     public let summary = "a sync thread writes N article changes in batches while a UI thread reloads the first screen"
-    public let sizeParameter = "count"
+    public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = .sharing
     public let parameters =
         [
             .count(10_000, "article changes synced"),
             WorkloadParameter(
-                "batch", default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
-            .percent("update_percent", 50, "share of changes that mark a stored article read (the rest insert)"),
+                .batch, default: 500, range: 1...1_000_000, summary: "changes per sync batch (one unit of work)"),
+            .percent(.updatePercent, 50, "share of changes that mark a stored article read (the rest insert)"),
             .stored(10_000, "articles stored before the sync", allowEmpty: true),
         ] + WorkloadParameter.timeline(messages: 20_000, users: 1_000) + RecordShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
-        let updates = parameters["count"] * parameters["update_percent"] / 100
-        guard updates <= parameters["stored"] else {
+        let updates = parameters[.count] * parameters[.updatePercent] / 100
+        guard updates <= parameters[.stored] else {
             throw ParameterError(
-                "the sync marks \(updates) stored articles read but only \(parameters["stored"]) are stored")
+                "the sync marks \(updates) stored articles read but only \(parameters[.stored]) are stored")
         }
     }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        let stored = parameters["stored"]
-        let count = parameters["count"]
-        let updates = count * parameters["update_percent"] / 100
+        let stored = parameters[.stored]
+        let count = parameters[.count]
+        let updates = count * parameters[.updatePercent] / 100
         let articles = generator.articles(count: stored + count - updates)
         let timeline = TimelineData(parameters, generator: generator)
         let updated = generator.sample(updates, of: stored, salt: 0x7379_6E63).map { articles[$0].uid }
         return Case(
             initial: Array(articles[..<stored]), inserted: Array(articles[stored...]), updated: updated,
-            batch: parameters["batch"], timeline: timeline)
+            batch: parameters[.batch], timeline: timeline)
     }
 
     /// One sync batch: new articles and uids to mark read.

@@ -10,7 +10,7 @@ public struct TagEditWorkload: Workload {
     public let smokeParameters = ["stored": 200, "count": 20, "tags": 8]
     public let summary =
         "with M notes with tags, N changes (add a tag, remove one, archive or unarchive a note), one app operation each"
-    public let sizeParameter = "count"
+    public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = .tagging
     public let parameters = [.count(300, "changes to the tags, one save each", max: 1_000_000)] + TaggedNotes.parameters
 
@@ -19,7 +19,7 @@ public struct TagEditWorkload: Workload {
         var table = NoteTagTable(data.notes)
         var rng = generator.stream(salt: 0x7465_6469)
         var changes: [TagChange] = []
-        for _ in 0..<parameters["count"] {
+        for _ in 0..<parameters[.count] {
             let uid = data.articles[Int(rng.next() % UInt64(data.articles.count))].uid
             let note = table.notes[uid] ?? NoteTags(uid: uid, archived: false, tags: [])
             let candidate = Int64(1 + rng.next() % UInt64(data.tagCount))

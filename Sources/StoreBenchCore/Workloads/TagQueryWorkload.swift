@@ -8,17 +8,17 @@ public struct TagQueryWorkload: Workload {
     public let smokeParameters = ["stored": 200, "count": 5, "tags": 8]
     public let summary =
         "tags with unarchived notes + newest 50 notes of one tag, N times over M notes with tags (query plan recorded)"
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = .tagging
     public let leavesStoreUnchanged = true
     public let parameters =
         [
             .count(100, "queries (each: the tags with unarchived notes + one tag's newest notes)", max: 1_000_000),
-            WorkloadParameter("limit", default: 50, range: 1...10_000, summary: "notes listed per tag"),
+            WorkloadParameter(.limit, default: 50, range: 1...10_000, summary: "notes listed per tag"),
         ] + TaggedNotes.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(TaggedNotes(parameters, generator: generator), count: parameters["count"], limit: parameters["limit"])
+        Case(TaggedNotes(parameters, generator: generator), count: parameters[.count], limit: parameters[.limit])
     }
 
     final class Case: WorkloadCase {

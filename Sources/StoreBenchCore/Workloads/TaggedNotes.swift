@@ -10,22 +10,22 @@ struct TaggedNotes {
     static let parameters: [WorkloadParameter] =
         [
             .stored(20_000, "notes in the store"),
-            WorkloadParameter("tags", default: 50, range: 1...100_000, summary: "distinct tags (ids 1…tags)"),
+            WorkloadParameter(.tags, default: 50, range: 1...100_000, summary: "distinct tags (ids 1…tags)"),
             WorkloadParameter(
-                "tags_per_note", default: 4, range: 0...64,
+                .tagsPerNote, default: 4, range: 0...64,
                 summary: "most tags on one note; each note has a seeded 0…tags_per_note (capped at tags)"),
-            .percent("archived_percent", 20, "share of the notes archived"),
+            .percent(.archivedPercent, 20, "share of the notes archived"),
         ] + RecordShape.parameters
 
     init(_ parameters: WorkloadParameters, generator: DatasetGenerator) {
-        let articles = generator.articles(count: parameters["stored"])
-        let tagCount = parameters["tags"]
+        let articles = generator.articles(count: parameters[.stored])
+        let tagCount = parameters[.tags]
         self.articles = articles
         self.tagCount = tagCount
-        let most = min(parameters["tags_per_note"], tagCount)
+        let most = min(parameters[.tagsPerNote], tagCount)
         let archived = Set(
             generator.sample(
-                articles.count * parameters["archived_percent"] / 100, of: articles.count,
+                articles.count * parameters[.archivedPercent] / 100, of: articles.count,
                 salt: 0x6172_6368))
         var rng = generator.stream(salt: 0x7461_6773)
         let notes = articles.enumerated().map { index, article in

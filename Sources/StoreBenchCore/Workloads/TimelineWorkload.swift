@@ -6,7 +6,7 @@ public struct TimelineWorkload: Workload {
     public let name = "timeline"
     public let smokeParameters = ["users": 50, "messages": 500, "screen": 100]
     public let summary = "open a store of U users and K messages and load the first screen (newest 200 + users), warm"
-    public let sizeParameter = "messages"
+    public let sizeParameter = ParameterName.messages
     public let requires: StoreRoles = .timeline
     public let leavesStoreUnchanged = true
     public let parameters = TimelineData.parameters
@@ -48,9 +48,9 @@ struct TimelineData {
     let fingerprint: String
 
     init(_ parameters: WorkloadParameters, generator: DatasetGenerator) {
-        users = generator.users(count: parameters["users"])
-        messages = generator.messages(count: parameters["messages"], userCount: users.count)
-        screen = parameters["screen"]
+        users = generator.users(count: parameters[.users])
+        messages = generator.messages(count: parameters[.messages], userCount: users.count)
+        screen = parameters[.screen]
         let newest = Array(messages.sorted(by: Message.isNewer).prefix(screen))
         var seen = Set<Int64>()
         let authors = newest.compactMap { [users] in seen.insert($0.userID).inserted ? users[Int($0.userID) - 1] : nil }

@@ -5,7 +5,7 @@ public struct UIDSetWorkload: Workload {
     public let name = "uid-set"
     public let smokeParameters = ["stored": 100]
     public let summary = "with M articles stored, load all uids into a Set (keep the ids in memory)"
-    public let sizeParameter = "stored"
+    public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = .articles
     public let leavesStoreUnchanged = true
     public let parameters =
@@ -14,7 +14,7 @@ public struct UIDSetWorkload: Workload {
         ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(articles: generator.articles(count: parameters["stored"]))
+        Case(articles: generator.articles(count: parameters[.stored]))
     }
 
     final class Case: WorkloadCase {

@@ -1,6 +1,19 @@
+/// A workload parameter's name, declared once as a constant (`ParameterName.count`) and used by the declaration
+/// (``WorkloadParameter``) and by every lookup (`parameters[.count]`): a misspelt name does not compile. A workload
+/// outside the package declares its own names the same way.
+public struct ParameterName: Hashable, Sendable, CustomStringConvertible {
+    /// The name scenarios and reports use (`get_percent`).
+    public let text: String
+
+    public init(_ text: String) { self.text = text }
+
+    public var description: String { text }
+}
+
 /// An integer parameter of a workload, with its allowed range.
 public struct WorkloadParameter: Sendable {
-    public let name: String
+    public let key: ParameterName
+    public var name: String { key.text }
     public let range: ClosedRange<Int>
     public let defaultValue: Int
     public let summary: String
@@ -9,9 +22,10 @@ public struct WorkloadParameter: Sendable {
     public let optional: Bool
 
     public init(
-        _ name: String, default defaultValue: Int, range: ClosedRange<Int>, summary: String, optional: Bool = false
+        _ key: ParameterName, default defaultValue: Int, range: ClosedRange<Int>, summary: String,
+        optional: Bool = false
     ) {
-        self.name = name
+        self.key = key
         self.range = range
         self.defaultValue = defaultValue
         self.summary = summary
@@ -19,19 +33,30 @@ public struct WorkloadParameter: Sendable {
     }
 }
 
-/// Concrete parameter values for one workload case.
+/// Concrete parameter values for one workload case: every parameter the workload declares (optional ones where a
+/// scenario set them), as the scenario parser checked them.
 public struct WorkloadParameters: Hashable, Sendable, CustomStringConvertible {
     public private(set) var values: [String: Int]
 
     public init(_ values: [String: Int]) { self.values = values }
 
-    public subscript(name: String) -> Int {
+    /// The value of a parameter the workload declares (not optional: the parser fills it in). A name the case does
+    /// not hold is a workload asking for a parameter it never declared: a programming error, named.
+    public subscript(_ name: ParameterName) -> Int {
         get {
-            guard let value = values[name] else { preconditionFailure("no workload parameter \(name)") }
+            guard let value = values[name.text] else {
+                preconditionFailure("the workload reads parameter \(name), which it does not declare")
+            }
             return value
         }
-        set { values[name] = newValue }
+        set { values[name.text] = newValue }
     }
+
+    /// The value of an optional parameter, nil when the scenario left it out.
+    public func value(_ name: ParameterName) -> Int? { values[name.text] }
+
+    /// Sets a parameter named by text (the scenario parser's and `--size`'s way in: names from a file).
+    public mutating func set(_ name: String, _ value: Int) { values[name] = value }
 
     /// `count=10000 stored=20000`, keys sorted.
     public var description: String {
@@ -55,7 +80,7 @@ public protocol Workload: Sendable {
     var summary: String { get }
     var parameters: [WorkloadParameter] { get }
     /// The parameter reported as a row's `size`.
-    var sizeParameter: String { get }
+    var sizeParameter: ParameterName { get }
     /// Small values of the parameters for `scenarios/smoke.yaml` (CI: every workload on every backend in seconds);
     /// a test checks that the smoke scenario runs each workload with exactly these.
     var smokeParameters: [String: Int] { get }
