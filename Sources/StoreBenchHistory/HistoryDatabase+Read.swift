@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreBenchAnalysis
 
 /// A stored run's identity, as the analysis needs it.
 public struct HistoryRun: Sendable, Equatable {
@@ -83,12 +84,8 @@ public struct HistoryRun: Sendable, Equatable {
 /// A stored summary row with its own cells.
 public struct HistoryRow: Sendable {
     public var run: Int64
-    public var rowKey: String
-    public var workload: String
-    public var backend: String
-    public var variant: String
-    public var size: Int
-    public var parameters: String
+    /// The row's identity within its run (its scenario is the run's).
+    public var key: RowKey
     public var dataset: String
     public var status: String
     public var n: Int
@@ -132,7 +129,7 @@ extension HistoryDatabase {
                 return try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT run_id, row_key, workload, backend, variant, size, parameters, dataset, status, n, cells
+                        SELECT run_id, workload, backend, variant, size, parameters, dataset, status, n, cells
                         FROM row WHERE status = 'ok'
                         """
                 ).map { row in
@@ -140,11 +137,13 @@ extension HistoryDatabase {
                         (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String]
                     let names = columns[row["run_id"]] ?? []
                     let cells = Dictionary(zip(names, values ?? []).map { ($0, $1) }) { first, _ in first }
+                    let size: Int = row["size"]
+                    let key = RowKey(
+                        scenario: "", workload: row["workload"] as String, backend: row["backend"] as String,
+                        variant: row["variant"] as String, size: size, parameters: row["parameters"] as String)
                     return HistoryRow(
-                        run: row["run_id"], rowKey: row["row_key"], workload: row["workload"],
-                        backend: row["backend"], variant: row["variant"], size: row["size"],
-                        parameters: row["parameters"], dataset: row["dataset"], status: row["status"],
-                        n: row["n"], cells: cells)
+                        run: row["run_id"], key: key, dataset: row["dataset"], status: row["status"], n: row["n"],
+                        cells: cells)
                 }
             }
         }

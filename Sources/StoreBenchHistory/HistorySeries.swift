@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchAnalysis
 
 /// One row's values over the history: the same machine, scenario hash, workload, strategy, size, parameters and
 /// dataset fingerprint, one metric. Runs that differ in any of those are never in one series.
@@ -6,14 +7,16 @@ public struct HistorySeries: Sendable {
     public struct Key: Hashable, Sendable, Comparable {
         public var machine: String
         public var scenarioHash: String
-        public var workload: String
-        public var backend: String
-        /// The variant as today's binary names it (settings added since at their defaults).
-        public var variant: String
-        public var size: Int
-        public var parameters: String
+        /// The row, its variant as today's binary names it (settings added since at their defaults).
+        public var row: RowKey
         public var dataset: String
         public var metric: Metric
+
+        public var workload: String { row.workload }
+        public var backend: String { row.backend }
+        public var variant: String { row.variant }
+        public var size: Int { row.size }
+        public var parameters: String { row.parameters }
 
         /// The row as people read it, the same name `storebench export` gives it.
         public var rowName: String {
@@ -22,7 +25,7 @@ public struct HistorySeries: Sendable {
         /// The machine and scenario the series belongs to: ``HistoryRun/group`` of its runs.
         public var group: String { HistoryRun.group(machine: machine, scenarioHash: scenarioHash) }
         /// The strategy: one line on a workload's chart.
-        public var strategy: String { "\(backend) [\(variant)]" }
+        public var strategy: String { row.strategy }
 
         public static func < (a: Self, b: Self) -> Bool {
             if (a.machine, a.scenarioHash, a.workload) != (b.machine, b.scenarioHash, b.workload) {
@@ -91,14 +94,16 @@ public struct HistorySeries: Sendable {
         var names: [String: String] = [:]
         for row in rows {
             guard let run = byID[row.run] else { continue }
-            let nameKey = row.backend + "\u{1F}" + row.variant
-            let variant = names[nameKey] ?? variantName(row.backend, row.variant)
+            let nameKey = row.key.backend + "\u{1F}" + row.key.variant
+            let variant = names[nameKey] ?? variantName(row.key.backend, row.key.variant)
             names[nameKey] = variant
             for metric in Metric.allCases {
                 guard let value = row.cells[metric.rawValue].flatMap(Double.init), value.isFinite else { continue }
                 let key = Key(
-                    machine: run.machine, scenarioHash: run.scenarioHash, workload: row.workload,
-                    backend: row.backend, variant: variant, size: row.size, parameters: row.parameters,
+                    machine: run.machine, scenarioHash: run.scenarioHash,
+                    row: RowKey(
+                        scenario: "", workload: row.key.workload, backend: row.key.backend, variant: variant,
+                        size: row.key.size, parameters: row.key.parameters),
                     dataset: row.dataset, metric: metric)
                 var interval: ClosedRange<Double>?
                 if metric == .time, let low = row.cells["median_ci95_low_s"].flatMap(Double.init),
@@ -107,7 +112,7 @@ public struct HistorySeries: Sendable {
                     interval = low...high
                 }
                 series[key, default: []].append(
-                    Point(run: run, rowKey: row.rowKey, value: value, interval: interval, n: row.n))
+                    Point(run: run, rowKey: row.key.joinKey, value: value, interval: interval, n: row.n))
             }
         }
         return series.map { key, points in

@@ -134,8 +134,6 @@ public struct RunRecord: Sendable {
         return result
     }
 
-    /// What joins a summary row to its samples: workload, backend, variant, size and parameters.
-    public static func rowKey(_ cells: Cells) -> String {
-        ["workload", "backend", "variant", "size", "parameters"].map { cells[$0] ?? "" }.joined(separator: "\u{1F}")
-    }
+    /// What joins a summary row to its samples: ``RowKey/joinKey`` of its cells.
+    public static func rowKey(_ cells: Cells) -> String { RowKey(cells: cells).joinKey }
 }

@@ -187,8 +187,8 @@ struct HistoryCommand: ParsableCommand {
             // crash trials ran; oldest run first, so the newest word wins.
             for row in rows.sorted(by: { order[$0.run] ?? 0 < order[$1.run] ?? 0 }) {
                 guard let declared = row.cells["declared_durability"], !declared.isEmpty else { continue }
-                classes["\(row.backend) [\(registry.currentVariantText(backend: row.backend, variant: row.variant))]"] =
-                    (declared, false)
+                let variant = registry.currentVariantText(backend: row.key.backend, variant: row.key.variant)
+                classes["\(row.key.backend) [\(variant)]"] = (declared, false)
             }
             for run in runs {  // oldest first: the newest run's class wins
                 for (strategy, value) in byRun[run.id] ?? [:] {

@@ -282,7 +282,11 @@ struct AdviceTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter {
             $0.hasPrefix("advice-")
         }
-        #expect(folders.count == 4)
+        // One committed answer for every shipped profile.
+        let profiles = try FileManager.default.contentsOfDirectory(
+            atPath: packageRoot.appendingPathComponent("profiles").path
+        ).filter { $0.hasSuffix(".yaml") }
+        #expect(Set(folders) == Set(profiles.map { "advice-" + $0.dropLast(".yaml".count) }), "\(folders)")
         for folder in folders {
             let temp = try TemporaryDirectory()
             let copy = temp.url.appendingPathComponent(folder)

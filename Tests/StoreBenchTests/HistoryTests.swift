@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchAnalysis
 import StoreBenchContract
 import Testing
 
@@ -58,8 +59,9 @@ struct HistoryTests {
     /// A series of `values`, one run each, commits c000, c001, …
     static func series(_ values: [Double], metric: HistorySeries.Metric = .time, name: String = "w") -> HistorySeries {
         let key = HistorySeries.Key(
-            machine: "vm", scenarioHash: "h", workload: name, backend: "memory", variant: "default",
-            size: 100, parameters: "", dataset: "d", metric: metric)
+            machine: "vm", scenarioHash: "h",
+            row: RowKey(scenario: "", workload: name, backend: "memory", variant: "default", size: 100, parameters: ""),
+            dataset: "d", metric: metric)
         return HistorySeries(
             key: key,
             points: values.enumerated().map { index, value in
@@ -261,8 +263,11 @@ struct HistoryTests {
         let b = Self.run(2, commit: "b", host: "two")
         func row(_ run: Int64, _ cells: [String: String]) -> HistoryRow {
             HistoryRow(
-                run: run, rowKey: "k", workload: "insert", backend: "memory", variant: "default", size: 10,
-                parameters: "count=10", dataset: "d", status: "ok", n: 6, cells: cells)
+                run: run,
+                key: RowKey(
+                    scenario: "", workload: "insert", backend: "memory", variant: "default", size: 10,
+                    parameters: "count=10"),
+                dataset: "d", status: "ok", n: 6, cells: cells)
         }
         let series = HistorySeries.build(
             runs: [a, b],

@@ -37,6 +37,24 @@ public struct RowKey: Hashable, Sendable {
         (self.scenario, self.workload, self.backend, self.variant) = (scenario, workload, backend, variant)
         (self.size, self.parameters) = (size, parameters)
     }
+
+    /// The key of a row given by its cells (a summary or sample row read as `column: cell`); a missing cell is
+    /// empty (size 0).
+    public init(cells: [String: String]) {
+        self.init(
+            scenario: cells["scenario"] ?? "", workload: cells["workload"] ?? "", backend: cells["backend"] ?? "",
+            variant: cells["variant"] ?? "", size: cells["size"].flatMap { Int($0) } ?? 0,
+            parameters: cells["parameters"] ?? "")
+    }
+
+    /// What joins a summary row to its samples within one run (the scenario left out): workload, backend, variant,
+    /// size and parameters, one text. The history stores it as `row_key`.
+    public var joinKey: String {
+        [workload, backend, variant, String(size), parameters].joined(separator: "\u{1F}")
+    }
+
+    /// The strategy: `backend [variant]`.
+    public var strategy: String { "\(backend) [\(variant)]" }
 }
 
 /// One measured repetition: a row of `samples.csv`.
