@@ -9,22 +9,16 @@ final class ArticleBox: NSObject, NSSecureCoding {
     init(_ article: Article) { self.article = article }
 
     func encode(with coder: NSCoder) {
-        coder.encode(NSString(string: article.uid), forKey: "uid")
-        coder.encode(article.feedID, forKey: "feedID")
-        coder.encode(NSString(string: article.title), forKey: "title")
-        coder.encode(NSString(string: article.summary), forKey: "summary")
+        coder.encodeArticleFields(
+            uid: article.uid, feedID: article.feedID, title: article.title, summary: article.summary)
         coder.encode(article.published.millisecondsSince1970, forKey: "published")
         coder.encode(article.read, forKey: "read")
     }
 
     required init?(coder: NSCoder) {
-        guard let uid = coder.decodeObject(of: NSString.self, forKey: "uid"),
-            let title = coder.decodeObject(of: NSString.self, forKey: "title"),
-            let summary = coder.decodeObject(of: NSString.self, forKey: "summary")
-        else { return nil }
+        guard let texts = coder.decodeStrings("uid", "title", "summary") else { return nil }
         article = Article(
-            uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
-            summary: String(summary),
+            uid: texts[0], feedID: coder.decodeInt64(forKey: "feedID"), title: texts[1], summary: texts[2],
             published: Date(millisecondsSince1970: coder.decodeInt64(forKey: "published")),
             read: coder.decodeBool(forKey: "read"))
     }
@@ -44,12 +38,8 @@ final class UserBox: NSObject, NSSecureCoding {
     }
 
     required init?(coder: NSCoder) {
-        guard let name = coder.decodeObject(of: NSString.self, forKey: "name"),
-            let handle = coder.decodeObject(of: NSString.self, forKey: "handle"),
-            let avatar = coder.decodeObject(of: NSString.self, forKey: "avatarURL")
-        else { return nil }
-        user = User(
-            id: coder.decodeInt64(forKey: "id"), name: String(name), handle: String(handle), avatarURL: String(avatar))
+        guard let texts = coder.decodeStrings("name", "handle", "avatarURL") else { return nil }
+        user = User(id: coder.decodeInt64(forKey: "id"), name: texts[0], handle: texts[1], avatarURL: texts[2])
     }
 }
 
@@ -82,24 +72,38 @@ final class ArticleV2Box: NSObject, NSSecureCoding {
     init(_ article: ArticleV2) { self.article = article }
 
     func encode(with coder: NSCoder) {
-        coder.encode(NSString(string: article.uid), forKey: "uid")
-        coder.encode(article.feedID, forKey: "feedID")
-        coder.encode(NSString(string: article.title), forKey: "title")
-        coder.encode(NSString(string: article.summary), forKey: "summary")
+        coder.encodeArticleFields(
+            uid: article.uid, feedID: article.feedID, title: article.title, summary: article.summary)
         coder.encode(NSString(string: article.published), forKey: "published")
         coder.encode(article.read, forKey: "read")
         coder.encode(article.pinned, forKey: "pinned")
     }
 
     required init?(coder: NSCoder) {
-        guard let uid = coder.decodeObject(of: NSString.self, forKey: "uid"),
-            let title = coder.decodeObject(of: NSString.self, forKey: "title"),
-            let summary = coder.decodeObject(of: NSString.self, forKey: "summary"),
-            let published = coder.decodeObject(of: NSString.self, forKey: "published")
-        else { return nil }
+        guard let texts = coder.decodeStrings("uid", "title", "summary", "published") else { return nil }
         article = ArticleV2(
-            uid: String(uid), feedID: coder.decodeInt64(forKey: "feedID"), title: String(title),
-            summary: String(summary), published: String(published), read: coder.decodeBool(forKey: "read"),
+            uid: texts[0], feedID: coder.decodeInt64(forKey: "feedID"), title: texts[1], summary: texts[2],
+            published: texts[3], read: coder.decodeBool(forKey: "read"),
             pinned: coder.decodeBool(forKey: "pinned"))
+    }
+}
+
+extension NSCoder {
+    /// The fields every archived article version shares, under the keys both versions use.
+    fileprivate func encodeArticleFields(uid: String, feedID: Int64, title: String, summary: String) {
+        encode(NSString(string: uid), forKey: "uid")
+        encode(feedID, forKey: "feedID")
+        encode(NSString(string: title), forKey: "title")
+        encode(NSString(string: summary), forKey: "summary")
+    }
+
+    /// The strings archived under `keys`, in order; nil when one is missing (the secure decode of an `NSString`).
+    fileprivate func decodeStrings(_ keys: String...) -> [String]? {
+        var texts: [String] = []
+        for key in keys {
+            guard let text = decodeObject(of: NSString.self, forKey: key) else { return nil }
+            texts.append(String(text))
+        }
+        return texts
     }
 }

@@ -72,21 +72,27 @@ public struct ResourceBound: Sendable {
         func size(_ bytes: Double) -> String {
             ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
         }
-        if let memoryAvailable, memoryBytes > memoryAvailable * Self.share {
-            throw ScenarioError(
+        // A need above the share of what the machine has: refused with both numbers, what they come from and a way out.
+        func refuse(
+            _ need: String, _ bytes: Double, _ basis: String, of available: Double, _ what: String, _ fix: String
+        )
+            -> ScenarioError
+        {
+            ScenarioError(
                 file: file, path: "workloads",
-                message: "the data sets would need about \(size(memoryBytes)) of "
-                    + "memory (\(records) records at \(Int(memoryBytesPerRecord)) bytes each, twice over while a store is filled); "
-                    + "\(Int(Self.share * 100))% of the \(size(memoryAvailable)) available is \(size(memoryAvailable * Self.share)). "
-                    + "Lower the sizes")
+                message: "\(need) would need about \(size(bytes)) \(basis); \(Int(Self.share * 100))% of \(what) "
+                    + "\(size(available)) is \(size(available * Self.share)). \(fix)")
+        }
+        if let memoryAvailable, memoryBytes > memoryAvailable * Self.share {
+            throw refuse(
+                "the data sets", memoryBytes,
+                "of memory (\(records) records at \(Int(memoryBytesPerRecord)) bytes each, twice over while a store is filled)",
+                of: memoryAvailable, "the available", "Lower the sizes")
         }
         if let diskFree, diskBytes > diskFree * Self.share {
-            throw ScenarioError(
-                file: file, path: "workloads",
-                message: "the largest store would need about \(size(diskBytes)) "
-                    + "on the work directory's disk (\(largestDataset) records); \(Int(Self.share * 100))% of its "
-                    + "\(size(diskFree)) free is \(size(diskFree * Self.share)). Lower the sizes or choose another --workdir"
-            )
+            throw refuse(
+                "the largest store", diskBytes, "on the work directory's disk (\(largestDataset) records)",
+                of: diskFree, "its free", "Lower the sizes or choose another --workdir")
         }
         if let budgetSeconds, generationSeconds + repetitionFloorSeconds > budgetSeconds {
             throw ScenarioError(

@@ -16,6 +16,14 @@ struct ArticleSelection {
         fingerprint = Self.fingerprint(articles: articles, choices: uids)
     }
 
+    /// The stored articles after `change` has been applied to each chosen one, in the order chosen (`change` gets
+    /// the article and its place in that order): what the store must hold once the workload is done.
+    func changed(_ change: (inout Article, Int) -> Void) -> [Article] {
+        var after = articles
+        for (number, index) in chosen.enumerated() { change(&after[index], number) }
+        return after
+    }
+
     /// `count` (the row's size) and `stored`, with the given defaults.
     static func parameters(count: Int, countSummary: String, stored: Int = 20_000) -> [WorkloadParameter] {
         [

@@ -11,11 +11,10 @@ public struct EditWorkload: ArticleSelectionWorkload {
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         let selection = ArticleSelection(parameters, generator: generator, salt: 0x6564_6974)
-        var after = selection.articles
         var edits: [ArticleEdit] = []
-        for (number, index) in selection.chosen.enumerated() {
-            let edit = generator.edit(of: after[index], number: number)
-            after[index] = edit.applied(to: after[index])
+        let after = selection.changed { article, number in
+            let edit = generator.edit(of: article, number: number)
+            article = edit.applied(to: article)
             edits.append(edit)
         }
         return Case(

@@ -9,9 +9,7 @@ public struct MarkReadWorkload: ArticleSelectionWorkload {
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         let selection = ArticleSelection(parameters, generator: generator, salt: 0x6D61_726B)
-        var after = selection.articles
-        for index in selection.chosen { after[index].read = true }
-        return Case(selection, expected: ArticleSnapshot(after))
+        return Case(selection, expected: ArticleSnapshot(selection.changed { article, _ in article.read = true }))
     }
 
     final class Case: ArticleSelectionCase, WorkloadCase {

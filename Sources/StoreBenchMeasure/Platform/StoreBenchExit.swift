@@ -46,3 +46,23 @@ public enum StoreBenchExit: Int32, Sendable {
 public protocol ExitCoded: Error {
     var exit: StoreBenchExit { get }
 }
+
+/// The kinds of a ``CodedError``: each names itself for code (its raw value) and says which exit it means.
+public protocol ErrorKind: RawRepresentable<String>, Sendable, Equatable {
+    var exit: StoreBenchExit { get }
+}
+
+/// An error for people and for code: its kind (`code`, one of a closed set) and a message that names the file,
+/// run or value. `RunFolderError` and `HistoryError` are this with their own kinds.
+public struct CodedError<Code: ErrorKind>: ExitCoded, CustomStringConvertible, Sendable {
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+    public var exit: StoreBenchExit { code.exit }
+}
