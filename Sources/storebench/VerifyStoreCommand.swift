@@ -66,19 +66,25 @@ struct VerifyStoreCommand: ParsableCommand {
         for path in WorkDirectory.removeAbandoned(in: parent) {
             printError("removed \(path): a work directory left by a storebench command that is no longer running")
         }
-        let work = try failing(.badInput) { try WorkDirectory(in: parent, prefix: "storebench-verify-") }
-        defer { work.remove() }
-        // Ctrl-C while the child checks: nothing to publish, so the first signal removes the copy and exits.
+        // Ctrl-C while the child checks: nothing to publish, so the first signal removes the copy and exits. Caught
+        // from before the work directory exists, so no signal can leave it behind.
         let interrupt = InterruptRequest.install(exitAtOnce: true)
-        let workPath = work.url
-        interrupt.addCleanup { WorkDirectory.removeTree(workPath) }
         defer { interrupt.uninstall() }
+        let work = try failing(.badInput) {
+            try WorkDirectory(in: parent, prefix: "storebench-verify-", removedOnSignal: interrupt)
+        }
+        defer { work.remove() }
         let copy = work.url.appendingPathComponent("store")
-        try failing(.badInput) { try PrivateCopy.copyTree(from: URL(fileURLWithPath: directory), to: copy) }
-        let store = ChildStore.named(backend, settings: variant.description, directory: copy.path)
-        var report = try StoreVerification.inChild(
-            executable: executable, store: store,
-            expectedChecksum: expectedChecksum?.lowercased())
+        var report: StoreVerification
+        do {
+            try failing(.badInput) { try PrivateCopy.copyTree(from: URL(fileURLWithPath: directory), to: copy) }
+            let store = ChildStore.named(backend, settings: variant.description, directory: copy.path)
+            report = try StoreVerification.inChild(
+                executable: executable, store: store, expectedChecksum: expectedChecksum?.lowercased())
+        } catch  where interrupt.signal != nil {
+            // The signal's clean-up removed the copy under the work in progress: the exit is the signal's.
+            throw ExitCode(interrupt.exit)
+        }
         report.detail = report.detail.replacingOccurrences(of: copy.path, with: directory)
         print(
             "\(report.status): \(backend) [\(variant)] \(directory): \(report.articles) articles"

@@ -65,7 +65,7 @@ struct HardeningInputTests {
             directory: store, variant: try #require(BackendRegistry.standard()["sqlite"]).variant([:]))
         let writer = try #require(BackendRegistry.standard()["sqlite"]).open(app: location)
         // Large enough that the check outlasts the signal by far: the test asks for 130, not "130 or done".
-        try writer.load(articles: DatasetGenerator(seed: 7).articles(count: 200_000))
+        try writer.load(articles: DatasetGenerator(seed: 7).articles(count: 100_000))
         try writer.close()
         let run = try box.start(["verify-store", "--backend", "sqlite", "--workdir", box.work.path, store.path])
         #expect(run.wait { !box.leftovers().isEmpty }, "the private copy appears")

@@ -19,7 +19,9 @@ public final class WorkDirectory {
     public var retireBudgetBytes: Int64 = 4 << 30
 
     /// Creates `<parent>/<prefix>XXXXXX`. Throws a message naming the parent when that is impossible.
-    public init(in parent: URL, prefix: String) throws {
+    /// `removedOnSignal`: the request's clean-up removes the directory, added the moment it exists (before its
+    /// owner file is written), so that no signal finds it made and not yet known.
+    public init(in parent: URL, prefix: String, removedOnSignal interrupt: InterruptRequest? = nil) throws {
         var template = Array(parent.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
         let created = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
         guard created != nil else {
@@ -28,6 +30,8 @@ public final class WorkDirectory {
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         url = URL(fileURLWithPath: path, isDirectory: true)
+        let made = url
+        interrupt?.addCleanup { WorkDirectory.removeTree(made) }
         try? Data(ProcessOwner.current.recorded.utf8).write(to: url.appendingPathComponent(ProcessOwner.fileName))
     }
 

@@ -45,7 +45,12 @@ public final class InterruptRequest: Sendable {
                 for number in handled where !setAction(number, SIG_IGN) {
                     let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                     source.setEventHandler { InterruptRequest.deliver(number) }
+                    // The source is armed asynchronously; until then an ignored signal is lost (verify-store's
+                    // Ctrl-C test caught one in five). Return only once it is armed.
+                    let armed = DispatchSemaphore(value: 0)
+                    source.setRegistrationHandler { armed.signal() }
                     source.resume()
+                    armed.wait()
                     hub.sources.append(source)
                 }
             }
