@@ -46,11 +46,12 @@ public final class InterruptRequest: Sendable {
                     let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                     source.setEventHandler { InterruptRequest.deliver(number) }
                     // The source is armed asynchronously; until then an ignored signal is lost (verify-store's
-                    // Ctrl-C test caught one in five). Return only once it is armed.
+                    // Ctrl-C test caught one in five). Return once it is armed (at most 5 s: never hang on a platform
+                    // whose sources do not report it).
                     let armed = DispatchSemaphore(value: 0)
                     source.setRegistrationHandler { armed.signal() }
                     source.resume()
-                    armed.wait()
+                    _ = armed.wait(timeout: .now() + 5)
                     hub.sources.append(source)
                 }
             }
