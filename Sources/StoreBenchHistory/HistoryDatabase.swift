@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StoreBenchAnalysis
 import StoreBenchMeasure
 
 #if canImport(Glibc)
@@ -291,7 +292,7 @@ public final class HistoryDatabase: Sendable {
                   ci_low_s, ci_high_s, cells) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for cells in record.summary {
-            let key = RunRecord.rowKey(cells)
+            let key = RowKey(cells: cells).joinKey
             try rows.execute(arguments: [
                 run, key, cells["workload"] ?? "", cells["backend"] ?? "", cells["variant"] ?? "",
                 Int(cells["size"] ?? "") ?? 0, cells["parameters"] ?? "", datasets[key] ?? "", cells["status"] ?? "",
@@ -306,7 +307,7 @@ public final class HistoryDatabase: Sendable {
                 """)
         for cells in record.samples {
             try samples.execute(arguments: [
-                run, RunRecord.rowKey(cells), cells["repetition"].flatMap { Int($0) },
+                run, RowKey(cells: cells).joinKey, cells["repetition"].flatMap { Int($0) },
                 cells["status"] ?? "", cells["wall_s"].flatMap(Double.init),
                 Self.json(record.sampleColumns.map { cells[$0] ?? "" }),
             ])

@@ -125,15 +125,13 @@ public struct RunRecord: Sendable {
     }
 
     /// The dataset fingerprint of each summary row (its samples' `dataset` cell, the same for every repetition), by
-    /// ``rowKey(_:)``.
+    /// ``RowKey/joinKey``.
     public var datasets: [String: String] {
         var result: [String: String] = [:]
-        for sample in samples where result[Self.rowKey(sample)] == nil {
-            result[Self.rowKey(sample)] = sample["dataset"] ?? ""
+        for sample in samples {
+            let key = RowKey(cells: sample).joinKey
+            if result[key] == nil { result[key] = sample["dataset"] ?? "" }
         }
         return result
     }
-
-    /// What joins a summary row to its samples: ``RowKey/joinKey`` of its cells.
-    public static func rowKey(_ cells: Cells) -> String { RowKey(cells: cells).joinKey }
 }
