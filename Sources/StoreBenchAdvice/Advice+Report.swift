@@ -48,11 +48,21 @@ extension Advice {
         return unit == 0 ? "\(Int(value)) B" : String(format: "%.1f %@", value, units[unit])
     }
 
-    /// "2.31 s a day (95% interval 2.20–2.45 s)".
-    static func cost(_ strategy: Strategy) -> String {
+    /// The fewest measured repetitions of any of the strategy's operations.
+    static func fewest(_ strategy: Strategy) -> Int { strategy.operations.map(\.repetitions).min() ?? 0 }
+
+    /// "2.31 s a day (95% interval 2.20–2.45 s)"; without the interval when an operation has fewer repetitions than
+    /// ``minimumRepetitions`` (a resample of 3 repetitions says little about spread), naming it.
+    func cost(_ strategy: Strategy) -> String {
         guard let cost = strategy.costPerDay else { return "not costed" }
-        let interval = strategy.costInterval.map { " (95% interval \(time($0.low))–\(time($0.high)))" } ?? ""
-        return "\(time(cost)) a day\(interval)"
+        let short = strategy.operations.filter { $0.repetitions < minimumRepetitions }
+        if let first = short.min(by: { $0.repetitions < $1.repetitions }) {
+            return
+                "\(Self.time(cost)) a day (n=\(first.repetitions) on \(first.operation.rawValue): too few repetitions "
+                + "for an interval)"
+        }
+        let interval = strategy.costInterval.map { " (95% interval \(Self.time($0.low))–\(Self.time($0.high)))" } ?? ""
+        return "\(Self.time(cost)) a day\(interval)"
     }
 
     static func budgets(_ strategy: Strategy) -> String {
@@ -67,7 +77,11 @@ extension Advice {
 
     /// "1.26× [1.08–1.42] slower": the cost ratio against the recommendation in the one vocabulary (``RatioClaim``).
     func claim(_ strategy: Strategy) -> String? {
-        strategy.ratio.map { RatioClaim(ratio: $0.median, interval: $0.low...$0.high).text }
+        guard let ratio = strategy.ratio, let best = recommendation else { return nil }
+        return RatioClaim(
+            ratio: ratio.median, interval: ratio.low...ratio.high, counts: (Self.fewest(strategy), Self.fewest(best)),
+            minimumCount: minimumRepetitions
+        ).text
     }
 
     /// Why `strategy` is not the recommendation, in one sentence.
@@ -108,7 +122,7 @@ extension Advice {
             lines += [
                 "**Recommendation: \(best.label)**", "",
                 "It meets every budget (\(Self.budgets(best).isEmpty ? "none given" : Self.budgets(best))), "
-                    + "\(best.durability?.label ?? "durability unknown"), and costs \(Self.cost(best)) of storage time"
+                    + "\(best.durability?.label ?? "durability unknown"), and costs \(cost(best)) of storage time"
                     + (best.bytesPerDay.map { ", \(Self.bytes($0)) written" } ?? "")
                     + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day.",
             ]
@@ -141,7 +155,7 @@ extension Advice {
         ]
         for strategy in strategies {
             lines.append(
-                "| \(strategy.label) | \(Self.cost(strategy)) | \(Self.budgets(strategy)) | "
+                "| \(strategy.label) | \(cost(strategy)) | \(Self.budgets(strategy)) | "
                     + "\(strategy.durability?.label ?? "unknown") | \(reason(strategy)) |")
         }
         if !notConsidered.isEmpty {
@@ -151,22 +165,47 @@ extension Advice {
                     + ".",
             ]
         }
-        lines += [
-            "", "## Per operation", "",
-            "| strategy | "
-                + profile.perDay.keys.sorted().filter { (profile.perDay[$0] ?? 0) > 0 }
-                .map(\.rawValue).joined(separator: " | ") + " |",
-            "|---|" + String(repeating: "---:|", count: profile.perDay.values.filter { $0 > 0 }.count),
-        ]
-        for strategy in strategies {
-            let cells = strategy.operations.map { result in
-                result.problem != nil ? "–" : (Statistics.median(result.perOp).map(Self.time) ?? "–")
-            }
-            lines.append("| \(strategy.label) | " + cells.joined(separator: " | ") + " |")
+        lines += ["", "## Per operation", "", "What one operation is, as measured:", ""]
+        for measure in measures {
+            lines.append("- **\(measure.operation.rawValue)**: \(measure.unit).")
         }
         lines += [
             "",
-            "Median time of one operation over the measured repetitions. The cost a day is each operation's "
+            "| strategy | " + measures.map(\.operation.rawValue).joined(separator: " | ") + " |",
+            "|---|" + String(repeating: "---:|", count: measures.count),
+        ]
+        for strategy in strategies {
+            let cells = strategy.operations.map { result in
+                guard result.problem == nil, let median = Statistics.median(result.perOp) else { return "–" }
+                // At the level of advise's look schedule: a row may stop at any of its looks.
+                let interval = Statistics(result.perOp, schedule: AdvicePlan.schedule)?.medianInterval.map {
+                    $0.low...$0.high
+                }
+                let claim = MedianClaim(
+                    median: median, interval: interval, count: result.repetitions, minimumCount: minimumRepetitions)
+                return claim.text + (result.flags.isEmpty ? "" : " ⚠ " + result.flags.joined(separator: ", "))
+            }
+            lines.append("| \(strategy.label) | " + cells.joined(separator: " | ") + " |")
+        }
+        let counted = strategies.filter { $0.operations.contains { $0.syncs != nil } }
+        if !counted.isEmpty {
+            lines += [
+                "", "Syncs (fsync, fdatasync, msync) per operation, the median over the repetitions:", "",
+                "| strategy | " + measures.map(\.operation.rawValue).joined(separator: " | ") + " |",
+                "|---|" + String(repeating: "---:|", count: measures.count),
+            ]
+            for strategy in counted {
+                let cells = strategy.operations.map { result in
+                    result.syncs.map { String(format: "%.3g", $0) } ?? "–"
+                }
+                lines.append("| \(strategy.label) | " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        lines += [
+            "",
+            "The median time of one operation over the measured repetitions, with the distribution-free 95% interval "
+                + "of that median and the repetitions (an operation with fewer than \(minimumRepetitions) shows none); "
+                + "⚠ contended: the machine was busy with other work while it was measured. The cost a day is each operation's "
                 + "frequency times its median, summed; its interval resamples every operation's repetitions together "
                 + "(2,000 resamples). A cost ratio is *slower* when its interval lies above 1 and outside the ±10% tie "
                 + "margin, *equivalent* when it lies within it, *indistinguishable* when it includes 1 but is wider "
@@ -210,7 +249,12 @@ extension Advice {
                 return item
             }
             entry["operations"] = strategy.operations.map { result -> [String: Any] in
-                var item: [String: Any] = ["operation": result.operation.rawValue, "per_op_s": result.perOp]
+                var item: [String: Any] = [
+                    "operation": result.operation.rawValue, "per_op_s": result.perOp,
+                    "repetitions": result.repetitions, "noise": result.flags,
+                ]
+                if let unit = measures.first(where: { $0.operation == result.operation })?.unit { item["unit"] = unit }
+                if let syncs = result.syncs { item["syncs_per_op"] = syncs }
                 if let problem = result.problem { item["problem"] = problem }
                 return item
             }

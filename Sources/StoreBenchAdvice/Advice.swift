@@ -21,6 +21,10 @@ public struct Advice: Sendable {
         public let syncs: Double?
         /// Set when the row did not run (unsupported, failed).
         public let problem: String?
+        /// The noise flags of the operation's repetitions (`contended`: the machine was busy with other work).
+        public var flags: [String] = []
+        /// The measured repetitions.
+        public var repetitions: Int { perOp.count }
     }
 
     /// A budget's outcome for one strategy.
@@ -58,6 +62,11 @@ public struct Advice: Sendable {
     }
 
     public let profile: AppProfile
+    /// What measured each operation (``AdvicePlan/Measure/unit``).
+    public let measures: [AdvicePlan.Measure]
+    /// The repetitions an operation needs before an interval is printed beside its figures (the first look of
+    /// advise's scenario, ``AdvicePlan/minimumRepetitions``).
+    public let minimumRepetitions: Int
     public var strategies: [Strategy]
     public let notConsidered: [(candidate: String, reason: String)]
     public var recommendation: Strategy? { strategies.first { $0.verdict == .recommended } }
@@ -71,6 +80,8 @@ public struct Advice: Sendable {
         label: (String, String) -> String = { "\($0) [\($1)]" }, resamples: Int = 2_000
     ) {
         profile = plan.profile
+        measures = plan.measures
+        minimumRepetitions = AdvicePlan.minimumRepetitions
         notConsidered = plan.notConsidered
         var byStrategy: [String: (backend: String, variant: String, rows: [SampleTable.Row])] = [:]
         var order: [String] = []
@@ -200,10 +211,19 @@ public struct Advice: Sendable {
                 basis = rank >= sorted.count ? "the slowest of \(sorted.count)" : "p\(percentile) of \(sorted.count)"
             }
         }
-        return OperationResult(
+        var result = OperationResult(
             operation: measure.operation, perOp: perOp, atPercentile: atPercentile, percentileBasis: basis,
             writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
             syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
+        if let statistics = Statistics(perOp) {
+            let wall = ok.compactMap { $0.values[.wallSeconds] }.reduce(0, +)
+            result.flags = NoiseFlags.flags(
+                statistics: statistics, medianLoad: Statistics.median(ok.compactMap { $0.values[.loadAverage] }),
+                wallTotal: wall, otherCPUTotal: ok.compactMap { $0.values[.otherCPUSeconds] }.reduce(0, +),
+                target: AdvicePlan.targetPrecision
+            ).filter { $0 == "contended" }
+        }
+        return result
     }
 
     /// Σ over the operations of the profile's frequency a day × `value` of one operation; nil when an operation has no

@@ -14,7 +14,20 @@ public struct AdvicePlan: Sendable {
         /// The time of one operation is the repetition's whole time (a launch, a migration with its first read), not
         /// its time per operation: percentiles then come from the repetitions.
         public let wholeRepetition: Bool
+        /// What one measured operation is, how it is committed and how many a repetition times ("1 record inserted
+        /// and committed; 100 operations per repetition"): advice.md prints it beside the operation.
+        public let unit: String
     }
+
+    /// Every operation of every strategy gets at least this many measured repetitions (the scenario's minimum and
+    /// first look) before an interval is printed beside its figures.
+    public static let minimumRepetitions = 8
+    /// The most repetitions of one row.
+    public static let maximumRepetitions = 16
+    /// A row stops early once its median's interval is within ± this fraction (at a look).
+    public static let targetPrecision = 0.10
+    /// When a row may stop, and the level of its intervals.
+    public static var schedule: LookSchedule { LookSchedule(minimum: minimumRepetitions, maximum: maximumRepetitions) }
 
     public let profile: AppProfile
     public let measures: [Measure]
@@ -42,23 +55,68 @@ public struct AdvicePlan: Sendable {
     {
         let data = profile.data
         let records = data.records
-        let (workload, base, whole): (String, [String: Int], Bool) =
+        let screen = min(profile.launchList, records)
+        let (workload, base, whole, unit): (String, [String: Int], Bool, String) =
             switch operation {
             case .launch where data.messages > 0:
                 (
                     "timeline-cold",
-                    named([.messages: data.messages, .users: data.users, .screen: profile.launchList]), true
+                    named([.messages: data.messages, .users: data.users, .screen: profile.launchList]), true,
+                    "a fresh process opens the store and reads the newest \(profile.launchList) messages with their "
+                        + "authors (timeline-cold); 1 per repetition"
                 )
-            case .launch: ("list-cold", named([.stored: records, .screen: min(profile.launchList, records)]), true)
-            case .save: ("insert", named([.count: 100, .stored: records]), false)
-            case .edit: ("edit", named([.count: min(100, records), .stored: records]), false)
-            case .search: ("search", named([.count: 5, .stored: records]), false)
-            case .markRead: ("mark-read", named([.count: min(1_000, records), .stored: records]), false)
-            case .tagQuery: ("tags", named([.count: 10, .stored: records]), false)
-            case .tagChange: ("tag-edit", named([.count: 50, .stored: records]), false)
-            case .migration: ("migrate", named([.stored: records]), true)
-            case .setting: ("settings", named([.count: data.parameters["settings"] ?? 100]), false)
-            case .cache: ("cache", named([.count: 2_000, .keys: data.parameters["cache_keys"] ?? 1_000]), false)
+            case .launch:
+                (
+                    "list-cold", named([.stored: records, .screen: screen]), true,
+                    "a fresh process opens the store and reads the newest \(screen) records (list-cold); 1 per repetition"
+                )
+            case .save:
+                (
+                    "insert", named([.count: 100, .batch: 1, .stored: records]), false,
+                    "1 record inserted and committed as its own app operation (insert batch=1); 100 per repetition"
+                )
+            case .edit:
+                (
+                    "edit", named([.count: min(100, records), .stored: records]), false,
+                    "1 record's text changed and committed as its own app operation (edit); \(min(100, records)) per repetition"
+                )
+            case .search:
+                (
+                    "search", named([.count: 5, .stored: records]), false,
+                    "1 keyword search over every record (search); 5 per repetition"
+                )
+            case .markRead:
+                (
+                    "mark-read", named([.count: min(1_000, records), .stored: records]), false,
+                    "1 record marked read: its share of one app operation that marks \(min(1_000, records)) and commits "
+                        + "once (mark-read); \(min(1_000, records)) per repetition"
+                )
+            case .tagQuery:
+                (
+                    "tags", named([.count: 10, .stored: records]), false,
+                    "the tag sidebar and one tag's newest notes (tags); 10 per repetition"
+                )
+            case .tagChange:
+                (
+                    "tag-edit", named([.count: 50, .stored: records]), false,
+                    "1 tag added to or removed from a note, or a note archived, committed as its own app operation "
+                        + "(tag-edit); 50 per repetition"
+                )
+            case .migration:
+                (
+                    "migrate", named([.stored: records]), true,
+                    "every record converted to the new model and the first read after it (migrate); 1 per repetition"
+                )
+            case .setting:
+                (
+                    "settings", named([.count: data.parameters["settings"] ?? 100]), false,
+                    "1 setting written and committed (settings); \(data.parameters["settings"] ?? 100) per repetition"
+                )
+            case .cache:
+                (
+                    "cache", named([.count: 2_000, .keys: data.parameters["cache_keys"] ?? 1_000]), false,
+                    "1 cache get or put (cache); 2,000 per repetition"
+                )
             }
         // The profile's shape and data parameters, where the workload has them.
         // A workload missing from the registry gets no shape parameters here; the scenario's parser names it.
@@ -69,7 +127,8 @@ public struct AdvicePlan: Sendable {
             let name = renamed[key] ?? key
             if known.contains(name) && parameters[name] == nil { parameters[name] = value }
         }
-        return Measure(operation: operation, workload: workload, parameters: parameters, wholeRepetition: whole)
+        return Measure(
+            operation: operation, workload: workload, parameters: parameters, wholeRepetition: whole, unit: unit)
     }
 
     /// Parameters by their declared names (a misspelt name does not compile), as the scenario writes them.
@@ -85,9 +144,8 @@ public struct AdvicePlan: Sendable {
             "description: what storebench advise measured for \(profile.name)",
             "seed: 42",
             "warmup: 0",
-            "repetitions: {min: 3, max: 6}",
-            "target_precision: 0.10",
-            "case_seconds: 12",
+            "repetitions: {min: \(Self.minimumRepetitions), max: \(Self.maximumRepetitions)}",
+            "target_precision: \(Self.targetPrecision)",
             "budget_seconds: \(profile.runSeconds)",
             "backends:",
         ]
@@ -124,7 +182,8 @@ extension AdvicePlan {
         return needs
     }
 
-    /// The strategies the registered backends offer for `profile` (each with the schema the profile needs), and those
+    /// The strategies the registered backends offer for `profile` (each with the schema the profile needs; a strategy
+    /// that provides a need whose index costs every write, ``SchemaNeed/costsWrites``, also without it), and those
     /// left out with why: a backend that keeps nothing across launches, one that offers no strategy, a strategy
     /// whose size limit the profile exceeds.
     public static func offered(for profile: AppProfile, by backends: BackendRegistry) -> (
@@ -143,11 +202,17 @@ extension AdvicePlan {
                 skipped.append((descriptor.name, "its backend offers advise no strategy"))
             }
             for candidate in descriptor.adviceCandidates {
-                let spec = candidate.spec(for: needs)
-                if let most = candidate.mostRecords, records > most {
-                    skipped.append((spec, "\(candidate.beyondMost) (\(records) records; considered up to \(most))"))
-                } else {
-                    considered.append(spec)
+                // A need whose index every write pays for (FTS): the strategy with it, and without it.
+                let optional = needs.intersection(candidate.provided).filter(\.costsWrites)
+                let specs =
+                    [candidate.spec(for: needs)]
+                    + (optional.isEmpty ? [] : [candidate.spec(for: needs.subtracting(optional))])
+                for spec in specs {
+                    if let most = candidate.mostRecords, records > most {
+                        skipped.append((spec, "\(candidate.beyondMost) (\(records) records; considered up to \(most))"))
+                    } else {
+                        considered.append(spec)
+                    }
                 }
             }
         }

@@ -28,7 +28,10 @@ struct OutputOptions: ParsableArguments {
 
 /// The repetition policy's overrides (`--reps`, `--warmup`, `--min-reps`, …), checked once.
 struct RepetitionOptions: ParsableArguments {
-    @Option(help: "Exactly this many measured repetitions per row, no early stop (overrides the scenario).")
+    @Option(
+        help:
+            "Exactly this many measured repetitions per row, no early stop (overrides the scenario): the scenario's time cap per row is lifted (a --case-seconds given with it applies; a run budget still ends rows once spent)."
+    )
     var reps: Int?
 
     @Option(name: .customLong("min-reps"), help: "Fewest measured repetitions before a row may stop for precision.")

@@ -73,13 +73,84 @@ struct AdviceTests {
         #expect(AdvicePlan.schemaNeeds(of: profile) == [.newestFirstList, .coveringTagIndex, .fullTextSearch])
         let sqlite = registry["sqlite"]!.adviceCandidates
         #expect(sqlite.count >= 2)
-        for candidate in sqlite.map({ $0.spec(for: AdvicePlan.schemaNeeds(of: profile)) }) {
+        for candidate in (sqlite + registry["grdb"]!.adviceCandidates).map({
+            $0.spec(for: AdvicePlan.schemaNeeds(of: profile))
+        }) {
             #expect(plan.candidates.contains(candidate))
             for setting in ["list_index=on", "tags=covering", "search=fts5"] {
                 #expect(candidate.contains(setting), "\(candidate) lacks \(setting)")
             }
         }
         #expect(plan.notConsidered.contains { $0.candidate == "memory" && $0.reason.contains("keeps nothing") })
+    }
+
+    @Test(
+        "a save is one app operation committed as the strategy commits one (insert batch=1), every row gets the first look's 8 repetitions, and advice.md says what measured each operation"
+    )
+    func saveIsOneOperation() throws {
+        let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
+        let save = try #require(plan.measures.first { $0.operation == .save })
+        #expect(save.workload == "insert" && save.parameters["batch"] == 1 && save.parameters["count"] == 100)
+        #expect(save.unit.contains("1 record inserted and committed") && save.unit.contains("100 per repetition"))
+        #expect(plan.scenarioText.contains("repetitions: {min: 8, max: 16}"), "\(plan.scenarioText)")
+        // No per-row time cap: it would end a row of a large store before its eighth repetition.
+        #expect(!plan.scenarioText.contains("case_seconds"))
+        let provenance = Advice.Provenance(
+            host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "d", commit: "abc",
+            runDirectory: "run/", crashTrials: "t")
+        let eight = Array(repeating: 0.001, count: 4) + Array(repeating: 0.0012, count: 4)
+        let launches = [0.05, 0.051, 0.052, 0.05, 0.049, 0.05, 0.053, 0.05]
+        let full = Advice(
+            plan: plan,
+            table: try Self.table([("a", "v", eight, launches), ("b", "v", eight.map { $0 * 3 }, launches)]),
+            crashes: [:], promise: { _, _ in .durable }, resamples: 300
+        ).markdown(provenance, chart: nil)
+        #expect(full.contains("- **save**: 1 record inserted and committed"), "\(full)")
+        #expect(full.contains("a day (95% interval") && full.contains("n=8]"), "\(full)")
+        // Five repetitions: the figures stand, no interval is printed beside them, and the ratio gives no verdict.
+        let short = Advice(
+            plan: plan,
+            table: try Self.table([
+                ("a", "v", Array(eight.prefix(5)), Array(launches.prefix(5))),
+                ("b", "v", Array(eight.prefix(5)).map { $0 * 3 }, Array(launches.prefix(5))),
+            ]), crashes: [:], promise: { _, _ in .durable }, resamples: 300
+        ).markdown(provenance, chart: nil)
+        #expect(!short.contains("95% interval 1") && short.contains("too few repetitions for an interval"), "\(short)")
+        #expect(short.contains("(n=5, no interval)") && short.contains("too few repetitions to tell"), "\(short)")
+    }
+
+    @Test(
+        "with a kill-only need no SQL candidate can lose on a missing index: a chat app that was answered by one gets every SQL strategy with the list and covering tag index, each with and without FTS"
+    )
+    func noCandidateLosesOnAMissingIndex() throws {
+        // The chat app a new user described (messages as records, conversations as tags): its answer once rested
+        // on the sidebar join of the SQL strategies that lacked the covering index.
+        let profile = try Self.profile(
+            """
+            name: chat
+            data: {records: 200000, tags: 500, tags_per_note: 1}
+            per_day: {launch: 20, save: 2000, search: 10, tag_query: 200}
+            budgets: {tag_query: {ms: 50}, search: {ms: 300}, save: {ms: 16.7}}
+            durability: kill
+            """)
+        let plan = AdvicePlan(profile, backends: .standard())
+        let sql = plan.candidates.filter { $0.hasPrefix("sqlite[") || $0.hasPrefix("grdb[") }
+        #expect(
+            sql.contains { $0.hasPrefix("grdb[") } && sql.contains { $0.hasPrefix("sqlite[") }, "\(plan.candidates)")
+        for candidate in sql {
+            #expect(candidate.contains("list_index=on") && candidate.contains("tags=covering"), "\(candidate)")
+        }
+        let withSearch = sql.filter { $0.contains("search=fts5") }
+        let without = sql.filter { !$0.contains("search=fts5") }
+        #expect(withSearch.count == without.count && !without.isEmpty)
+        for candidate in withSearch {
+            let twin = candidate.replacingOccurrences(of: ",search=fts5", with: "")
+            #expect(without.contains(twin), "\(candidate) has no twin without FTS")
+        }
+        // Every candidate parses, with the same schema settings for the same need.
+        let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
+            .parse(data: Data(plan.scenarioText.utf8), file: "chat → scenario")
+        #expect(scenario.backends.count == plan.candidates.count)
     }
 
     @Test(

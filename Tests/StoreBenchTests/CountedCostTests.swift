@@ -88,6 +88,43 @@ struct CountedCostTests {
         #expect(memory.values[.recordBytes] ?? 0 > 0)
     }
 
+    @Test(
+        "a save is one operation: insert batch=1 commits each save, WAL+FULL syncs once per save; the repetitions that start from the filled store's template count what the freshly filled one counts"
+    )
+    func oneSavePerOperationAndTemplateCopies() throws {
+        let directory = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let out = directory.url.appendingPathComponent("run")
+        let work = try directory.child("work")
+        let result = try runStorebench([
+            "run", "--workload", "insert", "--size", "20", "--param", "stored=400", "--param", "batch=1",
+            "--reps", "3", "--warmup", "0", "--out", out.path, "--workdir", work.path,
+            "--backend", "sqlite[txn=single,journal=wal,sync=full]", "--backend", "lmdb[txn=single,sync=full]",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try SampleTable(path: out.path).rows
+        #expect(rows.count == 6 && rows.allSatisfy { $0.status == .ok })
+        // 20 app operations of one record each, not 20 records in one operation.
+        #expect(rows.allSatisfy { $0.values[.ops] == 20 })
+        // The work directory holds no template once the run is over.
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: work.path))?.isEmpty ?? true)
+        guard Self.countersExpected else { return }
+        for backend in ["sqlite", "lmdb"] {
+            let reps = rows.filter { $0.key.backend == backend }.sorted { $0.repetition < $1.repetition }
+            let first = try #require(reps.first)
+            // Repetition 1 filled its store; 2 and 3 started from copies of it: the same counted work per save.
+            for copy in reps.dropFirst() {
+                for column in [SampleColumn.syncsPerOp, .writeCallsPerOp, .renamesPerOp, .unlinksPerOp] {
+                    #expect(copy.values[column] == first.values[column], "\(backend) \(column) rep \(copy.repetition)")
+                }
+            }
+            if backend == "sqlite" {
+                #expect(reps.allSatisfy { $0.values[.syncsPerOp] == 1 }, "one WAL sync per committed save")
+            } else {
+                #expect(reps.allSatisfy { $0.values[.syncsPerOp] == 2 }, "data pages, then the meta page per save")
+            }
+        }
+    }
+
     /// The part of a variant that tells it apart in the row's canonical variant text.
     static func distinctive(_ variant: String) -> String {
         guard let open = variant.firstIndex(of: "[") else { return "" }

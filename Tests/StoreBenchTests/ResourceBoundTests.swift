@@ -64,7 +64,8 @@ struct ResourceBoundTests {
         let out = box.url.appendingPathComponent("answer")
         let refused = try box.run(["advise", "--profile", profile, "--out", out.path, "--workdir", box.work.path])
         #expect(
-            refused.status == 64 && (refused.stderr.contains("memory") || refused.stderr.contains("budget")),
+            refused.status == 64
+                && ["memory", "budget", "disk"].contains { refused.stderr.contains($0) },
             "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path) && box.leftovers().isEmpty)
         let dry = try box.run([

@@ -71,6 +71,14 @@ struct ScenarioParserTests {
         #expect(try adaptive.policy.applying(overrides).maximum == 30)
         overrides.maximum = 2
         #expect(throws: PolicyError.self) { try adaptive.policy.applying(overrides) }
+        // --reps N promises exactly N: the scenario's case cap would end a row sooner, so it is lifted; a cap given
+        // with the count applies, and the run budget stays.
+        var exactly = RepetitionPolicy.Overrides()
+        exactly.repetitions = 3
+        let exact = try adaptive.policy.applying(exactly)
+        #expect(exact.minimum == 3 && exact.maximum == 3 && exact.caseSeconds == nil && exact.budgetSeconds == 600)
+        exactly.caseSeconds = 5
+        #expect(try adaptive.policy.applying(exactly).caseSeconds == 5)
     }
 
     @Test("runaway input: duplicate sizes, too many sizes, too many cases or records are refused with the key")
@@ -293,7 +301,7 @@ struct ScenarioCapTests {
             throws: ScenarioError(
                 file: "t.yaml", path: "backends[0].limits.insert.size",
                 message:
-                    "unknown key; allowed parameters of 'insert': count, stored, title_words, summary_bytes, summary_max_bytes"
+                    "unknown key; allowed parameters of 'insert': count, stored, batch, title_words, summary_bytes, summary_max_bytes"
             )
         ) {
             try parse("{insert: {size: 5}}")

@@ -21,7 +21,10 @@ public enum GRDBBackend {
             advise: [
                 .init(
                     Settings().with { ($0.style, $0.writer) = (.records, .pool) },
-                    provides: [.fullTextSearch: { $0.search = .fts5 }])
+                    provides: [
+                        .newestFirstList: { $0.listIndex = .on }, .coveringTagIndex: { $0.tags = .covering },
+                        .fullTextSearch: { $0.search = .fts5 },
+                    ])
             ],
             storeFiles: ["store.sqlite"],
             // queue: a rollback journal with synchronous=FULL, exactly sqlite's journal=delete sync=full, whose commit
@@ -46,7 +49,10 @@ public enum GRDBBackend {
         public var style = Style.records
         public var writer = Writer.queue
         public var index = SQLiteSettings.Switch.on
+        public var listIndex = SQLiteSettings.Switch.off
         public var search = SQLiteSettings.Search.like
+        public enum Tags: String, SettingChoice { case join, covering }
+        public var tags = Tags.join
         public init() {}
         public static var axes: [SettingAxis<Settings>] {
             [
@@ -64,9 +70,19 @@ public enum GRDBBackend {
                     "index", \.index,
                     summary: "on: an index on article(feedID, read, published, uid) for the query workload; off: none"),
                 .choice(
+                    "list_index", \.listIndex,
+                    summary:
+                        "on: an index on article(published DESC, uid) for the launch list (newest first); off: none, the list scans and sorts"
+                ),
+                .choice(
                     "search", \.search,
                     summary:
                         "like: filter with like() over title and summary; fts5: an FTS5 table synchronized with the article table"
+                ),
+                .choice(
+                    "tags", \.tags,
+                    summary:
+                        "the tags workload's noteTag pivot, indexed by tag: join: archived only on article, the association joins it; covering: archived copied into noteTag, kept in step, and an index on noteTag(archived, tagID) that answers the sidebar alone"
                 ),
             ]
         }
@@ -97,6 +113,10 @@ final class GRDBStore: AppStore {
     let fullTextSearch: Bool
     /// `index=on`: the query index is part of the schema's migrations.
     let indexed: Bool
+    /// `list_index=on`: the launch list's index is part of the schema's migrations.
+    let listIndexed: Bool
+    /// `tags=covering`: the pivot carries `archived`, with an index on (archived, tagID).
+    let coveringTags: Bool
     private let screen: GRDBScreenReader
     /// The database of the running unit of work.
     private var current: Database?
@@ -119,7 +139,9 @@ final class GRDBStore: AppStore {
         do {
             fullTextSearch = settings.search == .fts5
             indexed = settings.index == .on
-            try GRDBSchema.migrator(index: indexed, fullText: fullTextSearch).migrate(writer)
+            listIndexed = settings.listIndex == .on
+            coveringTags = settings.tags == .covering
+            try GRDBSchema.migrator(index: indexed, listIndex: listIndexed, fullText: fullTextSearch).migrate(writer)
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in
                 (

@@ -63,9 +63,9 @@ extension StoredCacheEntry: FetchableRecord, PersistableRecord {
 }
 
 enum GRDBSchema {
-    /// The schema as GRDB migrations; `index` adds the query workload's index, `fullText` an FTS5 table
-    /// synchronized with the article table (GRDB creates the triggers).
-    static func migrator(index: Bool, fullText: Bool) -> DatabaseMigrator {
+    /// The schema as GRDB migrations; `index` adds the query workload's index, `listIndex` the launch list's
+    /// (newest first), `fullText` an FTS5 table synchronized with the article table (GRDB creates the triggers).
+    static func migrator(index: Bool, listIndex: Bool, fullText: Bool) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "article") { t in
@@ -103,6 +103,11 @@ enum GRDBSchema {
             migrator.registerMigration("query-index") { db in
                 try db.create(
                     index: "article_feed_unread", on: "article", columns: ["feedID", "read", "published", "uid"])
+            }
+        }
+        if listIndex {
+            migrator.registerMigration("list-index") { db in
+                try db.execute(sql: "CREATE INDEX article_published ON article(published DESC, uid)")
             }
         }
         if fullText {

@@ -5,7 +5,7 @@ import StoreBenchContract
 extension GRDBStore: MigratingStore {
     /// The store's migrator with version 2 registered after the schema's own migrations.
     func migratorToVersion2() -> DatabaseMigrator {
-        var migrator = GRDBSchema.migrator(index: indexed, fullText: fullTextSearch)
+        var migrator = GRDBSchema.migrator(index: indexed, listIndex: listIndexed, fullText: fullTextSearch)
         migrator.registerMigration("v2: pinned, published as ISO 8601 text") { db in
             try db.alter(table: "article") { t in t.add(column: "pinned", .boolean).notNull().defaults(to: false) }
             // GRDB stored the Date as "yyyy-MM-dd HH:mm:ss.SSS" (UTC): the same instant as ISO 8601 text.

@@ -8,6 +8,11 @@ public enum SchemaNeed: String, Sendable, CaseIterable, Hashable {
     case coveringTagIndex = "covering tag index"
     /// Full-text search over titles and summaries.
     case fullTextSearch = "full-text search"
+
+    /// Whether the index this need brings costs every write enough that an app might rather do without it (an FTS
+    /// index is kept by triggers on every insert and edit): advise then measures each strategy that provides it
+    /// both with and without it, and shows both.
+    public var costsWrites: Bool { self == .fullTextSearch }
 }
 
 /// One strategy a backend offers `storebench advise`, declared with the backend's typed settings: the settings that
@@ -47,6 +52,8 @@ public struct AdviceCandidate: Sendable {
     /// The most records the strategy is measured at (nil: any), and why not beyond.
     public let mostRecords: Int?
     public let beyondMost: String
+    /// The needs the strategy provides in its own way (the others are served by a scan or not at all).
+    public let provided: Set<SchemaNeed>
     private let make: @Sendable (Set<SchemaNeed>) -> String
 
     /// The strategy for an app with `needs`, as a backend spec (`name[setting=value,…]`: the key settings and those
@@ -57,6 +64,7 @@ public struct AdviceCandidate: Sendable {
         self.backend = backend
         mostRecords = strategy.mostRecords
         beyondMost = strategy.beyondMost
+        provided = Set(strategy.provides.keys)
         make = { needs in
             let chosen = strategy.settings(for: needs).requested
             let defaults = Settings().requested

@@ -6,6 +6,12 @@ public struct FNV1a: Sendable {
 
     public init() {}
 
+    /// Continues a hash whose state is `value` (a loop that hashed bytes itself, for speed).
+    public init(continuing value: UInt64) { self.value = value }
+
+    /// The multiplier of each step, for loops that hash bytes themselves.
+    public static var stepPrime: UInt64 { prime }
+
     public mutating func combine<S: Sequence>(bytes: S) where S.Element == UInt8 {
         for byte in bytes {
             value ^= UInt64(byte)

@@ -17,23 +17,34 @@ public final class Repetition {
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
     /// The store already holds what ``fill(_:)`` would put there: an earlier repetition of a workload that leaves
-    /// its store unchanged filled it (``Workload/leavesStoreUnchanged``).
+    /// its store unchanged filled it (``Workload/leavesStoreUnchanged``), or the directory is a copy of the case's
+    /// filled store (``StoreTemplate``).
     public let storeIsFilled: Bool
+    /// Called by ``fill(_:)`` once the store is filled and closed: the runner keeps the closed store as the case's
+    /// template. Nil: nothing is kept (a workload that leaves its store unchanged keeps the store itself).
+    private let afterFill: (() throws -> Void)?
 
     init(
         launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
-        open: @escaping () throws -> any Store
+        afterFill: (() throws -> Void)? = nil, open: @escaping () throws -> any Store
     ) {
         self.launch = launch
         self.readBack = readBack
         self.storeIsFilled = storeIsFilled
+        self.afterFill = afterFill
         self.openStore = open
     }
 
-    /// Prepare: runs `body` to fill the store, unless an earlier repetition of this case already did
-    /// (``storeIsFilled``). Only workloads that leave their store unchanged are given a filled store.
-    public func fill(_ body: () throws -> Void) rethrows {
-        if !storeIsFilled { try body() }
+    /// Prepare: runs `body` to fill the store, unless the store already holds it (``storeIsFilled``). After a fill
+    /// the runner may close the store, keep it as the case's template and open it again: take the store (``articles``,
+    /// ``store(as:)``, …) after this call, not before, and fill through the store `body` takes itself.
+    public func fill(_ body: () throws -> Void) throws {
+        if storeIsFilled { return }
+        try body()
+        guard let afterFill else { return }
+        try closeStore()
+        try afterFill()
+        current = try openStore()
     }
 
     /// The open store as `role`; throws ``StoreError/unsupported(_:)`` when it does not play it.

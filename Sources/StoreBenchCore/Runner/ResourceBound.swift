@@ -59,8 +59,14 @@ public struct ResourceBound: Sendable {
     /// Memory the generated data sets need at once (each case's data is made once and kept for its rows), with room
     /// for one copy while a store is filled.
     public var memoryBytes: Double { Double(records) * memoryBytesPerRecord * 2 }
-    /// Disk the largest store needs while a run keeps it and its predecessor.
-    public var diskBytes: Double { Double(largestDataset) * memoryBytesPerRecord * Self.diskFactor }
+    /// A kept store (a case's template, or the filled store of a workload that leaves it unchanged) over its data's
+    /// own bytes: rows run interleaved, so every row's kept store is on disk at once.
+    static let keptFactor = 2.0
+    /// Disk the largest store needs while a run keeps it and its predecessor, plus every row's kept store.
+    public var diskBytes: Double {
+        Double(largestDataset) * memoryBytesPerRecord * Self.diskFactor
+            + Double(rowRecords.reduce(0, +)) * memoryBytesPerRecord * Self.keptFactor
+    }
     /// Time to generate every data set.
     public var generationSeconds: Double { Double(records) * generationSecondsPerRecord }
     /// A floor on one repetition of every row: each row's repetition fills its own store with the row's records and
@@ -91,7 +97,8 @@ public struct ResourceBound: Sendable {
         }
         if let diskFree, diskBytes > diskFree * Self.share {
             throw refuse(
-                "the largest store", diskBytes, "on the work directory's disk (\(largestDataset) records)",
+                "the stores", diskBytes,
+                "on the work directory's disk (the largest \(largestDataset) records, and every row's kept store)",
                 of: diskFree, "its free", "Lower the sizes or choose another --workdir")
         }
         if let budgetSeconds, generationSeconds + repetitionFloorSeconds > budgetSeconds {
@@ -110,7 +117,8 @@ public struct ResourceBound: Sendable {
             ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .binary)
         }
         return
-            "data: \(records) generated records (weighted by size), about \(size(memoryBytes)) of memory, the largest "
-            + "store about \(size(diskBytes)) on disk; generating it about \(Runner.clock(generationSeconds)) here"
+            "data: \(records) generated records (weighted by size), about \(size(memoryBytes)) of memory, the stores "
+            + "(the largest, and every row's kept filled store) about \(size(diskBytes)) on disk; generating it about "
+            + "\(Runner.clock(generationSeconds)) here"
     }
 }

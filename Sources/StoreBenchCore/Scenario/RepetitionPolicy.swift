@@ -78,7 +78,12 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
     public func applying(_ overrides: Overrides) throws -> RepetitionPolicy {
         var policy = self
         if let warmup = overrides.warmup { policy.warmup = warmup }
-        if let count = overrides.repetitions { (policy.minimum, policy.maximum) = (count, count) }
+        if let count = overrides.repetitions {
+            // "Exactly this many": the scenario's per-case time cap would end a case sooner, so it is lifted (a cap
+            // given with the count still applies, and so does a run budget).
+            (policy.minimum, policy.maximum) = (count, count)
+            policy.caseSeconds = nil
+        }
         if let minimum = overrides.minimum {
             policy.minimum = minimum
             if overrides.maximum == nil { policy.maximum = max(policy.maximum, minimum) }

@@ -1,6 +1,11 @@
 /// `insert`: N new articles, one `insert` call per article inside one unit of work — what an app's sync does — so the
 /// backend's transaction policy is what gets measured. Into an empty store, or (`stored` M) into a store that already
 /// holds M other articles: the latencies are then those of saving a record into a full store.
+///
+/// With `batch` B the N articles are N/B app operations of B articles each (B = 1: an app saving one message at a
+/// time), each its own unit of work: an operation's latency then includes its commit, as the strategy commits an
+/// app operation (its own transaction, autocommit, or an auto-batch whose commit falls inside the operation that
+/// fills it), and the row's `ops` counts app operations, not articles.
 public struct InsertWorkload: Workload {
     public init() {}
     public let name = "insert"
@@ -13,6 +18,11 @@ public struct InsertWorkload: Workload {
         [
             .count(10_000, "articles inserted"),
             .stored(0, "articles already in the store (0: an empty store)", allowEmpty: true, optional: true),
+            WorkloadParameter(
+                .batch, default: 0, range: 0...10_000_000,
+                summary:
+                    "articles per app operation, each its own unit of work timed with its commit (0: all N in one)",
+                optional: true),
         ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
@@ -21,18 +31,30 @@ public struct InsertWorkload: Workload {
         let count = parameters[.count]
         let stored = parameters.value(.stored) ?? 0
         let generated = generator.articles(count: count + stored)
-        return Case(articles: Array(generated[..<count]), stored: Array(generated[count...]))
+        return Case(
+            articles: Array(generated[..<count]), stored: Array(generated[count...]),
+            batch: parameters.value(.batch).flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    public func validate(_ parameters: WorkloadParameters) throws {
+        if let batch = parameters.value(.batch), batch > 0, parameters[.count] % batch != 0 {
+            throw ParameterError(
+                "batch (\(batch)) must divide count (\(parameters[.count])): every app operation saves the same number")
+        }
     }
 
     final class Case: WorkloadCase {
         let articles: [Article]
         let stored: [Article]
+        /// Articles per app operation; nil: all of them in one.
+        let batch: Int?
         let expected: ArticleSnapshot
         let recordBytesWritten: Int64?
 
-        init(articles: [Article], stored: [Article]) {
+        init(articles: [Article], stored: [Article], batch: Int?) {
             self.articles = articles
             self.stored = stored
+            self.batch = batch
             expected = ArticleSnapshot(stored + articles)
             recordBytesWritten = articles.payloadBytes
         }
@@ -46,10 +68,17 @@ public struct InsertWorkload: Workload {
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Void> {
             let articles = articles
             let recorder = run.latencies
-            try store.unitOfWork {
-                try recorder.timeEach(articles) { try store.insert($0) }
+            guard let batch else {
+                try store.unitOfWork {
+                    try recorder.timeEach(articles) { try store.insert($0) }
+                }
+                return Measured(ops: articles.count)
             }
-            return Measured(ops: articles.count)
+            let operations = stride(from: 0, to: articles.count, by: batch).map { $0..<min($0 + batch, articles.count) }
+            try recorder.timeEach(operations) { range in
+                try store.unitOfWork { for article in articles[range] { try store.insert(article) } }
+            }
+            return Measured(ops: operations.count)
         }
 
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {

@@ -113,9 +113,11 @@ public struct SyncWhileReadingWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> Sharing {
+            try run.fill {
+                try run.sharable.load(users: timeline.users, messages: timeline.messages)
+                try run.sharable.load(articles: initial)
+            }
             let store = try run.sharable
-            try store.load(users: timeline.users, messages: timeline.messages)
-            try store.load(articles: initial)
             let sharing = try store.shareWithSecondThread()
             run.note(.note, "concurrency: " + sharing.concurrency)
             let screen = timeline.screen
