@@ -131,7 +131,8 @@ extension Advice {
                 lines += [
                     "",
                     "Tied with it (their cost ratio is equivalent, within ±10%, or indistinguishable: its interval "
-                        + "includes 1; the recommendation is the tied strategy with the strongest durability class): "
+                        + "includes 1, or an operation has fewer than \(minimumRepetitions) repetitions to tell them "
+                        + "apart; the recommendation is the tied strategy with the strongest durability class): "
                         + tied.map { "**\($0.label)**" }.joined(separator: ", ") + ".",
                 ]
             }

@@ -145,7 +145,7 @@ public struct Advice: Sendable {
                 let ratio = Self.ratio(
                     strategies[index], to: strategies[cheapest], perDay: profile.perDay,
                     resamples: resamples, rng: &rng),
-                Self.isTie(ratio)
+                Self.isTie(ratio) || !carries(strategies[index], strategies[cheapest])
             else { continue }
             if let stronger = strategies[index].durability?.promise,
                 let current = strategies[winner].durability?.promise,
@@ -159,13 +159,20 @@ public struct Advice: Sendable {
         for index in strategies.indices where index != winner && strategies[index].runs {
             let ratio = Self.ratio(strategies[index], to: best, perDay: profile.perDay, resamples: resamples, rng: &rng)
             strategies[index].ratio = ratio
-            if strategies[index].verdict == .costlier, let ratio, Self.isTie(ratio) {
+            if strategies[index].verdict == .costlier, let ratio, Self.isTie(ratio) || !carries(strategies[index], best)
+            {
                 strategies[index].verdict = .tied
             }
         }
         strategies.sort { a, b in
             a.verdict == b.verdict ? rank(a) < rank(b) : Self.order(a.verdict) < Self.order(b.verdict)
         }
+    }
+
+    /// Whether both strategies have the repetitions a verdict on their cost ratio needs (every operation at least
+    /// ``minimumRepetitions``); without them the two cannot be told apart, and are tied.
+    func carries(_ a: Strategy, _ b: Strategy) -> Bool {
+        min(Self.fewest(a), Self.fewest(b)) >= minimumRepetitions
     }
 
     /// Tied: the cost ratio is not shown to differ, equivalent or indistinguishable (docs/MEASURING.md).

@@ -117,6 +117,9 @@ struct AdviceTests {
         ).markdown(provenance, chart: nil)
         #expect(!short.contains("95% interval 1") && short.contains("too few repetitions for an interval"), "\(short)")
         #expect(short.contains("(n=5, no interval)") && short.contains("too few repetitions to tell"), "\(short)")
+        // Three times the cost, but from five repetitions: not told apart, so tied (a verdict needs 8).
+        #expect(short.contains("| tied: its cost a day is 1.33× (too few repetitions to tell)"), "\(short)")
+        #expect(full.contains("costlier: its cost a day is"), "\(full)")
     }
 
     @Test(
@@ -206,11 +209,26 @@ struct AdviceTests {
     func judgement() throws {
         let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
         let table = try Self.table([
-            ("a", "fast", [0.001, 0.0011, 0.0009, 0.001, 0.001], [0.05, 0.05, 0.06, 0.05, 0.05]),
-            ("b", "same", [0.00105, 0.001, 0.00095, 0.001, 0.0011], [0.05, 0.055, 0.05, 0.05, 0.05]),
-            ("c", "slow", [0.004, 0.0041, 0.0039, 0.004, 0.004], [0.06, 0.06, 0.06, 0.06, 0.06]),
-            ("d", "laggy", [0.02, 0.021, 0.019, 0.02, 0.02], [0.05, 0.05, 0.05, 0.05, 0.05]),
-            ("e", "volatile", [0.0001, 0.0001, 0.0001, 0.0001, 0.0001], [0.01, 0.01, 0.01, 0.01, 0.01]),
+            (
+                "a", "fast", [0.001, 0.0011, 0.0009, 0.001, 0.001, 0.001, 0.001, 0.001],
+                [0.05, 0.05, 0.06, 0.05, 0.05, 0.05, 0.05, 0.05]
+            ),
+            (
+                "b", "same", [0.00105, 0.001, 0.00095, 0.001, 0.0011, 0.001, 0.001, 0.001],
+                [0.05, 0.055, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05]
+            ),
+            (
+                "c", "slow", [0.004, 0.0041, 0.0039, 0.004, 0.004, 0.004, 0.004, 0.004],
+                [0.06, 0.06, 0.06, 0.06, 0.06, 0.06, 0.06, 0.06]
+            ),
+            (
+                "d", "laggy", [0.02, 0.021, 0.019, 0.02, 0.02, 0.02, 0.02, 0.02],
+                [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05]
+            ),
+            (
+                "e", "volatile", [0.0001, 0.0001, 0.0001, 0.0001, 0.0001, 0.0001, 0.0001, 0.0001],
+                [0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
+            ),
         ])
         let promise: (String, String) -> DurabilityPromise? = { backend, _ in backend == "e" ? .survivesKill : .durable
         }
@@ -225,7 +243,7 @@ struct AdviceTests {
         let a = try #require(advice.strategies.first { $0.backend == "a" })
         #expect(abs(a.costPerDay! - 0.6) < 1e-9)
         #expect(a.costInterval!.low <= 0.6 && a.costInterval!.high >= 0.6)
-        // The launch budget is p90 over the repetitions (nearest rank: the 5th of 5 here); the save budget p99 per
+        // The launch budget is p90 over the repetitions (nearest rank: the 8th of 8 here); the save budget p99 per
         // save.
         #expect(a.budgets.first { $0.operation == .launch }?.measured == 0.06)
         let d = try #require(advice.strategies.first { $0.backend == "d" })
@@ -358,9 +376,14 @@ struct AdviceTests {
             atPath: packageRoot.appendingPathComponent("profiles").path
         ).filter { $0.hasSuffix(".yaml") }
         #expect(Set(folders) == Set(profiles.map { "advice-" + $0.dropLast(".yaml".count) }), "\(folders)")
-        for folder in folders {
+        // Each answer, and its second run back to back where committed (advice-<name>/again/).
+        let answers = folders.flatMap { folder in
+            FileManager.default.fileExists(atPath: examples.appendingPathComponent("\(folder)/again/advice.md").path)
+                ? [folder, "\(folder)/again"] : [folder]
+        }
+        for folder in answers {
             let temp = try TemporaryDirectory()
-            let copy = temp.url.appendingPathComponent(folder)
+            let copy = temp.url.appendingPathComponent("answer")
             try FileManager.default.copyItem(at: examples.appendingPathComponent(folder), to: copy)
             let result = try runStorebench(["advise", "--report", copy.path])
             #expect(result.status == 0 || result.status == 6, "\(result.stderr)")

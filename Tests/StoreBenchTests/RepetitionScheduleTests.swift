@@ -95,11 +95,14 @@ final class FillCounter: Sendable {
     func increment() { fills.withLock { $0 += 1 } }
     var count: Int { fills.withLock { $0 } }
 
-    func descriptor() -> BackendDescriptor {
-        let memory = MemoryBackend.descriptor()
-        return BackendDescriptor(name: "counting", summary: "counts fills (test double)", persistent: false) {
-            location in
-            CountingStore(wrapped: try memory.open(location, as: (any AppStore).self), counter: self)
+    /// `persistent`: over a SQLite store (whose filled files a run can keep and copy); otherwise over memory.
+    func descriptor(persistent: Bool = false) -> BackendDescriptor {
+        let wrapped = persistent ? SQLiteBackend.descriptor : MemoryBackend.descriptor()
+        return BackendDescriptor(
+            name: persistent ? "counting-sqlite" : "counting", summary: "counts fills (test double)",
+            persistent: persistent
+        ) { location in
+            CountingStore(wrapped: try wrapped.open(location, as: (any AppStore).self), counter: self)
         }
     }
 
@@ -140,7 +143,7 @@ struct AdaptiveRunTests {
     }
 
     @Test(
-        "a workload that only reads fills its store once per case and keeps it; one that writes fills it once too, and every other repetition starts from a copy of that filled store"
+        "a store is filled once per variant and data set: a reading workload keeps it, a writing one fills it once, and every other repetition, of any workload that stores the same articles, starts from a copy"
     )
     func readOnlyWorkloadsFillOnce() throws {
         let counter = FillCounter()
@@ -163,7 +166,25 @@ struct AdaptiveRunTests {
             backends: [{backend: counting}]
             workloads: [{workload: mark-read, parameters: {stored: 200, count: 50}}]
             """, registry: registry)
-        #expect(counter.count == 1 + 1)
+        // The memory floor keeps nothing on disk to copy: a writing workload fills it every repetition.
+        #expect(counter.count == 1 + 5)
+        // A persistent store: four workloads that store the same 200 articles, 5 repetitions each, one fill for all.
+        let persistent = FillCounter()
+        registry.register(persistent.descriptor(persistent: true))
+        let result = try run(
+            """
+            name: t
+            warmup: 1
+            repetitions: 4
+            backends: [{backend: counting-sqlite}]
+            workloads:
+              - {workload: lookup, parameters: {stored: 200, count: 50}}
+              - {workload: mark-read, parameters: {stored: 200, count: 50}}
+              - {workload: edit, parameters: {stored: 200, count: 20}}
+              - {workload: insert, parameters: {stored: 200, count: 20}}
+            """, registry: registry)
+        #expect(persistent.count == 1)
+        #expect(result.allSucceeded && result.summary.count == 4)
     }
 
     @Test("every summary row records n, the precision reached, the target and why it stopped")

@@ -44,7 +44,10 @@ struct StoreTemplateTests {
 
     @Test(
         "a write workload's repetitions start from copies of one filled store: every repetition verifies, the SQL stores close cleanly (no -wal, -shm left in the template), and the run leaves no template behind",
-        arguments: ["sqlite[txn=single,journal=wal,sync=normal]", "grdb[writer=pool]", "lmdb", "gdbm", "files"])
+        arguments: [
+            "sqlite[txn=single,journal=wal,sync=normal]", "grdb[writer=pool]", "lmdb", "gdbm", "files", "plist",
+            "defaults",
+        ])
     func repetitionsFromTemplate(_ backend: String) throws {
         let directory = try TemporaryDirectory()
         let out = directory.url.appendingPathComponent("run")

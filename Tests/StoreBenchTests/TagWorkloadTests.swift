@@ -92,6 +92,16 @@ struct TagWorkloadTests {
             "\(sidebar)")
         let grdb = try AppDataWorkloadTests.sample(TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "grdb")
         #expect(grdb.notes[.queryPlan]?.contains("noteTag") == true, "\(grdb.notes[.queryPlan] ?? "")")
+        // GRDB offers advise the same covering index: same answers, the copy kept in step through tag-edit (its
+        // verification reads every pivot's copy against its note), the sidebar answered from the index alone.
+        let covering = try AppDataWorkloadTests.sample(
+            TagQueryWorkload(), ["stored": 300, "count": 6, "tags": 10], "grdb", ["tags": "covering"])
+        let coveringEdit = try AppDataWorkloadTests.sample(
+            TagEditWorkload(), ["stored": 300, "count": 30, "tags": 10], "grdb", ["tags": "covering"])
+        #expect(covering.status == .ok && coveringEdit.status == .ok, "\(covering.error) \(coveringEdit.error)")
+        #expect(checksums.contains(covering.checksum + "/" + coveringEdit.checksum))
+        let coveringSidebar = String((covering.notes[.queryPlan] ?? "").split(separator: "|")[0])
+        #expect(coveringSidebar.contains("COVERING INDEX noteTag_archived"), "\(coveringSidebar)")
     }
 
     @Test("tag-edit: a store that drops one tag change in ten fails verification")

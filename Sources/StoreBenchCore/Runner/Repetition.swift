@@ -16,34 +16,45 @@ public final class Repetition {
     public private(set) var rounds: [AgingRound] = []
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
-    /// The store already holds what ``fill(_:)`` would put there: an earlier repetition of a workload that leaves
-    /// its store unchanged filled it (``Workload/leavesStoreUnchanged``), or the directory is a copy of the case's
-    /// filled store (``StoreTemplate``).
+    /// The store already holds what ``fill(_:_:_:)`` would put there: an earlier repetition of a workload that
+    /// leaves its store unchanged filled it (``Workload/leavesStoreUnchanged``).
     public let storeIsFilled: Bool
-    /// Called by ``fill(_:)`` once the store is filled and closed: the runner keeps the closed store as the case's
-    /// template. Nil: nothing is kept (a workload that leaves its store unchanged keeps the store itself).
-    private let afterFill: (() throws -> Void)?
+    /// The run's filled stores (``StoreTemplates``); nil: every fill runs its body.
+    private let templates: FillSharing?
 
     init(
         launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
-        afterFill: (() throws -> Void)? = nil, open: @escaping () throws -> any Store
+        templates: FillSharing? = nil, open: @escaping () throws -> any Store
     ) {
         self.launch = launch
         self.readBack = readBack
         self.storeIsFilled = storeIsFilled
-        self.afterFill = afterFill
+        self.templates = templates
         self.openStore = open
     }
 
-    /// Prepare: runs `body` to fill the store, unless the store already holds it (``storeIsFilled``). After a fill
-    /// the runner may close the store, keep it as the case's template and open it again: take the store (``articles``,
-    /// ``store(as:)``, …) after this call, not before, and fill through the store `body` takes itself.
-    public func fill(_ body: () throws -> Void) throws {
+    /// Prepare: fills the store by running `body`, unless the store already holds it (``storeIsFilled``).
+    ///
+    /// `kind` names what the fill loads (`articles`, `tagged notes`, …) and `content` identifies the data exactly
+    /// (a checksum of it; computed once per case): two fills of one kind and content on the same backend variant
+    /// make the same store, so the run fills it once and every other repetition, of this case or another, starts
+    /// from a copy of that filled store (``StoreTemplate``), proven identical. Without `content` the fill is kept
+    /// for this case's repetitions alone. After this call the store is a fresh handle on the filled files (the
+    /// first fill is closed cleanly before it is kept): take the store (``articles``, ``store(as:)``, …) after it,
+    /// and fill through the store `body` takes itself.
+    public func fill(_ kind: String, content: @autoclosure () -> String = "", _ body: () throws -> Void) throws {
         if storeIsFilled { return }
+        guard let templates else { return try body() }
+        let key = templates.key(kind, content)
+        if templates.has(key) {
+            try closeStore()
+            try templates.restore(key)
+            current = try openStore()
+            return
+        }
         try body()
-        guard let afterFill else { return }
         try closeStore()
-        try afterFill()
+        try templates.capture(key)
         current = try openStore()
     }
 
@@ -60,9 +71,10 @@ public final class Repetition {
     public var cache: any CacheStore { get throws { try store(as: (any CacheStore).self) } }
     public var sharable: any SharableStore { get throws { try store(as: (any SharableStore).self) } }
 
-    /// Prepare: fills the open store with `articles` (untimed) and returns it as `role`.
+    /// Prepare: fills the open store with `articles` (untimed; shared with every case that loads the same articles
+    /// on the same variant, ``fill(_:content:_:)``) and returns it as `role`.
     public func storeLoaded<Role>(with articles: [Article], as role: Role.Type) throws -> Role {
-        try fill { try self.articles.load(articles: articles) }
+        try fill("articles", content: Checksum.articles(articles).hex) { try self.articles.load(articles: articles) }
         return try store(as: role)
     }
 
@@ -145,6 +157,17 @@ public final class Repetition {
         try? current?.close()
         current = nil
     }
+}
+
+/// The hooks through which a repetition shares filled stores (made by ``StoreTemplates`` for one repetition).
+struct FillSharing {
+    /// The template key of a fill of `kind` with `content` (computed at most once per case and kind).
+    let key: (_ kind: String, _ content: () -> String) -> String
+    let has: (String) -> Bool
+    /// Replaces the (closed) store directory's files with a proven copy of the template.
+    let restore: (String) throws -> Void
+    /// Keeps the (closed) store directory as the template.
+    let capture: (String) throws -> Void
 }
 
 /// Every article of a store, with the order-independent checksum the reports use.

@@ -5,9 +5,9 @@ import Foundation
 /// that leave their store unchanged, whose filled store is kept for the case's next repetition until
 /// ``release(caseIndex:)``.
 ///
-/// A workload that changes its store fills it once per case: the first repetition's filled store is closed and
-/// kept as the case's ``StoreTemplate``, and every later repetition starts from its own copy of it, proven
-/// identical by digest (the copy's time counts as preparation, outside the clock).
+/// A store is filled once per backend variant and data set (``StoreTemplates``): the first fill is closed and
+/// kept, and every later repetition that would fill the same starts from its own copy of it, proven identical by
+/// digest (the copy's time counts as preparation, outside the clock).
 final class RepetitionRunner {
     let plan: RunPlan
     let workDirectory: WorkDirectory
@@ -15,8 +15,8 @@ final class RepetitionRunner {
     let childExecutable: URL?
     /// Directories of filled stores kept for the next repetition, by case.
     private var filled: [Int: URL] = [:]
-    /// The filled, closed store of each case whose workload changes its store, copied for each repetition.
-    private var templates: [Int: StoreTemplate] = [:]
+    /// The filled, closed stores, one per variant and data set, copied for each repetition that would fill one.
+    let templates: StoreTemplates
     /// The test seam's fraction per backend (``TestSlowdown``); empty in every real run.
     let slowdown: [String: Double]
     /// The test seam's targets (``TestExtraSync``); nil in every real run.
@@ -36,6 +36,7 @@ final class RepetitionRunner {
         self.slowdown = slowdown?.fractions ?? [:]
         self.extraSync = extraSync
         self.counters = counters
+        templates = StoreTemplates(workDirectory: workDirectory)
     }
 
     /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.
@@ -49,11 +50,7 @@ final class RepetitionRunner {
     /// Puts aside the case's kept store, if any (when the case leaves the rotation).
     func release(caseIndex: Int) {
         if let directory = filled.removeValue(forKey: caseIndex) { workDirectory.retire(directory) }
-        if let template = templates.removeValue(forKey: caseIndex) { WorkDirectory.removeTree(template.directory) }
     }
-
-    /// The case's template, if one was kept (tests read it).
-    func template(caseIndex: Int) -> StoreTemplate? { templates[caseIndex] }
 
     private func runInDirectory(caseIndex: Int, round: Int) -> Sample {
         let planned = plan.cases[caseIndex]
@@ -73,37 +70,15 @@ final class RepetitionRunner {
             sample.error = Self.describe(planned, phase: "prepare", error)
             return sample
         }
-        var copied = false
-        var copySeconds = 0.0
-        if let template = templates[caseIndex] {
-            let started = monotonicNanoseconds()
-            do {
-                try template.restore(into: directory)
-            } catch {
-                workDirectory.retire(directory)
-                var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
-                sample.error = Self.describe(planned, phase: "prepare", error)
-                return sample
-            }
-            copied = true
-            copySeconds = Double(monotonicNanoseconds() - started) / 1_000_000_000
-        }
-        var capture: (() throws -> Void)?
-        if !copied && !reusable {
-            capture = { [self] in
-                let kept = workDirectory.url.appendingPathComponent("template-case\(caseIndex)")
-                WorkDirectory.removeTree(kept)
-                templates[caseIndex] = try StoreTemplate.capture(directory, into: kept)
-            }
-        }
-        var sample = Self.run(
-            planned, round: round, in: directory, storeIsFilled: copied, afterFill: capture,
+        // A store that keeps nothing on disk (the memory floor) has no files to copy: it fills every time.
+        let sharing =
+            planned.backend.persistent
+            ? templates.sharing(
+                caseIndex: caseIndex, store: "\(planned.backend.name) [\(planned.variant)]", directory: directory)
+            : nil
+        let sample = Self.run(
+            planned, round: round, in: directory, storeIsFilled: false, templates: sharing,
             childExecutable: childExecutable, seams: seams(planned), counters: counters)
-        if copied { sample.prepareSeconds = (sample.prepareSeconds ?? 0) + copySeconds }
-        if sample.status != .ok, !copied, let template = templates.removeValue(forKey: caseIndex) {
-            // A repetition that failed after its fill leaves no template: the next one fills afresh.
-            WorkDirectory.removeTree(template.directory)
-        }
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
     }
@@ -128,7 +103,7 @@ final class RepetitionRunner {
     /// One repetition of `planned` with its store in `directory` (which the caller removes).
     static func run(
         _ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
-        afterFill: (() throws -> Void)? = nil, childExecutable: URL?, seams: TestSeams = TestSeams(),
+        templates: FillSharing? = nil, childExecutable: URL?, seams: TestSeams = TestSeams(),
         counters: CostCounters? = nil
     ) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
@@ -150,7 +125,7 @@ final class RepetitionRunner {
             directory: directory, persistent: backend.persistent)
         let location = StoreLocation(directory: directory, variant: planned.variant)
         let repetition = Repetition(
-            launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled, afterFill: afterFill
+            launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled, templates: templates
         ) {
             let store = try backend.open(location)
             settings = store.effectiveSettings

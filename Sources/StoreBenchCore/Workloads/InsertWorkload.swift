@@ -26,13 +26,15 @@ public struct InsertWorkload: Workload {
         ] + RecordShape.parameters
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        // The stored articles come after the inserted ones in the generated sequence, so an empty store (the
-        // default) inserts exactly the articles, and has exactly the checksum, it always had.
+        // The stored articles are the first `stored` of the generated sequence — the articles every other workload
+        // stores, so the filled store is shared with them (``Repetition/fill(_:content:_:)``) — and the inserted
+        // ones follow; an empty store (the default) inserts exactly the articles, and has exactly the checksum, it
+        // always had.
         let count = parameters[.count]
         let stored = parameters.value(.stored) ?? 0
-        let generated = generator.articles(count: count + stored)
+        let generated = generator.articles(count: stored + count)
         return Case(
-            articles: Array(generated[..<count]), stored: Array(generated[count...]),
+            articles: Array(generated[stored...]), stored: Array(generated[..<stored]),
             batch: parameters.value(.batch).flatMap { $0 > 0 ? $0 : nil })
     }
 

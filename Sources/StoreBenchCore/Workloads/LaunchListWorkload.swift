@@ -51,7 +51,7 @@ public struct LaunchListWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> LaunchChild {
-            try run.fill { try run.queries.load(articles: articles) }
+            _ = try run.storeLoaded(with: articles, as: (any QueryStore).self)
             run.note(.queryPlan, try run.queries.newestArticlesPlan())
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)

@@ -38,7 +38,9 @@ public struct LaunchTimelineWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> LaunchChild {
-            try run.fill { try run.timeline.load(users: data.users, messages: data.messages) }
+            try run.fill("timeline", content: data.fingerprint) {
+                try run.timeline.load(users: data.users, messages: data.messages)
+            }
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
             return try LaunchChild(.launchTimeline(run.launch.store, screen: data.screen), of: run.launch)

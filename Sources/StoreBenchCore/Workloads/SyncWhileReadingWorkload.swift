@@ -113,7 +113,7 @@ public struct SyncWhileReadingWorkload: Workload {
         }
 
         func prepare(_ run: Repetition) throws -> Sharing {
-            try run.fill {
+            try run.fill("timeline and articles", content: fingerprint) {
                 try run.sharable.load(users: timeline.users, messages: timeline.messages)
                 try run.sharable.load(articles: initial)
             }

@@ -43,7 +43,9 @@ struct TaggedNotes {
 
     /// Prepare: fills the store with the notes and their tags (untimed) and notes how it answers the tag queries.
     func prepare(_ run: Repetition) throws -> any TaggingStore {
-        try run.fill { try run.store(as: (any TaggingStore).self).load(articles: articles, tags: notes) }
+        try run.fill("tagged notes", content: fingerprint) {
+            try run.store(as: (any TaggingStore).self).load(articles: articles, tags: notes)
+        }
         let store = try run.store(as: (any TaggingStore).self)
         run.note(.queryPlan, try store.tagQueryPlans().joined(separator: " | "))
         return store

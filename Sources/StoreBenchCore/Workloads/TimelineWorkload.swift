@@ -21,7 +21,9 @@ public struct TimelineWorkload: Workload {
         var fingerprint: String { data.fingerprint }
 
         func prepare(_ run: Repetition) throws {
-            try run.fill { try run.timeline.load(users: data.users, messages: data.messages) }
+            try run.fill("timeline", content: data.fingerprint) {
+                try run.timeline.load(users: data.users, messages: data.messages)
+            }
             try run.closeStore()
         }
 
