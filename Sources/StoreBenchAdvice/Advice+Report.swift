@@ -166,7 +166,9 @@ extension Advice {
                     + ".",
             ]
         }
-        lines += ["", "## Per operation", "", "What one operation is, as measured:", ""]
+        lines += [
+            "", "## Per operation", "", "What one operation is (the workload and the unit of work that timed it):", "",
+        ]
         for measure in measures {
             lines.append("- **\(measure.operation.rawValue)**: \(measure.unit).")
         }
