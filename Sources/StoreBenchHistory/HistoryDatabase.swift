@@ -82,8 +82,19 @@ public final class HistoryDatabase: Sendable {
         }
         try Self.wrap(path) {
             // Two processes opening a new history at once may both see it unmigrated; the loser's CREATE fails, and
-            // its second attempt finds the migrations applied (each migration is one transaction).
-            do { try Self.migrator.migrate(queue) } catch { try Self.migrator.migrate(queue) }
+            // a later attempt finds the migrations applied (each migration is one transaction). The winner may still
+            // be applying the next migration when the loser retries, so it retries a few times, a moment apart.
+            var attempt = 1
+            while true {
+                do {
+                    try Self.migrator.migrate(queue)
+                    break
+                } catch {
+                    guard attempt < 8 else { throw error }
+                    attempt += 1
+                    usleep(UInt32.random(in: 5_000...40_000))
+                }
+            }
         }
     }
 
