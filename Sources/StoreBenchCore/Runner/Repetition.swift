@@ -16,7 +16,7 @@ public final class Repetition {
     public private(set) var rounds: [AgingRound] = []
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
-    /// The store already holds what ``fill(_:_:_:)`` would put there: an earlier repetition of a workload that
+    /// The store already holds what ``fill(_:content:_:)`` would put there: an earlier repetition of a workload that
     /// leaves its store unchanged filled it (``Workload/leavesStoreUnchanged``).
     public let storeIsFilled: Bool
     /// The run's filled stores (``StoreTemplates``); nil: every fill runs its body.
