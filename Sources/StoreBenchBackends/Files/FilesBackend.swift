@@ -80,7 +80,13 @@ final class FilesStore: AppStore {
         if !madeDirectories.contains(directory.path) {
             let newKind = !FileManager.default.fileExists(atPath: kindDirectory.path)
             let new = newKind || !FileManager.default.fileExists(atPath: directory.path)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // One level at a time, never "with intermediate directories": the store's own directory must exist (a
+            // store whose directory was removed under it fails, instead of making it again where nobody removes it).
+            for level in [kindDirectory, directory] {
+                guard mkdir(level.path, 0o700) == 0 || errno == EEXIST else {
+                    throw SystemError("mkdir", path: level.path)
+                }
+            }
             madeDirectories.insert(directory.path)
             if durable && new {
                 try FileWriter.syncDirectory(kindDirectory)

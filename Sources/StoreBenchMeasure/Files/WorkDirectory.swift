@@ -107,7 +107,11 @@ public final class WorkDirectory {
         retiredCount += 1
         let destination = trash.appendingPathComponent("\(retiredCount)-\(store.lastPathComponent)")
         do {
-            try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+            // mkdir, never "with intermediate directories": after a second Ctrl-C has renamed the work directory
+            // away, that would make it again, with nobody left to remove it.
+            guard mkdir(trash.path, 0o700) == 0 || errno == EEXIST else {
+                throw WorkDirectoryError(message: SystemError("mkdir", path: trash.path).message)
+            }
             try FileManager.default.moveItem(at: store, to: destination)
             trashBytes += bytes
         } catch {
