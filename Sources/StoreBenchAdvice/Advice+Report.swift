@@ -179,13 +179,12 @@ extension Advice {
         ]
         for strategy in strategies {
             let cells = strategy.operations.map { result in
-                guard result.problem == nil, let median = Statistics.median(result.perOp) else { return "–" }
                 // At the level of advise's look schedule: a row may stop at any of its looks.
-                let interval = Statistics(result.perOp, schedule: AdvicePlan.schedule)?.medianInterval.map {
-                    $0.low...$0.high
-                }
+                guard result.problem == nil, let statistics = Statistics(result.perOp, schedule: AdvicePlan.schedule)
+                else { return "–" }
                 let claim = MedianClaim(
-                    median: median, interval: interval, count: result.repetitions, minimumCount: minimumRepetitions)
+                    median: statistics.median, interval: statistics.medianInterval.map { $0.low...$0.high },
+                    count: result.repetitions, minimumCount: minimumRepetitions)
                 return claim.text + (result.flags.isEmpty ? "" : " ⚠ " + result.flags.joined(separator: ", "))
             }
             lines.append("| \(strategy.label) | " + cells.joined(separator: " | ") + " |")

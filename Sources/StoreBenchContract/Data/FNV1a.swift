@@ -6,17 +6,22 @@ public struct FNV1a: Sendable {
 
     public init() {}
 
-    /// Continues a hash whose state is `value` (a loop that hashed bytes itself, for speed).
-    public init(continuing value: UInt64) { self.value = value }
-
-    /// The multiplier of each step, for loops that hash bytes themselves.
-    public static var stepPrime: UInt64 { prime }
-
     public mutating func combine<S: Sequence>(bytes: S) where S.Element == UInt8 {
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= Self.prime
         }
+    }
+
+    /// Hashes raw bytes (a file's contents): the same steps as ``combine(bytes:)``, without a generic sequence, which
+    /// another module would run unspecialized, byte by byte through a witness table.
+    public mutating func combine(buffer: UnsafeRawBufferPointer) {
+        var value = self.value
+        for byte in buffer {
+            value ^= UInt64(byte)
+            value &*= Self.prime
+        }
+        self.value = value
     }
 
     /// Hashes the UTF-8 bytes of `string` followed by a 0xFF separator (never valid UTF-8), so

@@ -16,7 +16,7 @@ final class RepetitionRunner {
     /// Directories of filled stores kept for the next repetition, by case.
     private var filled: [Int: URL] = [:]
     /// The filled, closed stores, one per variant and data set, copied for each repetition that would fill one.
-    let templates: StoreTemplates
+    private let templates: StoreTemplates
     /// The test seam's fraction per backend (``TestSlowdown``); empty in every real run.
     let slowdown: [String: Double]
     /// The test seam's targets (``TestExtraSync``); nil in every real run.

@@ -15,9 +15,6 @@ final class StoreTemplates {
 
     init(workDirectory: WorkDirectory) { self.workDirectory = workDirectory }
 
-    /// How many templates the run keeps.
-    var count: Int { kept.count }
-
     /// The hooks for one repetition of case `caseIndex` on the variant `store` (`backend [variant]`), whose store
     /// lives in `directory`.
     func sharing(caseIndex: Int, store: String, directory: URL) -> FillSharing {
@@ -25,9 +22,7 @@ final class StoreTemplates {
             key: { [self] kind, content in
                 let memo = "\(caseIndex) \(kind)"
                 if contents[memo] == nil { contents[memo] = content() }
-                let data = contents[memo]!
-                // No content named: the fill is this case's own.
-                return data.isEmpty ? "\(store) \(kind) case \(caseIndex)" : "\(store) \(kind) \(data)"
+                return "\(store) \(kind) \(contents[memo]!)"
             },
             has: { [self] key in kept[key] != nil },
             restore: { [self] key in

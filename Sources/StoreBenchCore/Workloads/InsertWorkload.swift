@@ -48,15 +48,17 @@ public struct InsertWorkload: Workload {
     final class Case: WorkloadCase {
         let articles: [Article]
         let stored: [Article]
-        /// Articles per app operation; nil: all of them in one.
-        let batch: Int?
+        /// The articles of each app operation (`batch`), made before the clock; nil: all of them in one.
+        let operations: [Range<Int>]?
         let expected: ArticleSnapshot
         let recordBytesWritten: Int64?
 
         init(articles: [Article], stored: [Article], batch: Int?) {
             self.articles = articles
             self.stored = stored
-            self.batch = batch
+            operations = batch.map { batch in
+                stride(from: 0, to: articles.count, by: batch).map { $0..<min($0 + batch, articles.count) }
+            }
             expected = ArticleSnapshot(stored + articles)
             recordBytesWritten = articles.payloadBytes
         }
@@ -70,13 +72,12 @@ public struct InsertWorkload: Workload {
         func measure(_ store: any ArticleStore, _ run: Repetition) throws -> Measured<Void> {
             let articles = articles
             let recorder = run.latencies
-            guard let batch else {
+            guard let operations else {
                 try store.unitOfWork {
                     try recorder.timeEach(articles) { try store.insert($0) }
                 }
                 return Measured(ops: articles.count)
             }
-            let operations = stride(from: 0, to: articles.count, by: batch).map { $0..<min($0 + batch, articles.count) }
             try recorder.timeEach(operations) { range in
                 try store.unitOfWork { for article in articles[range] { try store.insert(article) } }
             }

@@ -29,7 +29,7 @@ public struct StoreTemplate: Sendable {
     /// Copies the closed store in `store` to `directory` (which must not exist) and takes its digest.
     public static func capture(_ store: URL, into directory: URL) throws -> StoreTemplate {
         try PrivateCopy.copyTree(from: store, to: directory)
-        try flush(directory)
+        flush()
         let (digest, files, bytes) = try Self.digest(of: directory)
         return StoreTemplate(directory: directory, digest: digest, files: files, bytes: bytes)
     }
@@ -41,7 +41,7 @@ public struct StoreTemplate: Sendable {
             try PrivateCopy.copyTree(
                 from: directory.appendingPathComponent(name), to: destination.appendingPathComponent(name))
         }
-        try Self.flush(destination)
+        Self.flush()
         let copy = try Self.digest(of: destination)
         guard copy.digest == digest else {
             throw Mismatch(
@@ -71,22 +71,14 @@ public struct StoreTemplate: Sendable {
             let fd = try SystemError.check("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
             defer { close(fd) }
             var size: Int64 = 0
-            var value = hash.value
-            let prime = FNV1a.stepPrime
             while true {
                 let count = try SystemError.check("read", path: path) {
                     buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 }
                 if count == 0 { break }
-                buffer.withUnsafeBytes { bytes in
-                    for index in 0..<count {
-                        value ^= UInt64(bytes[index])
-                        value &*= prime
-                    }
-                }
+                buffer.withUnsafeBytes { hash.combine(buffer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 size += Int64(count)
             }
-            hash = FNV1a(continuing: value)
             hash.combine(size)
             total += size
         }
@@ -109,7 +101,5 @@ public struct StoreTemplate: Sendable {
 
     /// Writes back every dirty page before the copy is used (one `sync`, not an fsync per file: a file-per-record
     /// store has thousands; Swift's Glibc does not import `syncfs`). It flushes other files too: outside the clock.
-    static func flush(_ directory: URL) throws {
-        sync()
-    }
+    static func flush() { sync() }
 }
