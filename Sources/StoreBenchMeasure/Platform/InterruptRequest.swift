@@ -29,6 +29,11 @@ public final class InterruptRequest: Sendable {
     private static let hub = Mutex<(sources: [any DispatchSourceSignal], active: [InterruptRequest], made: Bool)>(
         ([], [], false))
 
+    /// Held from the moment a signal decides to exit at once until `_exit`: the command's own exit path waits on it
+    /// (``awaitExitInProgress()``), so a main thread that fails because the clean-up removed its files neither
+    /// exits with its own code nor cuts the clean-up short.
+    private static let exiting = Mutex<Void>(())
+
     /// A request that no signal can set (tests, library callers that handle signals themselves).
     public init() { exitAtOnce = false }
 
@@ -66,9 +71,17 @@ public final class InterruptRequest: Sendable {
         let (exchanged, _) = request.received.compareExchange(
             expected: 0, desired: number, ordering: .sequentiallyConsistent)
         if !exchanged || request.exitAtOnce {
-            for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
-            _exit(StoreBenchExit.code(forSignal: number))
+            exiting.withLock { _ in
+                for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
+                _exit(StoreBenchExit.code(forSignal: number))
+            }
         }
+    }
+
+    /// Returns at once unless a signal is running its clean-ups before exiting; then never returns (the signal's
+    /// exit code wins). The process's one exit path calls it before it prints an error or exits.
+    public static func awaitExitInProgress() {
+        exiting.withLock { _ in }
     }
 
     /// Adds to what a second signal runs before exiting at once (e.g. removing the work directory and the
