@@ -25,6 +25,31 @@ struct DataTests {
         #expect(hash("foobar") == "85944171f73967e8")
     }
 
+    @Test("a string's hash is its UTF-8 bytes then 0xFF, and the UTF-8 order is the bytes' order, for any text")
+    func stringFastPaths() {
+        let texts = [
+            "", "a", "ab", "abc", "b", "foobar", "é", "e\u{301}", "日本語", "👩‍💻", "a\u{0}b", "Z", "z", "uid-00010",
+            "uid-0001", String(repeating: "x", count: 300), String("slice of a longer text".dropFirst(3)),
+        ]
+        for text in texts {
+            var fast = FNV1a()
+            fast.combine(text)
+            var slow = FNV1a()
+            slow.combine(bytes: Array(text.utf8) + [0xFF])
+            #expect(fast.value == slow.value, "\(text)")
+            for other in texts {
+                #expect(
+                    text.precedesInUTF8(other) == text.utf8.lexicographicallyPrecedes(other.utf8), "\(text) \(other)")
+            }
+        }
+        var published = FNV1a()
+        published.combine("foobar")
+        var vector = FNV1a()
+        vector.combine(bytes: "foobar".utf8)
+        vector.combine(bytes: [0xFF])
+        #expect(published.hex == vector.hex)
+    }
+
     @Test("same seed, same data; other seed, other data; smaller sets are prefixes")
     func determinism() {
         let a = DatasetGenerator(seed: 42)

@@ -8,6 +8,27 @@ import Testing
 /// The filled store kept once per case and copied for each repetition (``StoreTemplate``).
 @Suite("Store templates")
 struct StoreTemplateTests {
+    @Test("a private copy has every byte of files of any size (the kernel's copy and the fallback agree)")
+    func privateCopyBytes() throws {
+        let directory = try TemporaryDirectory()
+        let source = try directory.child("source")
+        var rng = SplitMix64(seed: 7)
+        let sizes = [0, 1, 4095, 4096, 65_537, 3 << 20]
+        for size in sizes {
+            let bytes = (0..<size).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            try Data(bytes).write(to: source.appendingPathComponent("file-\(size)"))
+        }
+        let copy = directory.url.appendingPathComponent("copy")
+        try PrivateCopy.copyTree(from: source, to: copy)
+        for size in sizes {
+            let name = "file-\(size)"
+            #expect(
+                try Data(contentsOf: copy.appendingPathComponent(name))
+                    == Data(contentsOf: source.appendingPathComponent(name)), "\(name)")
+        }
+        #expect(try StoreTemplate.digest(of: copy).digest == StoreTemplate.digest(of: source).digest)
+    }
+
     @Test("a copy is proven identical to its template; a template changed behind its back is refused, naming both")
     func copyProvenIdentical() throws {
         let directory = try TemporaryDirectory()

@@ -56,6 +56,6 @@ extension Article {
     /// The order of ``Store/newestUnread(feedID:limit:)``: `published` descending, then `uid` ascending by UTF-8.
     public static func isNewer(_ a: Article, _ b: Article) -> Bool {
         if a.published != b.published { return a.published > b.published }
-        return a.uid.utf8.lexicographicallyPrecedes(b.uid.utf8)
+        return a.uid.precedesInUTF8(b.uid)
     }
 }

@@ -27,8 +27,10 @@ public struct FNV1a: Sendable {
     /// Hashes the UTF-8 bytes of `string` followed by a 0xFF separator (never valid UTF-8), so
     /// ("ab","c") and ("a","bc") differ.
     public mutating func combine(_ string: String) {
-        combine(bytes: string.utf8)
-        combine(bytes: CollectionOfOne(0xFF))
+        var string = string
+        string.withUTF8 { combine(buffer: UnsafeRawBufferPointer($0)) }
+        value ^= 0xFF
+        value &*= Self.prime
     }
 
     public mutating func combine(_ integer: Int64) {

@@ -81,7 +81,7 @@ public struct NoteTagTable: Codable, Hashable, Sendable {
     /// Every note with tags or archived, ordered by uid (the form verification compares).
     public var canonical: [NoteTags] {
         notes.values.filter { $0.archived || !$0.tags.isEmpty }.sorted {
-            $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8)
+            $0.uid.precedesInUTF8($1.uid)
         }
     }
 }

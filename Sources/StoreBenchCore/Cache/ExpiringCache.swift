@@ -68,7 +68,7 @@ struct ExpiryIndex {
     func expiry(of key: String) -> Int64? { expiries[key] }
 
     private static func precedes(_ a: (expires: Int64, key: String), _ b: (expires: Int64, key: String)) -> Bool {
-        a.expires != b.expires ? a.expires < b.expires : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        a.expires != b.expires ? a.expires < b.expires : a.key.precedesInUTF8(b.key)
     }
 
     /// The position of `item` in `order`, or where it would be inserted.

@@ -30,7 +30,7 @@ public enum Checksum {
     /// count.
     public static func articlesV2(_ articles: [ArticleV2]) -> String {
         var hash = FNV1a()
-        for article in articles.sorted(by: { $0.uid.utf8.lexicographicallyPrecedes($1.uid.utf8) }) {
+        for article in articles.sorted(by: { $0.uid.precedesInUTF8($1.uid) }) {
             hash.combine(article.uid)
             hash.combine(article.feedID)
             hash.combine(article.title)

@@ -38,7 +38,7 @@ struct AgingPlan {
             let oldestFirst = live.values.sorted { Article.isNewer($1, $0) }
             let deletes = oldestFirst.prefix(churn).map(\.uid)
             for uid in deletes { live[uid] = nil }
-            let byUID = live.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let byUID = live.keys.sorted { $0.precedesInUTF8($1) }
             var edits: [ArticleEdit] = []
             for index in generator.sample(
                 min(editCount, byUID.count), of: byUID.count, salt: 0x6167_6500 | UInt64(round))

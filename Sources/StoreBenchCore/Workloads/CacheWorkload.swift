@@ -50,7 +50,7 @@ public struct CacheWorkload: Workload {
     /// The checksum of cache entries, sorted by key.
     static func checksum(_ entries: [CacheEntry]) -> String {
         var hash = FNV1a()
-        for entry in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for entry in entries.sorted(by: { $0.key.precedesInUTF8($1.key) }) {
             hash.combine(entry.key)
             hash.combine(entry.expires)
             hash.combine(bytes: entry.value)

@@ -67,6 +67,7 @@ public enum PrivateCopy {
             open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         defer { close(output) }
+        if try copyInKernel(input, to: output, url, destination) { return }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = try SystemError.check("read", path: url.path) {
@@ -80,5 +81,27 @@ public enum PrivateCopy {
                 }
             }
         }
+    }
+
+    /// Copies `input` to `output` with `sendfile` (the kernel copies the pages; no trip through a buffer of ours).
+    /// Returns false, having copied nothing, where the kernel cannot do it for these files; the caller then reads
+    /// and writes.
+    private static func copyInKernel(_ input: Int32, to output: Int32, _ url: URL, _ destination: URL) throws -> Bool {
+        #if os(Linux)
+            var copied = 0
+            while true {
+                let count = sendfile(output, input, nil, 1 << 30)
+                if count > 0 {
+                    copied += count
+                    continue
+                }
+                if count == 0 { return true }
+                if errno == EINTR { continue }
+                if copied == 0 && (errno == EINVAL || errno == ENOSYS) { return false }
+                throw SystemError("sendfile", path: "\(url.path) to \(destination.path)")
+            }
+        #else
+            return false
+        #endif
     }
 }
