@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Cold launch", .serialized)
 struct LaunchTests {
-    @Test("after eviction no page of a file the test wrote is resident")
+    @Test("after eviction no page of a file the test wrote is resident; after warming every page is")
     func eviction() throws {
         let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
         let directory = try temp.child("store")
@@ -15,6 +15,10 @@ struct LaunchTests {
         let after = try #require(try PageCache.evict(directory))
         #expect(after.pages == 256)
         #expect(after.resident == 0)
+        // A store kept between repetitions is read back in before the next one (RepetitionRunner).
+        PageCache.warm(directory)
+        let warmed = try #require(PageCache.residency(directory))
+        #expect(warmed.pages == 256 && warmed.resident == 256)
     }
 
     @Test("cold and warm launches through the binary: cold reads the store from disk, warm does not")

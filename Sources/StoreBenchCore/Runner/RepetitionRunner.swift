@@ -3,7 +3,7 @@ import Foundation
 /// Runs one repetition of one case: the store-role check, prepare (untimed), measure (timed, nothing else in the
 /// region), verify (untimed), then puts the store directory aside with every sidecar file — except for workloads
 /// that leave their store unchanged, whose filled store is kept for the case's next repetition until
-/// ``release(caseIndex:)``.
+/// ``release(caseIndex:)`` (and read into the page cache again before that repetition, as its first found it).
 ///
 /// A store is filled once per backend variant and data set (``StoreTemplates``): the first fill is closed and
 /// kept, and every later repetition that would fill the same starts from its own copy of it, proven identical by
@@ -56,6 +56,8 @@ final class RepetitionRunner {
         let planned = plan.cases[caseIndex]
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
+            // Other cases ran since this store was last used; whatever they pushed out of the page cache is read back.
+            PageCache.warm(kept)
             let sample = Self.run(
                 planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
                 seams: seams(planned), counters: counters)

@@ -36,6 +36,20 @@ public enum PageCache {
         #endif
     }
 
+    /// Reads every regular file below `directory` once, so that its pages are in the page cache: a store kept from
+    /// one repetition to the next starts each in the state its first started in (just filled or copied, every page
+    /// resident), not in whatever the repetitions of other cases in between left of it. Unreadable files are skipped
+    /// (the repetition itself will report them).
+    public static func warm(_ directory: URL) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        for (path, _) in DiskUsage.regularFiles(below: directory) {
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+        }
+    }
+
     /// Counts the pages of every regular file below `directory` and those resident (`mincore` on a read-only
     /// mapping; trustworthy for files this user owns).
     public static func residency(_ directory: URL) -> Residency? {
