@@ -16,7 +16,10 @@ func writeStandardOutput(_ data: Data) {
 extension StoreBench {
     /// Flushes standard output; when what a command printed could not be written (`> /dev/full`, a closed pipe), says
     /// so and exits 1: a report nobody received is not a success.
+    /// Every way out of ``main()`` after a command ran starts here, so it first waits for a second signal's clean-up, if one is running
+    /// (``InterruptRequest/awaitExitInProgress()``): the signal's exit code wins, and nothing is printed meanwhile.
     static func finishStandardOutput() {
+        InterruptRequest.awaitExitInProgress()
         if fflush(stdout) != 0 || ferror(stdout) != 0 {
             let code = errno
             printError("storebench: cannot write to standard output: \(String(cString: strerror(code)))")

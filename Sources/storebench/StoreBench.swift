@@ -40,21 +40,17 @@ struct StoreBench: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {
-            InterruptRequest.awaitExitInProgress()
             finishStandardOutput()
             printError(failure.message)
             Foundation.exit(failure.exit.rawValue)
         } catch let coded as any ExitCoded {
-            InterruptRequest.awaitExitInProgress()
             finishStandardOutput()
             printError("storebench: \(coded)")
             Foundation.exit(coded.exit.rawValue)
         } catch {
-            InterruptRequest.awaitExitInProgress()
             finishStandardOutput()
             exit(withError: error)
         }
-        InterruptRequest.awaitExitInProgress()
         finishStandardOutput()
     }
 }

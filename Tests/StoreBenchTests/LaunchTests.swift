@@ -19,6 +19,10 @@ struct LaunchTests {
         PageCache.warm(directory)
         let warmed = try #require(PageCache.residency(directory))
         #expect(warmed.pages == 256 && warmed.resident == 256)
+        // Only the cold launches, which evict their store themselves, are not warmed first.
+        for workload in WorkloadRegistry.standard.workloads {
+            #expect(workload.startsCold == workload.name.hasSuffix("-cold"), "\(workload.name)")
+        }
     }
 
     @Test("cold and warm launches through the binary: cold reads the store from disk, warm does not")

@@ -29,8 +29,7 @@ public struct FNV1a: Sendable {
     public mutating func combine(_ string: String) {
         var string = string
         string.withUTF8 { combine(buffer: UnsafeRawBufferPointer($0)) }
-        value ^= 0xFF
-        value &*= Self.prime
+        withUnsafeBytes(of: UInt8(0xFF)) { combine(buffer: $0) }
     }
 
     public mutating func combine(_ integer: Int64) {

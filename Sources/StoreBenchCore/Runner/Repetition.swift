@@ -39,9 +39,8 @@ public final class Repetition {
     /// (a checksum of it; computed once per case): two fills of one kind and content on the same backend variant
     /// make the same store, so the run fills it once and every other repetition, of this case or another, starts
     /// from a copy of that filled store (``StoreTemplate``), proven identical. After this call the store is a fresh
-    /// handle on the filled files (the
-    /// first fill is closed cleanly before it is kept): take the store (``articles``, ``store(as:)``, …) after it,
-    /// and fill through the store `body` takes itself.
+    /// handle on the filled files (the first fill is closed cleanly before it is kept): take the store
+    /// (``articles``, ``store(as:)``, …) after it, and fill through the store `body` takes itself.
     public func fill(_ kind: String, content: @autoclosure () -> String, _ body: () throws -> Void) throws {
         if storeIsFilled { return }
         guard let templates else { return try body() }

@@ -57,7 +57,7 @@ final class RepetitionRunner {
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
             // Other cases ran since this store was last used; whatever they pushed out of the page cache is read back.
-            PageCache.warm(kept)
+            if !planned.workload.startsCold { PageCache.warm(kept) }
             let sample = Self.run(
                 planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
                 seams: seams(planned), counters: counters)

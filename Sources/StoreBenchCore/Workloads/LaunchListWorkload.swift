@@ -20,6 +20,7 @@ public struct LaunchListWorkload: Workload {
     public let sizeParameter = ParameterName.stored
     public let requires: StoreRoles = [.queries, .persistence]
     public let leavesStoreUnchanged = true
+    public var startsCold: Bool { cold }
     public let parameters =
         [
             .stored(20_000),

@@ -21,6 +21,7 @@ public struct LaunchTimelineWorkload: Workload {
     public let sizeParameter = ParameterName.messages
     public let requires: StoreRoles = [.timeline, .persistence]
     public let leavesStoreUnchanged = true
+    public var startsCold: Bool { cold }
     public var parameters: [WorkloadParameter] { TimelineData.parameters }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {

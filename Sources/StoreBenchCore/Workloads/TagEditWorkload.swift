@@ -86,13 +86,12 @@ public struct TagEditWorkload: Workload {
             }
             let stored = try run.readBack { try $0.playing((any TaggingStore).self).allNoteTags() }
             let checksum = Checksum.noteTags(stored)
-            let expected = expectedTags
-            guard checksum == expected else {
+            guard checksum == expectedTags else {
                 let found = NoteTagTable(stored).canonical.count
                 let wanted = after.canonical.count
                 throw VerificationError(
                     "the notes' tags read back (\(found) notes with tags or archived, checksum \(checksum)) "
-                        + "differ from the \(wanted) expected (\(expected))")
+                        + "differ from the \(wanted) expected (\(expectedTags))")
             }
             hash.combine(checksum)
             return hash.hex

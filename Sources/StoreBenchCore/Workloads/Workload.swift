@@ -91,6 +91,10 @@ public protocol Workload: Sendable {
     /// repetitions find it filled (``Repetition/fill(_:)``), instead of paying for the fill every time.
     /// Verification still checks every repetition's answer.
     var leavesStoreUnchanged: Bool { get }
+    /// Whether the workload evicts its store from the page cache before the clock (a cold launch). Every other
+    /// workload that keeps its store finds it read back into the page cache before each later repetition
+    /// (``PageCache/warm(_:)``), as its first repetition found it; a cold one would only evict it again.
+    var startsCold: Bool { get }
     /// Checks relations between parameters (each is already within its range); throws a message.
     func validate(_ parameters: WorkloadParameters) throws
     /// Generates the workload's data for one parameter set.
@@ -104,6 +108,8 @@ extension Workload {
     public func validate(_ parameters: WorkloadParameters) throws {}
 
     public var leavesStoreUnchanged: Bool { false }
+
+    public var startsCold: Bool { false }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
