@@ -114,6 +114,28 @@ public final class LMDBTransaction {
         }
     }
 
+    /// Visits entries in key order from the first key at or after `start` (`MDB_SET_RANGE`), until `body` returns
+    /// false or the database ends: a prefix walk over ordered keys.
+    public func forEach(
+        in database: LMDBDatabase, from start: [UInt8], _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Bool
+    ) throws {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(handle, database.handle, &cursor), "mdb_cursor_open(\(database.name))", path)
+        defer { mdb_cursor_close(cursor) }
+        try start.withUnsafeBytes { startBytes in
+            var k = Self.val(startBytes)
+            var v = MDB_val()
+            var operation = MDB_SET_RANGE
+            while true {
+                let rc = mdb_cursor_get(cursor, &k, &v, operation)
+                if rc == MDB_NOTFOUND { return }
+                try check(rc, "mdb_cursor_get(\(database.name))", path)
+                if try !body(Self.bytes(k), Self.bytes(v)) { return }
+                operation = MDB_NEXT
+            }
+        }
+    }
+
     /// `bytes` as an `MDB_val` (``val(_:)``) for the duration of `body`.
     static func withVal<T>(_ bytes: [UInt8], _ body: (inout MDB_val) throws -> T) rethrows -> T {
         try bytes.withUnsafeBytes { buffer in

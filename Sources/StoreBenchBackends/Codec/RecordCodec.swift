@@ -148,6 +148,12 @@ enum RecordCodec {
     /// Big-endian id: keys sort by id.
     static func idKey(_ id: Int64) -> [UInt8] { withUnsafeBytes(of: id.bigEndian) { Array($0) } }
 
+    /// The id an ``idKey(_:)`` holds.
+    static func decodeIDKey(_ key: [UInt8]) throws -> Int64 {
+        guard key.count == 8 else { throw StoreError.inconsistent("damaged id key: \(key.count) bytes") }
+        return key.reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+
     /// An id index (the timeline order of gdbm and files): the ids as concatenated big-endian Int64.
     static func encodeIDs(_ ids: [Int64]) -> [UInt8] { ids.flatMap(idKey) }
 

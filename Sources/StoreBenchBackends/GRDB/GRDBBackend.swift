@@ -109,7 +109,7 @@ struct GRDBStoreError: Error, CustomStringConvertible {
 final class GRDBStore: AppStore {
     let path: String
     let writer: any DatabaseWriter
-    private let batchStyle: Bool
+    let batchStyle: Bool
     let fullTextSearch: Bool
     /// `index=on`: the query index is part of the schema's migrations.
     let indexed: Bool

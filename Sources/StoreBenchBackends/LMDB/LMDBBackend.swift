@@ -61,12 +61,16 @@ public enum LMDBBackend {
 final class LMDBStore: AppStore {
     let environment: LMDBEnvironment
     let articles: LMDBDatabase
-    private let users: LMDBDatabase
+    let users: LMDBDatabase
     private let timeline: LMDBDatabase
     private let settingsTable: LMDBDatabase
     private let cache: LMDBDatabase
     /// The tag index records (``TagIndex``).
     let tags: LMDBDatabase
+    /// The parents, their records and the records' order per parent (`LMDBStore+Parents.swift`).
+    let parents: LMDBDatabase
+    let entries: LMDBDatabase
+    let entriesByParent: LMDBDatabase
     private let transactionPerRecord: Bool
     private let lazyMigration: Bool
     private let screen: LMDBScreenReader
@@ -80,7 +84,7 @@ final class LMDBStore: AppStore {
         let requested = settings.sync.durability
         environment = try LMDBEnvironment(
             path: location.directory.path, mapSize: settings.mapSizeMiB << 20,
-            maxDatabases: 8, durability: requested)
+            maxDatabases: 12, durability: requested)
         do {
             articles = try environment.openDatabase(named: "articles")
             users = try environment.openDatabase(named: "users")
@@ -88,6 +92,9 @@ final class LMDBStore: AppStore {
             settingsTable = try environment.openDatabase(named: "settings")
             cache = try environment.openDatabase(named: "cache")
             tags = try environment.openDatabase(named: "tags")
+            parents = try environment.openDatabase(named: "parents")
+            entries = try environment.openDatabase(named: "entries")
+            entriesByParent = try environment.openDatabase(named: "entries_by_parent")
             screen = LMDBScreenReader(environment: environment, users: users, timeline: timeline)
             let durability = try environment.durability()
             guard durability == requested else {

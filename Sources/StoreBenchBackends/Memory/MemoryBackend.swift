@@ -32,6 +32,7 @@ final class MemoryContents: Sendable {
         var settings: [String: SettingValue] = [:]
         var cache: [String: CacheEntry] = [:]
         var noteTags = NoteTagTable()
+        var parents = ParentTable()
     }
 
     private let collections = Mutex(Collections())
@@ -179,4 +180,26 @@ extension MemoryStore: TaggingStore {
     func allNoteTags() throws -> [NoteTags] { contents.access { $0.noteTags.canonical } }
 
     func tagQueryPlans() throws -> [String] { ["scan: every note's tags in one dictionary, filtered in memory"] }
+}
+
+/// The `parents` part of ``MemoryStore``: a ``ParentTable`` (each parent's records in a newest-first array).
+extension MemoryStore: ParentStore {
+    func load(parents: [Parent], authors: [User], entries: [Entry]) throws {
+        let table = ParentTable(parents: parents, authors: authors, entries: entries)
+        contents.access { $0.parents = table }
+    }
+
+    func openParent(_ parent: Int64, limit: Int) throws -> ParentScreen {
+        try contents.access { try $0.parents.screen(parent: parent, limit: limit) }
+    }
+
+    func parentList(limit: Int) throws -> [ParentListing] { contents.access { $0.parents.list(limit: limit) } }
+
+    func save(_ entry: Entry) throws { try contents.access { try $0.parents.save(entry) } }
+
+    func markParentRead(_ parent: Int64) throws { contents.access { $0.parents.markRead(parent: parent) } }
+
+    func allEntries() throws -> [Entry] { contents.access { $0.parents.allEntries } }
+
+    func parentPlans() throws -> [String] { ["a newest-first array per parent, in memory"] }
 }

@@ -74,6 +74,9 @@ final class PlistStore: AppStore {
     /// The notes' tags (see `PlistStore+Tags.swift`), decoded on first use.
     var noteTags: NoteTagTable?
     var tagsDirty = false
+    /// The parent files written since the last flush (see `PlistStore+Parents.swift`), by name.
+    var pendingParentFiles: [String: [UInt8]] = [:]
+    let parentsDirectory: URL
     /// The decoded articles collection (nil until first needed) and a uid → position index.
     private var articles: [Article]?
     private var positions: [String: Int] = [:]
@@ -86,6 +89,7 @@ final class PlistStore: AppStore {
         settingsURL = location.directory.appendingPathComponent("settings.plist")
         cacheURL = location.directory.appendingPathComponent("cache.plist")
         tagsURL = location.directory.appendingPathComponent("tags.plist")
+        parentsDirectory = location.directory.appendingPathComponent("parents")
         format = settings.format == .xml ? .xml : .binary
         codec = settings.codec == .archiver ? ArchiverPlistCodec(format: format) : CodablePlistCodec(format: format)
         atomic = settings.write == .atomic
@@ -143,6 +147,7 @@ final class PlistStore: AppStore {
         }
         try flushSettingsAndCache()
         try flushTags()
+        try flushParents()
     }
 
     func unitOfWork(_ body: () throws -> Void) throws {

@@ -14,7 +14,8 @@ final class SQLiteStore: AppStore {
     let fullTextSearch: Bool
     private let policy: TransactionPolicy
     private var batch = BatchState()
-    private var statements: [Query: SQLiteStatement] = [:]
+    /// Prepared statements by their SQL, each prepared on first use and reused afterwards.
+    private var statements: [String: SQLiteStatement] = [:]
     /// The insert statement, held directly: it runs once per article in the timed loop.
     private var insertArticle: SQLiteStatement?
     let effectiveSettings: String
@@ -166,10 +167,13 @@ final class SQLiteStore: AppStore {
         }
     }
 
-    func statement(_ query: Query) throws -> SQLiteStatement {
-        if let cached = statements[query] { return cached }
-        let prepared = try connection.prepare(query.rawValue)
-        statements[query] = prepared
+    func statement(_ query: Query) throws -> SQLiteStatement { try statement(sql: query.rawValue) }
+
+    /// The prepared statement of `sql` (a constant of this store's code, never scenario text).
+    func statement(sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let prepared = try connection.prepare(sql)
+        statements[sql] = prepared
         return prepared
     }
 

@@ -133,6 +133,30 @@ public protocol TaggingStore: ArticleStore {
     func tagQueryPlans() throws -> [String]
 }
 
+/// Role: records that belong to a parent (`open-parent`, `parent-list`, `parent-save`, `parent-read`): messages in
+/// conversations, notes in folders, articles in feeds, each with an author — in the backend's idiom: a column and an
+/// index `(parent, date)` (SQLite, GRDB), ordered key prefixes (LMDB), index records the store keeps itself (GDBM,
+/// files), or a collection per parent held whole (memory, a property list per parent, a defaults key per parent).
+public protocol ParentStore: Store {
+    /// Untimed preparation: stores the parents, the authors and the records (each naming a stored parent and author),
+    /// committed on return.
+    func load(parents: [Parent], authors: [User], entries: [Entry]) throws
+    /// Opens a parent: its newest `limit` records, newest first (``Entry/isNewer(_:than:)``), and each of their
+    /// authors once (``ParentScreen``). A parent without records gives an empty screen.
+    func openParent(_ parent: Int64, limit: Int) throws -> ParentScreen
+    /// The list at launch: the first `limit` parents, each with its newest record, in ``ParentListing`` order.
+    func parentList(limit: Int) throws -> [ParentListing]
+    /// Saves one new record into its (stored) parent; called inside a unit of work, one record per app operation,
+    /// keeping whatever index the store maintains in step.
+    func save(_ entry: Entry) throws
+    /// Marks every record of `parent` read (called inside a unit of work: one app operation).
+    func markParentRead(_ parent: Int64) throws
+    /// Untimed verification: every stored record, in any order.
+    func allEntries() throws -> [Entry]
+    /// How this store opens a parent and lists the parents, for the row: `EXPLAIN QUERY PLAN` or the strategy.
+    func parentPlans() throws -> [String]
+}
+
 /// The free room inside a store's files, as its library reports it.
 public struct FreeSpace: Sendable, Equatable {
     /// Bytes held free for reuse inside the files; nil when the library cannot say.
@@ -178,6 +202,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     public static let compacting = StoreRoles(rawValue: 1 << 7)
     public static let migrating = StoreRoles(rawValue: 1 << 8)
     public static let tagging = StoreRoles(rawValue: 1 << 9)
+    public static let parents = StoreRoles(rawValue: 1 << 10)
 
     /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
     /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
@@ -191,6 +216,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
         (.compacting, "compacting", { $0 is any CompactingStore.Type }),
         (.migrating, "migrating", { $0 is any MigratingStore.Type }),
         (.tagging, "tagging", { $0 is any TaggingStore.Type }),
+        (.parents, "parents", { $0 is any ParentStore.Type }),
     ]
 
     static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }

@@ -18,3 +18,8 @@ extension SettingValue {
         }
     }
 }
+
+extension Entry {
+    /// Id, parent, author and date (8 bytes each), the read flag and the text.
+    public var payloadBytes: Int { 8 * 4 + 1 + text.utf8.count }
+}

@@ -28,6 +28,8 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case launchTimeline(ChildStore, screen: Int)
     /// Open the store and load the newest `screen` articles (the launch list workloads).
     case launchList(ChildStore, screen: Int)
+    /// Open the store and load the first `screen` parents with their newest record (the parent list workloads).
+    case launchParents(ChildStore, screen: Int)
     /// Open the store and read back the `count` settings of `seed` (the `settings` workload).
     case readSettings(ChildStore, seed: UInt64, count: Int)
     /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`); with
@@ -60,6 +62,9 @@ public enum ChildRequest: Codable, Sendable, Equatable {
         case .launchList(let store, let screen):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(try LaunchReport.loadList(descriptor: descriptor, location: location, screen: screen))
+        case .launchParents(let store, let screen):
+            let (descriptor, location) = try store.resolve(in: registry)
+            return .launch(try LaunchReport.loadParents(descriptor: descriptor, location: location, screen: screen))
         case .readSettings(let store, let seed, let count):
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(

@@ -88,3 +88,41 @@ public enum Checksum {
         hash.combine(user.avatarURL)
     }
 }
+
+extension Checksum {
+    /// Hash of parents' records in the given order.
+    public static func entries(_ entries: some Sequence<Entry>) -> String {
+        var hash = FNV1a()
+        for entry in entries { combine(entry, into: &hash) }
+        return hash.hex
+    }
+
+    /// Hash of an opened parent: its records in order, its authors (ascending by id).
+    public static func parentScreen(_ screen: ParentScreen) -> String {
+        var hash = FNV1a()
+        hash.combine(screen.parent)
+        for entry in screen.entries { combine(entry, into: &hash) }
+        for user in screen.authors { combine(user, into: &hash) }
+        return hash.hex
+    }
+
+    /// Hash of the parent list in its order: each parent and its newest record (or a mark for none).
+    public static func parentList(_ listings: [ParentListing]) -> String {
+        var hash = FNV1a()
+        for listing in listings {
+            hash.combine(listing.parent.id)
+            hash.combine(listing.parent.title)
+            if let newest = listing.newest { combine(newest, into: &hash) } else { hash.combine(Int64(-1)) }
+        }
+        return hash.hex
+    }
+
+    static func combine(_ entry: Entry, into hash: inout FNV1a) {
+        hash.combine(entry.id)
+        hash.combine(entry.parent)
+        hash.combine(entry.author)
+        hash.combine(entry.text)
+        hash.combine(entry.date.millisecondsSince1970)
+        hash.combine(Int64(entry.read ? 1 : 0))
+    }
+}

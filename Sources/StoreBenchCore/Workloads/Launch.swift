@@ -56,6 +56,14 @@ public struct LaunchReport: Codable, Sendable {
             { try $0.newestArticles(limit: screen) }, checksum: Checksum.articlesInOrder)
     }
 
+    /// Runs in the child: opens the store and loads the first `screen` parents with their newest record.
+    static func loadParents(descriptor: BackendDescriptor, location: StoreLocation, screen: Int) throws -> LaunchReport
+    {
+        try measure(
+            descriptor: descriptor, location: location, as: (any ParentStore).self,
+            { try $0.parentList(limit: screen) }, checksum: Checksum.parentList)
+    }
+
     /// Runs in the child: times open → `work` done (and the disk reads meanwhile); the checksum of what the work
     /// returned is taken after the clock stopped.
     static func measure<Role, Result>(

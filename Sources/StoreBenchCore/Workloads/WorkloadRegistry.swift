@@ -25,6 +25,8 @@ public struct WorkloadRegistry: Sendable {
             LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
             EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
             MigrateWorkload(), TagQueryWorkload(), TagEditWorkload(),
+            OpenParentWorkload(), ParentListWorkload(cold: true), ParentListWorkload(cold: false),
+            ParentSaveWorkload(), ParentReadWorkload(),
         ])
     }
 }
