@@ -65,10 +65,22 @@ public struct AdvicePlan: Sendable {
                     "a fresh process opens the store and reads the newest \(profile.launchList) messages with their "
                         + "authors (timeline-cold); 1 per repetition"
                 )
+            case .launch where data.parents > 0:
+                (
+                    "parent-list-cold", named([.stored: records, .screen: min(profile.launchList, data.parents)]), true,
+                    "a fresh process opens the store and lists the first \(min(profile.launchList, data.parents)) of "
+                        + "\(data.parents) parents, each with its newest record (parent-list-cold); 1 per repetition"
+                )
             case .launch:
                 (
                     "list-cold", named([.stored: records, .screen: screen]), true,
                     "a fresh process opens the store and reads the newest \(screen) records (list-cold); 1 per repetition"
+                )
+            case .save where data.parents > 0:
+                (
+                    "parent-save", named([.count: 100, .stored: records]), false,
+                    "1 record saved into a parent (busy ones more often) and committed as its own app operation "
+                        + "(parent-save); 100 per repetition"
                 )
             case .save:
                 (
@@ -102,6 +114,18 @@ public struct AdvicePlan: Sendable {
                     "1 tag added to or removed from a note, or a note archived, committed as its own app operation "
                         + "(tag-edit); 50 per repetition"
                 )
+            case .openParent:
+                (
+                    "open-parent", named([.count: 100, .stored: records, .limit: profile.parentScreen]), false,
+                    "a parent opened (busy ones more often): its newest \(profile.parentScreen) records with their "
+                        + "authors (open-parent); 100 per repetition"
+                )
+            case .parentRead:
+                (
+                    "parent-read", named([.count: min(10, data.parents), .stored: records]), false,
+                    "every record of one parent marked read, committed as one app operation (parent-read); "
+                        + "\(min(10, data.parents)) per repetition"
+                )
             case .migration:
                 (
                     "migrate", named([.stored: records]), true,
@@ -122,6 +146,10 @@ public struct AdvicePlan: Sendable {
         // A workload missing from the registry gets no shape parameters here; the scenario's parser names it.
         let known = Set(workloads[workload]?.parameters.map(\.name) ?? [])
         var parameters = base
+        if data.parents > 0 && known.contains(ParameterName.parents.text) {
+            parameters[ParameterName.parents.text] = data.parents
+            if data.users > 0 { parameters[ParameterName.users.text] = data.users }
+        }
         let renamed = ["cache_capacity": "capacity"]
         for (key, value) in data.parameters where key != "settings" && key != "cache_keys" {
             let name = renamed[key] ?? key
@@ -176,7 +204,7 @@ extension AdvicePlan {
     public static func schemaNeeds(of profile: AppProfile) -> Set<SchemaNeed> {
         let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
         var needs: Set<SchemaNeed> = []
-        if does(.launch) && profile.data.records > 0 { needs.insert(.newestFirstList) }
+        if does(.launch) && profile.data.records > 0 && profile.data.parents == 0 { needs.insert(.newestFirstList) }
         if does(.tagQuery) || does(.tagChange) { needs.insert(.coveringTagIndex) }
         if does(.search) { needs.insert(.fullTextSearch) }
         return needs

@@ -13,6 +13,8 @@ public struct AppProfile: Sendable, Equatable {
         case tagQuery = "tag_query"
         case tagChange = "tag_change"
         case migration, setting, cache
+        case openParent = "open_parent"
+        case parentRead = "parent_read"
 
         public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
 
@@ -29,6 +31,8 @@ public struct AppProfile: Sendable, Equatable {
             case .migration: "a model migration with its first full read"
             case .setting: "a setting written"
             case .cache: "a cache operation"
+            case .openParent: "opening a parent (its newest records with their authors)"
+            case .parentRead: "marking a parent read"
             }
         }
     }
@@ -46,11 +50,13 @@ public struct AppProfile: Sendable, Equatable {
         var phrase: String { self == .kill ? "survives a killed app" : "survives power loss" }
     }
 
-    /// The data: `records` of the record shape (articles, notes), or a timeline of `messages` by `users`.
+    /// The data: `records` of the record shape (articles, notes), or a timeline of `messages` by `users`. With
+    /// `parents`, the records belong to parents (conversations, folders, feeds) and are written by `users` authors.
     public struct DataShape: Sendable, Equatable {
         public var records = 0
         public var messages = 0
         public var users = 0
+        public var parents = 0
         /// Record shape, tags and cache parameters, as workload parameters (`summary_bytes`, `tags`, …).
         public var parameters: [String: Int] = [:]
     }
@@ -60,8 +66,10 @@ public struct AppProfile: Sendable, Equatable {
     public var data = DataShape()
     /// How often each operation happens per day.
     public var perDay: [Operation: Double] = [:]
-    /// Records on the launch list (or messages on the first screen).
+    /// Records on the launch list (or messages on the first screen, or parents on the parent list).
     public var launchList = 50
+    /// Records shown when a parent opens.
+    public var parentScreen = 50
     public var budgets: [Operation: Budget] = [:]
     public var need = Need.kill
     /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: what the registered backends offer (``AdvicePlan/offered(for:by:)``).
@@ -73,12 +81,13 @@ public struct AppProfile: Sendable, Equatable {
     public let file: String
 
     static let topKeys = [
-        "name", "description", "data", "per_day", "launch_list", "budgets", "durability", "candidates",
+        "name", "description", "data", "per_day", "launch_list", "parent_screen", "budgets", "durability", "candidates",
         "crash_trials", "run_seconds",
     ]
     static let dataKeys = [
         "records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
         "tags", "tags_per_note", "archived_percent", "cache_keys", "cache_capacity", "value_bytes", "settings",
+        "parents", "parent_skew", "unread_percent",
     ]
     static let budgetKeys = ["ms", "percentile"]
 
@@ -114,6 +123,7 @@ public struct AppProfile: Sendable, Equatable {
             case "records": data.records = number
             case "messages": data.messages = number
             case "users": data.users = number
+            case "parents": data.parents = number
             default: data.parameters[key] = number
             }
         }
@@ -124,6 +134,18 @@ public struct AppProfile: Sendable, Equatable {
             throw reader.error("data", "needs records, messages (with users), settings or cache_keys")
         }
         if data.messages > 0 && data.users == 0 { throw reader.error("data.users", "required with messages") }
+        if data.parents > 0 && data.records == 0 {
+            throw reader.error("data.parents", "parents hold records: give data.records too")
+        }
+        if data.parents == 0, let key = ["parent_skew", "unread_percent"].first(where: { data.parameters[$0] != nil }) {
+            throw reader.error("data.\(key)", "describes parents: give data.parents too")
+        }
+        if let skew = data.parameters["parent_skew"], skew > 300 {
+            throw reader.error("data.parent_skew", "\(skew) is out of range 0...300")
+        }
+        if let unread = data.parameters["unread_percent"], unread > 100 {
+            throw reader.error("data.unread_percent", "\(unread) is out of range 0...100")
+        }
         guard let usage = top["per_day"] else { throw reader.error("per_day", "required key is missing") }
         for (key, value) in try reader.mapping(
             usage, at: "per_day", allowed: Operation.allCases.map(\.rawValue), what: "operations")
@@ -134,6 +156,8 @@ public struct AppProfile: Sendable, Equatable {
             throw reader.error("per_day", "no operation happens: give one a frequency above 0")
         }
         launchList = try reader.integer(top["launch_list"], at: "launch_list", range: 1...10_000) ?? launchList
+        parentScreen =
+            try reader.integer(top["parent_screen"], at: "parent_screen", range: 1...10_000) ?? parentScreen
         if let budgetsNode = top["budgets"] {
             for (key, value) in try reader.mapping(
                 budgetsNode, at: "budgets", allowed: Operation.allCases.map(\.rawValue), what: "operations")
@@ -184,6 +208,7 @@ public struct AppProfile: Sendable, Equatable {
                     data.records == 0 || data.parameters["tags"] == nil ? "records and tags" : nil
                 case .setting: data.parameters["settings"] == nil ? "settings" : nil
                 case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
+                case .openParent, .parentRead: data.parents == 0 ? "parents" : nil
                 }
             if let missing {
                 throw reader.error(

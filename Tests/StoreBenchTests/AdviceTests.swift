@@ -181,6 +181,22 @@ struct AdviceTests {
                 "name: t\ndata: {records: 10}\nper_day: {save: 0}\ndurability: kill",
                 "p.yaml: per_day: no operation happens"
             ),
+            (
+                "name: t\ndata: {records: 10}\nper_day: {open_parent: 1}\ndurability: kill",
+                "p.yaml: per_day.open_parent: needs data.parents"
+            ),
+            (
+                "name: t\ndata: {records: 10, parent_skew: 100}\nper_day: {save: 1}\ndurability: kill",
+                "p.yaml: data.parent_skew: describes parents"
+            ),
+            (
+                "name: t\ndata: {parents: 10, settings: 5}\nper_day: {setting: 1}\ndurability: kill",
+                "p.yaml: data.parents: parents hold records"
+            ),
+            (
+                "name: t\ndata: {records: 10, parents: 5, parent_skew: 400}\nper_day: {save: 1}\ndurability: kill",
+                "p.yaml: data.parent_skew: 400 is out of range"
+            ),
         ] as [(String, String)])
     func strict(_ text: String, _ message: String) {
         #expect(throws: ScenarioError.self) { try Self.profile(text) }

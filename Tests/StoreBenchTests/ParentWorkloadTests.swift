@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchAdvice
 import Testing
 
 @testable import StoreBenchBackends
@@ -135,5 +136,31 @@ struct ParentWorkloadTests {
         defer { try? reopened.close() }
         #expect(try reopened.parentList(limit: 6) == reference.list(limit: 6))
         #expect(try reopened.allEntries().sorted { $0.id < $1.id } == reference.allEntries)
+    }
+
+    @Test(
+        "a chat profile says conversations: the launch is the conversation list, a save goes into a conversation, opening one shows parent_screen records; the data reach every parent workload"
+    )
+    func chatWithParents() throws {
+        let profile = try AppProfile(file: packageRoot.appendingPathComponent("profiles/chat.yaml").path)
+        #expect(profile.data.parents == 500 && profile.data.users == 2_000 && profile.parentScreen == 50)
+        let plan = AdvicePlan(profile, backends: .standard())
+        let byOperation = Dictionary(uniqueKeysWithValues: plan.measures.map { ($0.operation, $0) })
+        #expect(byOperation[.launch]?.workload == "parent-list-cold")
+        #expect(byOperation[.save]?.workload == "parent-save")
+        #expect(byOperation[.openParent]?.workload == "open-parent")
+        #expect(byOperation[.openParent]?.parameters["limit"] == 50)
+        #expect(byOperation[.parentRead]?.workload == "parent-read")
+        #expect(byOperation[.search]?.workload == "search")
+        for operation in [AppProfile.Operation.launch, .save, .openParent, .parentRead] {
+            let parameters = try #require(byOperation[operation]?.parameters)
+            #expect(
+                parameters["parents"] == 500 && parameters["parent_skew"] == 100 && parameters["users"] == 2_000
+                    && parameters["stored"] == 200_000 && parameters["message_bytes"] == 130,
+                "\(operation): \(parameters)")
+        }
+        // No list index is asked for: the launch reads the parents, not the newest records.
+        #expect(!AdvicePlan.schemaNeeds(of: profile).contains(.newestFirstList))
+        #expect(byOperation[.openParent]?.unit.contains("newest 50 records with their authors") == true)
     }
 }

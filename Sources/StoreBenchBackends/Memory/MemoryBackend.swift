@@ -197,7 +197,7 @@ extension MemoryStore: ParentStore {
 
     func save(_ entry: Entry) throws { try contents.access { try $0.parents.save(entry) } }
 
-    func markParentRead(_ parent: Int64) throws { contents.access { $0.parents.markRead(parent: parent) } }
+    func markParentRead(_ parent: Int64) throws { _ = contents.access { $0.parents.markRead(parent: parent) } }
 
     func allEntries() throws -> [Entry] { contents.access { $0.parents.allEntries } }
 
