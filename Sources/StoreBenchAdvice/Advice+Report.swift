@@ -114,8 +114,9 @@ extension Advice {
         }
     }
 
-    /// The answer as Markdown; `chart` is a path relative to the answer's folder, when drawn.
-    public func markdown(_ provenance: Provenance, chart: String?) -> String {
+    /// The answer as Markdown; `chart` is a path relative to the answer's folder, when drawn; `growth`, the answer
+    /// again at the grown size, when the profile grows.
+    public func markdown(_ provenance: Provenance, chart: String?, growth: AdviceGrowth? = nil) -> String {
         var lines = ["# storebench advise: \(profile.name)", ""]
         if !profile.description.isEmpty { lines += ["_\(profile.description)_", ""] }
         if let best = recommendation {
@@ -212,6 +213,9 @@ extension Advice {
                 + "(2,000 resamples). A cost ratio is *slower* when its interval lies above 1 and outside the ±10% tie "
                 + "margin, *equivalent* when it lies within it, *indistinguishable* when it includes 1 but is wider "
                 + "(not settled); the last two are tied (docs/MEASURING.md).",
+        ]
+        lines += growth?.lines ?? []
+        lines += [
             "", "## Measured on this machine", "",
             "Everything above was measured here, on \(provenance.date): \(provenance.host), \(provenance.cpu) "
                 + "(\(provenance.cores) cores), kernel \(provenance.kernel), file system \(provenance.fileSystem), "
@@ -222,7 +226,7 @@ extension Advice {
     }
 
     /// The answer as JSON.
-    public func json(_ provenance: Provenance) throws -> Data {
+    public func json(_ provenance: Provenance, growth: AdviceGrowth? = nil) throws -> Data {
         let strategies: [[String: Any]] = strategies.map { strategy in
             var entry: [String: Any] = [
                 "backend": strategy.backend, "variant": strategy.variant,
@@ -262,7 +266,7 @@ extension Advice {
             }
             return entry
         }
-        let record: [String: Any] = [
+        var record: [String: Any] = [
             "profile": profile.name, "profile_file": profile.file, "need": profile.need.rawValue,
             "recommendation": recommendation.map { ["backend": $0.backend, "variant": $0.variant] as Any } ?? NSNull(),
             "strategies": strategies,
@@ -273,6 +277,7 @@ extension Advice {
                 "run": provenance.runDirectory, "crash_trials": provenance.crashTrials,
             ],
         ]
+        if let growth { record["growth"] = growth.json }
         return try JSONSerialization.data(
             withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
             + Data("\n".utf8)

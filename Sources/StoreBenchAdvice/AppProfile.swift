@@ -72,6 +72,8 @@ public struct AppProfile: Sendable, Equatable {
     public var parentScreen = 50
     public var budgets: [Operation: Budget] = [:]
     public var need = Need.kill
+    /// How the data grows: `advise` answers again at the size it reaches (``AdviceGrowth``).
+    public var growth: Growth?
     /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: what the registered backends offer (``AdvicePlan/offered(for:by:)``).
     public var candidates: [String]?
     /// Trials per fault in the crash runs.
@@ -82,7 +84,7 @@ public struct AppProfile: Sendable, Equatable {
 
     static let topKeys = [
         "name", "description", "data", "per_day", "launch_list", "parent_screen", "budgets", "durability", "candidates",
-        "crash_trials", "run_seconds",
+        "crash_trials", "run_seconds", "growth",
     ]
     static let dataKeys = [
         "records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
@@ -90,6 +92,35 @@ public struct AppProfile: Sendable, Equatable {
         "parents", "parent_skew", "unread_percent",
     ]
     static let budgetKeys = ["ms", "percentile"]
+    static let growthKeys = ["records_per_day", "horizon_days", "run_seconds"]
+
+    /// `growth: {records_per_day: 2000, horizon_days: 365}`: the records (or timeline messages) added a day, for how
+    /// many days; `run_seconds` bounds the run at the grown size (default: the profile's).
+    public struct Growth: Sendable, Equatable {
+        public var recordsPerDay: Int
+        public var horizonDays: Int
+        public var runSeconds: Int?
+
+        public init(recordsPerDay: Int, horizonDays: Int, runSeconds: Int? = nil) {
+            (self.recordsPerDay, self.horizonDays, self.runSeconds) = (recordsPerDay, horizonDays, runSeconds)
+        }
+    }
+
+    /// The records (or, for a timeline, the messages) the profile stores today.
+    public var todaySize: Int { data.records > 0 ? data.records : data.messages }
+
+    /// The size the growth reaches at its horizon; nil without growth.
+    public var horizonSize: Int? { growth.map { todaySize + $0.recordsPerDay * $0.horizonDays } }
+
+    /// This profile at `size` records (or messages), without growth: what `advise` measures at a grown size, with
+    /// the growth's run budget.
+    public func grown(to size: Int) -> AppProfile {
+        var copy = self
+        if data.records > 0 { copy.data.records = size } else { copy.data.messages = size }
+        copy.runSeconds = growth?.runSeconds ?? runSeconds
+        copy.growth = nil
+        return copy
+    }
 
     /// Reads and parses the profile at `path`.
     public init(file path: String) throws {
@@ -194,6 +225,25 @@ public struct AppProfile: Sendable, Equatable {
         }
         crashTrials = try reader.integer(top["crash_trials"], at: "crash_trials", range: 1...1_000) ?? crashTrials
         runSeconds = try reader.integer(top["run_seconds"], at: "run_seconds", range: 30...86_400) ?? runSeconds
+        if let node = top["growth"] {
+            let fields = try reader.mapping(node, at: "growth", allowed: Self.growthKeys)
+            guard
+                let perDay = try reader.integer(
+                    fields["records_per_day"], at: "growth.records_per_day", range: 1...1_000_000)
+            else { throw reader.error("growth.records_per_day", "required key is missing") }
+            guard let days = try reader.integer(fields["horizon_days"], at: "growth.horizon_days", range: 1...36_500)
+            else { throw reader.error("growth.horizon_days", "required key is missing") }
+            guard data.records > 0 || data.messages > 0 else {
+                throw reader.error("growth", "grows records or messages: give data.records or data.messages")
+            }
+            growth = Growth(
+                recordsPerDay: perDay, horizonDays: days,
+                runSeconds: try reader.integer(fields["run_seconds"], at: "growth.run_seconds", range: 30...86_400))
+            guard todaySize + perDay * days <= 10_000_000 else {
+                throw reader.error(
+                    "growth", "reaches \(todaySize + perDay * days) records; a profile may describe at most 10000000")
+            }
+        }
         try checkOperationsHaveData(reader)
     }
 

@@ -89,6 +89,12 @@ struct AdviseCommand: ParsableCommand {
             print(
                 "then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "
                     + "the budgets (at most \(plan.candidates.count); about 5 s a trial here)")
+            if let sizes = growthSizes(profile, registry: registry) {
+                print(
+                    "then the growth run: every strategy again at \(sizes.measured) records (the horizon: "
+                        + "\(sizes.horizon))\(sizes.limit.map { "; the horizon itself would be refused: \($0)" } ?? ""), "
+                        + "a run budget of \(profile.growth?.runSeconds ?? profile.runSeconds) s")
+            }
             return
         }
         // The advise folder: new, empty, or (--force) a previous advise folder, of which only what advise wrote is
@@ -121,10 +127,14 @@ struct AdviseCommand: ParsableCommand {
                 fits.map { ($0.backend, $0.variant) }, profile: profile, claim: claim, registry: registry,
                 interrupt: interrupt)
         }
+        if let sizes = growthSizes(profile, registry: registry) {
+            try growthRun(sizes, profile: profile, claim: claim, registry: registry)
+            if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
+        }
         throw try failing(.failure) { try answer(in: claim) }
     }
 
-    private func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true) throws {
+    func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true) throws {
         var request = RunRequest(scenarioFile: file.path)
         request.output = output.path
         request.workdir = workdir.workdir
@@ -217,11 +227,14 @@ struct AdviseCommand: ParsableCommand {
                 : "durability.csv, \(profile.crashTrials) per fault, "
                     + "on the strategies that met the budgets, record shape of the profile")
         let chart = "run/charts/overview.png"
+        let growth = try Self.growthAnswer(
+            in: out, profile: profile, today: advice, crashes: crashes, registry: registry)
         let markdown = advice.markdown(
             provenance,
-            chart: FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path) ? chart : nil)
+            chart: FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path) ? chart : nil,
+            growth: growth)
         try claim.write(Data(markdown.utf8), name: "advice.md")
-        try claim.write(try advice.json(provenance), name: "advice.json")
+        try claim.write(try advice.json(provenance, growth: growth), name: "advice.json")
         print(markdown, terminator: "")
         printError("answer: \(out.appendingPathComponent("advice.md").path)")
         return ExitCode(advice.recommendation == nil ? Exit.noStrategy : Exit.ok)

@@ -41,9 +41,11 @@ extension PlistStore: ParentCollectionStore {
         }
     }
 
+    /// The parent files, their directory, and its entry in the store's directory, synced (untimed loading).
     func finishParentLoad() throws {
         try flushParents()
         try FileWriter.syncDirectory(parentsDirectory)
+        try FileWriter.syncDirectory(parentsDirectory.deletingLastPathComponent())
     }
 
     func parentPlans() throws -> [String] {
