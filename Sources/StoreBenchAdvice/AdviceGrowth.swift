@@ -40,10 +40,13 @@ public struct AdviceGrowth: Sendable {
         return today + Int((Double(grown - today) * (target - atToday) / (atGrown - atToday)).rounded(.up))
     }
 
-    /// "about 512,000 records (day 156 at 2,000 a day)".
+    /// "about 512,000 records (day 156 at 2,000 a day)": an estimate, to three significant digits.
     func place(_ size: Int) -> String {
+        var unit = 1
+        while size / unit >= 1_000 { unit *= 10 }
+        let rounded = Int((Double(size) / Double(unit)).rounded()) * unit
         let day = Int((Double(size - sizes.today) / Double(sizes.recordsPerDay)).rounded(.up))
-        return "about \(Self.count(size)) records (day \(day) at \(Self.count(sizes.recordsPerDay)) a day)"
+        return "about \(Self.count(rounded)) records (day \(day) at \(Self.count(sizes.recordsPerDay)) a day)"
     }
 
     static func count(_ value: Int) -> String {
