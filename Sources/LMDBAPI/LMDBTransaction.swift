@@ -99,19 +99,8 @@ public final class LMDBTransaction {
 
     /// Visits entries in key order from the first, until `body` returns false or the database ends.
     public func forEach(in database: LMDBDatabase, _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Bool) throws {
-        var cursor: OpaquePointer?
-        try check(mdb_cursor_open(handle, database.handle, &cursor), "mdb_cursor_open(\(database.name))", path)
-        defer { mdb_cursor_close(cursor) }
         var k = MDB_val()
-        var v = MDB_val()
-        var operation = MDB_FIRST
-        while true {
-            let rc = mdb_cursor_get(cursor, &k, &v, operation)
-            if rc == MDB_NOTFOUND { return }
-            try check(rc, "mdb_cursor_get(\(database.name))", path)
-            if try !body(Self.bytes(k), Self.bytes(v)) { return }
-            operation = MDB_NEXT
-        }
+        try walk(database, from: &k, first: MDB_FIRST, body)
     }
 
     /// Visits entries in key order from the first key at or after `start` (`MDB_SET_RANGE`), until `body` returns
@@ -119,20 +108,28 @@ public final class LMDBTransaction {
     public func forEach(
         in database: LMDBDatabase, from start: [UInt8], _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Bool
     ) throws {
+        try start.withUnsafeBytes { startBytes in
+            var k = Self.val(startBytes)
+            try walk(database, from: &k, first: MDB_SET_RANGE, body)
+        }
+    }
+
+    /// The one cursor walk: `first` positions the cursor (with `k` when it needs a key), then `MDB_NEXT`.
+    private func walk(
+        _ database: LMDBDatabase, from k: inout MDB_val, first: MDB_cursor_op,
+        _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Bool
+    ) throws {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(handle, database.handle, &cursor), "mdb_cursor_open(\(database.name))", path)
         defer { mdb_cursor_close(cursor) }
-        try start.withUnsafeBytes { startBytes in
-            var k = Self.val(startBytes)
-            var v = MDB_val()
-            var operation = MDB_SET_RANGE
-            while true {
-                let rc = mdb_cursor_get(cursor, &k, &v, operation)
-                if rc == MDB_NOTFOUND { return }
-                try check(rc, "mdb_cursor_get(\(database.name))", path)
-                if try !body(Self.bytes(k), Self.bytes(v)) { return }
-                operation = MDB_NEXT
-            }
+        var v = MDB_val()
+        var operation = first
+        while true {
+            let rc = mdb_cursor_get(cursor, &k, &v, operation)
+            if rc == MDB_NOTFOUND { return }
+            try check(rc, "mdb_cursor_get(\(database.name))", path)
+            if try !body(Self.bytes(k), Self.bytes(v)) { return }
+            operation = MDB_NEXT
         }
     }
 

@@ -49,14 +49,7 @@ extension SQLiteStore: ParentStore {
                 try insertParent.bind(parent.title, at: 2)
                 try insertParent.run()
             }
-            let insertUser = try statement(.insertUser)
-            for user in authors {
-                try insertUser.bind(user.id, at: 1)
-                try insertUser.bind(user.name, at: 2)
-                try insertUser.bind(user.handle, at: 3)
-                try insertUser.bind(user.avatarURL, at: 4)
-                try insertUser.run()
-            }
+            try insert(users: authors)
             let insert = try statement(sql: ParentQuery.insertEntry)
             for entry in entries {
                 try Self.bind(entry, to: insert)

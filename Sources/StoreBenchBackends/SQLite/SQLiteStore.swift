@@ -297,14 +297,7 @@ final class SQLiteStore: AppStore {
     func load(users: [User], messages: [Message]) throws {
         try commitBatch()
         try connection.transaction {
-            let insertUser = try statement(.insertUser)
-            for user in users {
-                try insertUser.bind(user.id, at: 1)
-                try insertUser.bind(user.name, at: 2)
-                try insertUser.bind(user.handle, at: 3)
-                try insertUser.bind(user.avatarURL, at: 4)
-                try insertUser.run()
-            }
+            try insert(users: users)
             let insertMessage = try statement(.insertMessage)
             for message in messages {
                 try insertMessage.bind(message.id, at: 1)
@@ -313,6 +306,18 @@ final class SQLiteStore: AppStore {
                 try insertMessage.bind(message.created.millisecondsSince1970, at: 4)
                 try insertMessage.run()
             }
+        }
+    }
+
+    /// Inserts users (timeline users, parents' authors) inside the caller's transaction.
+    func insert(users: [User]) throws {
+        let insertUser = try statement(.insertUser)
+        for user in users {
+            try insertUser.bind(user.id, at: 1)
+            try insertUser.bind(user.name, at: 2)
+            try insertUser.bind(user.handle, at: 3)
+            try insertUser.bind(user.avatarURL, at: 4)
+            try insertUser.run()
         }
     }
 

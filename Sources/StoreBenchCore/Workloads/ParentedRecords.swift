@@ -11,6 +11,8 @@ struct ParentedRecords {
     let entries: [Entry]
     /// The chance of each parent (by index) being the one the user opens or writes in: its share of the records.
     let weights: [Double]
+    /// The running sums of ``weights``: a uniform draw in [0, 1) picks the first parent whose sum exceeds it.
+    private let cumulative: [Double]
     let reference: ParentTable
     let fingerprint: String
 
@@ -66,6 +68,7 @@ struct ParentedRecords {
             sum += weight
             cumulative.append(sum)
         }
+        self.cumulative = cumulative
         authors = generator.users(count: parameters[.users])
         let userCount = UInt64(parameters[.users])
         let unread = UInt64(parameters[.unreadPercent])
@@ -102,12 +105,6 @@ struct ParentedRecords {
     /// `count` parent ids, each drawn independently with the parents' weights (busy parents more often): the
     /// parents a user opens or writes in, in order.
     func choices(_ count: Int, generator: DatasetGenerator, salt: UInt64) -> [Int64] {
-        var cumulative: [Double] = []
-        var sum = 0.0
-        for weight in weights {
-            sum += weight
-            cumulative.append(sum)
-        }
         var rng = generator.stream(salt: salt)
         return (0..<count).map { _ in Int64(Self.pick(Double(rng.next() >> 11) / Double(1 << 53), cumulative) + 1) }
     }
