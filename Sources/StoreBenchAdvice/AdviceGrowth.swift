@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchAnalysis
 
 /// What growth does to an answer (`growth:` in the profile): the profile measured again at the size its growth
 /// reaches — or, when this machine cannot hold a run that large, at the largest size it can, said plainly — judged the
@@ -42,19 +43,19 @@ public struct AdviceGrowth: Sendable {
 
     /// "about 512,000 records (day 156 at 2,000 a day)": an estimate, to three significant digits.
     func place(_ size: Int) -> String {
-        var unit = 1
-        while size / unit >= 1_000 { unit *= 10 }
-        let rounded = Int((Double(size) / Double(unit)).rounded()) * unit
         let day = Int((Double(size - sizes.today) / Double(sizes.recordsPerDay)).rounded(.up))
-        return "about \(Self.count(rounded)) records (day \(day) at \(Self.count(sizes.recordsPerDay)) a day)"
+        return "about \(Self.count(Self.threeDigits(size, .toNearestOrAwayFromZero))) records (day \(day) at "
+            + "\(Self.count(sizes.recordsPerDay)) a day)"
     }
 
-    static func count(_ value: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.groupingSeparator = ","
-        return formatter.string(from: NSNumber(value: value)) ?? "\(value)"
+    /// `value` to three significant digits (463,281 → 463,000 down, 463,000 to nearest; 877 stays 877).
+    public static func threeDigits(_ value: Int, _ rule: FloatingPointRoundingRule) -> Int {
+        var unit = 1
+        while value / unit >= 1_000 { unit *= 10 }
+        return Int((Double(value) / Double(unit)).rounded(rule)) * unit
     }
+
+    static func count(_ value: Int) -> String { MarkdownTable.grouped(Double(value)) }
 
     private func same(_ a: Advice.Strategy, _ b: Advice.Strategy) -> Bool {
         a.backend == b.backend && a.variant == b.variant

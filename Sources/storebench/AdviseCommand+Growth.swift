@@ -44,18 +44,11 @@ extension AdviseCommand {
                     high = middle
                 }
             }
-            measured = max(Self.roundedDown(low), profile.todaySize)
+            measured = max(AdviceGrowth.threeDigits(low, .down), profile.todaySize)
         }
         return AdviceGrowth.Sizes(
             today: profile.todaySize, horizon: horizon, measured: measured, recordsPerDay: growth.recordsPerDay,
             horizonDays: growth.horizonDays, limit: limit)
-    }
-
-    /// `value` rounded down to three significant digits (463,281 → 463,000).
-    static func roundedDown(_ value: Int) -> Int {
-        var unit = 1
-        while value / unit >= 1_000 { unit *= 10 }
-        return value / unit * unit
     }
 
     /// The run at the grown size, into the advise folder.

@@ -132,4 +132,14 @@ final class LaunchChild {
         run.note(.childReadBytes, CSVFormat.integer(report.readBytes))
         return report
     }
+
+    /// Untimed: the child's report (``report(_:)``), whose checksum must be `expected`; `what` says what the child
+    /// did ("the launched process loaded a list"). Returns the checksum.
+    func expect(_ expected: String, _ what: String, in run: Repetition) throws -> String {
+        let report = try report(run)
+        guard report.checksum == expected else {
+            throw VerificationError("\(what) with checksum \(report.checksum), expected \(expected)")
+        }
+        return expected
+    }
 }

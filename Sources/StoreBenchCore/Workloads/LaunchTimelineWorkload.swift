@@ -50,13 +50,8 @@ public struct LaunchTimelineWorkload: Workload {
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
 
         func verify(_: Void, _ child: LaunchChild, _ run: Repetition) throws -> String {
-            let report = try child.report(run)
             let expected = Checksum.timeline(data.expected)
-            guard report.checksum == expected else {
-                throw VerificationError(
-                    "the launched process loaded a first screen with checksum \(report.checksum), expected \(expected)")
-            }
-            return expected
+            return try child.expect(expected, "the launched process loaded a first screen", in: run)
         }
     }
 }

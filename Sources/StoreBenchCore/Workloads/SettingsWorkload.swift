@@ -64,12 +64,7 @@ public struct SettingsWorkload: Workload {
         func verify(_: Void, _ prepared: (store: any SettingsStore, child: LaunchChild), _ run: Repetition) throws
             -> String
         {
-            let report = try prepared.child.report(run)
-            guard report.checksum == expected else {
-                throw VerificationError(
-                    "the fresh process read settings with checksum \(report.checksum), expected \(expected)")
-            }
-            return expected
+            try prepared.child.expect(expected, "the fresh process read settings", in: run)
         }
     }
 }
