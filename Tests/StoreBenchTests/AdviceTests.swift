@@ -36,11 +36,20 @@ struct AdviceTests {
         }
         let notes = AdvicePlan(
             try AppProfile(file: directory.appendingPathComponent("notes.yaml").path), backends: .standard())
+        // Notes live in folders: a save goes into a folder, the launch lists the folders, a folder opens.
         let save = try #require(notes.measures.first { $0.operation == .save })
         #expect(
-            save.workload == "insert" && save.parameters["stored"] == 50_000
-                && save.parameters["summary_bytes"] == 1_500)
+            save.workload == "parent-save" && save.parameters["stored"] == 50_000
+                && save.parameters["parents"] == 40 && save.parameters["message_bytes"] == 1_500)
+        #expect(notes.measures.first { $0.operation == .launch }?.workload == "parent-list-cold")
+        #expect(notes.measures.first { $0.operation == .openParent }?.parameters["parent_skew"] == 100)
+        #expect(notes.measures.first { $0.operation == .edit }?.parameters["summary_bytes"] == 1_500)
         #expect(notes.measures.first { $0.operation == .tagQuery }?.parameters["tags"] == 50)
+        // Articles live in feeds: "mark this feed read" is a parent marked read, not a bulk mark-read.
+        let reader = AdvicePlan(
+            try AppProfile(file: directory.appendingPathComponent("reader.yaml").path), backends: .standard())
+        #expect(reader.measures.map(\.workload).contains("parent-read"))
+        #expect(!reader.measures.map(\.workload).contains("mark-read"))
         #expect(notes.notConsidered.contains { $0.candidate.hasPrefix("plist") })
     }
 
@@ -69,15 +78,17 @@ struct AdviceTests {
                 }
             #expect(named, "\(descriptor.name) is neither a candidate nor left out with a reason")
         }
-        // notes.yaml launches a list, queries tags and searches: each strategy that can provide those gets all of it.
-        #expect(AdvicePlan.schemaNeeds(of: profile) == [.newestFirstList, .coveringTagIndex, .fullTextSearch])
+        // notes.yaml queries tags and searches: each strategy that can provide those gets all of it. (Its launch lists
+        // folders, which needs no newest-first index over every note; a launch to the newest notes does.)
+        #expect(AdvicePlan.schemaNeeds(of: profile) == [.coveringTagIndex, .fullTextSearch])
+        #expect(AdvicePlan.schemaNeeds(of: try Self.profile(Self.simple)) == [.newestFirstList])
         let sqlite = registry["sqlite"]!.adviceCandidates
         #expect(sqlite.count >= 2)
         for candidate in (sqlite + registry["grdb"]!.adviceCandidates).map({
             $0.spec(for: AdvicePlan.schemaNeeds(of: profile))
         }) {
             #expect(plan.candidates.contains(candidate))
-            for setting in ["list_index=on", "tags=covering", "search=fts5"] {
+            for setting in ["tags=covering", "search=fts5"] {
                 #expect(candidate.contains(setting), "\(candidate) lacks \(setting)")
             }
         }
