@@ -14,6 +14,8 @@ typedef struct {
     pthread_mutex_t lock;
     tree_t tree;
     oplog_t log;
+    size_t drop_sync;  // a test seam: the drop_sync-th file sync after `drop-sync` is answered but never logged
+    size_t file_syncs; // file syncs seen since `drop-sync`
 } layer_t;
 
 extern layer_t layer;

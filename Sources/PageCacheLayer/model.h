@@ -45,6 +45,7 @@ typedef struct {
     off_t offset;        // OP_WRITE; the new size for OP_TRUNCATE
     size_t length;       // OP_WRITE
     unsigned char *data; // OP_WRITE
+    uint64_t time_ns;    // CLOCK_MONOTONIC when the layer logged it (the writer acknowledges on the same clock)
 } op_t;
 
 typedef struct {
@@ -77,5 +78,20 @@ void oplog_free(oplog_t *log);
 /// receives a short description.
 int image_write(const oplog_t *log, uint64_t node_count, int prefix, uint64_t seed, const char *path,
                 char *summary, size_t summary_size);
+
+/// For each of the first `end` operations, the index of the sync that made it durable (0 for settled operations,
+/// its own index for a sync, SIZE_MAX when nothing before `end` did): a cut after `e` operations keeps operation
+/// `i < e` exactly when `durable_at[i] < e`.
+void oplog_durable_at(const oplog_t *log, size_t end, uint64_t node_count, size_t *durable_at);
+
+/// The crash state of a cut after the first `end` operations: what was durable there, the first `keep` of the
+/// operations that were not (in program order), and with `tear` > 0 the first `tear` 4 KiB pages of the next one
+/// when it is a write spanning more pages (a torn write). Written into the empty directory `path`. Returns 0 or
+/// -errno (-EINVAL when `end`, `keep` or `tear` is out of range); `summary` receives a short description.
+int image_state(const oplog_t *log, uint64_t node_count, size_t end, size_t keep, size_t tear, const char *path,
+                char *summary, size_t summary_size);
+
+/// Writes the log up to the cut as tab-separated lines into the new file `path` (see PageCacheLayer.h, `log`).
+int oplog_dump(const oplog_t *log, uint64_t node_count, const char *path, char *summary, size_t summary_size);
 
 #endif

@@ -39,11 +39,16 @@ static int command(char *line, char *reply, size_t size) {
     char summary[256] = "";
     char directory[4096];
     uint64_t seed = 0;
+    size_t end = 0, keep = 0, tear = 0;
     pthread_mutex_lock(&layer.lock);
     int quit = 0;
     if (strcmp(line, "settle") == 0) {
         layer.log.settled = layer.log.count;
         snprintf(reply, size, "ok %zu operations settled\n", layer.log.count);
+    } else if (sscanf(line, "drop-sync %zu", &end) == 1) {
+        layer.drop_sync = end;
+        layer.file_syncs = 0;
+        snprintf(reply, size, "ok the file sync %zu from now is answered and never logged (a test seam)\n", end);
     } else if (strcmp(line, "cut") == 0) {
         if (layer.log.cut == SIZE_MAX) layer.log.cut = layer.log.count;
         snprintf(reply, size, "ok cut after %zu operations, %zu bytes written%s\n", layer.log.cut, layer.log.bytes,
@@ -56,6 +61,18 @@ static int command(char *line, char *reply, size_t size) {
         int rc = image_write(&layer.log, layer.tree.next_id, prefix, seed, directory, summary, sizeof summary);
         if (rc == 0) snprintf(reply, size, "ok %s\n", summary);
         else snprintf(reply, size, "error image %s: %s (%s)\n", directory, strerror(-rc), summary);
+    } else if (sscanf(line, "image state %zu %zu %zu %4095[^\n]", &end, &keep, &tear, directory) == 4) {
+        int rc = image_state(&layer.log, layer.tree.next_id, end, keep, tear, directory, summary, sizeof summary);
+        if (rc == 0) snprintf(reply, size, "ok %s\n", summary);
+        else snprintf(reply, size, "error image %s: %s (%s)\n", directory, strerror(-rc), summary);
+    } else if (sscanf(line, "log %4095[^\n]", directory) == 1) {
+        if (layer.log.cut == SIZE_MAX) {
+            snprintf(reply, size, "error log: the power has not been cut yet\n");
+        } else {
+            int rc = oplog_dump(&layer.log, layer.tree.next_id, directory, summary, sizeof summary);
+            if (rc == 0) snprintf(reply, size, "ok %s\n", summary);
+            else snprintf(reply, size, "error log %s: %s (%s)\n", directory, strerror(-rc), summary);
+        }
     } else if (strcmp(line, "quit") == 0) {
         snprintf(reply, size, "ok unmounting\n");
         quit = 1;

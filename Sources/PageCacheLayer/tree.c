@@ -144,6 +144,9 @@ int oplog_append(oplog_t *log, const op_t *op, size_t byte_cap) {
     }
     if (grow((void **)&log->ops, &log->capacity, log->count + 1, sizeof *log->ops, 1024) != 0) return -ENOMEM;
     op_t copy = *op;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    copy.time_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
     copy.name = op->name ? strdup(op->name) : NULL;
     copy.name2 = op->name2 ? strdup(op->name2) : NULL;
     copy.data = NULL;

@@ -87,8 +87,10 @@ struct AdviseCommand: ParsableCommand {
         }
         if dryRun {
             print(
-                "then crash trials: a killed app and a power cut, \(profile.crashTrials) trials each, on every strategy that meets "
-                    + "the budgets (at most \(plan.candidates.count); about 5 s a trial here)")
+                "then crash trials on every strategy that meets the budgets (at most \(plan.candidates.count)): "
+                    + "\(profile.crashTrials) kills, and every crash state of a traced run of "
+                    + "\(CrashTrials.defaultEnumeratedBatches) batches on the page-cache layer (about 5 s a kill and "
+                    + "20–60 s a traced run here)")
             if let sizes = growthSizes(profile, registry: registry) {
                 print(
                     "then the growth run: every strategy again at \(sizes.measured) records (the horizon: "
@@ -196,6 +198,19 @@ struct AdviseCommand: ParsableCommand {
         }
     }
 
+    /// What the answer's crash trials were, from the results themselves (an answer made with random cuts keeps
+    /// saying so when it is rendered again).
+    static func crashProvenance(_ crashes: [String: CrashResult], profile: AppProfile) -> String {
+        guard !crashes.isEmpty else { return "none (durability declared)" }
+        let traced = crashes.values.compactMap { $0.synced?.enumerated == nil ? nil : $0.synced?.acknowledged }
+        let trials =
+            traced.isEmpty
+            ? "\(profile.crashTrials) per fault"
+            : "\(profile.crashTrials) kills and every crash state of a traced run of \(traced.max()!) batches on the "
+                + "page-cache layer"
+        return "durability.csv, \(trials), on the strategies that met the budgets, record shape of the profile"
+    }
+
     /// Judges the folder's run and crash results, writes advice.md and advice.json, prints the answer; returns the
     /// exit.
     private func answer(in claim: RunOutput) throws -> ExitCode {
@@ -222,10 +237,7 @@ struct AdviseCommand: ParsableCommand {
             date: String((environment.finishedAt ?? MachineFacts.timestamp()).prefix(10)),
             commit: environment.gitCommit ?? MachineFacts.gitCommit(),
             runDirectory: "run/",
-            crashTrials: crashes.isEmpty
-                ? "none (durability declared)"
-                : "durability.csv, \(profile.crashTrials) per fault, "
-                    + "on the strategies that met the budgets, record shape of the profile")
+            crashTrials: Self.crashProvenance(crashes, profile: profile))
         let chart = "run/charts/overview.png"
         let growth = try Self.growthAnswer(
             in: out, profile: profile, today: advice, crashes: crashes, registry: registry)

@@ -15,8 +15,13 @@ struct CrashCommand: ParsableCommand {
             process reopens the store, runs the backend's integrity check and sorts the articles into complete, \
             partial and lost batches. A kill cannot show power loss: the page cache survives a killed process. \
             With --fault power-loss (the default) each persistent variant also writes on an in-memory FUSE layer that \
-            models the page cache (docs/POWER-LOSS.md); at the cut, fresh processes check the synced image (only what \
-            was fsynced) and --prefix-images prefix images (that plus a random in-order part of the rest). \
+            models the page cache (docs/POWER-LOSS.md). With --cuts enumerate (the default) the writer commits \
+            --batches batches there once, traced, and every crash state the model allows at every persistence point \
+            (before and after each sync, after each acknowledgement) is checked in a fresh process: the synced state \
+            and the in-order prefixes of what was still pending (--states-per-point at most, a seeded sample beyond), \
+            with --tear page also writes torn at a 4 KiB page; unsynced.csv says what was still only in the page \
+            cache after each acknowledgement. With --cuts random the power is cut at --trials random moments, each \
+            checked through its synced image and --prefix-images prefix images. \
             Without /dev/fuse those rows say "unavailable". \
             durability.csv is rewritten after every finished variant; Ctrl-C (SIGINT) or SIGTERM stops before the \
             next kill, keeps the finished variants and exits 130 or 143.
@@ -31,6 +36,16 @@ struct CrashCommand: ParsableCommand {
     var trials = 50
     @Option(name: .customLong("prefix-images"), help: "Prefix images checked per power cut (besides the synced one).")
     var prefixImages = CrashTrials.defaultPrefixImages
+    @Option(help: "Power cuts: enumerate (every crash state of a traced run) or random (--trials random moments).")
+    var cuts = CutsChoice.enumerate
+    @Option(name: .customLong("batches"), help: "Batches the traced run commits after the settled first (enumerate).")
+    var enumeratedBatches = CrashTrials.defaultEnumeratedBatches
+    @Option(
+        name: .customLong("states-per-point"),
+        help: "Prefix states per persistence point at most; a seeded sample beyond (enumerate).")
+    var statesPerPoint = CrashStatePlan.defaultBound
+    @Option(help: "Torn writes: page (a write spanning several 4 KiB pages may reach the disk in part) or none.")
+    var tear = TearChoice.none
     @Option(help: "Articles per batch (one app operation).") var batch = CrashTrials.defaultBatchSize
     @Option(name: .customLong("max-delay-ms"), help: "The kill comes 1…N ms after the first acknowledgement.")
     var maxDelay = CrashTrials.defaultMaxDelayMilliseconds
@@ -59,6 +74,15 @@ struct CrashCommand: ParsableCommand {
         }
         guard (0...100).contains(prefixImages) else {
             throw ValidationError("--prefix-images must be in 0...100, got \(prefixImages)")
+        }
+        guard (1...10_000).contains(enumeratedBatches) else {
+            throw ValidationError("--batches must be in 1...10000, got \(enumeratedBatches)")
+        }
+        guard (1...100_000).contains(statesPerPoint) else {
+            throw ValidationError("--states-per-point must be in 1...100000, got \(statesPerPoint)")
+        }
+        if tear == .page && cuts == .random {
+            throw ValidationError("--tear page needs --cuts enumerate: random cuts keep every write whole")
         }
         guard (1...100_000).contains(batch) else {
             throw ValidationError("--batch must be in 1...100000, got \(batch)")
@@ -119,6 +143,12 @@ struct CrashCommand: ParsableCommand {
         campaign.shape = try shape
         campaign.maxDelayMilliseconds = maxDelay
         campaign.prefixImages = prefixImages
+        campaign.cuts = cuts.method
+        campaign.enumeratedBatches = enumeratedBatches
+        campaign.statesPerPoint = statesPerPoint
+        campaign.tornWrites = tear == .page
+        campaign.droppedSync = try failing(.badInput) { try TestDroppedSync.count() }
+        if let dropped = campaign.droppedSync { printError(TestDroppedSync.warning(dropped)) }
         let targets = variants.map { CrashCampaign.Target(descriptor: registry[$0.backend]!, variant: $0.variant) }
         let outcome = try failing(.failure) {
             try campaign.run(
@@ -129,6 +159,9 @@ struct CrashCommand: ParsableCommand {
                 },
                 finishedTarget: { rows, finished in
                     try claim.write(try DurabilityRow.csv(rows), name: "durability.csv")
+                    if rows.contains(where: { $0.unsynced != nil }) {
+                        try claim.write(try UnsyncedReport.csv(rows), name: "unsynced.csv")
+                    }
                     try claim.write(
                         try environment(plan: plan, work: work, started: started, variants: finished),
                         name: "durability.environment.json")
@@ -159,6 +192,9 @@ extension CrashCommand {
             "kernel": MachineFacts.kernel, "workdir_filesystem": WorkDirectory.fileSystemType(of: work.path),
             "scenario_name": plan.name, "scenario_file": plan.file, "scenario_hash": plan.fileHash,
             "seed": seed ?? plan.seed, "fault": fault.rawValue, "trials": trials, "prefix_images": prefixImages,
+            "cuts": cuts.rawValue, "batches": enumeratedBatches, "states_per_point": statesPerPoint,
+            "tear": tear.rawValue,
+            "warnings": (try? TestDroppedSync.count()).flatMap { $0 }.map { [TestDroppedSync.warning($0)] } ?? [],
             "batch": batch, "max_delay_ms": maxDelay, "variants_finished": variants,
             "record_shape": Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) }),
             "command_line": CommandLine.arguments,
@@ -177,4 +213,16 @@ enum FaultChoice: String, ExpressibleByArgument, CaseIterable {
 
     /// A power-loss run also kills: the kill rows are the reference its rows are read against.
     var faults: [CrashFault] { self == .kill ? [.kill] : [.kill, .powerLoss] }
+}
+
+/// `--cuts`: how power cuts are chosen.
+enum CutsChoice: String, ExpressibleByArgument, CaseIterable {
+    case enumerate, random
+
+    var method: DurabilityRow.Method { self == .enumerate ? .enumerated : .random }
+}
+
+/// `--tear`: whether a write may reach the disk in part.
+enum TearChoice: String, ExpressibleByArgument, CaseIterable {
+    case none, page
 }

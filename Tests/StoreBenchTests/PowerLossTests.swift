@@ -175,8 +175,8 @@ struct PowerLossTests {
             """)
         let out = temp.url.appendingPathComponent("out")
         let result = try runStorebench([
-            "crash", "--fault", "power-loss", "--scenario", scenario, "--trials", "2", "--batch", "5",
-            "--max-delay-ms", "200", "--out", out.path, "--workdir", temp.url.path,
+            "crash", "--fault", "power-loss", "--cuts", "random", "--scenario", scenario, "--trials", "2", "--batch",
+            "5", "--max-delay-ms", "200", "--out", out.path, "--workdir", temp.url.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let table = try CSVFormat.decode(

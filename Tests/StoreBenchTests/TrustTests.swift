@@ -216,7 +216,7 @@ struct TrustTests {
         let result = try Self.shell("trap '' XFSZ; ulimit -f 600; exec '\(binary)' child '\(request.argument)'")
         #expect(result.status != 0, "\(backend) wrote past the file size limit")
         #expect(!result.stderr.isEmpty, "\(backend): no error message")
-        let acked = result.stdout.split(separator: "\n").compactMap { Int($0) }
+        let acked = result.stdout.split(separator: "\n").compactMap { CrashAcknowledgement(line: String($0))?.batch }
         #expect(!acked.isEmpty, "\(backend): nothing committed before the limit: \(result.stderr)")
         let descriptor = try #require(BackendRegistry.standard()[backend])
         let location = StoreLocation(directory: directory, variant: try descriptor.variant())

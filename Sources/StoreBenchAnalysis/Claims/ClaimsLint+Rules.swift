@@ -6,6 +6,8 @@ struct CrashNumbers {
     var kills: Set<Int> = []
     var cuts: Set<Int> = []
     var images: Set<Int> = []
+    /// Enumerated crash states: each kind's count and their total.
+    var states: Set<Int> = []
     var lost: Set<[Int]> = []
     var acknowledged: Set<Int> = []
 
@@ -21,7 +23,14 @@ struct CrashNumbers {
                 kills.insert(kill.trials)
                 add(kill)
             }
-            for image in [result.synced, result.prefix].compactMap({ $0 }) {
+            let power = [result.synced, result.prefix, result.torn].compactMap { $0 }
+            if power.contains(where: { $0.enumerated != nil }) {
+                states.formUnion(power.map(\.states))
+                states.insert(power.map(\.states).reduce(0, +))
+                for counts in power { add(counts) }
+                continue
+            }
+            for image in power {
                 cuts.insert(image.trials)
                 images.insert(image.states)
                 add(image)
@@ -108,7 +117,12 @@ struct LineRules {
         for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
             guard let count = ClaimSyntax.integer(match[1]) else { continue }
             let known: Set<Int> =
-                match[2] == "kills" ? evidence.kills : match[2] == "cuts" ? evidence.cuts : evidence.images
+                switch match[2] {
+                case "kills": evidence.kills
+                case "cuts": evidence.cuts
+                case "images": evidence.images
+                default: evidence.states
+                }
             if !known.contains(count) {
                 report(
                     .durabilityCSV,

@@ -27,7 +27,10 @@ public enum CrashEvidence {
 
     /// The power cut's evidence, cut by cut: "no loss in 50 cuts (50 synced and 150 prefix images; 823 batches
     /// acknowledged; ≤ 5.8% per cut, one-sided 95%)", or each image kind's losses.
-    public static func powerCut(synced: CrashResult.Counts?, prefix: CrashResult.Counts?) -> String {
+    public static func powerCut(
+        synced: CrashResult.Counts?, prefix: CrashResult.Counts?, torn: CrashResult.Counts? = nil
+    ) -> String {
+        if let enumerated = EnumeratedStates(synced: synced, prefix: prefix, torn: torn) { return enumerated.claim }
         let cuts = max(synced?.trials ?? 0, prefix?.trials ?? 0)
         let kinds = [synced.map { "\($0.states) synced" }, prefix.map { "\($0.states) prefix" }].compactMap { $0 }
         if [synced, prefix].allSatisfy({ $0.map(clean) ?? true }) {
@@ -70,14 +73,20 @@ public enum CrashEvidence {
         for (key, result) in results.sorted(by: { $0.key < $1.key }) {
             let unmeasured = result.powerLossUnmeasured ?? "not measured"
             let kill = cell(result.kill, clean: briefKill, lossy: CrashEvidence.kill) ?? "not measured"
-            let synced =
-                cell(
-                    result.synced, clean: { "no loss in \($0.trials) cuts (\(shortBound($0.trials, "cut")))" },
-                    lossy: syncedOutcome) ?? unmeasured
-            let prefix =
-                cell(
-                    result.prefix, clean: { "no loss in \($0.states) images of \($0.trials) cuts" },
-                    lossy: prefixOutcome) ?? unmeasured
+            let synced: String
+            let prefix: String
+            if let enumerated = EnumeratedStates(synced: result.synced, prefix: result.prefix, torn: result.torn) {
+                (synced, prefix) = enumerated.cells
+            } else {
+                synced =
+                    cell(
+                        result.synced, clean: { "no loss in \($0.trials) cuts (\(shortBound($0.trials, "cut")))" },
+                        lossy: syncedOutcome) ?? unmeasured
+                prefix =
+                    cell(
+                        result.prefix, clean: { "no loss in \($0.states) images of \($0.trials) cuts" },
+                        lossy: prefixOutcome) ?? unmeasured
+            }
             lines.append(
                 "| \(MarkdownTable.escape(key)) | \(kill) | \(MarkdownTable.escape(synced)) | \(MarkdownTable.escape(prefix)) |"
             )
@@ -93,7 +102,10 @@ public enum CrashEvidence {
     }
 
     /// "no loss in 50 cuts (≤ 5.8% per cut)", "lost 316 batches in 50 cuts".
-    public static func briefPowerCut(synced: CrashResult.Counts?, prefix: CrashResult.Counts?) -> String {
+    public static func briefPowerCut(
+        synced: CrashResult.Counts?, prefix: CrashResult.Counts?, torn: CrashResult.Counts? = nil
+    ) -> String {
+        if let enumerated = EnumeratedStates(synced: synced, prefix: prefix, torn: torn) { return enumerated.brief }
         let cuts = max(synced?.trials ?? 0, prefix?.trials ?? 0)
         let lossy = [synced, prefix].compactMap { $0 }.filter { !clean($0) }
         guard let first = lossy.first else { return "no loss in \(cuts) cuts (\(shortBound(cuts, "cut")))" }

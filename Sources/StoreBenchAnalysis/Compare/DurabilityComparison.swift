@@ -39,18 +39,19 @@ public struct DurabilityComparison: Sendable {
         for variant in both {
             let before = baseline[variant]!
             let after = current[variant]!
-            let images: [(String, CrashResult.Counts?, CrashResult.Counts?, String)] = [
-                ("killed app", before.kill, after.kill, "kills"),
-                ("power-loss synced image", before.synced, after.synced, "cuts"),
-                ("power-loss prefix images", before.prefix, after.prefix, "images"),
+            let images: [(String, CrashResult.Counts?, CrashResult.Counts?, String, String)] = [
+                ("killed app", before.kill, after.kill, "kills", ""),
+                ("power-loss synced image", before.synced, after.synced, "cuts", "synced states"),
+                ("power-loss prefix images", before.prefix, after.prefix, "images", "prefix states"),
+                ("power-loss torn states", before.torn, after.torn, "images", "torn states"),
             ]
-            for (name, b, a, noun) in images {
+            for (name, b, a, noun, states) in images {
                 switch (b, a) {
                 case (let b?, let a?) where b.lostSomething != a.lostSomething:
                     changes.append(
                         Change(
                             variant: variant, isRegression: a.lostSomething,
-                            detail: "\(name): \(b.brief(noun)) → \(a.brief(noun))"))
+                            detail: "\(name): \(b.brief(noun, states: states)) → \(a.brief(noun, states: states))"))
                 case (.some, nil), (nil, .some):
                     warnings.append(
                         "durability of \(variant): \(name) measured only in \(b == nil ? "current" : "baseline")")
@@ -62,7 +63,7 @@ public struct DurabilityComparison: Sendable {
             func common(_ result: CrashResult, _ other: CrashResult) -> CrashResult {
                 CrashResult(
                     kill: other.kill == nil ? nil : result.kill, synced: other.synced == nil ? nil : result.synced,
-                    prefix: other.prefix == nil ? nil : result.prefix)
+                    prefix: other.prefix == nil ? nil : result.prefix, torn: other.torn == nil ? nil : result.torn)
             }
             let classBefore = DurabilityClass(declared: .durable, crash: common(before, after)).promise
             let classAfter = DurabilityClass(declared: .durable, crash: common(after, before)).promise

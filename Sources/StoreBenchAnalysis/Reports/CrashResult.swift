@@ -13,9 +13,44 @@ public struct CrashResult: Sendable, Equatable {
         public var acknowledged = 0
         public var lost = 0
         public var corrupt = 0
+        /// Set when the states are every crash state of a traced run (`method` `enumerated`): then `trials` counts
+        /// runs, `states` the states of this kind, `acknowledged` the run's batches once, `lost` the distinct
+        /// batches lost in any state, `corrupt` the corrupt states.
+        public var enumerated: Enumerated?
         public var lostSomething: Bool { lost > 0 || corrupt > 0 }
 
-        public init(trials: Int = 0, states: Int? = nil, acknowledged: Int = 0, lost: Int = 0, corrupt: Int = 0) {
+        /// What an enumerated row adds (``DurabilityColumn/points`` …).
+        public struct Enumerated: Sendable, Equatable {
+            public var points = 0, sampledPoints = 0, distinctImages = 0, lostStates = 0
+            /// The oldest lost acknowledgement's age at its state's cut, in ms (nil: nothing lost).
+            public var lossWindowMilliseconds: Double?
+            /// The same in acknowledgements: at most this many of the newest saves were lost (nil: nothing lost).
+            public var lossDepth: Int?
+
+            public init(
+                points: Int = 0, sampledPoints: Int = 0, distinctImages: Int = 0, lostStates: Int = 0,
+                lossWindowMilliseconds: Double? = nil, lossDepth: Int? = nil
+            ) {
+                (self.points, self.sampledPoints, self.distinctImages) = (points, sampledPoints, distinctImages)
+                (self.lostStates, self.lossWindowMilliseconds, self.lossDepth) =
+                    (lostStates, lossWindowMilliseconds, lossDepth)
+            }
+
+            static func + (a: Self, b: Self) -> Self {
+                Self(
+                    points: a.points + b.points, sampledPoints: a.sampledPoints + b.sampledPoints,
+                    distinctImages: a.distinctImages + b.distinctImages, lostStates: a.lostStates + b.lostStates,
+                    lossWindowMilliseconds: [a.lossWindowMilliseconds, b.lossWindowMilliseconds].compactMap { $0 }
+                        .max(),
+                    lossDepth: [a.lossDepth, b.lossDepth].compactMap { $0 }.max())
+            }
+        }
+
+        public init(
+            trials: Int = 0, states: Int? = nil, acknowledged: Int = 0, lost: Int = 0, corrupt: Int = 0,
+            enumerated: Enumerated? = nil
+        ) {
+            self.enumerated = enumerated
             self.trials = trials
             self.states = states ?? trials
             self.acknowledged = acknowledged
@@ -24,16 +59,21 @@ public struct CrashResult: Sendable, Equatable {
         }
 
         /// "0 of 1,234 lost in 50 cuts" (unreadable stores named only when there were some).
-        public func brief(_ noun: String) -> String {
+        /// Enumerated counts say their states instead: "0 of 20 lost in 137 synced states".
+        public func brief(_ noun: String, states statesNoun: String = "states") -> String {
             "\(MarkdownTable.grouped(Double(lost))) of \(MarkdownTable.grouped(Double(acknowledged))) lost"
-                + (corrupt > 0 ? ", \(corrupt) unreadable" : "") + " in \(trials) \(noun)"
+                + (corrupt > 0 ? ", \(corrupt) unreadable" : "")
+                + (enumerated == nil
+                    ? " in \(trials) \(noun)" : " in \(MarkdownTable.grouped(Double(states))) \(statesNoun)")
         }
 
         static func + (a: Counts, b: Counts) -> Counts {
             Counts(
                 trials: a.trials + b.trials, states: a.states + b.states, acknowledged: a.acknowledged + b.acknowledged,
                 lost: a.lost + b.lost,
-                corrupt: a.corrupt + b.corrupt)
+                corrupt: a.corrupt + b.corrupt,
+                // Two enumerated runs add up; an enumerated and a random count are neither.
+                enumerated: a.enumerated.flatMap { a in b.enumerated.map { a + $0 } })
         }
     }
 
@@ -43,20 +83,26 @@ public struct CrashResult: Sendable, Equatable {
     public var synced: Counts?
     /// The power cut's `prefix` images: the synced state plus an in-order part of the rest (nil: not measured).
     public var prefix: Counts?
+    /// Enumerated `torn` states: a prefix state whose next write reached the disk in part (nil: not modelled).
+    public var torn: Counts?
     /// Why power loss was not measured ("not-modelled: …", "unavailable: …"), when the file says.
     public var powerLossUnmeasured: String?
 
-    public init(kill: Counts? = nil, synced: Counts? = nil, prefix: Counts? = nil, powerLossUnmeasured: String? = nil) {
+    public init(
+        kill: Counts? = nil, synced: Counts? = nil, prefix: Counts? = nil, torn: Counts? = nil,
+        powerLossUnmeasured: String? = nil
+    ) {
         self.kill = kill
         self.synced = synced
         self.prefix = prefix
+        self.torn = torn
         self.powerLossUnmeasured = powerLossUnmeasured
     }
 
     /// Whether a power cut lost anything in either image kind (nil: not measured).
     public var powerLossLostSomething: Bool? {
         guard synced != nil || prefix != nil else { return nil }
-        return synced?.lostSomething == true || prefix?.lostSomething == true
+        return [synced, prefix, torn].contains { $0?.lostSomething == true }
     }
 
     /// The class a report shows: ``DurabilityClass/init(declared:crash:)``.
@@ -67,10 +113,10 @@ public struct CrashResult: Sendable, Equatable {
     /// The killed-app cell of a report (``CrashEvidence/kill(_:)``).
     public var killSummary: String { kill.map(CrashEvidence.kill) ?? "not measured" }
 
-    /// The power-loss cell of a report, cut by cut (``CrashEvidence/powerCut(synced:prefix:)``).
+    /// The power-loss cell of a report, cut by cut (``CrashEvidence/powerCut(synced:prefix:torn:)``).
     public var powerLossSummary: String {
         guard synced != nil || prefix != nil else { return powerLossUnmeasured ?? "not measured" }
-        return CrashEvidence.powerCut(synced: synced, prefix: prefix)
+        return CrashEvidence.powerCut(synced: synced, prefix: prefix, torn: torn)
     }
 
     /// Reads one `durability.csv` into results by "backend [variant]". A file without a `fault` column (before power
@@ -105,15 +151,28 @@ public struct CrashResult: Sendable, Equatable {
             let key = "\(backend) [\(variant)]"
             var result = results[key] ?? CrashResult()
             let trials = max(int(.trials), int("kills"))
-            let counts = Counts(
+            var counts = Counts(
                 trials: trials, states: text(.images).flatMap { Int($0) } ?? trials, acknowledged: int(.ackedBatches),
                 lost: int(.lostBatches), corrupt: int(.corruptOpens))
+            if text(.method) == DurabilityMethod.enumerated.rawValue {
+                let window = text(.lossWindowMilliseconds) ?? ""
+                guard window.isEmpty || Double(window).map({ $0 >= 0 }) == true else {
+                    throw RunFolderError(
+                        .badValue, "\(source): line \(line + 2): loss_window_ms is '\(window.prefix(40))', not a time")
+                }
+                counts.enumerated = Counts.Enumerated(
+                    points: int(.points), sampledPoints: int(.sampledPoints), distinctImages: int(.distinctImages),
+                    lostStates: int(.lostStates), lossWindowMilliseconds: Double(window),
+                    lossDepth: text(.lossDepth).flatMap { Int($0) })
+            }
             let status = text(.status) ?? "measured"
             switch (text(.fault) ?? "kill", text(.image) ?? "live") {
             case ("kill", _):
                 result.kill = result.kill.map { $0 + counts } ?? counts
             case ("power-loss", "synced") where status == "measured":
                 result.synced = result.synced.map { $0 + counts } ?? counts
+            case ("power-loss", "torn") where status == "measured":
+                result.torn = result.torn.map { $0 + counts } ?? counts
             case ("power-loss", _) where status == "measured":
                 result.prefix = result.prefix.map { $0 + counts } ?? counts
             case ("power-loss", _):
@@ -144,7 +203,7 @@ public struct CrashResult: Sendable, Equatable {
         func add(_ a: Counts?, _ b: Counts?) -> Counts? { a.map { a in b.map { a + $0 } ?? a } ?? b }
         return CrashResult(
             kill: add(kill, other.kill), synced: add(synced, other.synced), prefix: add(prefix, other.prefix),
-            powerLossUnmeasured: powerLossUnmeasured ?? other.powerLossUnmeasured)
+            torn: add(torn, other.torn), powerLossUnmeasured: powerLossUnmeasured ?? other.powerLossUnmeasured)
     }
 
     /// The crash result files of a run folder: every `durability*.csv` in it, sorted by name.

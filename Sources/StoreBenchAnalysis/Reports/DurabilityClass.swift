@@ -56,7 +56,7 @@ public struct DurabilityClass: Sendable, Equatable {
         let briefKill = kill.map(CrashEvidence.briefKill)
         let briefPower = crash.flatMap {
             $0.synced != nil || $0.prefix != nil
-                ? CrashEvidence.briefPowerCut(synced: $0.synced, prefix: $0.prefix) : nil
+                ? CrashEvidence.briefPowerCut(synced: $0.synced, prefix: $0.prefix, torn: $0.torn) : nil
         }
         // The short form: a measured class with the measurement that decides it (and, lowered by a power cut, that
         // loss after what was survived); a declared class with every measurement beside it.

@@ -32,9 +32,11 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case launchParents(ChildStore, screen: Int)
     /// Open the store and read back the `count` settings of `seed` (the `settings` workload).
     case readSettings(ChildStore, seed: UInt64, count: Int)
-    /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed (`crash`); with
-    /// `pauseAfterFirst`, wait for a line on standard input after acknowledging the first batch.
-    case crashWriter(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, pauseAfterFirst: Bool = false)
+    /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed or `limit` batches are
+    /// committed (`crash`); with `pauseAfterFirst`, wait for a line on standard input after acknowledging the first.
+    case crashWriter(
+        ChildStore, batch: Int, seed: UInt64, shape: RecordShape, pauseAfterFirst: Bool = false,
+        limit: Int = CrashTrials.batchLimit)
     /// Reopen the store after a crash and sort its articles into `batches` batches (`crash`).
     case crashCheck(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, batches: Int)
     /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
@@ -69,11 +71,11 @@ public enum ChildRequest: Codable, Sendable, Equatable {
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(
                 try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
-        case .crashWriter(let store, let batch, let seed, let shape, let pauseAfterFirst):
+        case .crashWriter(let store, let batch, let seed, let shape, let pauseAfterFirst, let limit):
             let (descriptor, location) = try store.resolve(in: registry)
             try CrashBatches.write(
                 descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
-                limit: CrashTrials.batchLimit, pauseAfterFirst: pauseAfterFirst)
+                limit: limit, pauseAfterFirst: pauseAfterFirst)
             return .done
         case .crashCheck(let store, let batch, let seed, let shape, let batches):
             let (descriptor, location) = try store.resolve(in: registry)

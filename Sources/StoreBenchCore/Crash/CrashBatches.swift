@@ -18,7 +18,8 @@ public enum CrashBatches {
 
     /// Runs in the writer child: commits batch after batch, one app operation each, and when the timed path would
     /// consider the operation done (its unit of work returned and any pending batch committed, as the clock does)
-    /// writes the batch number and a newline to standard output. Stops after `limit` batches. With
+    /// writes the batch number, a space, the CLOCK_MONOTONIC time in nanoseconds and a newline to standard output
+    /// (``CrashAcknowledgement``). Stops after `limit` batches and closes the store. With
     /// `pauseAfterFirst` it reads one line from standard input after the first acknowledgement (the power-loss
     /// trial settles the store there).
     public static func write(
@@ -35,7 +36,7 @@ public enum CrashBatches {
             }
             // The clock stops after commitPending (RepetitionRunner): acknowledge at the same point.
             try store.commitPending()
-            let line = Array("\(index)\n".utf8)
+            let line = Array("\(index) \(monotonicNanoseconds())\n".utf8)
             guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
                 throw HarnessError(
                     .crashTrial, "cannot acknowledge batch \(index): \(SystemError("write", path: "standard output"))")
@@ -59,6 +60,15 @@ public enum CrashBatches {
         public var partialBatches: [Int]
         /// Articles that are not the generator's (changed content or unknown uids).
         public var foreignArticles: Int
+
+        public init(
+            opened: Bool, integrity: String, settings: String, completeBatches: [Int], partialBatches: [Int],
+            foreignArticles: Int
+        ) {
+            (self.opened, self.integrity, self.settings) = (opened, integrity, settings)
+            (self.completeBatches, self.partialBatches, self.foreignArticles) =
+                (completeBatches, partialBatches, foreignArticles)
+        }
     }
 
     /// Runs in the checker child: opens the store, runs the backend's integrity check, reads every article and

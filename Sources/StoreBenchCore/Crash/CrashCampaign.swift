@@ -32,6 +32,13 @@ public struct CrashCampaign {
     public var shape = RecordShape()
     public var maxDelayMilliseconds = CrashTrials.defaultMaxDelayMilliseconds
     public var prefixImages = CrashTrials.defaultPrefixImages
+    /// Power cuts: enumerated crash states of a traced run (the default) or random moments.
+    public var cuts = DurabilityRow.Method.enumerated
+    public var enumeratedBatches = CrashTrials.defaultEnumeratedBatches
+    public var statesPerPoint = CrashStatePlan.defaultBound
+    public var tornWrites = false
+    /// A test seam (``CrashTrials/droppedSync``); nil in real runs.
+    public var droppedSync: Int?
     /// Checked before every trial.
     public let interrupt: InterruptRequest
 
@@ -60,6 +67,11 @@ public struct CrashCampaign {
                 trials.shape = shape
                 trials.maxDelayMilliseconds = maxDelayMilliseconds
                 trials.prefixImages = prefixImages
+                trials.cuts = cuts
+                trials.enumeratedBatches = enumeratedBatches
+                trials.statesPerPoint = statesPerPoint
+                trials.tornWrites = tornWrites
+                trials.droppedSync = droppedSync
                 let interrupt = interrupt
                 trials.shouldStop = { interrupt.signal != nil }
                 do {

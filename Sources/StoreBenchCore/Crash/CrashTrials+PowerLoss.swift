@@ -11,6 +11,7 @@ extension CrashTrials {
     func cutPower(trials: Int) throws -> [DurabilityRow] {
         var synced = DurabilityRow(
             backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
+        synced.method = .random
         var prefix = synced
         prefix.image = .prefix
         func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
@@ -27,7 +28,11 @@ extension CrashTrials {
             retries = try repeatTrials(trials) { store, delay in
                 let layer = try PageCacheMount(executable: executable, mountpoint: store)
                 defer { layer.unmount() }
-                guard let written = try killWriter(in: store, afterMilliseconds: delay, afterFirst: layer.settle) else {
+                let settle = {
+                    try layer.settle()
+                    if let droppedSync = self.droppedSync { try layer.dropSync(droppedSync) }
+                }
+                guard let written = try killWriter(in: store, afterMilliseconds: delay, afterFirst: settle) else {
                     return false
                 }
                 try layer.cut()

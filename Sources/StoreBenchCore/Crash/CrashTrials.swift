@@ -45,6 +45,18 @@ public struct CrashTrials {
     public var prefixImages = defaultPrefixImages
     public static let defaultPrefixImages = 3
 
+    /// How power cuts are chosen: every crash state of a traced run, or random moments.
+    public var cuts = DurabilityRow.Method.enumerated
+    /// Enumeration: batches committed after the settled batch 0 in the traced run.
+    public var enumeratedBatches = defaultEnumeratedBatches
+    public static let defaultEnumeratedBatches = 20
+    /// Enumeration: prefix states a persistence point gets at most (a seeded sample beyond).
+    public var statesPerPoint = CrashStatePlan.defaultBound
+    /// Enumeration: also the torn states (a write spanning several 4 KiB pages kept in part; `--tear page`).
+    public var tornWrites = false
+    /// A test seam: the layer loses this file sync after the settle (as if the writer skipped it); nil in real runs.
+    public var droppedSync: Int?
+
     /// Runs until `trials` trials have counted (an attempt that tested nothing is retried, at most `trials` times).
     /// A kill gives one row (`live`); a power cut two (`synced`, `prefix`), or rows that say why it was not
     /// measured.
@@ -59,6 +71,8 @@ public struct CrashTrials {
                 return true
             }
             return [row]
+        case .powerLoss where cuts == .enumerated:
+            return try enumeratePowerLoss()
         case .powerLoss:
             return try cutPower(trials: trials)
         }
@@ -103,7 +117,7 @@ public struct CrashTrials {
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
         while acked.isEmpty, monotonicNanoseconds() < firstDeadline, !child.ended {
-            acked += child.readLines(waitingMilliseconds: 50).compactMap { Int($0) }
+            acked += child.readLines(waitingMilliseconds: 50).compactMap { CrashAcknowledgement(line: $0)?.batch }
         }
         guard !acked.isEmpty else {
             let outcome = child.killAndWait()
@@ -119,11 +133,11 @@ public struct CrashTrials {
             let now = monotonicNanoseconds()
             if now >= killAt { break }
             acked += child.readLines(waitingMilliseconds: Int32(max(1, (killAt - now) / 1_000_000))).compactMap {
-                Int($0)
+                CrashAcknowledgement(line: $0)?.batch
             }
         }
         let outcome = child.killAndWait()
-        acked += outcome.remainingLines.compactMap { Int($0) }
+        acked += outcome.remainingLines.compactMap { CrashAcknowledgement(line: $0)?.batch }
         if outcome.killedBySignal { return acked }
         if outcome.exitCode != 0 {
             throw HarnessError(

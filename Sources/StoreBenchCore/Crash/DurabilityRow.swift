@@ -26,14 +26,31 @@ public struct DurabilityRow: Sendable, Equatable {
     public var unrecoverable = 0
     /// Attempts that tested nothing (cut before the first acknowledgement, or finished first) and were retried.
     public var retries = 0
+    /// How a power cut's states were chosen (nil for kills).
+    public var method: Method?
+    /// Enumerated rows (``CrashStatePlan``): persistence points of the traced run, those whose prefix states were a
+    /// sample, distinct images checked, states that lost an acknowledged batch (`images` counts the states), and the
+    /// loss window in milliseconds (nil: nothing lost). For these rows `acked_batches` counts the run's acknowledged
+    /// batches once and `lost_batches` the distinct batches lost in any state of the row's kind.
+    public var points = 0, sampledPoints = 0, distinctImages = 0, lostStates = 0
+    public var lossWindowMilliseconds: Double?
+    /// The loss window in acknowledgements (``CrashStateVerdicts/Tally/lossDepth``; nil: nothing lost).
+    public var lossDepth: Int?
+    /// Enumerated `synced` rows: what was still only in the page cache after each acknowledgement (not a CSV
+    /// column: `crash` writes it to `unsynced.csv`).
+    public var unsynced: UnsyncedReport?
     public var status: Status = .measured
     /// Why the row is not measured; notes on how it was.
     public var detail = ""
 
     /// The post-fault state a row's stores were checked in.
     public enum Image: String, Sendable, CaseIterable {
-        case live, synced, prefix
+        /// `torn`: a prefix state whose next pending write reached the disk in part (`--tear page`).
+        case live, synced, prefix, torn
     }
+
+    /// How a power cut's crash states were chosen.
+    public typealias Method = DurabilityMethod
 
     public enum Status: String, Sendable {
         /// The counts are measurements.
@@ -64,7 +81,14 @@ public struct DurabilityRow: Sendable, Equatable {
         [backend, variant, settings, fault.rawValue, image.rawValue]
             + [trials, images, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries].map(
                 String.init)
-            + [status.rawValue, detail]
+            + [status.rawValue, detail, method?.rawValue ?? ""]
+            + (method == .enumerated
+                ? [points, sampledPoints, distinctImages, lostStates].map(String.init)
+                    + [
+                        lossWindowMilliseconds.map { String(format: "%.3f", $0) } ?? "",
+                        lossDepth.map(String.init) ?? "",
+                    ]
+                : ["", "", "", "", "", ""])
     }
 
     /// Adds one checked store: `acked` were acknowledged before the fault, `report` is what the checker found.
@@ -82,6 +106,14 @@ public struct DurabilityRow: Sendable, Equatable {
     /// "3 kills, 120 acknowledged, 0 lost, …" for progress lines.
     public var summary: String {
         guard status == .measured else { return "\(status.rawValue): \(detail)" }
+        if method == .enumerated {
+            let sampled = sampledPoints > 0 ? ", \(sampledPoints) sampled" : ""
+            let window = lossWindowMilliseconds.map { String(format: ", losses up to %.1f ms old", $0) } ?? ""
+            return
+                "\(images) \(image.rawValue) states at \(points) persistence points\(sampled) (\(distinctImages) distinct "
+                + "images), \(ackedBatches) batches acknowledged: \(lostStates) states lost \(lostBatches) of them\(window), "
+                + "\(corruptOpens) corrupt, \(unrecoverable) unreadable"
+        }
         return "\(trials) trials, \(images) images, \(ackedBatches) acknowledged, \(lostBatches) lost, "
             + "\(partialBatches) partial, \(corruptOpens) corrupt, \(unrecoverable) unreadable"
     }

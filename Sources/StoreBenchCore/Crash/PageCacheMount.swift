@@ -87,9 +87,25 @@ public final class PageCacheMount {
         switch image {
         case .synced: try send("image synced \(directory.path)")
         case .prefix: try send("image prefix \(seed) \(directory.path)")
-        case .live: preconditionFailure("a live store is not an image")
+        case .live, .torn: preconditionFailure("\(image.rawValue) is not an image of a random cut")
         }
     }
+
+    /// Writes the crash state of a cut after the first `end` logged operations into the empty `directory`: the
+    /// durable operations, the first `keep` pending ones and, with `tear` > 0, that many pages of the next write.
+    @discardableResult
+    public func writeState(end: Int, keep: Int, tear: Int, into directory: URL) throws -> String {
+        try send("image state \(end) \(keep) \(tear) \(directory.path)")
+    }
+
+    /// After ``cut()``: the log of the run (written to `file`, a new file, and read back).
+    public func log(to file: URL) throws -> LayerLog {
+        try send("log \(file.path)")
+        return try LayerLog(text: try String(contentsOf: file, encoding: .utf8), source: file.path)
+    }
+
+    /// A test seam: the `count`-th file sync from now is answered but never logged, as if the writer skipped it.
+    public func dropSync(_ count: Int) throws { try send("drop-sync \(count)") }
 
     /// Asks the layer to unmount and waits (10 s at most) for it to exit; then makes sure nothing is mounted.
     public func unmount() {

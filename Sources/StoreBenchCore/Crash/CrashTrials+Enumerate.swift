@@ -1,0 +1,138 @@
+import Foundation
+
+extension CrashTrials {
+    /// One traced run and every crash state of it (``CrashStatePlan``), checked.
+    public struct Enumeration: Sendable {
+        public var plan: CrashStatePlan
+        public var verdicts: CrashStateVerdicts
+        public var unsynced: UnsyncedReport
+        /// Operations the layer logged after the settled part.
+        public var operations: Int
+    }
+
+    /// The enumerated power-loss rows of this variant, or rows that say why it was not measured.
+    func enumeratePowerLoss() throws -> [DurabilityRow] {
+        func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
+            [DurabilityRow.Image.synced, .prefix].map { image in
+                var row = DurabilityRow(
+                    backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
+                    status: status, detail: reason)
+                row.method = .enumerated
+                return row
+            }
+        }
+        if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
+        do {
+            return rows(try enumerate())
+        } catch let error as PageCacheMount.Unavailable {
+            return unmeasured(.unavailable, error.reason)
+        } catch is Stopped {
+            throw Stopped()
+        } catch {
+            return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
+        }
+    }
+
+    /// Power loss by enumeration: the layer is mounted on a fresh store directory, the writer commits batch 0, the
+    /// layer settles, the writer commits `enumeratedBatches` more and closes the store, and the power is cut after
+    /// it exits. Every crash state of the log is then written out and checked in a fresh checker process (each
+    /// distinct image once), and judged against the batches acknowledged before its cut.
+    public func enumerate() throws -> Enumeration {
+        let directory = try WorkDirectory(in: workRoot, prefix: "storebench-crash-")
+        defer { directory.remove() }
+        let store = try directory.subdirectory("store")
+        let layer = try PageCacheMount(executable: executable, mountpoint: store)
+        defer { layer.unmount() }
+        let acknowledgements = try traceWriter(in: store, layer: layer)
+        try layer.cut()
+        let log = try layer.log(to: directory.url.appendingPathComponent("layer.log"))
+        let plan = CrashStatePlan(
+            log: log, acknowledgements: acknowledgements, bound: statesPerPoint, tear: tornWrites, seed: seed)
+        let batches = (acknowledgements.map(\.batch).max() ?? 0) + 2
+        var reports: [CrashBatches.Report] = []
+        for (index, image) in plan.images.enumerated() {
+            if shouldStop() { throw Stopped() }
+            let target = directory.url.appendingPathComponent("image-\(index)")
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+            try layer.writeState(end: image.end, keep: image.keep, tear: image.tear, into: target)
+            reports.append(try checkStore(target, batches: batches))
+            try? FileManager.default.removeItem(at: target)
+        }
+        return Enumeration(
+            plan: plan, verdicts: CrashStateVerdicts(plan: plan, reports: reports),
+            unsynced: UnsyncedReport(log: log, acknowledgements: acknowledgements),
+            operations: log.operations.count - log.settled)
+    }
+
+    /// Runs the writer for batch 0, settles the layer, lets it commit ``enumeratedBatches`` more and waits for it to
+    /// close the store and exit; returns every acknowledgement with its time.
+    func traceWriter(in store: URL, layer: PageCacheMount) throws -> [CrashAcknowledgement] {
+        let child = try ChildProcess(
+            executable: executable,
+            request: .crashWriter(
+                ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
+                seed: seed, shape: shape, pauseAfterFirst: true, limit: enumeratedBatches + 1), input: true)
+        try child.spawn()
+        var acknowledgements: [CrashAcknowledgement] = []
+        let deadline = monotonicNanoseconds() + 300_000_000_000
+        while acknowledgements.isEmpty, monotonicNanoseconds() < deadline, !child.ended {
+            acknowledgements += child.readLines(waitingMilliseconds: 50).compactMap(CrashAcknowledgement.init(line:))
+        }
+        guard !acknowledgements.isEmpty else {
+            let outcome = child.killAndWait()
+            throw HarnessError(
+                .crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
+        }
+        try layer.settle()
+        if let droppedSync { try layer.dropSync(droppedSync) }
+        try child.send("go")
+        while !child.ended, monotonicNanoseconds() < deadline {
+            if shouldStop() {
+                _ = child.killAndWait()
+                throw Stopped()
+            }
+            acknowledgements += child.readLines(waitingMilliseconds: 100).compactMap(CrashAcknowledgement.init(line:))
+        }
+        let outcome = child.ended ? child.wait() : child.killAndWait()
+        acknowledgements += outcome.remainingLines.compactMap(CrashAcknowledgement.init(line:))
+        guard outcome.exitCode == 0, !outcome.killedBySignal else {
+            throw HarnessError(
+                .crashTrial,
+                "crash writer \(backend.name) [\(variant)] \(outcome.how) before committing \(enumeratedBatches + 1) "
+                    + "batches on the page-cache layer: \(outcome.errors)")
+        }
+        return acknowledgements
+    }
+
+    /// The rows of an enumeration: one per kind of state (`synced`, `prefix`, and `torn` when torn writes were
+    /// modelled), each counting crash states — never batches re-counted across states.
+    public func rows(_ enumeration: Enumeration) -> [DurabilityRow] {
+        let verdicts = enumeration.verdicts
+        let kinds: [(CrashStatePlan.StateKind, DurabilityRow.Image)] =
+            [(.synced, .synced), (.prefix, .prefix)] + (tornWrites ? [(.torn, .torn)] : [])
+        return kinds.map { kind, image in
+            let tally = verdicts.tallies[kind] ?? CrashStateVerdicts.Tally()
+            var row = DurabilityRow(
+                backend: backend.name, variant: variant.description, settings: verdicts.settings, fault: .powerLoss,
+                image: image)
+            row.method = .enumerated
+            row.trials = 1
+            row.images = tally.states
+            row.ackedBatches = verdicts.acknowledged
+            row.lostBatches = tally.lostBatches.count
+            row.partialBatches = tally.partialBatches.count
+            row.corruptOpens = tally.corruptStates
+            row.unrecoverable = tally.unreadableStates
+            row.lostStates = tally.lostStates
+            row.points = verdicts.points
+            row.sampledPoints = verdicts.sampledPoints
+            row.distinctImages = verdicts.images
+            row.lossWindowMilliseconds = tally.lossWindow.map { Double($0) / 1e6 }
+            row.lossDepth = tally.lossDepth
+            if kind == .synced { row.unsynced = enumeration.unsynced }
+            row.detail = [tally.firstLoss.map { "first loss: \($0)" }, backend.powerLossNote(variant)]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; ")
+            return row
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// What was still only in the page cache after each acknowledgement (LazyFS's unsynced-data report), from the layer's
+/// log of one traced run: per file and kind of change, after how many acknowledgements some of it was pending, the
+/// most bytes pending after one, and how long until a sync made it durable (or that nothing in the run did).
+public struct UnsyncedReport: Sendable, Equatable {
+    /// One file's pending change of one kind.
+    public struct Item: Sendable, Equatable {
+        /// The path in the store directory ("x.sqlite-wal"; a rename's "a → b").
+        public var path: String
+        /// "written", "truncated", "created", "removed", "renamed".
+        public var change: String
+        /// Acknowledgements after which some of it was still pending.
+        public var acknowledgements = 0
+        /// The most bytes written and pending after one acknowledgement (writes only).
+        public var bytes = 0
+        /// The longest time from an acknowledgement until the change became durable (nanoseconds).
+        public var longestDelay: UInt64 = 0
+        /// After at least one acknowledgement, nothing later in the run made it durable.
+        public var neverDurable = false
+    }
+
+    /// Acknowledgements examined (the settled batch 0 not counted).
+    public var acknowledgements = 0
+    /// By path and change, in the order first seen.
+    public var items: [Item] = []
+
+    public init(log: LayerLog, acknowledgements: [CrashAcknowledgement]) {
+        let counted = acknowledgements.filter { $0.batch > 0 }
+        self.acknowledgements = counted.count
+        let paths = log.paths()
+        var index: [String: Int] = [:]
+        for acknowledgement in counted {
+            let end = CrashStatePlan.firstOperation(after: acknowledgement.time, in: log.operations)
+            var bytes: [Int: Int] = [:]
+            var seen: Set<Int> = []
+            for position in log.pending(atCut: end) {
+                let operation = log.operations[position]
+                let change =
+                    switch operation.kind {
+                    case .write: "written"
+                    case .truncate: "truncated"
+                    case .create, .createDirectory: "created"
+                    case .remove: "removed"
+                    case .rename: "renamed"
+                    case .syncFile, .syncDirectory: ""
+                    }
+                let key = paths[position] + "\u{0}" + change
+                let item: Int
+                if let known = index[key] {
+                    item = known
+                } else {
+                    item = items.count
+                    items.append(Item(path: paths[position], change: change))
+                    index[key] = item
+                }
+                if seen.insert(item).inserted { items[item].acknowledgements += 1 }
+                bytes[item, default: 0] += operation.length
+                if let durable = operation.durableAt {
+                    let delay = log.operations[durable].time - min(log.operations[durable].time, acknowledgement.time)
+                    items[item].longestDelay = max(items[item].longestDelay, delay)
+                } else {
+                    items[item].neverDurable = true
+                }
+            }
+            for (item, count) in bytes { items[item].bytes = max(items[item].bytes, count) }
+        }
+    }
+
+    /// One line per item: "`x.sqlite-journal` removed: not durable after 20 of 20 acknowledgements; never made
+    /// durable in the run".
+    public var lines: [String] {
+        items.map { item in
+            let amount = item.change == "written" ? " (up to \(Self.bytes(item.bytes)) after one)" : ""
+            let when =
+                item.neverDurable
+                ? "never made durable in the run"
+                : "durable at most \(Self.milliseconds(item.longestDelay)) later"
+            return "`\(item.path)` \(item.change)\(amount): not durable after \(item.acknowledgements) of "
+                + "\(acknowledgements) acknowledgements; \(when)"
+        }
+    }
+
+    static func bytes(_ count: Int) -> String {
+        count < 1024 ? "\(count) B" : String(format: "%.1f KiB", Double(count) / 1024)
+    }
+
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        String(format: "%.1f ms", Double(nanoseconds) / 1e6)
+    }
+}
+
+extension UnsyncedReport {
+    /// The columns of `unsynced.csv`.
+    public static let header = [
+        "backend", "variant", "path", "change", "acknowledgements", "of_acknowledgements", "max_bytes",
+        "longest_delay_ms", "never_durable",
+    ]
+
+    /// `unsynced.csv`: one line per file and change of every row that carries a report.
+    public static func csv(_ rows: [DurabilityRow]) throws -> Data {
+        var lines = [header]
+        for row in rows {
+            guard let report = row.unsynced else { continue }
+            for item in report.items {
+                lines.append(
+                    [
+                        row.backend, row.variant, item.path, item.change, String(item.acknowledgements),
+                        String(report.acknowledgements), String(item.bytes),
+                        String(format: "%.3f", Double(item.longestDelay) / 1e6), item.neverDurable ? "yes" : "no",
+                    ])
+            }
+        }
+        return try CSVFormat.encode(lines)
+    }
+}
