@@ -141,11 +141,20 @@ struct CrashStateTests {
         let lost = try #require(lossy["sqlite [v]"]).powerLossSummary
         #expect(
             lost.hasPrefix(
-                "synced states: lost 1 of 20 acknowledged batches in 137 synced states (19 states lost some, only the newest save, the oldest loss 4.2 ms after its acknowledgement)"
+                "synced states: lost saves in 19 of 137 synced states (only the newest save each, the oldest loss 4.2 ms after its acknowledgement; lost 1 of 20 acknowledged batches across them)"
             ), "\(lost)")
         #expect(lost.contains("prefix states: no acknowledged batch lost in 275 prefix states"), "\(lost)")
         #expect(throws: (any Error).self) {
             try CrashResult.read(csv: [header, row("synced", 137, 1, 19, "soon")].joined(separator: "\n") + "\n")
         }
+        // The claims lint checks state counts against the crash results beside the page.
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let csv = [header, row("synced", 137, 1, 19, "4.25"), row("prefix", 275, 0, 0, "")].joined(separator: "\n")
+        _ = try temp.file("durability.csv", csv + "\n")
+        let page = temp.url.appendingPathComponent("report.md")
+        let claim = "- may lose data (measured: power cut: \(lost))\n"
+        #expect(ClaimsLint.lint(page: claim, at: page, name: "report.md").isEmpty, "\(claim)")
+        let wrong = claim.replacingOccurrences(of: "of 137 synced states", with: "of 138 synced states")
+        #expect(ClaimsLint.lint(page: wrong, at: page, name: "report.md").map(\.rule).contains(.durabilityCSV))
     }
 }

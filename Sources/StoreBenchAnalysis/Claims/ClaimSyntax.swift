@@ -33,9 +33,10 @@ public enum ClaimSyntax {
     static let cleanStates = "no loss in " + count + " (kills|cuts)(?:[^|]{0,160}?≤ " + number + "% per (kill|cut))?"
     /// "measured: …" up to the end of its cell or line.
     static let measured = #"measured(:?)([^|\n]*)"#
-    /// "in 50 kills", "in 150 images of 50 cuts", "in all 412 crash states", "in 137 synced states"
+    /// "in 50 kills", "in 150 images of 50 cuts", "in all 412 crash states", "in 19 of 137 synced states" (the total)
     static let states =
-        "in (?:all )?" + count + " (kills|cuts|images|crash states|synced states|prefix states|torn states)(?: of "
+        "in (?:all )?(?:[0-9][0-9,]* of )?" + count
+        + " (kills|cuts|images|crash states|synced states|prefix states|torn states)(?: of "
         + count + " cuts)?"
     /// "lost 316 of 823 acknowledged batches"
     static let lostBatches = "lost " + count + " of " + count + " acknowledged batches"

@@ -46,27 +46,28 @@ struct EnumeratedStates {
         }.joined(separator: "; ") + " (\(points))"
     }
 
-    /// "lost 19 of 20 acknowledged batches in 137 synced states (19 states lost some, the oldest loss 4.2 ms after
-    /// its acknowledgement)".
+    /// "lost saves in 19 of 137 synced states (only the newest save each, the oldest loss 4.2 ms after its
+    /// acknowledgement; lost 19 of 20 acknowledged batches across them)": the states that lost, how far back a loss
+    /// reaches, and the run's batches lost in one state or another (each batch once).
     private func outcome(_ counts: CrashResult.Counts, _ name: String) -> String {
         let enumerated = counts.enumerated ?? run
-        guard counts.lostSomething else {
-            return "no acknowledged batch lost in \(grouped(counts.states)) \(name) states"
-        }
-        var parts: [String] = []
-        if enumerated.lostStates > 0 { parts.append("\(grouped(enumerated.lostStates)) states lost some") }
+        let total = "\(grouped(counts.states)) \(name) states"
+        guard counts.lostSomething else { return "no acknowledged batch lost in \(total)" }
+        var reach: [String] = []
         if let depth = enumerated.lossDepth {
-            parts.append(depth == 1 ? "only the newest save" : "up to the \(grouped(depth)) newest saves")
+            reach.append(depth == 1 ? "only the newest save each" : "up to the \(grouped(depth)) newest saves")
         }
         if let window = enumerated.lossWindowMilliseconds {
-            parts.append("the oldest loss \(ClaimNumber.trimmed(window, digits: 1)) ms after its acknowledgement")
+            reach.append("the oldest loss \(ClaimNumber.trimmed(window, digits: 1)) ms after its acknowledgement")
         }
-        if counts.corrupt > 0 { parts.append("\(grouped(counts.corrupt)) states unreadable or damaged") }
-        let lost =
-            counts.lost > 0
-            ? "lost \(grouped(counts.lost)) of \(grouped(counts.acknowledged)) acknowledged batches"
-            : "no acknowledged batch lost"
-        return "\(lost) in \(grouped(counts.states)) \(name) states (\(parts.joined(separator: ", ")))"
+        var parts = [reach.joined(separator: ", ")].filter { !$0.isEmpty }
+        if counts.lost > 0 {
+            parts.append(
+                "lost \(grouped(counts.lost)) of \(grouped(counts.acknowledged)) acknowledged batches across them")
+        }
+        if counts.corrupt > 0 { parts.append("\(grouped(counts.corrupt)) of them unreadable or damaged") }
+        let states = enumerated.lostStates > 0 ? enumerated.lostStates : counts.corrupt
+        return "lost saves in \(grouped(states)) of \(total) (\(parts.joined(separator: "; ")))"
     }
 
     /// "no loss in all 412 states (137 points)", "lost batches in 19 of 137 synced states".
