@@ -12,25 +12,7 @@ extension CrashTrials {
 
     /// The enumerated power-loss rows of this variant, or rows that say why it was not measured.
     func enumeratePowerLoss() throws -> [DurabilityRow] {
-        func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
-            [DurabilityRow.Image.synced, .prefix].map { image in
-                var row = DurabilityRow(
-                    backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
-                    status: status, detail: reason)
-                row.method = .enumerated
-                return row
-            }
-        }
-        if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
-        do {
-            return rows(try enumerate())
-        } catch let error as PageCacheMount.Unavailable {
-            return unmeasured(.unavailable, error.reason)
-        } catch is Stopped {
-            throw Stopped()
-        } catch {
-            return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
-        }
+        try powerLossRows(.enumerated) { rows(try enumerate()) }
     }
 
     /// Power loss by enumeration: the layer is mounted on a fresh store directory, the writer commits batch 0, the

@@ -9,23 +9,14 @@ extension CrashTrials {
     /// `prefixImages` `prefix` images of that cut. The settled first batch is not counted as acknowledged, and a cut
     /// before any later acknowledgement tested nothing: it is retried, not counted.
     func cutPower(trials: Int) throws -> [DurabilityRow] {
-        var synced = DurabilityRow(
-            backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
-        synced.method = .random
-        var prefix = synced
-        prefix.image = .prefix
-        func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
-            [DurabilityRow.Image.synced, .prefix].map { image in
-                DurabilityRow(
-                    backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
-                    status: status, detail: reason)
-            }
-        }
-        if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
-        var imageSeeds = SplitMix64.forItem(seed: seed, stream: 0x696D_6167, index: 0)
-        let retries: Int
-        do {
-            retries = try repeatTrials(trials) { store, delay in
+        try powerLossRows(.random) {
+            var synced = DurabilityRow(
+                backend: backend.name, variant: variant.description, fault: .powerLoss, image: .synced)
+            synced.method = .random
+            var prefix = synced
+            prefix.image = .prefix
+            var imageSeeds = SplitMix64.forItem(seed: seed, stream: 0x696D_6167, index: 0)
+            let retries = try repeatTrials(trials) { store, delay in
                 let layer = try PageCacheMount(executable: executable, mountpoint: store)
                 defer { layer.unmount() }
                 let settle = {
@@ -56,19 +47,39 @@ extension CrashTrials {
                 prefix.trials += 1
                 return true
             }
+            let note = backend.powerLossNote(variant)
+            return [synced, prefix].map { row in
+                var row = row
+                row.retries = retries
+                row.detail = note
+                return row
+            }
+        }
+    }
+
+    /// The power-loss rows `measure` returns; when the layer cannot mount here or the variant does not run on it,
+    /// a `synced` and a `prefix` row of `method` that say why (a stop passes through).
+    func powerLossRows(_ method: DurabilityRow.Method, _ measure: () throws -> [DurabilityRow]) throws
+        -> [DurabilityRow]
+    {
+        func unmeasured(_ status: DurabilityRow.Status, _ reason: String) -> [DurabilityRow] {
+            [DurabilityRow.Image.synced, .prefix].map { image in
+                var row = DurabilityRow(
+                    backend: backend.name, variant: variant.description, fault: .powerLoss, image: image,
+                    status: status, detail: reason)
+                row.method = method
+                return row
+            }
+        }
+        if let reason = PageCacheMount.unavailableReason() { return unmeasured(.unavailable, reason) }
+        do {
+            return try measure()
         } catch let error as PageCacheMount.Unavailable {
             return unmeasured(.unavailable, error.reason)
         } catch is Stopped {
             throw Stopped()
         } catch {
             return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
-        }
-        let note = backend.powerLossNote(variant)
-        return [synced, prefix].map { row in
-            var row = row
-            row.retries = retries
-            row.detail = note
-            return row
         }
     }
 }

@@ -104,20 +104,7 @@ public struct LayerLog: Sendable, Equatable {
     /// `-` is no name; `%XX` a byte.
     static func unescape(_ field: String) -> String? {
         guard field != "-" else { return nil }
-        guard field.contains("%") else { return field }
-        var bytes: [UInt8] = []
-        var rest = Array(field.utf8)[...]
-        while let byte = rest.popFirst() {
-            if byte == UInt8(ascii: "%"), rest.count >= 2,
-                let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                rest = rest.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return EscapedText.decode(field, marker: UInt8(ascii: "%"), digits: 2, radix: 16)
     }
 
     /// Whether operation `index` is kept by a cut after the first `end` operations (durable there).

@@ -150,18 +150,6 @@ public final class PageCacheMount {
 
     /// Mount points in mountinfo escape space, tab, newline and backslash as octal (`\040`).
     private static func unescape(_ path: String) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(path.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "\\"), utf8.count >= 3,
-                let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8)
-            {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(3)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        EscapedText.decode(path, marker: UInt8(ascii: "\\"), digits: 3, radix: 8)
     }
 }
