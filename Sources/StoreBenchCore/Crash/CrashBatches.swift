@@ -61,6 +61,9 @@ public enum CrashBatches {
         /// Articles that are not the generator's (changed content or unknown uids).
         public var foreignArticles: Int
 
+        /// The store did not open or read, failed its integrity check, or held articles the writer never wrote.
+        public var isCorrupt: Bool { !opened || integrity != "ok" || foreignArticles > 0 }
+
         public init(
             opened: Bool, integrity: String, settings: String, completeBatches: [Int], partialBatches: [Int],
             foreignArticles: Int

@@ -55,7 +55,7 @@ public struct CrashStateVerdicts: Sendable {
             tally.states += 1
             let complete = Set(report.completeBatches)
             let lost = point.acknowledged.filter { !complete.contains($0.batch) }
-            let corrupt = !report.opened || report.integrity != "ok" || report.foreignArticles > 0
+            let corrupt = report.isCorrupt
             if !report.opened { tally.unreadableStates += 1 }
             if corrupt { tally.corruptStates += 1 }
             tally.partialBatches.formUnion(report.partialBatches)

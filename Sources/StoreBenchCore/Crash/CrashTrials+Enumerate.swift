@@ -6,8 +6,6 @@ extension CrashTrials {
         public var plan: CrashStatePlan
         public var verdicts: CrashStateVerdicts
         public var unsynced: UnsyncedReport
-        /// Operations the layer logged after the settled part.
-        public var operations: Int
     }
 
     /// The enumerated power-loss rows of this variant, or rows that say why it was not measured.
@@ -42,8 +40,7 @@ extension CrashTrials {
         }
         return Enumeration(
             plan: plan, verdicts: CrashStateVerdicts(plan: plan, reports: reports),
-            unsynced: UnsyncedReport(log: log, acknowledgements: acknowledgements),
-            operations: log.operations.count - log.settled)
+            unsynced: UnsyncedReport(log: log, acknowledgements: acknowledgements))
     }
 
     /// Runs the writer for batch 0, settles the layer, lets it commit ``enumeratedBatches`` more and waits for it to

@@ -100,7 +100,7 @@ public struct DurabilityRow: Sendable, Equatable {
         partialBatches += report.partialBatches.count
         if !report.opened { unrecoverable += 1 }
         if settings.isEmpty { settings = report.settings }
-        if !report.opened || report.integrity != "ok" || report.foreignArticles > 0 { corruptOpens += 1 }
+        if report.isCorrupt { corruptOpens += 1 }
     }
 
     /// "3 kills, 120 acknowledged, 0 lost, …" for progress lines.
