@@ -104,7 +104,9 @@ extension Advice {
                             Self.number(check.budget.milliseconds))
                 }.joined(separator: "; ")
         case .failsNeed:
-            return "fails the need (\(profile.need.phrase)): " + (strategy.durability?.label ?? "no durability known")
+            // With a loss window, the durability cell beside the verdict holds the class and the window.
+            return "fails the need (\(profile.needPhrase))"
+                + (strategy.lossWindow == nil ? ": " + (strategy.durability?.label ?? "no durability known") : "")
         case .cannotRun:
             return "cannot run the profile: "
                 + strategy.operations.compactMap { result in
@@ -123,7 +125,8 @@ extension Advice {
             lines += [
                 "**Recommendation: \(best.label)**", "",
                 "It meets every budget (\(Self.budgets(best).isEmpty ? "none given" : Self.budgets(best))), "
-                    + "\(best.durability?.label ?? "durability unknown"), and costs \(cost(best)) of storage time"
+                    + "\(best.durability?.label ?? "durability unknown")"
+                    + (best.lossWindow.map { " (\($0.phrase))" } ?? "") + ", and costs \(cost(best)) of storage time"
                     + (best.bytesPerDay.map { ", \(Self.bytes($0)) written" } ?? "")
                     + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day.",
             ]
@@ -145,7 +148,7 @@ extension Advice {
         }
         lines += [
             "",
-            "Need: \(profile.need.phrase). A day: "
+            "Need: \(profile.needPhrase). A day: "
                 + profile.perDay.sorted { $0.key < $1.key }
                 .filter { $0.value > 0 }.map { "\(Self.number($0.value)) × \($0.key.phrase)" }.joined(separator: ", ")
                 + ".",
@@ -158,7 +161,8 @@ extension Advice {
         for strategy in strategies {
             lines.append(
                 "| \(strategy.label) | \(cost(strategy)) | \(Self.budgets(strategy)) | "
-                    + "\(strategy.durability?.label ?? "unknown") | \(reason(strategy)) |")
+                    + "\(strategy.durability?.label ?? "unknown")"
+                    + (strategy.lossWindow.map { "; \($0.phrase)" } ?? "") + " | \(reason(strategy)) |")
         }
         if !notConsidered.isEmpty {
             lines += [
@@ -246,6 +250,7 @@ extension Advice {
                     "evidence": durability.evidence,
                 ]
             }
+            if let window = strategy.lossWindow { entry["loss_window"] = window.json }
             entry["budgets"] = strategy.budgets.map { check -> [String: Any] in
                 var item: [String: Any] = [
                     "operation": check.operation.rawValue, "percentile": check.budget.percentile,
@@ -277,6 +282,7 @@ extension Advice {
                 "run": provenance.runDirectory, "crash_trials": provenance.crashTrials,
             ],
         ]
+        if let window = profile.lossWindowMilliseconds { record["loss_window_ms"] = window }
         if let growth { record["growth"] = growth.json }
         return try JSONSerialization.data(
             withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

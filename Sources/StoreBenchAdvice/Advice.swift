@@ -53,6 +53,8 @@ public struct Advice: Sendable {
         public let bytesPerDay: Double?
         public let syncsPerDay: Double?
         public let durability: DurabilityClass?
+        /// How old a save a power cut can take, judged when the profile gives a loss window.
+        public let lossWindow: LossWindow?
         public let meetsNeed: Bool
         public var verdict = Verdict.costlier
         /// Cost relative to the recommendation: median ratio and its 95% interval.
@@ -107,8 +109,10 @@ public struct Advice: Sendable {
             let cost = runs ? Self.cost(operations, perDay: plan.profile.perDay, resamples: resamples, rng: &rng) : nil
             let declared = promise(backend, variant)
             let durability = declared.map { DurabilityClass(declared: $0, crash: crashes[key]) }
-            let needed: DurabilityPromise = plan.profile.need == .powerLoss ? .durable : .survivesKill
-            let meets = durability.map { $0.promise.keeps(atLeast: needed) } ?? false
+            let window = plan.profile.lossWindowMilliseconds.map { _ in
+                LossWindow(crash: crashes[key], savesPerDay: plan.profile.savesPerDay)
+            }
+            let meets = Self.meetsNeed(plan.profile, durability: durability, window: window)
             let perDay = plan.profile.perDay
             return Strategy(
                 backend: backend, variant: variant, label: label(backend, variant), operations: operations,
@@ -116,9 +120,18 @@ public struct Advice: Sendable {
                 costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
                 bytesPerDay: runs ? Self.daily(operations, perDay, \.writtenBytes) : nil,
                 syncsPerDay: runs ? Self.daily(operations, perDay, \.syncs) : nil,
-                durability: durability, meetsNeed: meets)
+                durability: durability, lossWindow: window, meetsNeed: meets)
         }
         judge(resamples: resamples, rng: &rng)
+    }
+
+    /// Whether a strategy's durability keeps the profile's need: its class keeps `power-loss` (or `kill`); with a
+    /// loss window, a class that survives a killed app and a power cut whose lost saves are no older than the window.
+    static func meetsNeed(_ profile: AppProfile, durability: DurabilityClass?, window: LossWindow?) -> Bool {
+        guard let promise = durability?.promise else { return false }
+        if promise.keeps(atLeast: profile.need == .powerLoss ? .durable : .survivesKill) { return true }
+        guard let limit = profile.lossWindowMilliseconds, let window else { return false }
+        return promise.keeps(atLeast: .survivesKill) && window.meets(limit)
     }
 
     /// Orders the strategies and gives each its verdict.

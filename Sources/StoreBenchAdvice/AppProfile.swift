@@ -72,6 +72,9 @@ public struct AppProfile: Sendable, Equatable {
     public var parentScreen = 50
     public var budgets: [Operation: Budget] = [:]
     public var need = Need.kill
+    /// With `durability: {survive: power-loss, loss_window_ms: W}`: a power cut may lose saves acknowledged at most
+    /// this many ms before it (``LossWindow``); nil: a power cut may lose nothing acknowledged.
+    public var lossWindowMilliseconds: Double?
     /// How the data grows: `advise` answers again at the size it reaches (``AdviceGrowth``).
     public var growth: Growth?
     /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: what the registered backends offer (``AdvicePlan/offered(for:by:)``).
@@ -212,12 +215,13 @@ public struct AppProfile: Sendable, Equatable {
                 budgets[operation] = Budget(milliseconds: milliseconds, percentile: percentile)
             }
         }
-        let needText = try reader.string(top["durability"], at: "durability", required: true)!
-        guard let need = Need(rawValue: needText) else {
+        (need, lossWindowMilliseconds) = try Self.durability(top["durability"], reader: reader)
+        if lossWindowMilliseconds != nil && savesPerDay == 0 {
             throw reader.error(
-                "durability", "'\(needText)'; allowed: kill (survives a killed app), power-loss (survives power loss)")
+                "durability.loss_window_ms",
+                "a loss window is about saves: give one of per_day.\(Self.savingOperations.map(\.rawValue).joined(separator: ", per_day.")) a frequency"
+            )
         }
-        self.need = need
         if let list = top["candidates"] {
             candidates = try reader.sequence(list, at: "candidates", nonEmpty: true).enumerated().map { index, item in
                 try reader.scalar(item, at: "candidates[\(index)]")
