@@ -118,7 +118,10 @@ extension Advice {
 
     /// The answer as Markdown; `chart` is a path relative to the answer's folder, when drawn; `growth`, the answer
     /// again at the grown size, when the profile grows.
-    public func markdown(_ provenance: Provenance, chart: String?, growth: AdviceGrowth? = nil) -> String {
+    /// `powerCut`: what a power cut can take from the strategies that lost saves (``UnsyncedEvidence/section(crashes:label:)``).
+    public func markdown(
+        _ provenance: Provenance, chart: String?, growth: AdviceGrowth? = nil, powerCut: [String] = []
+    ) -> String {
         var lines = ["# storebench advise: \(profile.name)", ""]
         if !profile.description.isEmpty { lines += ["_\(profile.description)_", ""] }
         if let best = recommendation {
@@ -171,6 +174,7 @@ extension Advice {
                     + ".",
             ]
         }
+        if !powerCut.isEmpty { lines += [""] + powerCut.dropLast() }
         lines += [
             "", "## Per operation", "", "What one operation is (the workload and the unit of work that timed it):", "",
         ]

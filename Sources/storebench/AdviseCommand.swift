@@ -192,6 +192,10 @@ struct AdviseCommand: ParsableCommand {
         try failing(.failure) {
             let csv = try DurabilityRow.csv(rows)
             try claim.write(csv, name: "durability.csv")
+            // What was still unsynced after each acknowledgement, which the answer quotes for strategies that lost.
+            if rows.contains(where: { $0.unsynced != nil }) {
+                try claim.write(try UnsyncedReport.csv(rows), name: UnsyncedEvidence.fileName)
+            }
             let run = try RunOutput(claim.url.appendingPathComponent("run"), existing: .adopt, kind: .crash)
             defer { run.release() }
             try run.write(csv, name: "durability.csv")
@@ -241,10 +245,14 @@ struct AdviseCommand: ParsableCommand {
         let chart = "run/charts/overview.png"
         let growth = try Self.growthAnswer(
             in: out, profile: profile, today: advice, crashes: crashes, registry: registry)
+        let powerCut = try UnsyncedEvidence.read(in: out)?.section(crashes: crashes) { key in
+            let parts = BackendRegistry.parts(ofStrategy: key)
+            return registry.label(backend: parts.backend, variant: parts.variant)
+        }
         let markdown = advice.markdown(
             provenance,
             chart: FileManager.default.fileExists(atPath: out.appendingPathComponent(chart).path) ? chart : nil,
-            growth: growth)
+            growth: growth, powerCut: powerCut ?? [])
         try claim.write(Data(markdown.utf8), name: "advice.md")
         try claim.write(try advice.json(provenance, growth: growth), name: "advice.json")
         print(markdown, terminator: "")

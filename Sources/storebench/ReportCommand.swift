@@ -66,7 +66,11 @@ struct ReportCommand: ParsableCommand {
         let document = RunReport.markdown(
             summary: summary, environment: table.environment,
             charts: RunReport.charts(in: directory.appendingPathComponent("charts")),
-            decision: decision, crashFiles: crashFiles.map(\.lastPathComponent))
+            decision: decision, crashFiles: crashFiles.map(\.lastPathComponent),
+            powerCut: folder.unsynced?.section(crashes: crashes) { key in
+                let parts = BackendRegistry.parts(ofStrategy: key)
+                return BackendRegistry.standard().label(backend: parts.backend, variant: parts.variant)
+            } ?? [])
         try failing(.failure) {
             try claim.write(CSVFormat.encode(decision.classRows), name: "classes.csv")
             try claim.write(Data(document.utf8), name: "report.md")

@@ -117,6 +117,27 @@ struct CrashStateTests {
                 $0.contains("`db journal` created: not durable after 2 of 3")
                     && $0.hasSuffix("never made durable in the run")
             })
+        // unsynced.csv reads back as what report.md and advice.md quote, beside a strategy that lost saves only.
+        var row = DurabilityRow(backend: "sqlite", variant: "v", fault: .powerLoss, image: .synced)
+        row.unsynced = report
+        let evidence = try UnsyncedEvidence(csv: try UnsyncedReport.csv([row]), source: "unsynced.csv")
+        #expect(evidence.items["sqlite [v]"]?.map(\.sentence) == report.lines)
+        let enumerated = CrashResult.Counts.Enumerated(
+            points: 4, lostStates: 1, lossWindowMilliseconds: 4, lossDepth: 1)
+        let lossy = CrashResult(
+            synced: .init(trials: 1, states: 4, acknowledged: 3, lost: 1, enumerated: enumerated))
+        let clean = CrashResult(synced: .init(trials: 1, states: 4, acknowledged: 3, lost: 0, enumerated: .init()))
+        let section = evidence.section(crashes: ["sqlite [v]": lossy]) { "label of \($0)" }
+        #expect(section.first == "## What a power cut can take")
+        #expect(
+            section.contains {
+                $0.hasPrefix("- **label of sqlite [v]**: synced states: lost saves in 1 of 4 synced states")
+                    && $0.contains("Not yet durable: `db` written (up to 4.9 KiB after one)")
+            }, "\(section)")
+        #expect(evidence.section(crashes: ["sqlite [v]": clean]) { $0 }.isEmpty)
+        #expect(throws: (any Error).self) {
+            try UnsyncedEvidence(csv: Data("backend,variant\nsqlite,v\n".utf8), source: "unsynced.csv")
+        }
     }
 
     @Test(

@@ -12,7 +12,7 @@ public enum RunReport {
 
     public static func markdown(
         summary: String, environment: [String: Any]?, charts: [String],
-        decision: DecisionReport? = nil, crashFiles: [String] = []
+        decision: DecisionReport? = nil, crashFiles: [String] = [], powerCut: [String] = []
     ) -> String {
         var lines = ["# storebench run", ""]
         if let environment {
@@ -34,6 +34,7 @@ public enum RunReport {
                 "",
             ]
         }
+        lines += powerCut
         if charts.contains("overview.png") { lines += ["![overview](charts/overview.png)", ""] }
         lines += ["## Summary", "", summary]
         if let decision {

@@ -32,6 +32,8 @@ public struct RunFolder: Sendable {
     public let durability: Table?
     /// classes.csv beside the run, when present.
     public let classes: Table?
+    /// unsynced.csv beside the run (an enumerated crash run's), when present.
+    public let unsynced: UnsyncedEvidence?
 
     /// Reads `path` (a run folder). Throws a ``RunFolderError`` naming the file (and line) of the first problem.
     public init(_ path: String) throws {
@@ -74,6 +76,9 @@ public struct RunFolder: Sendable {
             if file.lastPathComponent == "durability.csv" { durability = table }
         }
         self.durability = durability
+        unsynced = try Self.read(url, UnsyncedEvidence.fileName, required: false).map {
+            try UnsyncedEvidence(csv: $0, source: url.appendingPathComponent(UnsyncedEvidence.fileName).path)
+        }
         for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"]
         where summary.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/summary.csv: not a storebench summary (no \(column) column)")
@@ -88,7 +93,9 @@ public struct RunFolder: Sendable {
 
     /// The files a command reads when it reads this folder (what its output must never replace).
     public var files: [URL] {
-        (["environment.json", "summary.csv", "samples.csv", "classes.csv"].map { url.appendingPathComponent($0) }
+        (["environment.json", "summary.csv", "samples.csv", "classes.csv", UnsyncedEvidence.fileName].map {
+            url.appendingPathComponent($0)
+        }
             + CrashResult.files(in: url)).filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 

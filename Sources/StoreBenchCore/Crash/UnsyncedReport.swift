@@ -67,47 +67,31 @@ public struct UnsyncedReport: Sendable, Equatable {
         }
     }
 
-    /// One line per item: "`x.sqlite-journal` removed: not durable after 20 of 20 acknowledgements; never made
-    /// durable in the run".
-    public var lines: [String] {
+    /// One line per item, as report.md and advice.md quote it (``UnsyncedEvidence/Item/sentence``).
+    public var lines: [String] { evidence.map(\.sentence) }
+
+    /// The items as ``UnsyncedEvidence`` reads them back from `unsynced.csv`.
+    public var evidence: [UnsyncedEvidence.Item] {
         items.map { item in
-            let amount = item.change == "written" ? " (up to \(Self.bytes(item.bytes)) after one)" : ""
-            let when =
-                item.neverDurable
-                ? "never made durable in the run"
-                : "durable at most \(Self.milliseconds(item.longestDelay)) later"
-            return "`\(item.path)` \(item.change)\(amount): not durable after \(item.acknowledgements) of "
-                + "\(acknowledgements) acknowledgements; \(when)"
+            UnsyncedEvidence.Item(
+                path: item.path, change: item.change, acknowledgements: item.acknowledgements, of: acknowledgements,
+                maxBytes: item.bytes, longestDelayMilliseconds: Double(item.longestDelay) / 1e6,
+                neverDurable: item.neverDurable)
         }
-    }
-
-    static func bytes(_ count: Int) -> String {
-        count < 1024 ? "\(count) B" : String(format: "%.1f KiB", Double(count) / 1024)
-    }
-
-    static func milliseconds(_ nanoseconds: UInt64) -> String {
-        String(format: "%.1f ms", Double(nanoseconds) / 1e6)
     }
 }
 
 extension UnsyncedReport {
-    /// The columns of `unsynced.csv`.
-    public static let header = [
-        "backend", "variant", "path", "change", "acknowledgements", "of_acknowledgements", "max_bytes",
-        "longest_delay_ms", "never_durable",
-    ]
-
     /// `unsynced.csv`: one line per file and change of every row that carries a report.
     public static func csv(_ rows: [DurabilityRow]) throws -> Data {
-        var lines = [header]
+        var lines = [UnsyncedEvidence.header]
         for row in rows {
-            guard let report = row.unsynced else { continue }
-            for item in report.items {
+            for item in row.unsynced?.evidence ?? [] {
                 lines.append(
                     [
                         row.backend, row.variant, item.path, item.change, String(item.acknowledgements),
-                        String(report.acknowledgements), String(item.bytes),
-                        String(format: "%.3f", Double(item.longestDelay) / 1e6), item.neverDurable ? "yes" : "no",
+                        String(item.of), String(item.maxBytes), String(format: "%.3f", item.longestDelayMilliseconds),
+                        item.neverDurable ? "yes" : "no",
                     ])
             }
         }
