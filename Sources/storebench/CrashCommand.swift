@@ -149,6 +149,8 @@ struct CrashCommand: ParsableCommand {
         campaign.tornWrites = tear == .page
         campaign.droppedSync = try failing(.badInput) { try TestDroppedSync.count() }
         if let dropped = campaign.droppedSync { printError(TestDroppedSync.warning(dropped)) }
+        campaign.delayedSync = try failing(.badInput) { try TestDelayedSync.milliseconds() }
+        if let delayed = campaign.delayedSync { printError(TestDelayedSync.warning(delayed)) }
         let targets = variants.map { CrashCampaign.Target(descriptor: registry[$0.backend]!, variant: $0.variant) }
         let outcome = try failing(.failure) {
             try campaign.run(
@@ -194,7 +196,8 @@ extension CrashCommand {
             "seed": seed ?? plan.seed, "fault": fault.rawValue, "trials": trials, "prefix_images": prefixImages,
             "cuts": cuts.rawValue, "batches": enumeratedBatches, "states_per_point": statesPerPoint,
             "tear": tear.rawValue,
-            "warnings": (try? TestDroppedSync.count()).flatMap { $0 }.map { [TestDroppedSync.warning($0)] } ?? [],
+            "warnings": ((try? TestDroppedSync.count()).flatMap { $0 }.map { [TestDroppedSync.warning($0)] } ?? [])
+                + ((try? TestDelayedSync.milliseconds()).flatMap { $0 }.map { [TestDelayedSync.warning($0)] } ?? []),
             "batch": batch, "max_delay_ms": maxDelay, "variants_finished": variants,
             "record_shape": Dictionary(uniqueKeysWithValues: parameterAssignments.map { ($0.key, $0.value) }),
             "command_line": CommandLine.arguments,

@@ -53,6 +53,28 @@ struct PowerLossEnumerationTests {
     }
 
     @Test(
+        "the loss window on a writer with a known batching delay: it syncs its store 200 ms after an acknowledgement, and the oldest save a state loses is 200 ms old or a little more, never older"
+    )
+    func lossWindowOfADelayedWriter() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        // SQLite with synchronous=OFF never syncs on its own: only the seam's group sync makes a save durable.
+        var run = try trials("sqlite", ["journal": "wal", "sync": "off"], in: temp)
+        run.delayedSync = 200
+        run.enumeratedBatches = 12
+        let enumeration = try run.enumerate()
+        let synced = try #require(enumeration.verdicts.tallies[.synced])
+        let window = Double(try #require(synced.lossWindow)) / 1e6
+        // The state just before a group sync loses every save since the last one, the oldest at least 200 ms old;
+        // the writer paces its batches 50 ms apart, so no save waits longer than about 250 ms plus one batch's write
+        // (slowed by the layer: the bound allows 150 ms for it).
+        #expect(window >= 200 && window <= 400, "loss window \(window) ms")
+        // At 50 ms a batch, 4 or 5 saves are pending at a sync: never all 12.
+        let depth = try #require(synced.lossDepth)
+        #expect(depth >= 3 && depth <= 6, "loss depth \(depth)")
+        #expect(enumeration.verdicts.stateLosses.allSatisfy { !$0.corrupt })
+    }
+
+    @Test(
         "a writer that skips one fsync before acknowledging is caught by enumeration in every run; random cuts catch it only sometimes"
     )
     func droppedSyncIsCaught() throws {

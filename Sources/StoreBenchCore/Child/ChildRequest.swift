@@ -33,10 +33,11 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     /// Open the store and read back the `count` settings of `seed` (the `settings` workload).
     case readSettings(ChildStore, seed: UInt64, count: Int)
     /// Commit batches of `batch` articles of `seed`, acknowledging each, until killed or `limit` batches are
-    /// committed (`crash`); with `pauseAfterFirst`, wait for a line on standard input after acknowledging the first.
+    /// committed (`crash`); with `pauseAfterFirst`, wait for a line on standard input after acknowledging the first;
+    /// `delayedSync`: a test seam (``TestDelayedSync``), nil in real runs.
     case crashWriter(
         ChildStore, batch: Int, seed: UInt64, shape: RecordShape, pauseAfterFirst: Bool = false,
-        limit: Int = CrashTrials.batchLimit)
+        limit: Int = CrashTrials.batchLimit, delayedSync: Int? = nil)
     /// Reopen the store after a crash and sort its articles into `batches` batches (`crash`).
     case crashCheck(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, batches: Int)
     /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
@@ -71,11 +72,11 @@ public enum ChildRequest: Codable, Sendable, Equatable {
             let (descriptor, location) = try store.resolve(in: registry)
             return .launch(
                 try LaunchReport.readSettings(descriptor: descriptor, location: location, seed: seed, count: count))
-        case .crashWriter(let store, let batch, let seed, let shape, let pauseAfterFirst, let limit):
+        case .crashWriter(let store, let batch, let seed, let shape, let pauseAfterFirst, let limit, let delayedSync):
             let (descriptor, location) = try store.resolve(in: registry)
             try CrashBatches.write(
                 descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
-                limit: limit, pauseAfterFirst: pauseAfterFirst)
+                limit: limit, pauseAfterFirst: pauseAfterFirst, delayedSync: delayedSync)
             return .done
         case .crashCheck(let store, let batch, let seed, let shape, let batches):
             let (descriptor, location) = try store.resolve(in: registry)

@@ -24,11 +24,12 @@ public enum CrashBatches {
     /// trial settles the store there).
     public static func write(
         descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-        shape: RecordShape = RecordShape(), limit: Int, pauseAfterFirst: Bool = false
+        shape: RecordShape = RecordShape(), limit: Int, pauseAfterFirst: Bool = false, delayedSync: Int? = nil
     ) throws {
         var generator = DatasetGenerator(seed: seed)
         generator.shape = shape
         let store = try descriptor.open(location, as: (any ArticleStore).self)
+        var oldestUnsynced: UInt64?
         for index in 0..<limit {
             let articles = batch(index, size: size, generator: generator)
             try store.unitOfWork {
@@ -36,13 +37,18 @@ public enum CrashBatches {
             }
             // The clock stops after commitPending (RepetitionRunner): acknowledge at the same point.
             try store.commitPending()
-            let line = Array("\(index) \(monotonicNanoseconds())\n".utf8)
+            let acknowledged = monotonicNanoseconds()
+            let line = Array("\(index) \(acknowledged)\n".utf8)
             guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
                 throw HarnessError(
                     .crashTrial, "cannot acknowledge batch \(index): \(SystemError("write", path: "standard output"))")
             }
             if index == 0 && pauseAfterFirst && readLine() == nil {
                 throw HarnessError(.crashTrial, "the parent closed the writer's input before it could go on")
+            }
+            if let delayedSync, index > 0 {
+                try TestDelayedSync.pace(
+                    delayedSync, acknowledged: acknowledged, oldest: &oldestUnsynced, directory: location.directory)
             }
         }
         try store.close()

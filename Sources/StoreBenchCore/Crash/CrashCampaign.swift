@@ -39,6 +39,8 @@ public struct CrashCampaign {
     public var tornWrites = false
     /// A test seam (``CrashTrials/droppedSync``); nil in real runs.
     public var droppedSync: Int?
+    /// A test seam (``CrashTrials/delayedSync``); nil in real runs.
+    public var delayedSync: Int?
     /// Checked before every trial.
     public let interrupt: InterruptRequest
 
@@ -72,6 +74,7 @@ public struct CrashCampaign {
                 trials.statesPerPoint = statesPerPoint
                 trials.tornWrites = tornWrites
                 trials.droppedSync = droppedSync
+                trials.delayedSync = delayedSync
                 let interrupt = interrupt
                 trials.shouldStop = { interrupt.signal != nil }
                 do {

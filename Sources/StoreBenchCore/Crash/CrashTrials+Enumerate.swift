@@ -50,7 +50,8 @@ extension CrashTrials {
             executable: executable,
             request: .crashWriter(
                 ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
-                seed: seed, shape: shape, pauseAfterFirst: true, limit: enumeratedBatches + 1), input: true)
+                seed: seed, shape: shape, pauseAfterFirst: true, limit: enumeratedBatches + 1,
+                delayedSync: delayedSync), input: true)
         try child.spawn()
         var acknowledgements: [CrashAcknowledgement] = []
         let deadline = monotonicNanoseconds() + 300_000_000_000

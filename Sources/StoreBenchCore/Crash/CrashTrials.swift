@@ -56,6 +56,9 @@ public struct CrashTrials {
     public var tornWrites = false
     /// A test seam: the layer loses this file sync after the settle (as if the writer skipped it); nil in real runs.
     public var droppedSync: Int?
+    /// A test seam (``TestDelayedSync``): the traced writer syncs its store only this many ms after an
+    /// acknowledgement; nil in real runs.
+    public var delayedSync: Int?
 
     /// Runs until `trials` trials have counted (an attempt that tested nothing is retried, at most `trials` times).
     /// A kill gives one row (`live`); a power cut two (`synced`, `prefix`), or rows that say why it was not
