@@ -40,6 +40,10 @@ public enum ChildRequest: Codable, Sendable, Equatable {
         limit: Int = CrashTrials.batchLimit, delayedSync: Int? = nil)
     /// Reopen the store after a crash and sort its articles into `batches` batches (`crash`).
     case crashCheck(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, batches: Int)
+    /// `crashCheck` for many stores in one process (an enumerated run's images): read a store directory a line from
+    /// standard input, answer each with one `crashCheck` line, until the input ends; the store's own directory is
+    /// not used.
+    case crashCheckEach(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, batches: Int)
     /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
     case verify(ChildStore, expectedChecksum: String?)
 
@@ -84,6 +88,18 @@ public enum ChildRequest: Codable, Sendable, Equatable {
                 CrashBatches.check(
                     descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
                     batches: batches))
+        case .crashCheckEach(let store, let batch, let seed, let shape, let batches):
+            while let directory = readLine(), !directory.isEmpty {
+                var each = store
+                each.directory = directory
+                let (descriptor, location) = try each.resolve(in: registry)
+                let answer = ChildAnswer.crashCheck(
+                    CrashBatches.check(
+                        descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
+                        batches: batches))
+                try CrashBatches.say(answer.line, what: "answer the check of \(directory)")
+            }
+            return .done
         case .verify(let store, let expectedChecksum):
             let (descriptor, location) = try store.resolve(in: registry)
             return .verify(

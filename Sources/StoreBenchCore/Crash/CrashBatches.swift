@@ -38,11 +38,7 @@ public enum CrashBatches {
             // The clock stops after commitPending (RepetitionRunner): acknowledge at the same point.
             try store.commitPending()
             let acknowledged = monotonicNanoseconds()
-            let line = Array("\(index) \(acknowledged)\n".utf8)
-            guard line.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == line.count else {
-                throw HarnessError(
-                    .crashTrial, "cannot acknowledge batch \(index): \(SystemError("write", path: "standard output"))")
-            }
+            try say("\(index) \(acknowledged)", what: "acknowledge batch \(index)")
             if index == 0 && pauseAfterFirst && readLine() == nil {
                 throw HarnessError(.crashTrial, "the parent closed the writer's input before it could go on")
             }
@@ -52,6 +48,14 @@ public enum CrashBatches {
             }
         }
         try store.close()
+    }
+
+    /// Writes `line` and a newline to standard output at once (no buffering: the parent reads it while this runs).
+    static func say(_ line: String, what: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        guard bytes.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw HarnessError(.crashTrial, "cannot \(what): \(SystemError("write", path: "standard output"))")
+        }
     }
 
     /// What the checker found in a store after the writer was killed.

@@ -30,12 +30,14 @@ extension CrashTrials {
             log: log, acknowledgements: acknowledgements, bound: statesPerPoint, tear: tornWrites, seed: seed)
         let batches = (acknowledgements.map(\.batch).max() ?? 0) + 2
         var reports: [CrashBatches.Report] = []
+        let checker = CrashImageChecker(self, batches: batches)
+        defer { checker.close() }
         for (index, image) in plan.images.enumerated() {
             if shouldStop() { throw Stopped() }
             let target = directory.url.appendingPathComponent("image-\(index)")
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
             try layer.writeState(end: image.end, keep: image.keep, tear: image.tear, into: target)
-            reports.append(try checkStore(target, batches: batches))
+            reports.append(try checker.check(target))
             try? FileManager.default.removeItem(at: target)
         }
         return Enumeration(
