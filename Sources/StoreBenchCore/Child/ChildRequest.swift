@@ -89,10 +89,9 @@ public enum ChildRequest: Codable, Sendable, Equatable {
                     descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
                     batches: batches))
         case .crashCheckEach(let store, let batch, let seed, let shape, let batches):
+            let (descriptor, template) = try store.resolve(in: registry)
             while let directory = readLine(), !directory.isEmpty {
-                var each = store
-                each.directory = directory
-                let (descriptor, location) = try each.resolve(in: registry)
+                let location = StoreLocation(directory: URL(fileURLWithPath: directory), variant: template.variant)
                 let answer = ChildAnswer.crashCheck(
                     CrashBatches.check(
                         descriptor: descriptor, location: location, size: batch, seed: seed, shape: shape,
