@@ -7,9 +7,10 @@ import StoreBenchAnalysis
 /// The evidence is the enumerated crash states of a traced run (``CrashResult/Counts/Enumerated``): in each state,
 /// the acknowledged saves it lost. Two figures come from them: `loss_window_ms`, the oldest lost save's age at its
 /// cut on the writer's clock, and `loss_depth`, how many of the newest saves a state lost. The crash writer saves
-/// back to back, the app does not: a lost save that waits for later saves to become durable (every strategy
-/// storebench offers syncs on a save, at the end, or never; none on a timer) waits, in the app, `loss_depth` of the
-/// app's intervals between saves. The window in the app's time is therefore the larger of the writer's figure and
+/// back to back, the app does not: a lost save that waits for later saves to become durable waits, in the app,
+/// `loss_depth` of the app's intervals between saves. (The crash writer commits each save before acknowledging it,
+/// auto-batching strategies included, so a save becomes durable at a sync made for it or for a later save, at the
+/// end, or never; never on a timer.) The window in the app's time is therefore the larger of the writer's figure and
 /// `loss_depth × 86,400,000 / saves a day` ms — an upper bound, never less than what the model shows.
 /// A state that lost every save the run acknowledged shows no bound at all: the model has no periodic writeback, so
 /// such a strategy's saves stay unsynced until it syncs, however old they are.
