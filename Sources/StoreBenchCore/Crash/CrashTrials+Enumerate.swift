@@ -32,9 +32,11 @@ extension CrashTrials {
         var reports: [CrashBatches.Report] = []
         let checker = CrashImageChecker(self, batches: batches)
         defer { checker.close() }
+        let images = try Self.imageDirectory() ?? directory
+        defer { if images !== directory { images.remove() } }
         for (index, image) in plan.images.enumerated() {
             if shouldStop() { throw Stopped() }
-            let target = directory.url.appendingPathComponent("image-\(index)")
+            let target = images.url.appendingPathComponent("image-\(index)")
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
             try layer.writeState(end: image.end, keep: image.keep, tear: image.tear, into: target)
             reports.append(try checker.check(target))
@@ -43,6 +45,20 @@ extension CrashTrials {
         return Enumeration(
             plan: plan, verdicts: CrashStateVerdicts(plan: plan, reports: reports),
             unsynced: UnsyncedReport(log: log, acknowledgements: acknowledgements))
+    }
+
+    /// A memory-backed directory for a run's images (in /dev/shm), or nil to write them beside the store. ext4 slows
+    /// down creating files where many were just deleted (its inode allocator skips recently deleted inodes): writing
+    /// and removing thousands of images of a file-per-record store made that allocator the run's main cost. An image
+    /// is a crash state that is opened and checked, never timed, and needs no disk of its own. Directories a killed
+    /// run left there are removed first (``WorkDirectory/removeAbandoned(in:)``).
+    static func imageDirectory() throws -> WorkDirectory? {
+        let root = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+        guard WorkDirectory.isMemoryBacked(root.path), access(root.path, W_OK) == 0,
+            WorkDirectory.freeBytes(at: root) > 1 << 30
+        else { return nil }
+        _ = WorkDirectory.removeAbandoned(in: root)
+        return try WorkDirectory(in: root, prefix: "storebench-images-")
     }
 
     /// Runs the writer for batch 0, settles the layer, lets it commit ``enumeratedBatches`` more and waits for it to

@@ -36,7 +36,9 @@ public final class WorkDirectory {
     }
 
     /// The prefixes storebench's commands give their work directories (`<prefix>XXXXXX`).
-    public static let prefixes = ["storebench-", "storebench-verify-", "storebench-crash-", "storebench-overhead-"]
+    public static let prefixes = [
+        "storebench-", "storebench-verify-", "storebench-crash-", "storebench-overhead-", "storebench-images-",
+    ]
 
     /// Removes the work directories in `parent` (named one of ``prefixes`` + six characters, holding an `.owner`
     /// file) whose owner, recorded when they were made, is no longer running: what a killed command left behind,
@@ -127,7 +129,7 @@ public final class WorkDirectory {
     }
 
     /// Free bytes on the file system of `url` (`Int64.max` when unknown).
-    static func freeBytes(at url: URL) -> Int64 {
+    public static func freeBytes(at url: URL) -> Int64 {
         let attributes = try? FileManager.default.attributesOfFileSystem(forPath: url.path)
         return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value ?? .max
     }
