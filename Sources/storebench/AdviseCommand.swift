@@ -89,8 +89,8 @@ struct AdviseCommand: ParsableCommand {
             print(
                 "then crash trials on every strategy that meets the budgets (at most \(plan.candidates.count)): "
                     + "\(profile.crashTrials) kills, and every crash state of a traced run of "
-                    + "\(CrashTrials.defaultEnumeratedBatches) batches on the page-cache layer (about 5 s a kill and "
-                    + "20–60 s a traced run here)")
+                    + "\(CrashTrials.defaultEnumeratedBatches) batches on the page-cache layer (measured here, "
+                    + "2026-11-29: about 0.2 s a kill and 1–15 s a traced run; docs/POWER-LOSS.md, \"What it costs\")")
             if let sizes = growthSizes(profile, registry: registry) {
                 print(
                     "then the growth run: every strategy again at \(sizes.measured) records (the horizon: "

@@ -135,6 +135,14 @@ struct CrashStateTests {
                     && $0.contains("Not yet durable: `db` written (up to 4.9 KiB after one)")
             }, "\(section)")
         #expect(evidence.section(crashes: ["sqlite [v]": clean]) { $0 }.isEmpty)
+        // Made durable by the next transaction's sync after most acknowledgements, by nothing after the last.
+        let removal = UnsyncedEvidence.Item(
+            path: "x.sqlite-journal", change: "removed", acknowledgements: 20, of: 20, maxBytes: 0,
+            longestDelayMilliseconds: 3.25, neverDurable: true)
+        #expect(
+            removal.sentence
+                == "`x.sqlite-journal` removed: not durable after 20 of 20 acknowledgements; durable at most 3.2 ms "
+                + "later where a later sync came, never made durable in the run after the last acknowledgement")
         #expect(throws: (any Error).self) {
             try UnsyncedEvidence(csv: Data("backend,variant\nsqlite,v\n".utf8), source: "unsynced.csv")
         }

@@ -61,8 +61,10 @@ public enum CrashEvidence {
     /// A Markdown table of crash results, one row per variant (by name): the killed app, the power cut's synced
     /// image and its prefix images, each in its own crash states; losses in bold.
     public static func table(_ results: [String: CrashResult]) -> [String] {
+        // Enumerated results are counted in states; random cuts in images of cuts.
+        let unit = results.values.contains { $0.synced?.enumerated != nil } ? ("states", "states") : ("image", "images")
         var lines = [
-            "| backend [variant] | app killed | power cut: synced image | power cut: prefix images |",
+            "| backend [variant] | app killed | power cut: synced \(unit.0) | power cut: prefix \(unit.1) |",
             "|---|---|---|---|",
         ]
         func cell(

@@ -30,13 +30,20 @@ public struct UnsyncedEvidence: Sendable, Equatable {
                 (maxBytes, longestDelayMilliseconds, neverDurable)
         }
 
-        /// "`x.sqlite-journal` removed: not durable after 20 of 20 acknowledgements; never made durable in the run".
+        /// "`x.sqlite-journal` removed: not durable after 20 of 20 acknowledgements; durable at most 3.2 ms later where
+        /// a later sync came, never made durable in the run after the last acknowledgement".
         public var sentence: String {
             let amount = change == "written" ? " (up to \(Self.bytes(maxBytes)) after one)" : ""
+            let durable = String(format: "durable at most %.1f ms later", longestDelayMilliseconds)
+            // Made durable by a later sync after some acknowledgements and by none after the last (an operation never
+            // made durable stays pending to the end).
             let when =
-                neverDurable
-                ? "never made durable in the run"
-                : String(format: "durable at most %.1f ms later", longestDelayMilliseconds)
+                !neverDurable
+                ? durable
+                : longestDelayMilliseconds > 0
+                    ? "\(durable) where a later sync came, never made durable in the run after the last "
+                        + "acknowledgement"
+                    : "never made durable in the run"
             return
                 "`\(path)` \(change)\(amount): not durable after \(acknowledgements) of \(of) acknowledgements; \(when)"
         }
