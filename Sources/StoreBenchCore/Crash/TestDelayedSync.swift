@@ -4,11 +4,12 @@ import Foundation
     import Glibc
 #endif
 
-/// A test-only seam: `STOREBENCH_TEST_DELAYED_SYNC_MS=D` (read by `crash`; ``CrashTrials/delayedSync`` in tests) makes
-/// the traced crash writer a group-commit writer with a known delay. It acknowledges each batch without waiting for a sync, paces its batches D/4 ms apart, and syncs every file
-/// of its store and the store's directory once its oldest unsynced acknowledgement is D ms old. A power cut can then
-/// lose saves between D and about 1.25 D old (plus one batch's write), which the loss-window tests check. Use it with
-/// a strategy that never syncs on its own (sqlite `sync=off`). `crash` prints a warning and records it in
+/// A test-only seam: `STOREBENCH_TEST_DELAYED_SYNC_MS=D` (read by `crash`; ``CrashTrials/delayedSync`` in tests)
+/// makes the traced crash writer a group-commit writer with a known delay. It acknowledges each batch without waiting
+/// for a sync, paces its batches D/4 ms apart, and syncs every file of its store and the store's directory once its
+/// oldest unsynced acknowledgement is D ms old. A power cut can then lose saves between D and about 1.25 D old (plus
+/// one batch's write), which the loss-window tests check. Use it with a strategy that never syncs on its own (sqlite
+/// `sync=off`). `crash` prints a warning and records it in
 /// durability.environment.json; no real run sets it.
 public enum TestDelayedSync {
     public static let variable = "STOREBENCH_TEST_DELAYED_SYNC_MS"
