@@ -48,6 +48,15 @@ public struct UnsyncedEvidence: Sendable, Equatable {
                 "`\(path)` \(change)\(amount): not durable after \(acknowledgements) of \(of) acknowledgements; \(when)"
         }
 
+        /// The item's line of `unsynced.csv` (``UnsyncedEvidence/header``), as ``UnsyncedEvidence/init(csv:source:)``
+        /// reads it back.
+        public func cells(backend: String, variant: String) -> [String] {
+            [
+                backend, variant, path, change, String(acknowledgements), String(of), String(maxBytes),
+                String(format: "%.3f", longestDelayMilliseconds), neverDurable ? "yes" : "no",
+            ]
+        }
+
         static func bytes(_ count: Int) -> String {
             count < 1024 ? "\(count) B" : String(format: "%.1f KiB", Double(count) / 1024)
         }
@@ -91,14 +100,12 @@ public struct UnsyncedEvidence: Sendable, Equatable {
         }
     }
 
-    /// `folder/unsynced.csv`, or nil when the folder has none.
+    /// `folder/unsynced.csv`, or nil when the folder has none; read by the run-folder reader's rules (a regular file
+    /// only, ``RunFolder``).
     public static func read(in folder: URL) throws -> UnsyncedEvidence? {
-        let file = folder.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw RunFolderError(.notARun, "\(file.path): cannot read it")
+        try RunFolder.read(folder, fileName, required: false).map {
+            try UnsyncedEvidence(csv: $0, source: folder.appendingPathComponent(fileName).path)
         }
-        return try UnsyncedEvidence(csv: data, source: file.path)
     }
 
     /// "## What a power cut can take": for every strategy whose power-cut states lost something, its evidence and

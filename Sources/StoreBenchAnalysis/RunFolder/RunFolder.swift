@@ -76,9 +76,7 @@ public struct RunFolder: Sendable {
             if file.lastPathComponent == "durability.csv" { durability = table }
         }
         self.durability = durability
-        unsynced = try Self.read(url, UnsyncedEvidence.fileName, required: false).map {
-            try UnsyncedEvidence(csv: $0, source: url.appendingPathComponent(UnsyncedEvidence.fileName).path)
-        }
+        unsynced = try UnsyncedEvidence.read(in: url)
         for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"]
         where summary.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/summary.csv: not a storebench summary (no \(column) column)")

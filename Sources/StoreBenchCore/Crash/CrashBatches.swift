@@ -71,6 +71,14 @@ public enum CrashBatches {
         /// Articles that are not the generator's (changed content or unknown uids).
         public var foreignArticles: Int
 
+        /// A checker killed by `signal` (a crash inside a C library on a damaged store): the store counts as
+        /// unreadable.
+        static func checkerKilled(by signal: Int32) -> Report {
+            Report(
+                opened: false, integrity: "checker killed by signal \(signal)", settings: "", completeBatches: [],
+                partialBatches: [], foreignArticles: 0)
+        }
+
         /// The store did not open or read, failed its integrity check, or held articles the writer never wrote.
         public var isCorrupt: Bool { !opened || integrity != "ok" || foreignArticles > 0 }
 

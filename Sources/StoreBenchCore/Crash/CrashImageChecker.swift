@@ -28,11 +28,7 @@ final class CrashImageChecker {
         let hung = !child.ended
         let outcome = hung ? child.killAndWait() : child.wait()
         self.child = nil
-        if outcome.killedBySignal && !hung {
-            return CrashBatches.Report(
-                opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
-                completeBatches: [], partialBatches: [], foreignArticles: 0)
-        }
+        if outcome.killedBySignal && !hung { return .checkerKilled(by: outcome.signal) }
         throw HarnessError(
             .crashTrial,
             "crash checker \(trials.backend.name) [\(trials.variant)] on \(directory.lastPathComponent) "

@@ -158,11 +158,7 @@ public struct CrashTrials {
                 ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
                 seed: seed, shape: shape,
                 batches: batches))
-        if outcome.killedBySignal {
-            return CrashBatches.Report(
-                opened: false, integrity: "checker killed by signal \(outcome.signal)", settings: "",
-                completeBatches: [], partialBatches: [], foreignArticles: 0)
-        }
+        if outcome.killedBySignal { return .checkerKilled(by: outcome.signal) }
         guard let report = outcome.answer?.crashReport else {
             throw HarnessError(
                 .crashTrial, "crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")

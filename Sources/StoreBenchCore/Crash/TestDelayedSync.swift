@@ -9,8 +9,7 @@ import Foundation
 /// for a sync, paces its batches D/4 ms apart, and syncs every file of its store and the store's directory once its
 /// oldest unsynced acknowledgement is D ms old. A power cut can then lose saves between D and about 1.25 D old (plus
 /// one batch's write), which the loss-window tests check. Use it with a strategy that never syncs on its own (sqlite
-/// `sync=off`). `crash` prints a warning and records it in
-/// durability.environment.json; no real run sets it.
+/// `sync=off`). `crash` prints a warning and records it in durability.environment.json; no real run sets it.
 public enum TestDelayedSync {
     public static let variable = "STOREBENCH_TEST_DELAYED_SYNC_MS"
 
@@ -41,10 +40,9 @@ public enum TestDelayedSync {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         for name in names + ["."] {
             let path = directory.appendingPathComponent(name).path
-            let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { throw SystemError("open", path: path) }
+            let descriptor = try SystemError.check("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
             defer { close(descriptor) }
-            guard fsync(descriptor) == 0 else { throw SystemError("fsync", path: path) }
+            _ = try SystemError.check("fsync", path: path) { fsync(descriptor) }
         }
         oldest = nil
     }

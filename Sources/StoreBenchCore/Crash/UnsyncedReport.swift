@@ -86,14 +86,7 @@ extension UnsyncedReport {
     public static func csv(_ rows: [DurabilityRow]) throws -> Data {
         var lines = [UnsyncedEvidence.header]
         for row in rows {
-            for item in row.unsynced?.evidence ?? [] {
-                lines.append(
-                    [
-                        row.backend, row.variant, item.path, item.change, String(item.acknowledgements),
-                        String(item.of), String(item.maxBytes), String(format: "%.3f", item.longestDelayMilliseconds),
-                        item.neverDurable ? "yes" : "no",
-                    ])
-            }
+            lines += (row.unsynced?.evidence ?? []).map { $0.cells(backend: row.backend, variant: row.variant) }
         }
         return try CSVFormat.encode(lines)
     }
