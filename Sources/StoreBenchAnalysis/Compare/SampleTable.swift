@@ -265,6 +265,12 @@ extension SampleTable {
         return LookSchedule(looks: looks, alpha: alpha)
     }
 
+    /// The rule the run's answers are judged settled by (``AnswerRule``), at the run's maximum repetitions.
+    public func answerRule(margin: TieMargin = .standard) -> AnswerRule {
+        let values = runEnvironment?.repetitionPolicyValues
+        return AnswerRule(maximum: values?.maximum ?? values?.looks?.last ?? 20, margin: margin)
+    }
+
     /// The reach the run aimed for (default ±5%).
     public var targetPrecision: Double {
         runEnvironment?.repetitionPolicyValues?.targetPrecision ?? NoiseFlags.defaultTargetPrecision

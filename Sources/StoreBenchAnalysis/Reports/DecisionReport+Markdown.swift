@@ -61,6 +61,7 @@ extension DecisionReport {
         lines += ["", "### Recommendations", ""]
         lines += workloads.compactMap { workload in recommendation(workload).map { $0 + (deferredCost(workload) ?? "") }
         }
+        lines += ["", settlement]
         let warnings = contradictions
         if !warnings.isEmpty {
             lines += ["", "### Warnings", ""] + warnings.map { "- ⚠ \(MarkdownTable.escape($0))" }
@@ -128,13 +129,14 @@ extension DecisionReport {
                     "### \(title): \(MarkdownTable.grouped(Double(group.size))) records"
                         + (group.parameters.isEmpty ? "" : " (\(MarkdownTable.escape(group.parameters)))"), "",
                 ]
-                lines += table(group, readOnly: workload.readOnly) + [""]
+                lines += table(group, readOnly: workload.readOnly, main: index == 0 ? workload.name : nil) + [""]
             }
         }
         return lines.joined(separator: "\n")
     }
 
-    private func table(_ group: Group, readOnly: Bool) -> [String] {
+    /// `main`: the workload's name when this is its main group (its rows settle by ``AnswerRule``).
+    private func table(_ group: Group, readOnly: Bool, main: String?) -> [String] {
         var lines = [
             "| # | backend [variant] | repetitions | median | × fastest [95% CI] verdict | durability | killed app, measured | power loss, measured | store | memory |",
             "|---:|---|---:|---:|---|---|---|---|---:|---:|",
@@ -144,6 +146,10 @@ extension DecisionReport {
         for entry in group.entries {
             var rank = "–"
             var ratioCell = best.map { ratio(entry, to: $0) } ?? "–"
+            // A row settled from too few repetitions for an interval of its ratio: the test that settled it.
+            if let best, let main, !entry.hasInterval, let settled = rankSettlement(entry, to: best, in: main) {
+                ratioCell = String(format: "%.2f×; ", entry.median / best.median) + settled
+            }
             if entry.isFloor {
                 rank = "floor"
                 ratioCell += " (floor, a reference)"

@@ -66,6 +66,9 @@ public struct DecisionReport {
     let minimumCount: Int
     /// How close to 1 a ratio's interval must lie to be called equivalent.
     let margin: TieMargin
+    /// The rule an answer is judged settled by (``AnswerRule``), and each workload's answers under it, by name.
+    let rule: AnswerRule
+    let races: [String: Race]
     /// Each pair's bootstrap interval, computed once: the answer, the recommendations and the rankings ask for the
     /// same pairs many times, and each is seeded, so the first answer is every answer.
     private let intervals = IntervalCache()
@@ -139,19 +142,29 @@ public struct DecisionReport {
         self.seed = seed
         self.margin = margin
         minimumCount = schedule.minimumCount
+        let rule = table.answerRule(margin: margin)
+        self.rule = rule
+        races = Dictionary(
+            uniqueKeysWithValues: workloads.map { [minimumCount] workload in
+                (workload.name, Race(workload, rule: rule, leaderMinimum: minimumCount))
+            })
     }
 
-    struct GroupID: Hashable {
-        let size: Int
-        let parameters: String
-        let dataset: String
+    /// Rows of one workload are compared when these agree.
+    public struct GroupID: Hashable, Sendable {
+        public let size: Int
+        public let parameters: String
+        public let dataset: String
+        public init(size: Int, parameters: String, dataset: String) {
+            (self.size, self.parameters, self.dataset) = (size, parameters, dataset)
+        }
     }
 
     /// The group that ran the scenario's own parameters, given each group's row count (the floor aside). A limit
     /// only lowers a parameter, so that group holds the largest value of every parameter ("count=100 stored=20000"
     /// over "count=10 stored=20000"), however many limited rows outnumber it. Only when no single group does (every
     /// row limited, or groups differing in data alone) do the most rows, then the larger size, decide.
-    static func mainGroup(_ counts: [GroupID: Int]) -> GroupID? {
+    public static func mainGroup(_ counts: [GroupID: Int]) -> GroupID? {
         func values(_ parameters: String) -> [String: String] {
             Dictionary(
                 parameters.split(separator: " ").map { pair -> (String, String) in

@@ -14,6 +14,15 @@ public enum StopReason: String, Sendable {
     case failed
     /// The backend declined the workload.
     case unsupported
+    /// Racing (``RepetitionPolicy/StopRule/answer``): its relation to every leader of its answers is settled, and
+    /// at least one of them says slower.
+    case settledSlower = "settled-slower"
+    /// Racing: its relation to every leader of its answers is settled, and at least one says equivalent.
+    case settledEquivalent = "settled-equivalent"
+    /// Racing: it leads an answer, and every candidate it leads has stopped.
+    case leader
+    /// Racing: no answer depends on it (a limited row, the floor); it ran the minimum.
+    case noAnswer = "no-answer"
 }
 
 /// Decides, case by case, whether another repetition buys precision (``RepetitionPolicy``), and estimates the
@@ -30,6 +39,15 @@ public struct RepetitionSchedule {
         /// says little about what the next repetition costs).
         public internal(set) var measuredSpent = 0.0
         public internal(set) var stop: StopReason?
+        /// Racing: the last look at which its relations were tested (0: none yet).
+        public internal(set) var testedAt = 0
+        /// Racing: it sits out this round, waiting for a leader to reach the repetitions its test needs.
+        public internal(set) var waiting = false
+        /// Racing: it leads one of its answers.
+        public internal(set) var leads = false
+        /// Racing: the leaders its last test settled it against, and whether one of the verdicts was equivalent.
+        public internal(set) var settledAgainst: Set<Int> = []
+        public internal(set) var settledEquivalent = false
 
         /// What the next repetition is expected to cost: the mean of the measured ones, or of all so far.
         public var meanCost: Double {
@@ -39,18 +57,24 @@ public struct RepetitionSchedule {
     }
 
     public let policy: RepetitionPolicy
-    public private(set) var cases: [CaseState]
+    public internal(set) var cases: [CaseState]
 
     /// The policy's look schedule, computed once: it is consulted after every repetition, for every case.
     public let looks: LookSchedule
 
-    public init(policy: RepetitionPolicy, caseCount: Int) {
+    /// The answer groups the run races by (nil: precision decides).
+    public let race: RaceGroups?
+
+    public init(policy: RepetitionPolicy, caseCount: Int, race: RaceGroups? = nil) {
         self.policy = policy
         looks = policy.schedule
         cases = Array(repeating: CaseState(), count: caseCount)
+        self.race = policy.racing ? race : nil
     }
 
     public func isActive(_ index: Int) -> Bool { cases[index].stop == nil }
+    /// Whether the case runs in this round: active, and not waiting for a leader.
+    public func runsThisRound(_ index: Int) -> Bool { cases[index].stop == nil && !cases[index].waiting }
     public var activeCount: Int { cases.count { $0.stop == nil } }
 
     /// How far the case's median interval reaches from the median (relative), nil while there is none.
@@ -95,16 +119,23 @@ public struct RepetitionSchedule {
 
     private func decide(_ index: Int, runElapsed: Double) -> StopReason? {
         let state = cases[index]
-        // Precision is judged only at the schedule's looks: judging after every repetition would stop on samples
-        // that are narrow by chance, and the interval would cover its median less often than it says.
-        if state.wall.count >= policy.minimum, looks.isLook(state.wall.count), let precision = precision(index),
+        if let race {
+            // Racing: the answers stop the cases in them (``applyRace()``); the others run the minimum.
+            if race.group[index] == nil && state.wall.count >= policy.minimum { return .noAnswer }
+        } else if state.wall.count >= policy.minimum, looks.isLook(state.wall.count), let precision = precision(index),
             precision <= policy.targetPrecision
         {
+            // Precision is judged only at the schedule's looks: judging after every repetition would stop on
+            // samples that are narrow by chance, and the interval would cover its median less often than it says.
             return .precise
         }
         if state.measured >= policy.maximum { return .maximum }
-        // Another repetition would overrun the case's cap: stop now rather than after.
-        if let cap = policy.caseSeconds, state.spent + state.meanCost > cap { return .caseTime }
+        // Another repetition would overrun the case's cap: stop now rather than after. A racing leader may spend
+        // a few caps: the candidates it leads settle against its repetitions.
+        if let cap = policy.caseSeconds {
+            let allowed = race != nil && state.leads ? cap * RaceGroups.leaderCapFactor : cap
+            if state.spent + state.meanCost > allowed { return .caseTime }
+        }
         if let budget = policy.budgetSeconds, runElapsed >= budget { return .budget }
         return nil
     }
@@ -121,7 +152,14 @@ public struct RepetitionSchedule {
         for (index, state) in cases.enumerated() where state.stop == nil {
             let cost = state.meanCost
             var needed = max(policy.minimum - state.wall.count, 0) + max(policy.warmup - state.repetitions, 0)
-            if needed == 0 {
+            if race != nil {
+                // Racing: to the next look (a leader to the maximum).
+                let next =
+                    state.leads
+                    ? policy.maximum
+                    : (AnswerRule(maximum: policy.maximum).looks.first { $0 > state.wall.count } ?? policy.maximum)
+                needed = max(needed, next - state.wall.count, 1)
+            } else if needed == 0 {
                 if let precision = precision(index), precision > 0 {
                     let ratio = precision / policy.targetPrecision
                     needed = max(Int((Double(state.wall.count) * ratio * ratio).rounded(.up)) - state.wall.count, 1)

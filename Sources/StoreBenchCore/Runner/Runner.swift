@@ -96,7 +96,8 @@ public struct Runner {
             order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
             schedule: scenario.policy.schedule)
         let policy = scenario.policy
-        var schedule = RepetitionSchedule(policy: policy, caseCount: plan.cases.count)
+        var schedule = RepetitionSchedule(
+            policy: policy, caseCount: plan.cases.count, race: policy.racing ? plan.raceGroups : nil)
         options.progress("repetitions: \(policy)")
         var interrupted = false
         var rounds: [[String]] = []
@@ -119,7 +120,7 @@ public struct Runner {
                 }
                 // A case resumed with measured repetitions needs no warm-up.
                 for caseIndex in plan.order(round: round)
-                where schedule.isActive(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
+                where schedule.runsThisRound(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
                     if options.interrupt.signal != nil { break rounds }
                     var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
                     // A repetition the signal cut short is not a result: the resumed run repeats it.
@@ -150,6 +151,7 @@ public struct Runner {
                     if !schedule.isActive(caseIndex) { repetitionRunner.release(caseIndex: caseIndex) }
                 }
                 if !warmup {
+                    schedule.applyRace()
                     schedule.applyBudget(runElapsed: elapsed())
                     for index in plan.cases.indices where !schedule.isActive(index) {
                         repetitionRunner.release(caseIndex: index)
@@ -221,6 +223,7 @@ public struct Runner {
             try samples.append(cells: row)
             summary.add(sample)
         }
+        schedule.applyRace()
         return seconds
     }
 

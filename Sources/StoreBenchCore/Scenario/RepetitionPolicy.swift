@@ -15,6 +15,11 @@ import StoreBenchAnalysis
 /// - a repetition failed or the backend declined the workload (repeating it would not change the row).
 ///
 /// `minimum == maximum` is a fixed count: every case runs exactly that often unless a time limit ends it.
+///
+/// With ``stop`` = ``StopRule/answer`` (scenario key `stop: answer`) precision ends no case: the report's answers
+/// decide (``AnswerRule``). A case in an answer leaves the rotation once its relation to the leaders of the
+/// answers it takes part in is settled, or, as a leader, once every candidate it leads has left; a case no answer
+/// depends on stops at ``minimum``; the limits above still apply.
 public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConvertible {
     public var warmup: Int
     public var minimum: Int
@@ -25,6 +30,19 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
     public var caseSeconds: Double?
     /// The wall-clock time the whole run may take before cases stop at their first measured repetition; nil: none.
     public var budgetSeconds: Double?
+    /// What ends a case early: its own precision, or the answers it takes part in.
+    public var stop: StopRule = .precision
+
+    /// What ends a case before its maximum.
+    public enum StopRule: String, Sendable, Codable, CaseIterable {
+        /// Its median's interval reached ``targetPrecision``.
+        case precision
+        /// The answers it takes part in are settled (``AnswerRule``).
+        case answer
+    }
+
+    /// Whether the answers decide where repetitions go (``StopRule/answer`` with a minimum below the maximum).
+    public var racing: Bool { stop == .answer && !isFixed }
 
     public static let defaultTargetPrecision = NoiseFlags.defaultTargetPrecision
 
@@ -36,6 +54,19 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
         case
             caseSeconds = "case_seconds"
         case budgetSeconds = "budget_seconds"
+        case stop
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        warmup = try container.decode(Int.self, forKey: .warmup)
+        minimum = try container.decode(Int.self, forKey: .minimum)
+        maximum = try container.decode(Int.self, forKey: .maximum)
+        targetPrecision = try container.decode(Double.self, forKey: .targetPrecision)
+        caseSeconds = try container.decodeIfPresent(Double.self, forKey: .caseSeconds)
+        budgetSeconds = try container.decodeIfPresent(Double.self, forKey: .budgetSeconds)
+        // Runs recorded before the key existed stopped for precision.
+        stop = try container.decodeIfPresent(StopRule.self, forKey: .stop) ?? .precision
     }
 
     public init(
@@ -123,6 +154,15 @@ public struct RepetitionPolicy: Sendable, Equatable, Codable, CustomStringConver
         var parts = ["\(warmup) warm-up"]
         if isFixed {
             parts.append("\(minimum) measured repetitions per case")
+        } else if racing {
+            let rule = AnswerRule(maximum: maximum)
+            parts.append(
+                "up to \(maximum) measured repetitions per case, raced by the answers: a case stops once its relation "
+                    + "to each answer's leader is settled (slower beyond or equivalent within the \(rule.margin) "
+                    + "margin, by the rank-sum interval of the ratio; tested at n = "
+                    + rule.looks.map(String.init).joined(separator: ", ")
+                    + " and at the end, each test at 5% over the answer's relations and tests, Bonferroni), a leader "
+                    + "once every candidate it leads has stopped, a case no answer depends on at \(minimum)")
         } else {
             parts.append(
                 "\(minimum)–\(maximum) measured repetitions per case, stopping at a look once both ends of the "

@@ -9,7 +9,7 @@ public struct ScenarioParser {
 
     static let topKeys = [
         "name", "description", "seed", "warmup", "repetitions", "target_precision", "case_seconds",
-        "budget_seconds", "backends", "workloads",
+        "budget_seconds", "stop", "backends", "workloads",
     ]
     static let backendKeys = ["backend", "variants", "limits", "workloads"]
     static let workloadKeys = ["workload", "parameters", "sizes"]
@@ -74,7 +74,7 @@ public struct ScenarioParser {
     }
 
     /// `warmup`, `repetitions` (a number: exactly that many; or `{min, max}`), `target_precision`, `case_seconds`
-    /// and `budget_seconds`.
+    /// `budget_seconds` and `stop` (`precision` or `answer`).
     private func parsePolicy(_ top: [(String, Node)], reader: inout NodeReader) throws -> RepetitionPolicy {
         var policy = RepetitionPolicy()
         policy.warmup = try reader.integer(top["warmup"], at: "warmup", range: 0...100) ?? policy.warmup
@@ -96,6 +96,13 @@ public struct ScenarioParser {
             ?? policy.targetPrecision
         policy.caseSeconds = try reader.decimal(top["case_seconds"], at: "case_seconds", range: 0.1...86_400)
         policy.budgetSeconds = try reader.decimal(top["budget_seconds"], at: "budget_seconds", range: 1...604_800)
+        if let node = top["stop"] {
+            let word = try reader.scalar(node, at: "stop")
+            guard let rule = RepetitionPolicy.StopRule(rawValue: word) else {
+                throw reader.error("stop", "expected precision or answer, found \"\(word)\"")
+            }
+            policy.stop = rule
+        }
         do {
             try policy.validate()
         } catch {
