@@ -27,6 +27,29 @@ struct DecisionReportTests {
     }
 
     @Test(
+        "the answer says per need whether it is settled and which rows are open; a far row settles from 4 repetitions "
+            + "by the rank test, shown with the test and without an interval")
+    func settlement() throws {
+        let samples =
+            rows("fast", mean: 1.0, repetitions: 20, seed: 1)
+            + rows("twin", mean: 1.02, spread: 0.25, repetitions: 20, seed: 2)
+            + rows("far", mean: 3.0, repetitions: 4, seed: 3)
+        let report = DecisionReport(table: try table(samples), promise: { _, _ in .mayLose }, crashes: [:])
+        #expect(report.settledRelations.settled == 1 && report.settledRelations.total == 2)
+        let line = try #require(report.settlement.split(separator: "\n").first { $0.hasPrefix("| insert |") })
+        #expect(
+            line
+                == "| insert | not settled (1 of 2); still open: twin [default] | none in this run | none in this run |"
+        )
+        #expect(report.settlement.contains("**1 of 2 relations settled.**"))
+        #expect(
+            report.rankings.contains(
+                "; settled slower by the rank-sum test (4 repetitions against the fastest's 20, every one slower than "
+                    + "every one of the fastest's; ratio at least"), "\(report.rankings)")
+        #expect(!report.rankings.contains("too few repetitions to tell); settled"))
+    }
+
+    @Test(
         "ranks by median within equal parameters, lowers a promise a crash run refuted, ranks other sizes apart, never the floor"
     )
     func ranking() throws {

@@ -35,6 +35,57 @@ struct RepetitionScheduleTests {
         #expect(schedule.precision(0).map { $0 <= 0.05 } == true)
     }
 
+    @Test(
+        "racing: the leader runs ahead, a far row settles slower from 4 repetitions, a twin of the leader is not "
+            + "called slower, a row no answer depends on runs the minimum")
+    func racing() {
+        var policy = RepetitionPolicy(warmup: 0, minimum: 3, maximum: 20)
+        policy.stop = .answer
+        let race = RaceGroups(groups: [[0, 1, 2]], promise: [0: .mayLose, 1: .mayLose, 2: .mayLose])
+        var schedule = RepetitionSchedule(policy: policy, caseCount: 4, race: race)
+        let bases = [1.0, 3.0, 1.01, 1.0]
+        var leaderAtSettlement = 0
+        for _ in 0..<200 where schedule.activeCount > 0 {
+            for index in 0..<4 where schedule.runsThisRound(index) {
+                let k = schedule.cases[index].wall.count
+                let wall = bases[index] * (1 + 0.04 * Double((k * 7 + index * 3) % 5) / 4)
+                _ = schedule.record(index, sample(wall), seconds: 0.01, warmup: false, runElapsed: 0)
+            }
+            let wasActive = schedule.isActive(1)
+            schedule.applyRace()
+            if wasActive && !schedule.isActive(1) { leaderAtSettlement = schedule.cases[0].wall.count }
+        }
+        #expect(schedule.activeCount == 0)
+        #expect(schedule.cases[1].stop == .settledSlower && schedule.cases[1].wall.count == 4)
+        // Three candidates: each test at 0.05 / (2 × 7); 4 against 9 is the first pair whose most extreme ordering
+        // is that rare (1/C(13, 4) = 1/715), so the far row waited for the leader's ninth repetition.
+        #expect(leaderAtSettlement == 9)
+        #expect([StopReason.settledEquivalent, .maximum].contains(schedule.cases[2].stop!))
+        #expect([StopReason.leader, .maximum].contains(schedule.cases[0].stop!))
+        #expect(schedule.cases[3].stop == .noAnswer && schedule.cases[3].wall.count == 3)
+    }
+
+    @Test("racing: a leader may spend four case caps so that far rows settle against it; every other row keeps its cap")
+    func racingLeaderCap() {
+        var policy = RepetitionPolicy(warmup: 0, minimum: 3, maximum: 20, caseSeconds: 2)
+        policy.stop = .answer
+        let race = RaceGroups(groups: [[0, 1, 2]], promise: [0: .mayLose, 1: .mayLose, 2: .mayLose])
+        var schedule = RepetitionSchedule(policy: policy, caseCount: 3, race: race)
+        let (bases, costs) = ([1.0, 3.0, 1.02], [0.5, 0.01, 0.5])
+        for _ in 0..<60 where schedule.activeCount > 0 {
+            for index in 0..<3 where schedule.runsThisRound(index) {
+                let k = schedule.cases[index].wall.count
+                let wall = bases[index] * (1 + 0.04 * Double((k * 7 + index * 3) % 5) / 4)
+                _ = schedule.record(index, sample(wall), seconds: costs[index], warmup: false, runElapsed: 0)
+            }
+            schedule.applyRace()
+        }
+        #expect(schedule.cases[2].stop == .caseTime && schedule.cases[2].measured == 4)
+        #expect(schedule.cases[1].stop == .settledSlower && schedule.cases[1].wall.count == 4)
+        // The far row needed 9 of the leader's repetitions (4.5 s, beyond the 2 s cap).
+        #expect(schedule.cases[0].measured >= 9 && schedule.cases[0].stop == .leader)
+    }
+
     @Test("a noisy case runs to the maximum")
     func noisyRunsToMaximum() {
         var schedule = RepetitionSchedule(policy: RepetitionPolicy(minimum: 6, maximum: 10), caseCount: 1)

@@ -79,6 +79,16 @@ struct ScenarioParserTests {
         #expect(exact.minimum == 3 && exact.maximum == 3 && exact.caseSeconds == nil && exact.budgetSeconds == 600)
         exactly.caseSeconds = 5
         #expect(try adaptive.policy.applying(exactly).caseSeconds == 5)
+        // `stop: answer` races the repetitions (not for a fixed count); anything else is refused with the key.
+        let racing = try parse(
+            "name: x\nrepetitions: {min: 3, max: 20}\nstop: answer\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]"
+        )
+        #expect(racing.policy.stop == .answer && racing.policy.racing)
+        #expect(try racing.policy.applying(exactly).racing == false)
+        #expect(adaptive.policy.stop == .precision && !adaptive.policy.racing)
+        let wrong = failure(
+            "name: x\nstop: fast\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]")
+        #expect(wrong?.description == "test.yaml: stop: expected precision or answer, found \"fast\"")
     }
 
     @Test("runaway input: duplicate sizes, too many sizes, too many cases or records are refused with the key")
@@ -123,7 +133,7 @@ struct ScenarioParserTests {
             (
                 "name: x\nbogus: 1\nbackends: [{backend: memory}]\nworkloads: [{workload: insert}]",
                 "test.yaml: bogus: unknown key; allowed keys: name, description, seed, warmup, repetitions, target_precision, "
-                    + "case_seconds, budget_seconds, backends, workloads"
+                    + "case_seconds, budget_seconds, stop, backends, workloads"
             ),
             (
                 "name: x\nbackends: [{backend: nosuch}]\nworkloads: [{workload: insert}]",

@@ -277,7 +277,8 @@ public enum ReportColumns {
                 .targetMet, .text, .neither, .statistic, .statistics, "yes when ci_reach ≤ target_precision, else no"),
             .statistic(
                 .stopped, .text, .neither, .statistic, .statistics,
-                "why the case left the rotation: precise, max-repetitions, case-time, budget, failed or unsupported"),
+                "why the case left the rotation: precise, max-repetitions, case-time, budget, failed or unsupported; racing: settled-slower, settled-equivalent, leader or no-answer"
+            ),
             .statistic(
                 .prepareShare, .ratio, .neither, .statistic, .harness,
                 "the share of the row's repetition time spent opening and filling its store (prepare_s over "
