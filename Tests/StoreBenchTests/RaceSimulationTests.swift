@@ -176,3 +176,18 @@ struct RankSumIntervalTests {
         #expect(RankSumInterval([1, 2], over: [1, 2], alpha: 0.05) == nil)
     }
 }
+
+@Suite("Settled relations, as published")
+struct SettledRelationsPageTests {
+    @Test("MEASURING.md quotes the racing run's settled relations as its report.md counts them")
+    func quotedCountMatchesReport() throws {
+        let measuring = try String(
+            contentsOf: packageRoot.appendingPathComponent("docs/MEASURING.md"), encoding: .utf8)
+        let report = try String(
+            contentsOf: packageRoot.appendingPathComponent("results/example/report.md"), encoding: .utf8)
+        let counted = try #require(report.firstMatch(of: #/\*\*([0-9,]+ of [0-9,]+) relations settled\.\*\*/#))
+        let quoted = try #require(
+            measuring.firstMatch(of: #/The racing default run \([^)]*\)+ settles \*\*([0-9,]+ of [0-9,]+)\*\*/#))
+        #expect(quoted.output.1 == counted.output.1)
+    }
+}

@@ -36,8 +36,8 @@ struct RepetitionScheduleTests {
     }
 
     @Test(
-        "racing: the leader runs ahead, a far row settles slower from 4 repetitions, a twin of the leader is not "
-            + "called slower, a row no answer depends on runs the minimum")
+        "racing: the leader runs ahead, a far row settles from 4 repetitions, a twin is not called slower, others run the minimum"
+    )
     func racing() {
         var policy = RepetitionPolicy(warmup: 0, minimum: 3, maximum: 20)
         policy.stop = .answer
