@@ -33,16 +33,14 @@ public struct RunEnvironment: Decodable, Sendable {
         public var looks: [Int]?
         public var lookAlpha: Double?
         public var targetPrecision: Double?
+        /// `max_repetitions`: the answers' last look (``SampleTable/answerRule(margin:)``).
         public var maximum: Int?
-        /// `precision` or `answer` (absent: precision, a run from before racing).
-        public var stop: String?
 
         enum CodingKeys: String, CodingKey {
             case looks
             case lookAlpha = "look_alpha"
             case targetPrecision = "target_precision"
             case maximum = "max_repetitions"
-            case stop
         }
     }
 
