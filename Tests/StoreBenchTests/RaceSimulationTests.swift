@@ -157,10 +157,11 @@ struct RankSumIntervalTests {
         #expect(RankSumInterval.criticalRank(n: 4, m: 16, alpha: 0.0004) == nil)
         #expect(RankSumInterval.criticalRank(n: 1, m: 20, alpha: 0.05) == nil, "1/21 > 0.025")
         // The whole distribution: C(16, 7) = 11,440 orderings, symmetric about n·m/2.
-        let counts = RankSumInterval.lowerTail(n: 7, m: 9, upTo: 63)
+        let counts = MannWhitney.uDistribution(n1: 7, n2: 9)
         #expect(counts.reduce(0, +) == 11_440)
         #expect((0...63).allSatisfy { counts[$0] == counts[63 - $0] })
         #expect(Array(counts[0...4]) == [1, 1, 2, 3, 5])
+        #expect(MannWhitney.uDistribution(n1: 7, n2: 9, upTo: 10) == Array(counts[0...10]))
     }
 
     @Test("complete separation gives min x / max y as the lower end; a shifted copy brackets its shift")

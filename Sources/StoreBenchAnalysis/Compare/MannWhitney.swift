@@ -67,26 +67,24 @@ public enum MannWhitney {
         return min(1, 2 * tail / total)
     }
 
-    /// Number of arrangements giving each U = 0…n1·n2 (as Double: counts exceed Int64 for large samples).
-    static func uDistribution(n1: Int, n2: Int) -> [Double] {
-        // f[i][j][u]: arrangements of i and j values with statistic u; built over j for each i.
-        var table = [[[Double]]](repeating: [[Double]](repeating: [], count: n2 + 1), count: n1 + 1)
-        for i in 0...n1 {
-            for j in 0...n2 {
-                if i == 0 || j == 0 {
-                    var row = [Double](repeating: 0, count: i * j + 1)
-                    row[0] = 1
-                    table[i][j] = row
-                    continue
-                }
-                var row = [Double](repeating: 0, count: i * j + 1)
-                // The largest value belongs to x (adds j to U) or to y (adds nothing).
-                for (u, count) in table[i - 1][j].enumerated() { row[u + j] += count }
-                for (u, count) in table[i][j - 1].enumerated() { row[u] += count }
-                table[i][j] = row
+    /// The number of orderings giving each U = 0…`degree` (default n1·n2, the whole distribution) for samples of
+    /// `n1` and `n2`: the coefficients of the Gaussian binomial [n1+n2 choose n1] in q, built as
+    /// ∏ (1 − q^(n2+i)) / (1 − q^i) for i = 1…n1 (a polynomial at every step, so truncating at `degree` is exact).
+    /// Counts are Doubles: exact up to C(40, 20), beyond Int64 for large samples.
+    public static func uDistribution(n1: Int, n2: Int, upTo degree: Int? = nil) -> [Double] {
+        let degree = degree ?? n1 * n2
+        var counts = [Double](repeating: 0, count: degree + 1)
+        counts[0] = 1
+        for i in stride(from: 1, through: n1, by: 1) {
+            let power = n2 + i
+            if power <= degree {
+                for j in stride(from: degree, through: power, by: -1) { counts[j] -= counts[j - power] }
+            }
+            if i <= degree {
+                for j in i...degree { counts[j] += counts[j - i] }
             }
         }
-        return table[n1][n2]
+        return counts
     }
 
     /// P(Z > z) for a standard normal variable.

@@ -46,7 +46,7 @@ public struct RankSumInterval: Sendable, Equatable {
         // The most extreme ordering alone: 1 / C(n + m, n). Checked first, without the distribution.
         guard isPossible(n: n, m: m, alpha: alpha) else { return nil }
         let half = (n * m + 1) / 2
-        let counts = lowerTail(n: n, m: m, upTo: half)
+        let counts = MannWhitney.uDistribution(n1: n, n2: m, upTo: half)
         let total = 2 / MannWhitney.smallestPValue(n, m)
         var cumulative = 0.0
         var found: (Int, Double)?
@@ -56,24 +56,6 @@ public struct RankSumInterval: Sendable, Equatable {
             found = (k, cumulative / total)
         }
         return found
-    }
-
-    /// The number of orderings giving each U = 0…`degree` for samples of `n` and `m`: the coefficients of the
-    /// Gaussian binomial [n+m choose n] in q, built as ∏ (1 − q^(m+i)) / (1 − q^i) for i = 1…n (a polynomial at
-    /// every step, so truncating at `degree` is exact). Counts are exact in a Double up to C(40, 20).
-    public static func lowerTail(n: Int, m: Int, upTo degree: Int) -> [Double] {
-        var counts = [Double](repeating: 0, count: degree + 1)
-        counts[0] = 1
-        for i in stride(from: 1, through: n, by: 1) {
-            let power = m + i
-            if power <= degree {
-                for j in stride(from: degree, through: power, by: -1) { counts[j] -= counts[j - power] }
-            }
-            if i <= degree {
-                for j in i...degree { counts[j] += counts[j - i] }
-            }
-        }
-        return counts
     }
 
     /// Whether samples of `n` and `m` can have an interval at `alpha` at all (their most extreme ordering is rare

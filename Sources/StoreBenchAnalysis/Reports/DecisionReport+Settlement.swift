@@ -72,7 +72,7 @@ extension DecisionReport {
         ]
         for workload in workloads {
             guard let race = races[workload.name], !race.entries.isEmpty else { continue }
-            let cells = [DurabilityPromise.mayLose, .survivesKill, .durable].map { need -> String in
+            let cells = AnswerRace.needs.map { need -> String in
                 guard let answer = race.answer(need) else {
                     return race.entries.contains { $0.durability.promise.keeps(atLeast: need) }
                         ? "too few repetitions to tell" : "none in this run"
