@@ -32,6 +32,23 @@ struct ErrorFunnelTests {
         #expect(throws: HarnessError.self) { try ChildRequest(argument: "{not json") }
     }
 
+    @Test("a started child is registered until collected, so an exit at once on a signal kills it; the layer is not")
+    func liveChildren() throws {
+        let child = try ChildProcess(executable: URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"])
+        try child.spawn()
+        let pid = child.processIdentifier
+        #expect(pid > 0 && LiveChildren.contains(pid))
+        let outcome = child.killAndWait()
+        #expect(outcome.killedBySignal && outcome.signal == SIGKILL)
+        #expect(!LiveChildren.contains(pid) && child.processIdentifier == 0)
+        // A child that ends itself when its input closes (the page-cache layer) is left to do so.
+        let server = try ChildProcess(executable: URL(fileURLWithPath: "/bin/cat"), arguments: [], input: true)
+        server.killedWhenParentExitsAtOnce = false
+        try server.spawn()
+        #expect(!LiveChildren.contains(server.processIdentifier))
+        #expect(server.wait().exitCode == 0)
+    }
+
     @Test(
         "\"inconsistent store\" is thrown only where a store's content is wrong: backends, the data model, the cache, the C baselines"
     )

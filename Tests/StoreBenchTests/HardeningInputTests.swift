@@ -75,6 +75,55 @@ struct HardeningInputTests {
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
     }
 
+    @Test("8. Ctrl-C while verify-store's checking child runs ends the child too, and leaves nothing")
+    func verifyStoreInterruptedInChild() throws {
+        let box = try Sandbox()
+        let store = try box.root.child("store")
+        let location = StoreLocation(
+            directory: store, variant: try #require(BackendRegistry.standard()["sqlite"]).variant([:]))
+        let writer = try #require(BackendRegistry.standard()["sqlite"]).open(app: location)
+        try writer.load(articles: DatasetGenerator(seed: 7).articles(count: 100_000))
+        try writer.close()
+        let run = try box.start(["verify-store", "--backend", "sqlite", "--workdir", box.work.path, store.path])
+        // The child's request (JSON, slashes maybe escaped) names the private copy in the sandbox's work directory.
+        let copy = box.work.path + "/storebench-verify-"
+        // Interrupted once the child has the copy open: left alone, it would then check on for a second or two.
+        #expect(
+            run.wait { Self.processes(mentioning: copy).contains { Self.hasOpen($0, named: "store.sqlite") } },
+            "the checking child opens the copy")
+        run.process.interrupt()
+        #expect(run.finish(within: 30) == 130, "\(run.stderr)")
+        // Killed with its parent, the child is gone within milliseconds.
+        let deadline = Date().addingTimeInterval(0.5)
+        while !Self.processes(mentioning: copy).isEmpty && Date() < deadline { usleep(10_000) }
+        #expect(Self.processes(mentioning: copy).isEmpty, "the child outlived its parent")
+        #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
+
+    /// The pids of running processes (zombies aside) whose command line contains `text` (or `text` with its slashes
+    /// escaped, as JSON writes them).
+    static func processes(mentioning text: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.filter { name in
+            guard Int32(name) != nil, Int32(name) != getpid(),
+                let line = FileManager.default.contents(atPath: "/proc/\(name)/cmdline"), !line.isEmpty,
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                !stat.contains(") Z ")
+            else { return false }
+            let command = String(decoding: line.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return command.contains(text) || command.contains(text.replacingOccurrences(of: "/", with: "\\/"))
+        }
+    }
+
+    /// Whether process `pid` has a file open whose name ends with `name`.
+    static func hasOpen(_ pid: String, named name: String) -> Bool {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        return fds.contains { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasSuffix(name)
+                == true
+        }
+    }
+
     @Test("9. --size with a repeated or an empty size is refused (64)")
     func sizeLists() throws {
         let box = try Sandbox()

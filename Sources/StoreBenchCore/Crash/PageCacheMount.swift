@@ -46,6 +46,7 @@ public final class PageCacheMount {
         server = try ChildProcess(
             executable: executable, arguments: ["page-cache-layer", "--mount", mountpoint.path],
             input: true)
+        server.killedWhenParentExitsAtOnce = false
         try server.spawn()
         let first = server.nextLine(waitingMilliseconds: 15_000)
         guard first == "ready" else {

@@ -82,14 +82,13 @@ public struct Runner {
 
         options.progress("generating data (seed \(scenario.seed))…")
         let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
-        let workDirectory = try WorkDirectory(in: options.workdir, prefix: "storebench-")
+        let workDirectory = try WorkDirectory(
+            in: options.workdir, prefix: "storebench-", removedOnSignal: options.interrupt)
         defer { workDirectory.remove() }
         // Opened on this thread, before any repetition: later threads and children inherit the events.
         let fileSystem = WorkDirectory.fileSystemType(of: workDirectory.url.path)
         let counters = options.counters ? CostCounters.open(fileSystem: fileSystem) : nil
         defer { counters?.close() }
-        let workPath = workDirectory.url
-        options.interrupt.addCleanup { WorkDirectory.removeTree(workPath) }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
         let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
         var summary = SummaryBuilder(

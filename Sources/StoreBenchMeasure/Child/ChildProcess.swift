@@ -25,9 +25,15 @@ public final class ChildProcess {
     private var input: [Int32] = [-1, -1]
     private var queued: [String] = []
     private var pid: pid_t = 0
+    /// The running child's pid (0 before ``spawn()`` and after it was collected).
+    public var processIdentifier: pid_t { pid }
     private var pending: [UInt8] = []
     /// Whether the child's standard output has reached its end.
     public private(set) var ended = false
+    /// Whether an exit at once on a signal kills the child (``LiveChildren``); set before ``spawn()``. Off for a child
+    /// that ends itself when its input pipe closes with this process (the page-cache layer unmounts first: a SIGKILL
+    /// would leave a dead mount).
+    public var killedWhenParentExitsAtOnce = true
 
     /// How the child ended.
     public struct Outcome {
@@ -72,7 +78,7 @@ public final class ChildProcess {
         for fd in output + errors + input where fd >= 0 { close(fd) }
         if pid > 0 {
             kill(pid, SIGKILL)
-            waitpid(pid, nil, 0)
+            _ = Self.reap(pid)
         }
         posix_spawn_file_actions_destroy(actions)
         actions.deallocate()
@@ -92,6 +98,7 @@ public final class ChildProcess {
             pid = 0
             throw HarnessError(.childProcess, SystemError("posix_spawn", path: path, code: rc))
         }
+        if killedWhenParentExitsAtOnce { LiveChildren.add(pid) }
     }
 
     /// Blocks until the child's first line (without its newline) or the end of its output.
@@ -189,8 +196,7 @@ public final class ChildProcess {
             pending = []
         }
         let errorText = Self.readAll(errors[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = Self.reap(pid)
         pid = 0
         let signal = status & 0x7F
         return Outcome(
@@ -203,6 +209,17 @@ public final class ChildProcess {
         let child = try ChildProcess(executable: executable, arguments: arguments)
         try child.spawn()
         return child.wait()
+    }
+
+    /// Waits for the child's end and collects its status. The pid leaves ``LiveChildren`` while the ended child still
+    /// holds it (`WNOWAIT`), so a signal's ``LiveChildren/killAll()`` never reaches a process that reused the pid.
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        LiveChildren.remove(pid)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
     }
 
     /// A pipe whose two ends are closed in every program this process starts (`pipe2` is not imported).

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchContract
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,19 +20,25 @@ public final class WorkDirectory {
     public var retireBudgetBytes: Int64 = 4 << 30
 
     /// Creates `<parent>/<prefix>XXXXXX`. Throws a message naming the parent when that is impossible.
-    /// `removedOnSignal`: the request's clean-up removes the directory, added the moment it exists (before its
-    /// owner file is written), so that no signal finds it made and not yet known.
+    /// `removedOnSignal`: the request's clean-up removes the directory. The clean-up is added before the directory
+    /// is made and waits while it is being made (one lock held from `mkdtemp` until its path is known), so no signal
+    /// finds it made and not yet known: a Ctrl-C between `mkdtemp` and the registration once left it behind.
     public init(in parent: URL, prefix: String, removedOnSignal interrupt: InterruptRequest? = nil) throws {
-        var template = Array(parent.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
-        guard created != nil else {
-            let reason = SystemError("mkdtemp", path: parent.path).message
-            throw WorkDirectoryError(message: "cannot create a work directory in \(parent.path): \(reason)")
+        let made = Mutex<URL?>(nil)
+        interrupt?.addCleanup {
+            if let url = made.withLock({ $0 }) { WorkDirectory.removeTree(url) }
         }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        url = URL(fileURLWithPath: path, isDirectory: true)
-        let made = url
-        interrupt?.addCleanup { WorkDirectory.removeTree(made) }
+        url = try made.withLock { made in
+            var template = Array(parent.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
+            let created = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
+            guard created != nil else {
+                let reason = SystemError("mkdtemp", path: parent.path).message
+                throw WorkDirectoryError(message: "cannot create a work directory in \(parent.path): \(reason)")
+            }
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            made = URL(fileURLWithPath: path, isDirectory: true)
+            return made!
+        }
         try? Data(ProcessOwner.current.recorded.utf8).write(to: url.appendingPathComponent(ProcessOwner.fileName))
     }
 

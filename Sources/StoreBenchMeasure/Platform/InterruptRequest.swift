@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// The first signal only records itself: the command finishes what it is doing, publishes what it completed and
 /// exits with ``exit``. A second SIGINT or SIGTERM runs the clean-ups added with ``addCleanup(_:)`` (e.g.
-/// removing the work directory) and exits at once. While no request is installed, a signal exits at once with
+/// removing the work directory), kills the children still running (``LiveChildren``) and exits at once. While no request is installed, a signal exits at once with
 /// 128 + its number, as the default action would.
 ///
 /// The signals are caught by one process-wide pair of Dispatch sources, made on the first ``install(exitAtOnce:)``
@@ -67,12 +67,16 @@ public final class InterruptRequest: Sendable {
 
     /// A signal arrived: the newest installed request takes it; with none installed, exit as the default action would.
     private static func deliver(_ number: Int32) {
-        guard let request = hub.withLock({ $0.active.last }) else { _exit(StoreBenchExit.code(forSignal: number)) }
+        guard let request = hub.withLock({ $0.active.last }) else {
+            LiveChildren.killAll()
+            _exit(StoreBenchExit.code(forSignal: number))
+        }
         let (exchanged, _) = request.received.compareExchange(
             expected: 0, desired: number, ordering: .sequentiallyConsistent)
         if !exchanged || request.exitAtOnce {
             exiting.withLock { _ in
                 for cleanup in request.cleanups.withLock({ $0 }) { cleanup() }
+                LiveChildren.killAll()
                 _exit(StoreBenchExit.code(forSignal: number))
             }
         }
