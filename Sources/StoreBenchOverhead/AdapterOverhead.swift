@@ -3,22 +3,35 @@ import StoreBenchBackends
 import StoreBenchCore
 
 /// Measures what the Swift `sqlite`, `lmdb` and `gdbm` backends add over the same work written in C
-/// (``CBaseline``): N article inserts in one transaction, and N point lookups by uid (each decoded into an
-/// article) among M stored articles. Both sides run on the same generated data with the same settings, schema,
-/// indexes and pragmas, and every repetition proves the work equal: for inserts, the checksum of every article
-/// each database holds and the databases' sizes; for lookups, the checksum of what each side found in the same
-/// database. The variants skip fsync (sqlite sync=off, lmdb sync=nosync, gdbm sync=none): the adapter costs CPU,
-/// and fsync timing on a shared virtual disk would drown it in noise. The two sides alternate, every insert on a
-/// fresh store in a private directory; the first round warms up.
+/// (``CBaseline``), and what the workload path adds over the backend: N article inserts in one transaction, and N
+/// point lookups by uid (each decoded into an article) among M stored articles, on three sides —
+/// - **C**: the work as a C programmer writes it (`Sources/CBaselines`);
+/// - **adapter**: the same loop through the Swift backend's `ArticleStore`, with one clock around it;
+/// - **workload**: one repetition of the `insert` or `lookup` workload exactly as `storebench run` times it
+///   (``WorkloadPath``: the per-operation clock and histogram, `commitPending`, the cost counters).
+///
+/// All three use the workload's generated data (the same articles; for lookups the lookup workload's own choice of
+/// uids) with the same settings, schema, indexes and pragmas, and every round proves the work equal: for inserts,
+/// the checksum of every article each store holds (and, for C and the adapter, the stores' sizes); for lookups, the
+/// checksum of what each side found, in order. The variants skip fsync (sqlite sync=off, lmdb sync=nosync, gdbm
+/// sync=none): the harness costs CPU, and fsync timing on a shared virtual disk would drown it in noise. The
+/// sides run in a rotating order within each round, every insert into a fresh store in a private directory; the
+/// first round warms up. Ratios are paired by round (``PairedRatio``).
 public enum AdapterOverhead {
-    public enum Operation: String, Sendable, CaseIterable {
+    public enum Operation: String, Sendable, CaseIterable, Codable {
         case insert, lookup
 
-        /// The largest Swift/C ratio the project accepts for the operation.
+        /// The largest adapter/C ratio the project accepts for the operation (judged on the interval's upper end).
         public var goal: Double { self == .insert ? 1.2 : 1.5 }
+
+        /// The workload whose timed region is the workload side.
+        public var workload: String { rawValue }
     }
 
-    /// The backends compared, each with the variant both sides reproduce.
+    /// The largest workload/adapter ratio the project accepts (judged on the interval's upper end).
+    public static let workloadGoal = 1.15
+
+    /// The backends compared, each with the variant all sides reproduce.
     public static let backends: [(name: String, settings: [String: String])] = [
         (
             SQLiteBackend.descriptor.name,
@@ -28,151 +41,106 @@ public enum AdapterOverhead {
         (GDBMBackend.descriptor.name, GDBMBackend.Settings().with { $0.sync = .none }.requested),
     ]
 
-    /// One backend and operation, both sides.
-    public struct Measurement: Sendable {
+    /// What to measure.
+    public struct Request: Sendable {
+        public var backends: [String] = AdapterOverhead.backends.map(\.name)
+        public var operations: [Operation] = Operation.allCases
+        public var count = 10_000
+        public var stored = 20_000
+        public var repetitions = 9
+        public var seed: UInt64 = 42
+        /// Whether the workload side counts costs as `storebench run` does by default.
+        public var counters = true
+
+        public init() {}
+    }
+
+    /// One backend and operation, all three sides.
+    public struct Measurement: Sendable, Codable {
         public let backend: String
+        public let variant: String
         public let operation: Operation
         public let count: Int
         public let cSeconds: [Double]
-        public let swiftSeconds: [Double]
+        public let adapterSeconds: [Double]
+        public let workloadSeconds: [Double]
         public let equalWork: EqualWork
 
         public var cMedian: Double { Statistics.median(cSeconds) ?? 0 }
-        public var swiftMedian: Double { Statistics.median(swiftSeconds) ?? 0 }
-        /// Swift median over C median (1.08: 8% slower than C).
-        public var ratio: Double { swiftMedian / cMedian }
-        public var meetsGoal: Bool { ratio <= operation.goal }
+        public var adapterMedian: Double { Statistics.median(adapterSeconds) ?? 0 }
+        public var workloadMedian: Double { Statistics.median(workloadSeconds) ?? 0 }
+        /// Adapter over C, paired by round (1.08: 8% slower than C).
+        public var adapterRatio: PairedRatio? { PairedRatio(adapterSeconds, over: cSeconds) }
+        /// Workload path over adapter, paired by round.
+        public var workloadRatio: PairedRatio? { PairedRatio(workloadSeconds, over: adapterSeconds) }
+        public var meetsAdapterGoal: Bool { adapterRatio?.meets(operation.goal) ?? false }
+        public var meetsWorkloadGoal: Bool { workloadRatio?.meets(AdapterOverhead.workloadGoal) ?? false }
+
+        enum CodingKeys: String, CodingKey {
+            case backend, variant, operation, count
+            case cSeconds = "c_seconds"
+            case adapterSeconds = "adapter_seconds"
+            case workloadSeconds = "workload_seconds"
+            case equalWork = "equal_work"
+        }
     }
 
-    /// The proof that both sides did the same work, from the last repetition: what each side's result was.
-    public struct EqualWork: Sendable, CustomStringConvertible {
-        /// For inserts, "articles <checksum>, <bytes> bytes" of each database; for lookups, "found <count>,
+    /// The proof that the sides did the same work, from the last round: what each side's result was.
+    public struct EqualWork: Sendable, Codable, CustomStringConvertible {
+        /// For inserts, "articles <checksum>, <bytes> bytes" of each store; for lookups, "found <count>,
         /// <checksum>".
         public let c: String
-        public let swift: String
-        public var holds: Bool { c == swift && !c.isEmpty }
-        public var description: String { holds ? c : "C: \(c); Swift: \(swift)" }
+        public let adapter: String
+        /// The workload's own verification: the checksum it returned, which must be the adapter's content checksum
+        /// (inserts: every article the store holds; lookups: the articles found, in order).
+        public let workload: String
+        public let adapterChecksum: String
+
+        public init(c: String, adapter: String, workload: String, adapterChecksum: String) {
+            (self.c, self.adapter, self.workload, self.adapterChecksum) = (c, adapter, workload, adapterChecksum)
+        }
+
+        public var holds: Bool { c == adapter && !c.isEmpty && workload == adapterChecksum }
+        public var description: String {
+            holds ? c : "C: \(c); adapter: \(adapter); workload: \(workload) (expected \(adapterChecksum))"
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case c, adapter, workload
+            case adapterChecksum = "adapter_checksum"
+        }
     }
 
     /// A signal stopped the measurement before it finished.
     public struct Stopped: Error {}
 
     public static func measure(
-        backends names: [String] = backends.map(\.name), operations: [Operation] = Operation.allCases,
-        count: Int, stored: Int, repetitions: Int, seed: UInt64, workdir: URL,
-        shouldStop: @escaping () -> Bool = { false }
+        _ request: Request, workdir: URL, shouldStop: @escaping () -> Bool = { false }
     ) throws -> [Measurement] {
-        let generator = DatasetGenerator(seed: seed)
-        let articles = generator.articles(count: max(count, stored))
-        var rng = SplitMix64(seed: seed ^ 0x6F76_6572)
-        let uids = (0..<count).map { _ in articles[Int.random(in: 0..<stored, using: &rng)].uid }
         let work = try WorkDirectory(in: workdir, prefix: "storebench-overhead-")
         defer { work.remove() }
+        let counters =
+            request.counters ? CostCounters.open(fileSystem: WorkDirectory.fileSystemType(of: work.url.path)) : nil
+        defer { counters?.close() }
         var results: [Measurement] = []
         let registry = BackendRegistry.standard()
-        for name in names {
-            guard let entry = backends.first(where: { $0.name == name }) else {
+        for name in request.backends {
+            guard let entry = backends.first(where: { $0.name == name }), let descriptor = registry[name] else {
                 throw StoreError.unsupported(
                     "no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
             }
-            let descriptor = registry[name]!
-            let variant = try descriptor.variant(entry.settings)
-            let side = Sides(
-                backend: name, descriptor: descriptor, variant: variant, work: work, shouldStop: shouldStop)
-            for operation in operations {
-                switch operation {
-                case .insert:
-                    results.append(try side.insert(Array(articles.prefix(count)), repetitions: repetitions))
-                case .lookup:
-                    results.append(
-                        try side.lookup(uids, among: Array(articles.prefix(stored)), repetitions: repetitions))
-                }
+            for operation in request.operations {
+                let path = try WorkloadPath(
+                    backend: name, settings: entry.settings, operation: operation, request: request)
+                let sides = Sides(
+                    backend: name, descriptor: descriptor, variant: try descriptor.variant(entry.settings),
+                    work: work, path: path, counters: counters, shouldStop: shouldStop)
+                results.append(
+                    operation == .insert
+                        ? try sides.insert(path.articles, repetitions: request.repetitions)
+                        : try sides.lookup(path.uids, among: path.articles, repetitions: request.repetitions))
             }
         }
         return results
-    }
-
-    /// The two sides of one backend.
-    struct Sides {
-        let backend: String
-        let descriptor: BackendDescriptor
-        let variant: Variant
-        let work: WorkDirectory
-        /// Checked before every repetition: a signal stops the measurement (``Stopped``).
-        let shouldStop: () -> Bool
-
-        func insert(_ articles: [Article], repetitions: Int) throws -> Measurement {
-            let baseline = try CBaseline(backend: backend, variant: variant, articles: articles)
-            var cTimes: [Double] = []
-            var swiftTimes: [Double] = []
-            var proof = EqualWork(c: "", swift: "")
-            for repetition in 0...repetitions {
-                if shouldStop() { throw Stopped() }
-                let cDirectory = try work.subdirectory("\(backend)-insert-c\(repetition)")
-                let cSeconds = try baseline.insert(into: cDirectory)
-                let location = StoreLocation(
-                    directory: try work.subdirectory("\(backend)-insert-swift\(repetition)"), variant: variant)
-                let store = try descriptor.open(location, as: (any ArticleStore).self)
-                let start = monotonicNanoseconds()
-                try store.unitOfWork {
-                    for article in articles { try store.insert(article) }
-                }
-                try store.commitPending()
-                let end = monotonicNanoseconds()
-                try store.close()
-                proof = EqualWork(c: try contents(of: cDirectory), swift: try contents(of: location.directory))
-                guard proof.holds else { break }
-                if repetition > 0 {
-                    cTimes.append(cSeconds)
-                    swiftTimes.append(Double(end - start) / 1e9)
-                }
-                work.retire(cDirectory)
-                work.retire(location.directory)
-            }
-            return Measurement(
-                backend: backend, operation: .insert, count: articles.count, cSeconds: cTimes,
-                swiftSeconds: swiftTimes, equalWork: proof)
-        }
-
-        func lookup(_ uids: [String], among articles: [Article], repetitions: Int) throws -> Measurement {
-            let location = StoreLocation(directory: try work.subdirectory("\(backend)-lookup"), variant: variant)
-            let filling = try descriptor.open(location, as: (any ArticleStore).self)
-            try filling.load(articles: articles)
-            try filling.close()
-            let baseline = try CBaseline(backend: backend, variant: variant, articles: [])
-            var cTimes: [Double] = []
-            var swiftTimes: [Double] = []
-            var proof = EqualWork(c: "", swift: "")
-            for repetition in 0...repetitions {
-                if shouldStop() { throw Stopped() }
-                let (cSeconds, cFound) = try baseline.lookup(uids, in: location.directory)
-                let store = try descriptor.open(location, as: (any ArticleStore).self)
-                var found: [Article?] = []
-                found.reserveCapacity(uids.count)
-                let start = monotonicNanoseconds()
-                for uid in uids { found.append(try store.article(uid: uid)) }
-                let end = monotonicNanoseconds()
-                try store.close()
-                proof = EqualWork(c: cFound, swift: CBaseline.describe(found))
-                guard proof.holds else { break }
-                if repetition > 0 {
-                    cTimes.append(cSeconds)
-                    swiftTimes.append(Double(end - start) / 1e9)
-                }
-            }
-            return Measurement(
-                backend: backend, operation: .lookup, count: uids.count, cSeconds: cTimes,
-                swiftSeconds: swiftTimes, equalWork: proof)
-        }
-
-        /// The checksum of every article in the store in `directory`, read through the Swift backend, and the size
-        /// of its files.
-        private func contents(of directory: URL) throws -> String {
-            let bytes = DiskUsage.of(directory).apparentBytes
-            let store = try descriptor.open(
-                StoreLocation(directory: directory, variant: variant), as: (any ArticleStore).self)
-            defer { try? store.close() }
-            return "articles \(Checksum.articles(try store.allArticles()).hex), \(bytes) bytes"
-        }
     }
 }

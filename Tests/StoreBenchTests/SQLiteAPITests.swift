@@ -132,28 +132,3 @@ struct SQLiteAPITests {
         #expect(versions["sqlite_compile_options"]?.contains("THREADSAFE") == true)
     }
 }
-
-@Suite("Adapter overhead benchmark")
-struct AdapterOverheadTests {
-    @Test(
-        "sqlite, lmdb and gdbm: both sides insert and look up on the same data, proven equal, one time per repetition")
-    func runsBothSides() throws {
-        let temp = try TemporaryDirectory()
-        let results = try AdapterOverhead.measure(count: 200, stored: 300, repetitions: 2, seed: 1, workdir: temp.url)
-        #expect(
-            results.map { "\($0.backend) \($0.operation.rawValue)" }
-                == ["sqlite insert", "sqlite lookup", "lmdb insert", "lmdb lookup", "gdbm insert", "gdbm lookup"])
-        for result in results {
-            #expect(
-                result.cSeconds.count == 2 && result.swiftSeconds.count == 2, "\(result.backend) \(result.operation)")
-            #expect(result.cSeconds.allSatisfy { $0 > 0 } && result.swiftSeconds.allSatisfy { $0 > 0 })
-            // Equal work, proven: the same articles and store sizes (inserts), the same articles found (lookups).
-            #expect(result.equalWork.holds, "\(result.backend) \(result.operation): \(result.equalWork)")
-        }
-        let lookups = results.filter { $0.operation == .lookup }.map(\.equalWork.c)
-        #expect(
-            Set(lookups).count == 1 && lookups[0].hasPrefix("found 200, "), "every backend found the same: \(lookups)")
-        #expect(results.first { $0.backend == "sqlite" && $0.operation == .insert }!.equalWork.c.contains(" bytes"))
-        #expect(temp.tree().isEmpty, "work directory left behind: \(temp.tree())")
-    }
-}

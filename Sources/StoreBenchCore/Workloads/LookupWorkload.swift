@@ -8,8 +8,12 @@ public struct LookupWorkload: ArticleSelectionWorkload {
     public let leavesStoreUnchanged = true
     public let parameters = ArticleSelection.parameters(count: 10_000, countSummary: "lookups")
 
+    /// The salt of the seeded choice of uids (`DatasetGenerator.sample`), so that `storebench overhead` looks up the
+    /// same uids in its C and adapter loops.
+    public static let selectionSalt: UInt64 = 0x6C6F_6F6B
+
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        Case(ArticleSelection(parameters, generator: generator, salt: 0x6C6F_6F6B))
+        Case(ArticleSelection(parameters, generator: generator, salt: Self.selectionSalt))
     }
 
     final class Case: WorkloadCase {

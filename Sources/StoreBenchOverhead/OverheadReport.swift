@@ -1,0 +1,98 @@
+import Foundation
+import StoreBenchCore
+
+/// What `storebench overhead` measured, with the facts a reader needs beside it: the JSON it writes with `--out`
+/// (committed under `results/overhead/`), and the one Markdown rendering that both its standard output and the
+/// generated block in docs/MEASURING.md use.
+public struct OverheadReport: Codable, Sendable {
+    /// When the measurement finished (ISO 8601, UTC).
+    public var date: String
+    public var gitCommit: String
+    public var build: String
+    public var cpu: String
+    public var kernel: String
+    /// The arguments that reproduce it.
+    public var command: String
+    public var count: Int
+    public var stored: Int
+    public var repetitions: Int
+    public var seed: UInt64
+    public var counters: Bool
+    public var rows: [AdapterOverhead.Measurement]
+
+    enum CodingKeys: String, CodingKey {
+        case date, build, cpu, kernel, command, count, stored, repetitions, seed, counters, rows
+        case gitCommit = "git_commit"
+    }
+
+    public init(request: AdapterOverhead.Request, command: String, rows: [AdapterOverhead.Measurement]) {
+        date = MachineFacts.timestamp()
+        gitCommit = MachineFacts.gitCommit()
+        build = MachineFacts.buildConfiguration
+        cpu = MachineFacts.cpuModel
+        kernel = MachineFacts.kernel
+        self.command = command
+        count = request.count
+        stored = request.stored
+        repetitions = request.repetitions
+        seed = request.seed
+        counters = request.counters
+        self.rows = rows
+    }
+
+    /// Reads a committed report.
+    public init(contentsOf url: URL) throws {
+        self = try JSONDecoder().decode(Self.self, from: Data(contentsOf: url))
+    }
+
+    /// The JSON `--out` writes (sorted keys, one row per backend and operation).
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// The goals every row meets (each ratio's interval at or below its goal), and the work equal on every row.
+    public var unmet: [String] {
+        rows.flatMap { row -> [String] in
+            var missed: [String] = []
+            if !row.meetsAdapterGoal {
+                missed.append(
+                    "\(row.backend) \(row.operation.rawValue) adapter/C \(row.adapterRatio?.text ?? "no interval") > "
+                        + "\(row.operation.goal)×")
+            }
+            if !row.meetsWorkloadGoal {
+                missed.append(
+                    "\(row.backend) \(row.operation.rawValue) workload/adapter \(row.workloadRatio?.text ?? "no interval")"
+                        + " > \(AdapterOverhead.workloadGoal)×")
+            }
+            return missed
+        }
+    }
+
+    /// The table: per backend and operation, the three medians, both paired ratios with their intervals against
+    /// their goals, and the equal-work proof.
+    public var markdownTable: String {
+        var lines = [
+            "| backend | operation | C | adapter | workload | adapter/C (95% interval) | goal | workload/adapter (95% interval) | goal | equal work |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        ]
+        for row in rows {
+            let adapter = row.adapterRatio
+            let workload = row.workloadRatio
+            lines.append(
+                "| \(row.backend) | \(row.operation.rawValue) \(MarkdownTable.grouped(Double(row.count))) | "
+                    + "\(MarkdownTable.duration(row.cMedian)) | \(MarkdownTable.duration(row.adapterMedian)) | "
+                    + "\(MarkdownTable.duration(row.workloadMedian)) | \(adapter?.text ?? "no interval") | "
+                    + "≤ \(row.operation.goal)×\(row.meetsAdapterGoal ? "" : " ✗") | \(workload?.text ?? "no interval") | "
+                    + "≤ \(AdapterOverhead.workloadGoal)×\(row.meetsWorkloadGoal ? "" : " ✗") | \(row.equalWork) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line naming when, where and how: "2026-11-29T09:40:00Z, commit 1f8b381, release build, Intel …, 21 rounds".
+    public var provenance: String {
+        "\(date), commit \(String(gitCommit.prefix(7))), \(build) build, \(cpu), \(repetitions) rounds "
+            + "(`\(command)`)"
+    }
+}
