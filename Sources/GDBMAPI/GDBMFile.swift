@@ -56,9 +56,13 @@ public final class GDBMFile {
 
     /// Stores `value` under `key`, replacing any old value.
     public func store(_ value: [UInt8], for key: [UInt8]) throws {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try store(v, for: k) } }
+    }
+
+    /// Stores `value` under `key` from borrowed bytes (no arrays needed), as ``store(_:for:)``.
+    public func store(_ value: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer) throws {
         let file = try requireOpen()
-        let rc = Self.withDatum(key) { k in Self.withDatum(value) { v in gdbm_store(file, k, v, GDBM_REPLACE) } }
-        try check(rc == 0, "gdbm_store")
+        try check(gdbm_store(file, Self.datum(of: key), Self.datum(of: value), GDBM_REPLACE) == 0, "gdbm_store")
     }
 
     /// The value under `key`, or nil when there is none.

@@ -60,6 +60,23 @@ public final class LMDBEnvironment: @unchecked Sendable {
         try transaction(flags: UInt32(MDB_RDONLY), body)
     }
 
+    /// One point lookup: calls `body` with the value under `key` in LMDB's memory, inside a read-only transaction
+    /// begun and ended around it (no ``LMDBTransaction`` object is made: a lookup's own cost stays the library's),
+    /// or returns nil when there is none.
+    public func withValue<T>(
+        for key: UnsafeRawBufferPointer, in database: LMDBDatabase, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T? {
+        var txn: OpaquePointer?
+        try check(mdb_txn_begin(try requireOpen(), nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path)
+        defer { mdb_txn_abort(txn) }
+        var k = LMDBTransaction.val(key)
+        var v = MDB_val()
+        let rc = mdb_get(txn, database.handle, &k, &v)
+        if rc == MDB_NOTFOUND { return nil }
+        try check(rc, "mdb_get(\(database.name))", path)
+        return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+
     private func transaction<T>(flags: UInt32, _ body: (LMDBTransaction) throws -> T) throws -> T {
         var txn: OpaquePointer?
         try check(mdb_txn_begin(try requireOpen(), nil, flags, &txn), "mdb_txn_begin", path)

@@ -90,9 +90,9 @@ public struct OverheadReport: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// One line naming when, where and how: "2026-11-29T09:40:00Z, commit 1f8b381, release build, Intel …, 21 rounds".
+    /// When, where and how: "2026-11-29 09:40 UTC, commit 1f8b381, release build, Intel …, 21 rounds, cost counters on".
     public var provenance: String {
-        "\(date), commit \(String(gitCommit.prefix(7))), \(build) build, \(cpu), \(repetitions) rounds "
-            + "(`\(command)`)"
+        "\(String(date.prefix(16)).replacingOccurrences(of: "T", with: " ")) UTC, commit \(String(gitCommit.prefix(7))), "
+            + "\(build) build, \(cpu), \(repetitions) rounds, cost counters \(counters ? "on" : "off")"
     }
 }

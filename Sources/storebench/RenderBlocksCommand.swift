@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchOverhead
 
 /// `storebench render-blocks [--check] [ROOT]` (hidden; `scripts/regenerate-pages` runs it, a test runs `--check`):
 /// rewrites the generated blocks of README.md and docs/*.md from the committed runs they name, through the claim
@@ -27,7 +28,7 @@ struct RenderBlocksCommand: ParsableCommand {
         let blocks = PageBlocks(root: base)
         for page in pages where FileManager.default.fileExists(atPath: page.path) {
             let text = try failing(.badInput) { try String(contentsOf: page, encoding: .utf8) }
-            let (rendered, changed) = try failing(.failure) { try blocks.render(text) }
+            let (rendered, changed) = try failing(.failure) { try blocks.render(text, page: page) }
             guard !changed.isEmpty, rendered != text else { continue }
             stale += changed.map { "\(page.lastPathComponent): generated:\($0)" }
             if !check {
@@ -51,6 +52,8 @@ final class PageBlocks {
     let root: URL
     private var folders: [String: RunFolder] = [:]
     private var decisions: [String: DecisionReport] = [:]
+    /// The directory of the page being rendered: links are relative to it.
+    private var pageDirectory = ""
 
     init(root: URL) { self.root = root }
 
@@ -62,7 +65,8 @@ final class PageBlocks {
     ]
 
     /// `text` with every generated block rendered again, and the names of the blocks whose content changed.
-    func render(_ text: String) throws -> (String, [String]) {
+    func render(_ text: String, page: URL) throws -> (String, [String]) {
+        pageDirectory = page.deletingLastPathComponent().standardizedFileURL.path
         let pattern = try NSRegularExpression(
             pattern: #"(<!-- generated:([a-z-]+)((?: [a-z]+=[^ ]+)*) -->\n)(.*?)(<!-- end generated -->)"#,
             options: [.dotMatchesLineSeparators])
@@ -188,9 +192,35 @@ final class PageBlocks {
                         + "\(runTime(run, link: path)), \(String((folder.environment.startedAt ?? "?").prefix(10))) |")
             }
             return lines
+        case "overhead":
+            // The committed `storebench overhead --out` runs, each with when, where and how, and its table.
+            guard let runs = options["runs"]?.split(separator: ",").map(String.init), !runs.isEmpty else {
+                throw ValidationError("generated:overhead needs runs=P,Q")
+            }
+            var lines: [String] = []
+            for path in runs {
+                let report = try OverheadReport(contentsOf: root.appendingPathComponent(path))
+                if !lines.isEmpty { lines.append("") }
+                lines += [
+                    "\(report.provenance) ([output](\(link(path))), `\(report.command)`). "
+                        + (report.unmet.isEmpty
+                            ? "Every goal met on the upper end of its interval."
+                            : "Not met: " + report.unmet.joined(separator: "; ") + "."),
+                    "", report.markdownTable,
+                ]
+            }
+            return lines
         default:
             throw ValidationError("unknown generated block '\(name)'")
         }
+    }
+
+    /// `path` (relative to the root) as a link from the page being rendered: `../results/…` from docs/.
+    private func link(_ path: String) -> String {
+        let rootPath = root.standardizedFileURL.path
+        guard pageDirectory.hasPrefix(rootPath), pageDirectory != rootPath else { return path }
+        let depth = pageDirectory.dropFirst(rootPath.count).split(separator: "/").count
+        return String(repeating: "../", count: depth) + path
     }
 
     /// "took 21 min 25 s ([run](results/example/))": the quote the claims lint checks against environment.json.
@@ -198,7 +228,7 @@ final class PageBlocks {
         guard let seconds = RunEnvironment.read(run)?.duration else { return "run time not recorded" }
         let whole = Int(seconds.rounded())
         let text = whole >= 60 ? "\(whole / 60) min \(whole % 60) s" : "\(whole) s"
-        return "took \(text) ([run](\(link)/))"
+        return "took \(text) ([run](\(self.link(link))/))"
     }
 
     /// The scenario file's `description:` line, else its first comment line.

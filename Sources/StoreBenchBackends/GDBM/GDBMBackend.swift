@@ -53,6 +53,8 @@ final class GDBMStore: AppStore {
     static let timelineIndexKey = Array("i:timeline".utf8)
 
     let file: GDBMFile
+    /// Where a record is encoded before GDBM copies it (the store has one writer).
+    private let recordBuffer = RecordBuffer()
     private let syncEach: Bool
     private let syncAtEnd: Bool
     private let lazyMigration: Bool
@@ -85,7 +87,22 @@ final class GDBMStore: AppStore {
     }
 
     func insert(_ article: Article) throws {
-        try store(RecordCodec.encode(article), for: Self.articleKey(article.uid))
+        try recordBuffer.withEncoded(article) { value in
+            try Self.withArticleKey(article.uid) { key in try file.store(value, for: key) }
+        }
+        if syncEach { try file.sync() }
+    }
+
+    /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory.
+    static func withArticleKey<T>(_ uid: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        var uid = uid
+        return try uid.withUTF8 { bytes in
+            try withUnsafeTemporaryAllocation(byteCount: bytes.count + articlePrefix.count, alignment: 1) { key in
+                key.copyBytes(from: articlePrefix)
+                UnsafeMutableRawBufferPointer(rebasing: key[articlePrefix.count...]).copyBytes(from: bytes)
+                return try body(UnsafeRawBufferPointer(key))
+            }
+        }
     }
 
     func markRead(uids: [String]) throws {
@@ -105,14 +122,7 @@ final class GDBMStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        var uid = uid
-        return try uid.withUTF8 { bytes in
-            try withUnsafeTemporaryAllocation(byteCount: bytes.count + 2, alignment: 1) { key in
-                key.copyBytes(from: Self.articlePrefix)
-                UnsafeMutableRawBufferPointer(rebasing: key[2...]).copyBytes(from: bytes)
-                return try file.withValue(for: UnsafeRawBufferPointer(key), RecordCodec.decodeArticle)
-            }
-        }
+        try Self.withArticleKey(uid) { key in try file.withValue(for: key, RecordCodec.decodeArticle) }
     }
 
     func allUIDs() throws -> [String] {

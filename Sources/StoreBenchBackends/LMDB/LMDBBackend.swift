@@ -77,7 +77,7 @@ final class LMDBStore: AppStore {
     /// The write transaction of the running unit of work (txn=single).
     private var current: LMDBTransaction?
     /// Where a record is encoded before LMDB copies it into its page (only touched inside a write transaction).
-    private var scratch: [UInt8] = []
+    private let recordBuffer = RecordBuffer()
     let effectiveSettings: String
 
     init(location: StoreLocation, settings: LMDBBackend.Settings) throws {
@@ -144,10 +144,9 @@ final class LMDBStore: AppStore {
     func insert(_ article: Article) throws {
         var uid = article.uid
         try writing { txn in
-            // Inside the write transaction, which LMDB gives one thread at a time: the scratch buffer is ours.
-            RecordCodec.encode(article, into: &scratch)
-            try uid.withUTF8 { key in
-                try scratch.withUnsafeBytes { value in
+            // Inside the write transaction, which LMDB gives one thread at a time: the record buffer is ours.
+            try recordBuffer.withEncoded(article) { value in
+                try uid.withUTF8 { key in
                     try txn.put(value, for: UnsafeRawBufferPointer(key), in: articles, noOverwrite: true)
                 }
             }
@@ -182,9 +181,7 @@ final class LMDBStore: AppStore {
     func article(uid: String) throws -> Article? {
         var uid = uid
         return try uid.withUTF8 { key in
-            try environment.read { txn in
-                try txn.withValue(for: UnsafeRawBufferPointer(key), in: articles, RecordCodec.decodeArticle)
-            }
+            try environment.withValue(for: UnsafeRawBufferPointer(key), in: articles, RecordCodec.decodeArticle)
         }
     }
 
