@@ -77,8 +77,21 @@ enum RecordCodec {
     /// Decodes an article straight from bytes the library owns (no copy first).
     static func decodeArticle(_ bytes: UnsafeRawBufferPointer) throws -> Article {
         var reader = Reader(bytes: bytes, what: "article")
+        let uid = try reader.string()
+        return try decodeArticle(&reader, uid: uid)
+    }
+
+    /// Decodes the article stored under the key `uid` (a point lookup): a record whose uid has the key's bytes
+    /// reuses the key's string instead of making another.
+    static func decodeArticle(_ bytes: UnsafeRawBufferPointer, key uid: String) throws -> Article {
+        var reader = Reader(bytes: bytes, what: "article")
+        let stored = try reader.string(expecting: uid)
+        return try decodeArticle(&reader, uid: stored)
+    }
+
+    private static func decodeArticle(_ reader: inout Reader, uid: String) throws -> Article {
         let article = Article(
-            uid: try reader.string(), feedID: try reader.int64(), title: try reader.string(),
+            uid: uid, feedID: try reader.int64(), title: try reader.string(),
             summary: try reader.string(), published: Date(millisecondsSince1970: try reader.int64()),
             read: try reader.byte() != 0)
         try reader.end()
@@ -213,29 +226,35 @@ enum RecordCodec {
 
         mutating func uint32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
 
-        /// A text: its bytes validated as UTF-8 once and copied into a `String` (`UTF8Span`, whose validation is
-        /// several times faster on non-ASCII text than `String(decoding:)`'s repair scan, and needs no comparison
-        /// afterwards). Bytes that are not UTF-8 were damaged: they throw, never come back repaired.
+        /// A text: its bytes checked as UTF-8 once (``UTF8Validation``) and copied into a `String` without a second
+        /// check (`UTF8Span(unchecked:)`). Bytes that are not UTF-8 were damaged: they throw, never come back
+        /// repaired.
         mutating func string() throws -> String {
             let body = try take(Int(try uint32()))
             guard body.count > 0 else { return "" }
+            guard let isASCII = UTF8Validation.isASCII(ifValid: body) else {
+                throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8")
+            }
             if #available(macOS 26, *) {
                 let bytes = body.assumingMemoryBound(to: UInt8.self)
-                do {
-                    return String(copying: try UTF8Span(validating: bytes.span))
-                } catch {
-                    throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8 (\(error))")
-                }
+                return unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
             }
-            // Before UTF8Span: decoding repairs invalid UTF-8, so a text whose bytes changed was damaged.
-            let text = String(decoding: body, as: UTF8.self)
-            let intact =
-                text.utf8.count == body.count
-                && (text.utf8.withContiguousStorageIfAvailable {
-                    memcmp($0.baseAddress!, body.baseAddress!, body.count) == 0
-                } ?? text.utf8.elementsEqual(body))
-            guard intact else { throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8") }
-            return text
+            return String(decoding: body, as: UTF8.self)  // checked above: nothing to repair
+        }
+
+        /// The next text when its bytes are those of `known` (an article's uid, which is its key): `known` itself,
+        /// with no new string made; otherwise the text as ``string()`` reads it.
+        mutating func string(expecting known: String) throws -> String {
+            let start = offset
+            let body = try take(Int(try uint32()))
+            var known = known
+            let same = known.withUTF8 { expected in
+                expected.count == body.count
+                    && (body.count == 0 || memcmp(expected.baseAddress!, body.baseAddress!, body.count) == 0)
+            }
+            if same { return known }
+            offset = start
+            return try string()
         }
 
         func end() throws {

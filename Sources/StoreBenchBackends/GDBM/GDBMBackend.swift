@@ -122,7 +122,9 @@ final class GDBMStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        try Self.withArticleKey(uid) { key in try file.withValue(for: key, RecordCodec.decodeArticle) }
+        try Self.withArticleKey(uid) { key in
+            try file.withValue(for: key) { try RecordCodec.decodeArticle($0, key: uid) }
+        }
     }
 
     func allUIDs() throws -> [String] {

@@ -179,9 +179,11 @@ final class LMDBStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        var uid = uid
-        return try uid.withUTF8 { key in
-            try environment.withValue(for: UnsafeRawBufferPointer(key), in: articles, RecordCodec.decodeArticle)
+        var key = uid
+        return try key.withUTF8 { bytes in
+            try environment.withValue(for: UnsafeRawBufferPointer(bytes), in: articles) {
+                try RecordCodec.decodeArticle($0, key: uid)
+            }
         }
     }
 
