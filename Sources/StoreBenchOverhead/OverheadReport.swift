@@ -74,7 +74,7 @@ public struct OverheadReport: Codable, Sendable {
     /// their goals, and the equal-work proof.
     public var markdownTable: String {
         var lines = [
-            "| backend | operation | C | adapter | workload | adapter/C (95% interval) | goal | workload/adapter (95% interval) | goal | equal work |",
+            "| backend | operation | C median | adapter median | workload median | adapter/C (95% interval) | goal | workload/adapter (95% interval) | goal | equal work |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
         for row in rows {

@@ -61,9 +61,12 @@ extension ABCommand: LongRunning {
 
 extension OverheadCommand: LongRunning {
     static var example: [String] {
-        ["overhead", "--count", "{SIZE}", "--stored", "{SIZE}", "--reps", "3", "--workdir", "{WORK}"]
+        [
+            "overhead", "--count", "{SIZE}", "--stored", "{SIZE}", "--reps", "6", "--backend", "lmdb", "--out", "{OUT}",
+            "--workdir", "{WORK}",
+        ]
     }
-    static var output: OutputShape { .none }
+    static var output: OutputShape { .file }
     /// 2: over the goal (a debug build's Swift side is not optimized).
     static var exampleExits: Set<Int32> { [0, 2] }
 }
