@@ -69,12 +69,7 @@ public final class LMDBEnvironment: @unchecked Sendable {
         var txn: OpaquePointer?
         try check(mdb_txn_begin(try requireOpen(), nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path)
         defer { mdb_txn_abort(txn) }
-        var k = LMDBTransaction.val(key)
-        var v = MDB_val()
-        let rc = mdb_get(txn, database.handle, &k, &v)
-        if rc == MDB_NOTFOUND { return nil }
-        try check(rc, "mdb_get(\(database.name))", path)
-        return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return try LMDBTransaction.withValue(in: txn, path: path, for: key, in: database, body)
     }
 
     private func transaction<T>(flags: UInt32, _ body: (LMDBTransaction) throws -> T) throws -> T {

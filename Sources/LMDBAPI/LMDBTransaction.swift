@@ -52,7 +52,15 @@ public final class LMDBTransaction {
         for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
         _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T? {
-        var k = Self.val(key)
+        try Self.withValue(in: handle, path: path, for: key, in: database, body)
+    }
+
+    /// `mdb_get` in the transaction `handle` (also the environment's one-lookup read, which makes no object).
+    static func withValue<T>(
+        in handle: OpaquePointer?, path: String, for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
+        _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T? {
+        var k = val(key)
         var v = MDB_val()
         let rc = mdb_get(handle, database.handle, &k, &v)
         if rc == MDB_NOTFOUND { return nil }

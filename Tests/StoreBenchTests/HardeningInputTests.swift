@@ -60,13 +60,8 @@ struct HardeningInputTests {
     @Test("8. Ctrl-C during verify-store removes its private copy and exits 130")
     func verifyStoreInterrupted() throws {
         let box = try Sandbox()
-        let store = try box.root.child("store")
-        let location = StoreLocation(
-            directory: store, variant: try #require(BackendRegistry.standard()["sqlite"]).variant([:]))
-        let writer = try #require(BackendRegistry.standard()["sqlite"]).open(app: location)
         // Large enough that the check outlasts the signal by far: the test asks for 130, not "130 or done".
-        try writer.load(articles: DatasetGenerator(seed: 7).articles(count: 100_000))
-        try writer.close()
+        let store = try Self.sqliteStore(in: box, articles: 100_000)
         let run = try box.start(["verify-store", "--backend", "sqlite", "--workdir", box.work.path, store.path])
         #expect(run.wait { !box.leftovers().isEmpty }, "the private copy appears")
         run.process.interrupt()
@@ -78,12 +73,7 @@ struct HardeningInputTests {
     @Test("8. Ctrl-C while verify-store's checking child runs ends the child too, and leaves nothing")
     func verifyStoreInterruptedInChild() throws {
         let box = try Sandbox()
-        let store = try box.root.child("store")
-        let location = StoreLocation(
-            directory: store, variant: try #require(BackendRegistry.standard()["sqlite"]).variant([:]))
-        let writer = try #require(BackendRegistry.standard()["sqlite"]).open(app: location)
-        try writer.load(articles: DatasetGenerator(seed: 7).articles(count: 100_000))
-        try writer.close()
+        let store = try Self.sqliteStore(in: box, articles: 100_000)
         let run = try box.start(["verify-store", "--backend", "sqlite", "--workdir", box.work.path, store.path])
         // The child's request (JSON, slashes maybe escaped) names the private copy in the sandbox's work directory.
         let copy = box.work.path + "/storebench-verify-"
@@ -98,6 +88,16 @@ struct HardeningInputTests {
         while !Self.processes(mentioning: copy).isEmpty && Date() < deadline { usleep(10_000) }
         #expect(Self.processes(mentioning: copy).isEmpty, "the child outlived its parent")
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
+
+    /// A default-settings sqlite store of `articles` generated articles in the sandbox's `store` directory.
+    static func sqliteStore(in box: Sandbox, articles: Int) throws -> URL {
+        let store = try box.root.child("store")
+        let sqlite = try #require(BackendRegistry.standard()["sqlite"])
+        let writer = try sqlite.open(app: StoreLocation(directory: store, variant: try sqlite.variant([:])))
+        try writer.load(articles: DatasetGenerator(seed: 7).articles(count: articles))
+        try writer.close()
+        return store
     }
 
     /// The pids of running processes (zombies aside) whose command line contains `text` (or `text` with its slashes
