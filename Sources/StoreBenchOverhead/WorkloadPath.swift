@@ -61,8 +61,8 @@ struct WorkloadPath {
         defer { work.retire(directory) }
         let sample = planned.runOnce(round: round, in: directory, counters: counters)
         guard sample.status == .ok else {
-            throw StoreError.inconsistent(
-                "the \(planned.workload.name) workload on \(planned.backend.name) [\(planned.variant)] did not verify: "
+            throw VerificationError(
+                "the \(planned.workload.name) workload on \(planned.backend.name) [\(planned.variant)] (\(sample.status)): "
                     + sample.error)
         }
         return (sample.wallSeconds, sample.checksum)

@@ -62,8 +62,8 @@ extension ABCommand: LongRunning {
 extension OverheadCommand: LongRunning {
     static var example: [String] {
         [
-            "overhead", "--count", "{SIZE}", "--stored", "{SIZE}", "--reps", "6", "--backend", "lmdb", "--out", "{OUT}",
-            "--workdir", "{WORK}",
+            "overhead", "--count", "{SIZE}", "--stored", "{SIZE}", "--reps", "6", "--operation", "lookup", "--out",
+            "{OUT}", "--workdir", "{WORK}",
         ]
     }
     static var output: OutputShape { .file }
