@@ -24,46 +24,32 @@ extension AdapterOverhead {
 
         func insert(_ articles: [Article], repetitions: Int) throws -> Measurement {
             let baseline = try CBaseline(backend: backend, variant: variant, articles: articles)
-            var times: [Side: [Double]] = [:]
-            var proof = EqualWork(c: "", adapter: "", workload: "", adapterChecksum: "")
-            for round in 0...repetitions {
-                if shouldStop() { throw Stopped() }
-                var seconds: [Side: Double] = [:]
-                var (cResult, adapterResult, workloadChecksum) = ("", "", "")
-                var adapterChecksum = ""
-                for side in Self.order(round) {
-                    switch side {
-                    case .c:
-                        let directory = try work.subdirectory("\(backend)-insert-c\(round)")
-                        seconds[.c] = try baseline.insert(into: directory)
-                        cResult = try contents(of: directory).description
-                        work.retire(directory)
-                    case .adapter:
-                        let location = StoreLocation(
-                            directory: try work.subdirectory("\(backend)-insert-adapter\(round)"), variant: variant)
-                        let store = try descriptor.open(location, as: (any ArticleStore).self)
-                        let start = monotonicNanoseconds()
-                        try store.unitOfWork {
-                            for article in articles { try store.insert(article) }
-                        }
-                        try store.commitPending()
-                        let end = monotonicNanoseconds()
-                        try store.close()
-                        seconds[.adapter] = Double(end - start) / 1e9
-                        let found = try contents(of: location.directory)
-                        (adapterResult, adapterChecksum) = (found.description, found.checksum)
-                        work.retire(location.directory)
-                    case .workload:
-                        (seconds[.workload], workloadChecksum) = try path.run(
-                            round: round, in: work, counters: counters)
+            return try rounds(.insert, count: articles.count, repetitions: repetitions) { round, side in
+                switch side {
+                case .c:
+                    let directory = try work.subdirectory("\(backend)-insert-c\(round)")
+                    defer { work.retire(directory) }
+                    let seconds = try baseline.insert(into: directory)
+                    return (seconds, try contents(of: directory).description, "")
+                case .adapter:
+                    let location = StoreLocation(
+                        directory: try work.subdirectory("\(backend)-insert-adapter\(round)"), variant: variant)
+                    defer { work.retire(location.directory) }
+                    let store = try descriptor.open(location, as: (any ArticleStore).self)
+                    let start = monotonicNanoseconds()
+                    try store.unitOfWork {
+                        for article in articles { try store.insert(article) }
                     }
+                    try store.commitPending()
+                    let end = monotonicNanoseconds()
+                    try store.close()
+                    let found = try contents(of: location.directory)
+                    return (Double(end - start) / 1e9, found.description, found.checksum)
+                case .workload:
+                    let (seconds, checksum) = try path.run(round: round, in: work, counters: counters)
+                    return (seconds, checksum, "")
                 }
-                proof = EqualWork(
-                    c: cResult, adapter: adapterResult, workload: workloadChecksum, adapterChecksum: adapterChecksum)
-                guard proof.holds else { break }
-                if round > 0 { for (side, value) in seconds { times[side, default: []].append(value) } }
             }
-            return measurement(.insert, count: articles.count, times, proof)
         }
 
         func lookup(_ uids: [String], among articles: [Article], repetitions: Int) throws -> Measurement {
@@ -72,44 +58,53 @@ extension AdapterOverhead {
             try filling.load(articles: articles)
             try filling.close()
             let baseline = try CBaseline(backend: backend, variant: variant, articles: [])
+            return try rounds(.lookup, count: uids.count, repetitions: repetitions) { round, side in
+                switch side {
+                case .c:
+                    let (seconds, found) = try baseline.lookup(uids, in: location.directory)
+                    return (seconds, found, "")
+                case .adapter:
+                    let store = try descriptor.open(location, as: (any ArticleStore).self)
+                    var found: [Article?] = []
+                    found.reserveCapacity(uids.count)
+                    let start = monotonicNanoseconds()
+                    for uid in uids { found.append(try store.article(uid: uid)) }
+                    let end = monotonicNanoseconds()
+                    try store.close()
+                    return (
+                        Double(end - start) / 1e9, CBaseline.describe(found),
+                        Checksum.articlesInOrder(found.compactMap { $0 })
+                    )
+                case .workload:
+                    let (seconds, checksum) = try path.run(round: round, in: work, counters: counters)
+                    return (seconds, checksum, "")
+                }
+            }
+        }
+
+        /// What one side did in one round: its timed seconds, its result (C and adapter: the form they share;
+        /// workload: the checksum its verification returned) and, for the adapter, the checksum the workload's
+        /// must equal.
+        typealias Outcome = (seconds: Double, result: String, checksum: String)
+
+        /// The rounds of one operation: round 0 warms up; each round runs every side in ``order(_:)``, proves the work
+        /// equal and keeps the times; the first round whose work differs ends the measurement with its proof.
+        private func rounds(
+            _ operation: Operation, count: Int, repetitions: Int, _ side: (Int, Side) throws -> Outcome
+        ) throws -> Measurement {
             var times: [Side: [Double]] = [:]
             var proof = EqualWork(c: "", adapter: "", workload: "", adapterChecksum: "")
             for round in 0...repetitions {
                 if shouldStop() { throw Stopped() }
-                var seconds: [Side: Double] = [:]
-                var (cFound, adapterFound, workloadChecksum, adapterChecksum) = ("", "", "", "")
-                for side in Self.order(round) {
-                    switch side {
-                    case .c:
-                        (seconds[.c], cFound) = try baseline.lookup(uids, in: location.directory)
-                    case .adapter:
-                        let store = try descriptor.open(location, as: (any ArticleStore).self)
-                        var found: [Article?] = []
-                        found.reserveCapacity(uids.count)
-                        let start = monotonicNanoseconds()
-                        for uid in uids { found.append(try store.article(uid: uid)) }
-                        let end = monotonicNanoseconds()
-                        try store.close()
-                        seconds[.adapter] = Double(end - start) / 1e9
-                        adapterFound = CBaseline.describe(found)
-                        adapterChecksum = Checksum.articlesInOrder(found.compactMap { $0 })
-                    case .workload:
-                        (seconds[.workload], workloadChecksum) = try path.run(
-                            round: round, in: work, counters: counters)
-                    }
-                }
+                var outcomes: [Side: Outcome] = [:]
+                for which in Self.order(round) { outcomes[which] = try side(round, which) }
                 proof = EqualWork(
-                    c: cFound, adapter: adapterFound, workload: workloadChecksum, adapterChecksum: adapterChecksum)
+                    c: outcomes[.c]!.result, adapter: outcomes[.adapter]!.result,
+                    workload: outcomes[.workload]!.result, adapterChecksum: outcomes[.adapter]!.checksum)
                 guard proof.holds else { break }
-                if round > 0 { for (side, value) in seconds { times[side, default: []].append(value) } }
+                if round > 0 { for (which, outcome) in outcomes { times[which, default: []].append(outcome.seconds) } }
             }
-            return measurement(.lookup, count: uids.count, times, proof)
-        }
-
-        private func measurement(_ operation: Operation, count: Int, _ times: [Side: [Double]], _ proof: EqualWork)
-            -> Measurement
-        {
-            Measurement(
+            return Measurement(
                 backend: backend, variant: variant.description, operation: operation, count: count,
                 cSeconds: times[.c] ?? [], adapterSeconds: times[.adapter] ?? [],
                 workloadSeconds: times[.workload] ?? [], equalWork: proof)

@@ -33,8 +33,9 @@ public struct PairedRatio: Codable, Sendable, Equatable {
     /// day neither passes nor fails by luck.
     public func meets(_ goal: Double) -> Bool { high <= goal }
 
-    /// "1.12× (1.09–1.15)".
-    public var text: String {
-        String(format: "%.2f× (%.2f–%.2f)", estimate, low, high)
+    /// The estimate and its interval in the one claim vocabulary ("1.42× [1.33–1.50] slower"), through the one
+    /// renderer (``RatioClaim``).
+    public var claim: RatioClaim {
+        RatioClaim(ratio: estimate, interval: low...high, counts: (rounds, rounds), minimumCount: 6)
     }
 }

@@ -31,9 +31,10 @@ struct WorkloadPath {
             backends: [{backend: \(backend), variants: [{\(variant)}]}]
             workloads: [{workload: \(operation.workload), parameters: \(parameters)}]
             """
-        let parser = ScenarioParser(backends: BackendRegistry.standard(), workloads: WorkloadRegistry.standard)
+        let registry = BackendRegistry.standard()
+        let parser = ScenarioParser(backends: registry, workloads: .standard)
         let scenario = try parser.parse(data: Data(text.utf8), file: "storebench overhead")
-        let plan = try RunPlan(scenario: scenario, backends: BackendRegistry.standard(), workloads: .standard)
+        let plan = try RunPlan(scenario: scenario, backends: registry, workloads: .standard)
         guard plan.cases.count == 1, let planned = plan.cases.first else {
             throw StoreError.unsupported("the overhead scenario made \(plan.cases.count) cases, not one")
         }

@@ -65,6 +65,7 @@ struct OverheadTests {
         let base = [1.0, 2, 3, 4, 5, 6, 7, 8]
         let exact = try #require(PairedRatio(base.map { $0 * 1.25 }, over: base))
         #expect(abs(exact.estimate - 1.25) < 1e-12 && abs(exact.low - 1.25) < 1e-12 && abs(exact.high - 1.25) < 1e-12)
+        #expect(exact.claim.text == "1.25× [1.25–1.25] slower", "rendered by the one claim renderer")
         // Known values: log ratios 0.01…0.08 (8 rounds). The Walsh averages' median is 0.045; at 95% with n = 8 the
         // signed-rank critical value is T = 3, so the interval runs from the 4th smallest Walsh average (0.02) to the
         // 4th largest (0.07).

@@ -77,6 +77,11 @@ final class GDBMStore: AppStore {
     static func cacheKey(_ key: String) -> [UInt8] { cachePrefix + Array(key.utf8) }
 
     func store(_ value: [UInt8], for key: [UInt8]) throws {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try store(v, for: k) } }
+    }
+
+    /// Stores one record from borrowed bytes, synced when the variant syncs each write.
+    func store(_ value: UnsafeRawBufferPointer, for key: UnsafeRawBufferPointer) throws {
         try file.store(value, for: key)
         if syncEach { try file.sync() }
     }
@@ -88,9 +93,8 @@ final class GDBMStore: AppStore {
 
     func insert(_ article: Article) throws {
         try recordBuffer.withEncoded(article) { value in
-            try Self.withArticleKey(article.uid) { key in try file.store(value, for: key) }
+            try Self.withArticleKey(article.uid) { key in try store(value, for: key) }
         }
-        if syncEach { try file.sync() }
     }
 
     /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory.
