@@ -63,14 +63,27 @@ public final class LMDBEnvironment: @unchecked Sendable {
     /// One point lookup: calls `body` with the value under `key` in LMDB's memory, inside a read-only transaction
     /// begun and ended around it (no ``LMDBTransaction`` object is made: a lookup's own cost stays the library's),
     /// or returns nil when there is none.
+    @inlinable
     public func withValue<T>(
         for key: UnsafeRawBufferPointer, in database: LMDBDatabase, _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T? {
+        let txn = try beginLookup()
+        defer { endLookup(txn) }
+        guard let value = try LMDBTransaction.value(in: txn, path: path, for: key, in: database) else { return nil }
+        return try body(value)
+    }
+
+    /// Begins the read-only transaction of one ``withValue(for:in:_:)``.
+    @usableFromInline
+    func beginLookup() throws -> OpaquePointer? {
         var txn: OpaquePointer?
         try check(mdb_txn_begin(try requireOpen(), nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path)
-        defer { mdb_txn_abort(txn) }
-        return try LMDBTransaction.withValue(in: txn, path: path, for: key, in: database, body)
+        return txn
     }
+
+    /// Ends the transaction ``beginLookup()`` began.
+    @usableFromInline
+    func endLookup(_ txn: OpaquePointer?) { mdb_txn_abort(txn) }
 
     private func transaction<T>(flags: UInt32, _ body: (LMDBTransaction) throws -> T) throws -> T {
         var txn: OpaquePointer?

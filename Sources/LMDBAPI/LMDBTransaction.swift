@@ -4,8 +4,8 @@ import Foundation
 /// A transaction, valid only inside the ``LMDBEnvironment/write(_:)`` or ``LMDBEnvironment/read(_:)`` closure
 /// that created it.
 public final class LMDBTransaction {
-    let handle: OpaquePointer
-    let path: String
+    @usableFromInline let handle: OpaquePointer
+    @usableFromInline let path: String
     private var finished = false
 
     init(handle: OpaquePointer, path: String) {
@@ -48,24 +48,29 @@ public final class LMDBTransaction {
 
     /// Calls `body` with the value stored under `key` in LMDB's own memory (valid only inside `body`: decode or
     /// copy it there), or returns nil when there is none.
+    @inlinable
     public func withValue<T>(
         for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
         _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T? {
-        try Self.withValue(in: handle, path: path, for: key, in: database, body)
+        guard let value = try Self.value(in: handle, path: path, for: key, in: database) else { return nil }
+        return try body(value)
     }
 
-    /// `mdb_get` in the transaction `handle` (also the environment's one-lookup read, which makes no object).
-    static func withValue<T>(
-        in handle: OpaquePointer?, path: String, for key: UnsafeRawBufferPointer, in database: LMDBDatabase,
-        _ body: (UnsafeRawBufferPointer) throws -> T
-    ) throws -> T? {
+    /// `mdb_get` in the transaction `handle` (also the environment's one-lookup read, which makes no object): the
+    /// value in LMDB's memory, valid until the transaction ends, or nil when there is none. The non-generic half of
+    /// the inlinable lookups (inlinable so that callers get them specialized for their `T`: an unspecialized
+    /// generic moves every decoded value through its type's value witnesses).
+    @usableFromInline
+    static func value(
+        in handle: OpaquePointer?, path: String, for key: UnsafeRawBufferPointer, in database: LMDBDatabase
+    ) throws -> UnsafeRawBufferPointer? {
         var k = val(key)
         var v = MDB_val()
         let rc = mdb_get(handle, database.handle, &k, &v)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_get(\(database.name))", path)
-        return try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
     }
 
     /// Deletes the entry under `key`; false when there was none.

@@ -48,9 +48,10 @@ struct WorkloadPath {
             uids = []
         case .lookup:
             articles = generator.articles(count: request.stored)
-            uids = generator.sample(request.count, of: request.stored, salt: LookupWorkload.selectionSalt).map {
-                [articles] in articles[$0].uid
-            }
+            uids = RequestKeys.separate(
+                generator.sample(request.count, of: request.stored, salt: LookupWorkload.selectionSalt).map {
+                    [articles] in articles[$0].uid
+                })
         }
     }
 

@@ -76,6 +76,18 @@ struct DataTests {
             })
     }
 
+    @Test("request keys are equal copies that share no storage with the articles' uids")
+    func requestKeysAreSeparate() {
+        let uids = DatasetGenerator(seed: 7).articles(count: 50).map(\.uid) + ["", "é", "東京のタイムライン 🚀 a long key"]
+        let keys = RequestKeys.separate(uids)
+        #expect(keys == uids)
+        for (key, uid) in zip(keys, uids) where uid.utf8.count > 15 {  // longer strings are stored on the heap
+            var (key, uid) = (key, uid)
+            let (a, b) = (key.withUTF8 { $0.baseAddress }, uid.withUTF8 { $0.baseAddress })
+            #expect(a != b, "\(uid) shares its storage")
+        }
+    }
+
     @Test("sample picks distinct indices in range")
     func sampleDistinct() {
         let picked = DatasetGenerator(seed: 9).sample(500, of: 600)

@@ -42,7 +42,8 @@ struct UTF8ValidationTests {
     }
 
     @Test(
-        "texts of every kind the generator writes, at every offset past an 8-byte word, and each with one byte changed")
+        "texts of every kind the generator writes, at every offset past a 32-byte block, and each with one byte changed"
+    )
     func textsAndDamage() {
         var rng = SystemRandomNumberGenerator()
         let samples = [
@@ -51,10 +52,12 @@ struct UTF8ValidationTests {
         ]
         var mismatches: [String] = []
         for sample in samples {
-            for prefix in 0..<9 {
-                let text = Array((String(repeating: "x", count: prefix) + sample + " tail words").utf8)
+            for prefix in 0..<33 {
+                let text = Array(
+                    (String(repeating: "x", count: prefix) + sample
+                        + " tail words, long enough for a whole 32-byte block after it").utf8)
                 if Self.verdict(text) != Self.reference(text) { mismatches.append("\(prefix) \(sample)") }
-                for _ in 0..<40 {
+                for _ in 0..<12 {
                     var damaged = text
                     damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
                     if Self.verdict(damaged) != Self.reference(damaged) { mismatches.append("\(damaged)") }
@@ -62,7 +65,7 @@ struct UTF8ValidationTests {
             }
         }
         for _ in 0..<20_000 {
-            let random = (0..<Int.random(in: 0...24, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let random = (0..<Int.random(in: 0...72, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             if Self.verdict(random) != Self.reference(random) { mismatches.append("\(random)") }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")

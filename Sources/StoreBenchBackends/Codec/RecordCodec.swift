@@ -210,15 +210,23 @@ enum RecordCodec {
         let what: String
         var offset = 0
 
+        /// The next `count` bytes. Always inlined, its error made out of line: every field of every decoded record
+        /// passes through here.
+        @inline(__always)
         mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
-            guard count >= 0, count <= bytes.count &- offset else {
-                throw StoreError.inconsistent(
-                    "damaged \(what) record: needs \(offset + count) bytes, has \(bytes.count)")
-            }
+            guard count >= 0, count <= bytes.count &- offset else { throw shortRecord(needs: count) }
             let taken = UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + offset }, count: count)
             offset &+= count
             return taken
         }
+
+        @inline(never)
+        private func shortRecord(needs count: Int) -> StoreError {
+            StoreError.inconsistent("damaged \(what) record: needs \(offset + count) bytes, has \(bytes.count)")
+        }
+
+        @inline(never)
+        private func notUTF8() -> StoreError { StoreError.inconsistent("damaged \(what) record: text is not UTF-8") }
 
         mutating func int64() throws -> Int64 { Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self)) }
 
@@ -232,9 +240,7 @@ enum RecordCodec {
         mutating func string() throws -> String {
             let body = try take(Int(try uint32()))
             guard body.count > 0 else { return "" }
-            guard let isASCII = UTF8Validation.isASCII(ifValid: body) else {
-                throw StoreError.inconsistent("damaged \(what) record: text is not UTF-8")
-            }
+            guard let isASCII = UTF8Validation.isASCII(ifValid: body) else { throw notUTF8() }
             if #available(macOS 26, *) {
                 let bytes = body.assumingMemoryBound(to: UInt8.self)
                 return unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
@@ -247,12 +253,11 @@ enum RecordCodec {
         mutating func string(expecting known: String) throws -> String {
             let start = offset
             let body = try take(Int(try uint32()))
-            var known = known
-            let same = known.withUTF8 { expected in
+            let same = known.utf8.withContiguousStorageIfAvailable { expected in
                 expected.count == body.count
                     && (body.count == 0 || memcmp(expected.baseAddress!, body.baseAddress!, body.count) == 0)
             }
-            if same { return known }
+            if same == true { return known }
             offset = start
             return try string()
         }

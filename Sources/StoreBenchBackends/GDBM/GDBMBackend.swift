@@ -98,14 +98,24 @@ final class GDBMStore: AppStore {
     }
 
     /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory.
+    /// Always inlined, with the uid's bytes read in place: a point lookup's closures then fold into it, without the
+    /// retains and releases of the store, the file and the uid that an outlined call makes around each lookup.
+    @inline(__always)
     static func withArticleKey<T>(_ uid: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        var uid = uid
-        return try uid.withUTF8 { bytes in
-            try withUnsafeTemporaryAllocation(byteCount: bytes.count + articlePrefix.count, alignment: 1) { key in
-                key.copyBytes(from: articlePrefix)
-                UnsafeMutableRawBufferPointer(rebasing: key[articlePrefix.count...]).copyBytes(from: bytes)
-                return try body(UnsafeRawBufferPointer(key))
-            }
+        if let result = try uid.utf8.withContiguousStorageIfAvailable({ try withArticleKey(bytes: $0, body) }) {
+            return result
+        }
+        return try Array(uid.utf8).withUnsafeBufferPointer { try withArticleKey(bytes: $0, body) }
+    }
+
+    @inline(__always)
+    private static func withArticleKey<T>(
+        bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
+        try withUnsafeTemporaryAllocation(byteCount: bytes.count + articlePrefix.count, alignment: 1) { key in
+            key.copyBytes(from: articlePrefix)
+            UnsafeMutableRawBufferPointer(rebasing: key[articlePrefix.count...]).copyBytes(from: bytes)
+            return try body(UnsafeRawBufferPointer(key))
         }
     }
 

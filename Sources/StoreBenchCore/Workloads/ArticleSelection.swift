@@ -4,6 +4,7 @@ struct ArticleSelection {
     let articles: [Article]
     /// Indices into ``articles``, in the order the workload uses them.
     let chosen: [Int]
+    /// The chosen articles' uids, as keys of their own (``RequestKeys``).
     let uids: [String]
     let fingerprint: String
 
@@ -12,7 +13,7 @@ struct ArticleSelection {
         articles = generator.articles(count: parameters[.stored])
         let sample = generator.sample(parameters[.count], of: articles.count, salt: salt)
         chosen = sorted ? sample.sorted() : sample
-        uids = chosen.map { [articles] in articles[$0].uid }
+        uids = RequestKeys.separate(chosen.map { [articles] in articles[$0].uid })
         fingerprint = Self.fingerprint(articles: articles, choices: uids)
     }
 
