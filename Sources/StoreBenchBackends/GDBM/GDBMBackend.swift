@@ -55,6 +55,8 @@ final class GDBMStore: AppStore {
     let file: GDBMFile
     /// Where a record is encoded before GDBM copies it (the store has one writer).
     private let recordBuffer = RecordBuffer()
+    /// Where a point lookup builds its key (``articlePrefix`` + the uid).
+    private let lookupKey = KeyBuffer()
     private let syncEach: Bool
     private let syncAtEnd: Bool
     private let lazyMigration: Bool
@@ -68,7 +70,9 @@ final class GDBMStore: AppStore {
         effectiveSettings = settings.text
     }
 
-    static let articlePrefix = Array("a:".utf8)
+    /// The start of every article's key; the uid's bytes follow.
+    static let articleKeyPrefix: StaticString = "a:"
+    static let articlePrefix = articleKeyPrefix.withUTF8Buffer { Array($0) }
     static func articleKey(_ uid: String) -> [UInt8] { articlePrefix + Array(uid.utf8) }
     static func userKey(_ id: Int64) -> [UInt8] { Array("u:".utf8) + RecordCodec.idKey(id) }
     static func messageKey(_ id: Int64) -> [UInt8] { Array("m:".utf8) + RecordCodec.idKey(id) }
@@ -136,8 +140,8 @@ final class GDBMStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        try Self.withArticleKey(uid) { key in
-            try file.withValue(for: key) { try RecordCodec.decodeArticle($0, key: uid) }
+        try file.withValue(for: lookupKey.key(Self.articleKeyPrefix, uid)) {
+            try RecordCodec.decodeArticle($0, key: uid)
         }
     }
 
