@@ -101,9 +101,8 @@ final class GDBMStore: AppStore {
         }
     }
 
-    /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory.
-    /// Always inlined, with the uid's bytes read in place: a point lookup's closures then fold into it, without the
-    /// retains and releases of the store, the file and the uid that an outlined call makes around each lookup.
+    /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory,
+    /// the uid's bytes read in place. (Point lookups use the store's ``KeyBuffer`` instead: no closures at all.)
     @inline(__always)
     static func withArticleKey<T>(_ uid: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         if let result = try uid.utf8.withContiguousStorageIfAvailable({ try withArticleKey(bytes: $0, body) }) {

@@ -2,10 +2,9 @@
 /// of ids, a notification's payload), not references to the strings of the generated articles.
 ///
 /// Why it matters: a generated article's uid lives beside its title and summary, so 10,000 uids chosen among 20,000
-/// articles are spread over megabytes, and every lookup paid a cache miss on its key before the store did anything
-/// (measured with `storebench overhead`: gdbm's point lookups 1.9× the C loop's time with shared uids, 1.6× with
-/// keys of their own). The C loops read their keys from one buffer made before the clock; this gives the Swift
-/// sides the same footing.
+/// articles are spread over megabytes, and every lookup paid cache misses on its key before the store did anything
+/// (`storebench overhead`, docs/MEASURING.md: about a sixth of gdbm lookups' time against the C loop, which reads
+/// its keys from one buffer made before the clock). This gives the Swift sides the same footing.
 public enum RequestKeys {
     /// A copy of each of `uids` in storage of its own (equal strings, no storage shared with the originals).
     public static func separate(_ uids: [String]) -> [String] {
