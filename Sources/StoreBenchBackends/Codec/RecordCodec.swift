@@ -14,7 +14,7 @@ import StoreBenchContract
 /// big-endian `(Int64.max − created, Int64.max − id)`, so ascending key order is newest first.
 enum RecordCodec {
     /// An article's bytes in a new array (paths that keep or return the record; the hot insert paths encode into a
-    /// store's ``RecordBuffer`` instead).
+    /// store's ``ScratchBuffer`` instead).
     static func encode(_ article: Article) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: encodedSize(article)) { buffer, initialized in
             initialized = encode(article, into: UnsafeMutableRawBufferPointer(buffer))

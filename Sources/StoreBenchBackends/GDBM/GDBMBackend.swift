@@ -54,9 +54,9 @@ final class GDBMStore: AppStore {
 
     let file: GDBMFile
     /// Where a record is encoded before GDBM copies it (the store has one writer).
-    private let recordBuffer = RecordBuffer()
+    private let recordBuffer = ScratchBuffer()
     /// Where a point lookup builds its key (``articlePrefix`` + the uid).
-    private let lookupKey = KeyBuffer()
+    private let lookupKey = ScratchBuffer(capacity: 256)
     private let syncEach: Bool
     private let syncAtEnd: Bool
     private let lazyMigration: Bool
@@ -102,7 +102,7 @@ final class GDBMStore: AppStore {
     }
 
     /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory,
-    /// the uid's bytes read in place. (Point lookups use the store's ``KeyBuffer`` instead: no closures at all.)
+    /// the uid's bytes read in place. (Point lookups use the store's ``ScratchBuffer`` instead: no closures at all.)
     @inline(__always)
     static func withArticleKey<T>(_ uid: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         if let result = try uid.utf8.withContiguousStorageIfAvailable({ try withArticleKey(bytes: $0, body) }) {

@@ -77,7 +77,7 @@ final class LMDBStore: AppStore {
     /// The write transaction of the running unit of work (txn=single).
     private var current: LMDBTransaction?
     /// Where a record is encoded before LMDB copies it into its page (only touched inside a write transaction).
-    private let recordBuffer = RecordBuffer()
+    private let recordBuffer = ScratchBuffer()
     let effectiveSettings: String
 
     init(location: StoreLocation, settings: LMDBBackend.Settings) throws {
