@@ -74,7 +74,7 @@ public final class GDBMFile {
     /// copy it there), or returns nil when there is none.
     ///
     /// Inlinable, so that callers get it specialized for their `T`: an unspecialized generic moves every decoded
-    /// value through its type's value witnesses (measured: a quarter of a point lookup's Swift cost).
+    /// value through its type's value witnesses.
     @inlinable
     public func withValue<T>(for key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T?
     {
