@@ -56,6 +56,7 @@ enum RecordCodec {
         mutating func text(_ string: String) {
             let written = string.utf8.withContiguousStorageIfAvailable { bytes in
                 put(UnsafeRawBufferPointer(bytes))
+                return true
             }
             guard written == nil else { return }
             var copy = string  // a bridged string: made native and contiguous first

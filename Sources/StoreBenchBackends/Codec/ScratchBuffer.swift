@@ -37,6 +37,7 @@ final class ScratchBuffer {
         let rest = storage + prefix.utf8CodeUnitCount
         let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
             if let base = bytes.baseAddress { rest.copyMemory(from: base, byteCount: bytes.count) }
+            return true
         }
         if copied == nil {
             for (offset, byte) in text.utf8.enumerated() {
