@@ -1,9 +1,9 @@
 import StoreBenchContract
 
 /// Where a store encodes each record before its library copies it (LMDB's `mdb_put`, GDBM's `gdbm_store`), or builds
-/// the key of a record it looks up: one allocation, grown when a record or key is larger and otherwise reused, never
-/// zero-filled — what a C programmer's stack buffer is. Used by one thread at a time (a store's write path; a GDBM
-/// store's lookups, as its GDBM handle is).
+/// the key of a record it stores or looks up: one allocation, grown when a record or key is larger and otherwise
+/// reused, never zero-filled — what a C programmer's stack buffer is. Used by one thread at a time (a store's write
+/// path; a GDBM store, which a second thread only reaches through `SharedStore.locked`).
 ///
 /// For keys: a GDBM lookup built its key in temporary memory through closures before, and the retains and releases
 /// of the store, the file and the uid around them were a tenth of a lookup's Swift cost (perf, `storebench

@@ -14,7 +14,7 @@ enum UTF8Validation {
     static func isASCII(ifValid bytes: UnsafeRawBufferPointer) -> Bool? {
         guard let base = bytes.baseAddress else { return true }
         if isAllASCII(base, count: bytes.count) { return true }
-        return verdictPastASCII(base, count: bytes.count)
+        return isValidBeyondASCII(base, count: bytes.count) ? false : nil
     }
 
     /// Whether all `count` bytes at `base` are ASCII: the words ORed together, the last one overlapping the end.
@@ -36,11 +36,10 @@ enum UTF8Validation {
 
     private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
-    /// The verdict on a text that is not all ASCII.
+    /// Whether a text that is not all ASCII is UTF-8.
     @inline(never)
-    private static func verdictPastASCII(_ base: UnsafeRawPointer, count: Int) -> Bool? {
+    private static func isValidBeyondASCII(_ base: UnsafeRawPointer, count: Int) -> Bool {
         var index = 0
-        var isASCII = true
         while index < count {
             while index &+ 8 <= count {
                 let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) & highBits
@@ -56,32 +55,31 @@ enum UTF8Validation {
                 index &+= 1
                 continue
             }
-            isASCII = false
             let length: Int
             switch lead {
             case 0xC2...0xDF: length = 2
             case 0xE0...0xEF: length = 3
             case 0xF0...0xF4: length = 4
-            default: return nil  // a continuation byte, an overlong lead (C0, C1) or beyond U+10FFFF (F5…FF)
+            default: return false  // a continuation byte, an overlong lead (C0, C1) or beyond U+10FFFF (F5…FF)
             }
-            guard length <= count &- index else { return nil }
+            guard length <= count &- index else { return false }
             let second = base.load(fromByteOffset: index &+ 1, as: UInt8.self)
-            guard second & 0xC0 == 0x80 else { return nil }
+            guard second & 0xC0 == 0x80 else { return false }
             switch lead {
-            case 0xE0: guard second >= 0xA0 else { return nil }  // overlong
-            case 0xED: guard second < 0xA0 else { return nil }  // surrogates
-            case 0xF0: guard second >= 0x90 else { return nil }  // overlong
-            case 0xF4: guard second < 0x90 else { return nil }  // above U+10FFFF
+            case 0xE0: guard second >= 0xA0 else { return false }  // overlong
+            case 0xED: guard second < 0xA0 else { return false }  // surrogates
+            case 0xF0: guard second >= 0x90 else { return false }  // overlong
+            case 0xF4: guard second < 0x90 else { return false }  // above U+10FFFF
             default: break
             }
             if length >= 3 {
-                guard base.load(fromByteOffset: index &+ 2, as: UInt8.self) & 0xC0 == 0x80 else { return nil }
+                guard base.load(fromByteOffset: index &+ 2, as: UInt8.self) & 0xC0 == 0x80 else { return false }
                 if length == 4 {
-                    guard base.load(fromByteOffset: index &+ 3, as: UInt8.self) & 0xC0 == 0x80 else { return nil }
+                    guard base.load(fromByteOffset: index &+ 3, as: UInt8.self) & 0xC0 == 0x80 else { return false }
                 }
             }
             index &+= length
         }
-        return isASCII
+        return true
     }
 }

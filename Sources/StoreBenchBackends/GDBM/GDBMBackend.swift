@@ -55,8 +55,9 @@ final class GDBMStore: AppStore {
     let file: GDBMFile
     /// Where a record is encoded before GDBM copies it (the store has one writer).
     private let recordBuffer = ScratchBuffer()
-    /// Where a point lookup builds its key (``articlePrefix`` + the uid).
-    private let lookupKey = ScratchBuffer(capacity: 256)
+    /// Where an insert or a point lookup builds its article's key (``articleKeyPrefix`` + the uid). One thread at a
+    /// time uses the store: a second thread goes through `SharedStore.locked`.
+    private let keyBuffer = ScratchBuffer(capacity: 256)
     private let syncEach: Bool
     private let syncAtEnd: Bool
     private let lazyMigration: Bool
@@ -97,28 +98,7 @@ final class GDBMStore: AppStore {
 
     func insert(_ article: Article) throws {
         try recordBuffer.withEncoded(article) { value in
-            try Self.withArticleKey(article.uid) { key in try store(value, for: key) }
-        }
-    }
-
-    /// Calls `body` with the key of the article `uid` (``articlePrefix`` + the uid's bytes) in temporary memory,
-    /// the uid's bytes read in place. (Point lookups use the store's ``ScratchBuffer`` instead: no closures at all.)
-    @inline(__always)
-    static func withArticleKey<T>(_ uid: String, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        if let result = try uid.utf8.withContiguousStorageIfAvailable({ try withArticleKey(bytes: $0, body) }) {
-            return result
-        }
-        return try Array(uid.utf8).withUnsafeBufferPointer { try withArticleKey(bytes: $0, body) }
-    }
-
-    @inline(__always)
-    private static func withArticleKey<T>(
-        bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) throws -> T
-    ) throws -> T {
-        try withUnsafeTemporaryAllocation(byteCount: bytes.count + articlePrefix.count, alignment: 1) { key in
-            key.copyBytes(from: articlePrefix)
-            UnsafeMutableRawBufferPointer(rebasing: key[articlePrefix.count...]).copyBytes(from: bytes)
-            return try body(UnsafeRawBufferPointer(key))
+            try store(value, for: keyBuffer.key(Self.articleKeyPrefix, article.uid))
         }
     }
 
@@ -139,7 +119,7 @@ final class GDBMStore: AppStore {
     }
 
     func article(uid: String) throws -> Article? {
-        try file.withValue(for: lookupKey.key(Self.articleKeyPrefix, uid)) {
+        try file.withValue(for: keyBuffer.key(Self.articleKeyPrefix, uid)) {
             try RecordCodec.decodeArticle($0, key: uid)
         }
     }
