@@ -7,6 +7,11 @@ let package = Package(
     products: [
         .executable(name: "storebench", targets: ["storebench"]),
         .library(name: "StoreBenchCore", targets: ["StoreBenchCore"]),
+        // A team's own backends under the same measurement: the roles, the descriptor and its settings, and the one
+        // entry point, `StoreBench.main(registering:)` (docs/EXTENDING.md).
+        .library(name: "StoreBenchKit", targets: ["StoreBenchKit"]),
+        // The contract suites a team's tests run on its own backend.
+        .library(name: "StoreBenchConformance", targets: ["StoreBenchConformance"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -84,19 +89,27 @@ let package = Package(
                 "StoreBenchAnalysis", "StoreBenchMeasure",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .executableTarget(
-            name: "storebench",
+        // Every command, and the entry point that registers a team's backends beside the standard ones.
+        .target(
+            name: "StoreBenchCommands",
             dependencies: [
                 "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
                 "PageCacheLayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What a team's package imports: the contract a backend implements, the measuring primitives, and the entry
+        // point.
+        .target(
+            name: "StoreBenchKit", dependencies: ["StoreBenchCommands", "StoreBenchContract", "StoreBenchMeasure"]),
+        // The contract suites as a library: every check the package's own backends pass, run on any descriptor.
+        .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchBackends"]),
+        .executableTarget(name: "storebench", dependencies: ["StoreBenchCommands"]),
         .testTarget(
             name: "StoreBenchTests",
             dependencies: [
                 "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
-                "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+                "SQLiteAPI", "LMDBAPI", "GDBMAPI", "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit",
                 "storebench",
                 .product(name: "CSV", package: "CSV.swift"),
             ],

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 
-@testable import storebench
+@testable import StoreBenchCommands
 
 /// One command of a command tree, as the hostile suite sees it: how it is invoked, its example, what it writes, the
 /// long options it declares (from ArgumentParser's own description of it, `_dumpHelp()`), and whether it runs long.

@@ -4,7 +4,7 @@ import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
-@testable import storebench
+@testable import StoreBenchCommands
 
 #if canImport(Glibc)
     import Glibc

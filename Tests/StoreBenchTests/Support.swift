@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchBackends
+import StoreBenchConformance
 import StoreBenchCore
 import Testing
 
@@ -154,21 +155,7 @@ func runStorebench(
     )
 }
 
-/// Articles whose text fields carry every awkward piece the generator knows, plus a few more.
-func awkwardArticles() -> [Article] {
-    let pieces = [
-        "Bobby \"Tables\"", "'); DROP TABLE article;--", "Ünïcödé", "e\u{301} vs \u{e9}", "🚀👩‍💻🏳️‍🌈",
-        "tab\there", "line\nbreak\r\nCRLF", "<xml> & </xml>", "\\back\\slash", "=SUM(A1)", "", " leading space",
-    ]
-    return pieces.enumerated().map { index, piece in
-        Article(
-            uid: "awkward-\(index)-\(piece)", feedID: Int64(index), title: piece, summary: "summary: \(piece)",
-            published: Date(millisecondsSince1970: 1_700_000_000_123 + Int64(index)), read: false)
-    }
-}
-
-/// Byte-for-byte equality (Swift's `==` on strings ignores Unicode normalization differences).
-func sameBytes(_ a: String, _ b: String) -> Bool { Array(a.utf8) == Array(b.utf8) }
+func sameBytes(_ a: String, _ b: String) -> Bool { ContractData.sameBytes(a, b) }
 
 extension Sample {
     /// A sample with the given measurements (tests build report rows without running anything).

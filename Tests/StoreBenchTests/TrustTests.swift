@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchBackends
+import StoreBenchConformance
 import StoreBenchCore
 import Testing
 
@@ -17,10 +18,6 @@ struct TrustTests {
 
     /// Every persistent backend, by name.
     static let persistent = BackendRegistry.standard().descriptors.filter(\.persistent).map(\.name)
-
-    enum Damage: String, CaseIterable {
-        case empty, garbageHeader, halfTruncated, randomPage
-    }
 
     /// Runs `script` with /bin/sh; returns exit status, stdout and stderr.
     static func shell(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -41,32 +38,6 @@ struct TrustTests {
         )
     }
 
-    /// Damages `file` (for `files`, the first article file below it) the given way, with seeded bytes.
-    static func damage(_ url: URL, _ damage: Damage) throws {
-        var target = url
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            let files = FileManager.default.enumerator(atPath: url.path)!.compactMap { $0 as? String }.filter {
-                $0.hasSuffix(".json")
-            }.sorted()
-            target = url.appendingPathComponent(try #require(files.first))
-        }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int)
-        var rng = SplitMix64(seed: UInt64(size))
-        let handle = try FileHandle(forUpdating: target)
-        defer { try? handle.close() }
-        func garbage(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
-        switch damage {
-        case .empty: try handle.truncate(atOffset: 0)
-        case .garbageHeader: try handle.write(contentsOf: garbage(min(100, size)))
-        case .halfTruncated: try handle.truncate(atOffset: UInt64(size / 2))
-        case .randomPage:
-            let pages = max(1, size / 4096)
-            try handle.seek(toOffset: UInt64(pages > 1 ? 4096 * (1 + Int(rng.next() % UInt64(pages - 1))) : 0))
-            try handle.write(contentsOf: garbage(4096))
-        }
-    }
-
     @Test(
         "damaged stores: verify-store reports corrupt or lost (or ok with the original content), never crashes",
         arguments: stores.map(\.backend))
@@ -76,7 +47,7 @@ struct TrustTests {
         let articles = DatasetGenerator(seed: 5).articles(count: 300)
         let checksum = Checksum.articles(articles).hex
         let descriptor = try #require(BackendRegistry.standard()[backend])
-        for damage in Damage.allCases {
+        for damage in StoreDamage.allCases {
             let directory = try temp.child(damage.rawValue)
             let store = try descriptor.open(app: StoreLocation(directory: directory, variant: try descriptor.variant()))
             try store.load(articles: articles)
@@ -87,7 +58,7 @@ struct TrustTests {
             #expect(
                 intact.status == 0 && intact.stdout.hasPrefix("ok:"),
                 "\(backend) before damage: \(intact.stdout) \(intact.stderr)")
-            try Self.damage(directory.appendingPathComponent(file), damage)
+            try damage.apply(to: directory.appendingPathComponent(file))
             let result = try runStorebench([
                 "verify-store", "--backend", backend, "--expect-checksum", checksum, directory.path,
             ])

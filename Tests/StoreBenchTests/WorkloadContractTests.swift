@@ -65,49 +65,13 @@ struct WorkloadContractTests {
         #expect(workload.makeCase(parameters, generator: DatasetGenerator(seed: 42)).fingerprint != "0a1e50732c6c0998")
     }
 
-    /// The backend whose result the others must match: memory, or sqlite where memory cannot play the roles.
-    static func reference(for workload: any Workload) throws -> BackendCase {
-        try #require(BackendRegistry.standard()["memory"]).roles.isSuperset(of: workload.requires)
-            ? memory : BackendCase(backend: "sqlite", variant: [:], label: "default")
-    }
-
     @Test(
         "every registered store workload: verified, the reference's result, unsupported without the role",
         arguments: BackendCase.contract)
     func sameAsMemory(_ backend: BackendCase) throws {
-        #expect(Self.cases.count == WorkloadRegistry.standard.workloads.count { $0.requiresStore })
-        let registry = BackendCase.contractRegistry
-        let roles = try #require(registry[backend.backend]).roles
-        for (workload, parameters) in Self.cases {
-            guard roles.isSuperset(of: workload.requires) else {
-                let sample = try Self.sample(workload, parameters, on: backend, registry: registry)
-                #expect(sample.status == .unsupported, "\(workload.name): \(sample.error)")
-                continue
-            }
-            let expected = try Self.run(workload, parameters, on: Self.reference(for: workload)).checksum
-            let found = try Self.run(workload, parameters, on: backend, registry: registry)
-            #expect(found.checksum == expected, "\(workload.name)")
-            if workload.name == "cache" {
-                #expect(found.notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true)
-            }
-            if workload.name == "sync-while-reading" {
-                #expect(Int(found.notes[.reads] ?? "") ?? 0 >= 1)
-                #expect(found.notes[.note]?.hasPrefix("concurrency: ") == true)
-            }
-            if ["query", "list-warm", "tags", "tag-edit"].contains(workload.name) {
-                #expect(!(found.notes[.queryPlan] ?? "").isEmpty)
-            }
-            if workload.name == "migrate" {
-                #expect(
-                    Double(found.notes[.firstReadSeconds] ?? "") != nil
-                        && found.notes[.note]?.contains("migration: ") == true)
-            }
-            if workload.name == "aging" {
-                #expect(
-                    Int64(found.notes[.reclaimedBytes] ?? "") != nil
-                        && found.notes[.note]?.contains("compaction: ") == true)
-            }
-        }
+        let report = try BackendContractTests.report(backend, [.workloads])
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(report.results.count == WorkloadRegistry.standard.workloads.count { $0.requiresStore })
     }
 
     @Test(

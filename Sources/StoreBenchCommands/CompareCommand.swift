@@ -71,7 +71,7 @@ struct CompareCommand: ParsableCommand {
             var before = try SampleTable(path: baseline)
             var after = try SampleTable(path: current)
             // Variants recorded before a setting existed are named as today (the setting at its default).
-            let registry = BackendRegistry.standard()
+            let registry = CommandEnvironment.current.registry()
             before.upgradeVariants(registry.currentVariantText)
             after.upgradeVariants(registry.currentVariantText)
             try before.requireComplete()

@@ -170,7 +170,7 @@ final class PageBlocks {
                 throw ValidationError("generated:durability: \(options["run"]!) has no crash results")
             }
             // Variants as people read them: the settings that decide durability and speed (the report's labels).
-            let registry = BackendRegistry.standard()
+            let registry = CommandEnvironment.current.registry()
             let labelled = Dictionary(
                 results.map { key, result -> (String, CrashResult) in
                     let (backend, variant) = BackendRegistry.parts(ofStrategy: key)

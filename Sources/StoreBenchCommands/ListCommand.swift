@@ -18,7 +18,7 @@ struct ListCommand: ParsableCommand {
             return
         }
         print("Backends:")
-        for backend in BackendRegistry.standard().descriptors {
+        for backend in CommandEnvironment.current.registry().descriptors {
             print("  \(backend.name) — \(backend.summary) [roles: \(backend.roles)]")
             for axis in backend.axes {
                 print("      \(axis.name): \(axis.allowedDescription) (default \(axis.defaultValue)) — \(axis.summary)")
@@ -39,7 +39,7 @@ struct ListCommand: ParsableCommand {
     }
 
     static func json() throws -> Data {
-        let backends: [[String: Any]] = BackendRegistry.standard().descriptors.map { backend in
+        let backends: [[String: Any]] = CommandEnvironment.current.registry().descriptors.map { backend in
             [
                 "name": backend.name, "summary": backend.summary, "persistent": backend.persistent,
                 "roles": "\(backend.roles)", "store_files": backend.storeFiles,

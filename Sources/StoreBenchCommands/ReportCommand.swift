@@ -69,7 +69,7 @@ struct ReportCommand: ParsableCommand {
             decision: decision, crashFiles: crashFiles.map(\.lastPathComponent),
             powerCut: folder.unsynced?.section(crashes: crashes) { key in
                 let parts = BackendRegistry.parts(ofStrategy: key)
-                return BackendRegistry.standard().label(backend: parts.backend, variant: parts.variant)
+                return CommandEnvironment.current.registry().label(backend: parts.backend, variant: parts.variant)
             } ?? [])
         try failing(.failure) {
             try claim.write(CSVFormat.encode(decision.classRows), name: "classes.csv")
@@ -84,7 +84,7 @@ struct ReportCommand: ParsableCommand {
     static func decision(table: SampleTable, crashes: [String: CrashResult], margin: TieMargin = .standard)
         -> DecisionReport
     {
-        let registry = BackendRegistry.standard()
+        let registry = CommandEnvironment.current.registry()
         let workloads = WorkloadRegistry.standard
         return DecisionReport(
             table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,

@@ -3,9 +3,15 @@ import Foundation
 import StoreBenchBackends
 import StoreBenchCore
 
-@main
-struct StoreBench: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// storebench's whole command line: run, report, compare, crash, advise, history, export, list and the rest.
+///
+/// `storebench` itself is `StoreBench.main(registering: [])`; a team's own package calls
+/// ``main(registering:)`` with its backends and gets every command with them beside the standard ones
+/// (docs/EXTENDING.md).
+public struct StoreBench: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "storebench",
         abstract: "Measures how app storage strategies perform on the workloads real apps have.",
         discussion: """
@@ -27,9 +33,24 @@ struct StoreBench: ParsableCommand {
         defaultSubcommand: nil
     )
 
+    /// The one entry point: parses the command line and runs a subcommand with `backends` registered beside the
+    /// standard ones, for the whole invocation and in every child process it starts (children re-run this
+    /// executable, so they register the same backends). A name that is already registered is refused (exit 1).
+    public static func main(registering backends: [BackendDescriptor]) -> Never {
+        let environment: CommandEnvironment
+        do {
+            environment = try CommandEnvironment(registering: backends)
+        } catch {
+            printError("storebench: \(error)")
+            Foundation.exit(StoreBenchExit.failure.rawValue)
+        }
+        CommandEnvironment.$current.withValue(environment) { main() }
+        Foundation.exit(StoreBenchExit.ok.rawValue)
+    }
+
     /// Parses and runs a subcommand; a ``CommandFailure`` becomes its message on standard error and its exit code
     /// (the one error-to-exit-code mapping), any other error is reported by ArgumentParser.
-    static func main() {
+    public static func main() {
         if let (index, shown) = invalidUTF8Argument() {
             printError(
                 "storebench: argument \(index) ('\(shown)') is not valid UTF-8; storebench takes paths and names "

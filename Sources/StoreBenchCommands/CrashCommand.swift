@@ -99,7 +99,7 @@ struct CrashCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = BackendRegistry.standard()
+        let registry = CommandEnvironment.current.registry()
         let scenarioFile = try failing(.badInput) { try BundledScenarios.resolve(scenario) }
         let (plan, claim, work) = try failing(.badInput) {
             if let out = outputOptions.out { try RunOutput.checkPath(out) }

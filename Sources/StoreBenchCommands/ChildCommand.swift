@@ -12,7 +12,7 @@ struct ChildCommand: ParsableCommand {
     @Argument(help: "The request, as JSON.") var request: String
 
     func run() throws {
-        let answer = try ChildRequest(argument: request).perform(registry: .standard())
+        let answer = try ChildRequest(argument: request).perform(registry: CommandEnvironment.current.registry())
         writeStandardOutput(Data((answer.line + "\n").utf8))
     }
 }

@@ -36,7 +36,7 @@ struct VerifyStoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        let registry = BackendRegistry.standard()
+        let registry = CommandEnvironment.current.registry()
         let (descriptor, variant) = try failing(.badInput) {
             try registry.resolve(backend: backend, settings: settings)
         }

@@ -47,10 +47,10 @@ struct AdviseCommand: ParsableCommand {
             defer { claim.release() }
             throw try failing(.failure) { try answer(in: claim) }
         }
-        let registry = BackendRegistry.standard()
+        let registry = CommandEnvironment.current.registry()
         let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
             let profile = try AppProfile(file: self.profile!)
-            let plan = AdvicePlan(profile, backends: BackendRegistry.standard())
+            let plan = AdvicePlan(profile, backends: CommandEnvironment.current.registry())
             for candidate in plan.candidates {
                 let spec = try BackendSpec(parsing: candidate)
                 guard let descriptor = registry[spec.backend] else {
@@ -219,9 +219,9 @@ struct AdviseCommand: ParsableCommand {
     /// exit.
     private func answer(in claim: RunOutput) throws -> ExitCode {
         let out = claim.url
-        let registry = BackendRegistry.standard()
+        let registry = CommandEnvironment.current.registry()
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
-        let plan = AdvicePlan(profile, backends: BackendRegistry.standard())
+        let plan = AdvicePlan(profile, backends: CommandEnvironment.current.registry())
         let run = out.appendingPathComponent("run")
         let folder = try RunFolder(run.path)
         try folder.requireComplete()

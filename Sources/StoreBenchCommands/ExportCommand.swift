@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
         let (folder, data) = try failing(.failure) { () throws -> (RunFolder, Data) in
             let folder = try RunFolder(runDirectory)
             try folder.requireComplete()
-            let registry = BackendRegistry.standard()
+            let registry = CommandEnvironment.current.registry()
             let rows = try Export.rows(folder) { registry.currentVariantText(backend: $0, variant: $1) }
             return (folder, try Export.encode(rows, as: Export.Format(rawValue: format)!))
         }

@@ -161,7 +161,7 @@ struct RunCommand: ParsableCommand {
         let outcome: RunInvocation.Outcome
         do {
             outcome = try invocation.execute(
-                backendRegistry: BackendRegistry.standard(),
+                backendRegistry: CommandEnvironment.current.registry(),
                 workloadRegistry: WorkloadRegistry.standard, progress: printer.message)
         } catch {
             printer.message("error: \(error)")

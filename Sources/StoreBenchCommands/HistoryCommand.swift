@@ -181,7 +181,7 @@ struct HistoryCommand: ParsableCommand {
             }
             var classes: [String: (durability: String, measured: Bool)] = [:]
             let byRun = try history.durabilityClasses()
-            let registry = BackendRegistry.standard()
+            let registry = CommandEnvironment.current.registry()
             let order = Dictionary(uniqueKeysWithValues: runs.enumerated().map { ($0.element.id, $0.offset) })
             // The declared class from the rows first (every run has it), then the report's classes, measured where
             // crash trials ran; oldest run first, so the newest word wins.
@@ -212,7 +212,7 @@ struct HistoryCommand: ParsableCommand {
 
     static func seriesAndRows(_ history: HistoryDatabase) throws -> ([HistoryRun], [HistorySeries], [HistoryRow]) {
         let runs = try history.runs()
-        let registry = BackendRegistry.standard()
+        let registry = CommandEnvironment.current.registry()
         let rows = try history.okRows()
         let series = HistorySeries.build(runs: runs, rows: rows) {
             registry.currentVariantText(backend: $0, variant: $1)
