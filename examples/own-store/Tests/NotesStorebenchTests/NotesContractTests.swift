@@ -1,0 +1,53 @@
+import Foundation
+import NotesStorebench
+import StoreBenchConformance
+import StoreBenchKit
+import Testing
+
+/// The notes adapter under storebench's contract suites, and a broken copy of it that they must fail.
+@Suite("Notes adapter: storebench's contract suites")
+struct NotesContractTests {
+    /// `notes-bench`, built beside this test bundle: the checks that need a fresh process start it.
+    static func notesBench() throws -> URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [
+            beside.appendingPathComponent("notes-bench"),
+            beside.deletingLastPathComponent().appendingPathComponent("notes-bench"),
+            package.appendingPathComponent(".build/debug/notes-bench"),
+            package.appendingPathComponent(".build/release/notes-bench"),
+        ]
+        return try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
+            "notes-bench not found near \(beside.path)")
+    }
+
+    @Test("the notes backend keeps the whole contract on every variant")
+    func notesKeepsTheContract() throws {
+        let report = ContractSuite(NotesBackend.descriptor, executable: try Self.notesBench()).run()
+        #expect(report.failures.isEmpty, "\(report)")
+        // Every check ran on all four variants; the timeline and the roles it lacks are the only ones left out.
+        #expect(report.passed.count >= 4 * 12, "\(report)")
+        #expect(report.passed.contains { $0.check == .damage } && report.passed.contains { $0.subject == "query" })
+    }
+
+    @Test("a copy that drops one write in ten fails verification and the contract suites")
+    func droppingFails() throws {
+        let dropping = NotesBackend.dropping(oneWriteIn: 10)
+        var suite = ContractSuite(
+            dropping, executable: try Self.notesBench(), variants: [try dropping.variant()])
+        suite.checks = [.roundTrip, .markRead, .lookupAndDelete, .workloads]
+        let report = suite.run()
+        let failed = Set(report.failures.map { "\($0.check.rawValue) \($0.subject)" })
+        #expect(
+            failed.isSuperset(of: [
+                "round-trip ", "mark-read ", "lookup-delete ", "workloads insert", "workloads edit",
+                "workloads mark-read", "workloads delete",
+            ]), "\(report)")
+        // The runner's own verification is what fails the insert row (the store holds 1 in 10 fewer articles).
+        let insert = try #require(report.failures.first { $0.subject == "insert" })
+        #expect("\(insert)".contains("verify: verification failed"), "\(insert)")
+        #expect(report.failures.contains { "\($0)".contains("missing after a reopen") }, "\(report)")
+    }
+}
