@@ -6,18 +6,31 @@ import StoreBenchCore
 enum ArticleChecks {
     static let generator = DatasetGenerator(seed: 7)
 
-    static func roundTrip(_ context: ContractContext) throws -> ContractResult.Outcome {
-        guard context.backend.roles.contains(.articles) else { return context.lacking(.articles) }
+    /// Opens a fresh store as `role` (nil when the backend does not play `roles`), lets `write` change it, closes it,
+    /// and returns what `check` finds in the store opened again on the same directory.
+    static func afterReopen<Role>(
+        _ context: ContractContext, as role: Role.Type, playing roles: StoreRoles, write: (Role) throws -> Void,
+        check: (Role) throws -> ContractResult.Outcome
+    ) throws -> ContractResult.Outcome {
+        guard context.backend.roles.isSuperset(of: roles) else { return context.lacking(roles) }
         return try context.withDirectory { work in
-            let directory = try work.subdirectory("store")
-            let articles = generator.articles(count: 300) + ContractData.awkwardArticles()
-            let store = try context.backend.open(context.location(directory), as: (any ArticleStore).self)
+            let location = context.location(try work.subdirectory("store"))
+            let store = try context.backend.open(location, as: role)
+            try write(store)
+            try (store as? any Store)?.close()
+            let reopened = try context.backend.open(location, as: role)
+            defer { try? (reopened as? any Store)?.close() }
+            return try check(reopened)
+        }
+    }
+
+    static func roundTrip(_ context: ContractContext) throws -> ContractResult.Outcome {
+        let articles = generator.articles(count: 300) + ContractData.awkwardArticles()
+        return try afterReopen(context, as: (any ArticleStore).self, playing: .articles) { store in
             try store.unitOfWork {
                 for article in articles { try store.insert(article) }
             }
-            try store.close()
-            let reopened = try context.backend.open(context.location(directory), as: (any ArticleStore).self)
-            defer { try? reopened.close() }
+        } check: { reopened in
             let stored = try reopened.allArticles()
             let byUID = Dictionary(stored.map { (Array($0.uid.utf8), $0) }) { first, _ in first }
             let missing = articles.filter { byUID[Array($0.uid.utf8)] == nil }
@@ -46,17 +59,12 @@ enum ArticleChecks {
     }
 
     static func markRead(_ context: ContractContext) throws -> ContractResult.Outcome {
-        guard context.backend.roles.contains(.articles) else { return context.lacking(.articles) }
-        return try context.withDirectory { work in
-            let directory = try work.subdirectory("store")
-            let articles = generator.articles(count: 500)
-            let chosen = Set(generator.sample(137, of: 500).map { articles[$0].uid })
-            let store = try context.backend.open(context.location(directory), as: (any ArticleStore).self)
+        let articles = generator.articles(count: 500)
+        let chosen = Set(generator.sample(137, of: 500).map { articles[$0].uid })
+        return try afterReopen(context, as: (any ArticleStore).self, playing: .articles) { store in
             try store.load(articles: articles)
             try store.unitOfWork { try store.markRead(uids: Array(chosen)) }
-            try store.close()
-            let reopened = try context.backend.open(context.location(directory), as: (any ArticleStore).self)
-            defer { try? reopened.close() }
+        } check: { reopened in
             let stored = try reopened.allArticles()
             try expect(stored.count == 500, "\(stored.count) articles after a reopen, 500 loaded")
             let read = Set(stored.filter(\.read).map(\.uid))
@@ -69,12 +77,9 @@ enum ArticleChecks {
     }
 
     static func lookupAndDelete(_ context: ContractContext) throws -> ContractResult.Outcome {
-        guard context.backend.roles.contains(.articles) else { return context.lacking(.articles) }
-        return try context.withDirectory { work in
-            let directory = try work.subdirectory("store")
-            let articles = generator.articles(count: 300) + ContractData.awkwardArticles()
-            let doomed = Set(generator.sample(120, of: articles.count, salt: 9).map { articles[$0].uid })
-            let store = try context.backend.open(context.location(directory), as: (any ArticleStore).self)
+        let articles = generator.articles(count: 300) + ContractData.awkwardArticles()
+        let doomed = Set(generator.sample(120, of: articles.count, salt: 9).map { articles[$0].uid })
+        return try afterReopen(context, as: (any ArticleStore).self, playing: .articles) { store in
             try store.load(articles: articles)
             for article in articles.prefix(20) + ContractData.awkwardArticles() {
                 let found = try store.article(uid: article.uid)
@@ -92,9 +97,7 @@ enum ArticleChecks {
                     && Set(uids.map { Array($0.utf8) }) == Set(articles.map { Array($0.uid.utf8) }),
                 "allUIDs gave \(uids.count) uids, not the \(articles.count) stored")
             try store.unitOfWork { try store.delete(uids: Array(doomed)) }
-            try store.close()
-            let reopened = try context.backend.open(context.location(directory), as: (any ArticleStore).self)
-            defer { try? reopened.close() }
+        } check: { reopened in
             let remaining = Set(try reopened.allArticles().map(\.uid))
             let expected = Set(articles.map(\.uid)).subtracting(doomed)
             try expect(
@@ -108,19 +111,14 @@ enum ArticleChecks {
     }
 
     static func timeline(_ context: ContractContext) throws -> ContractResult.Outcome {
-        guard context.backend.roles.contains(.timeline) else { return context.lacking(.timeline) }
-        return try context.withDirectory { work in
-            let directory = try work.subdirectory("store")
-            let users = generator.users(count: 40)
-            var messages = generator.messages(count: 1_000, userCount: users.count)
-            // Equal dates among the newest, so the id tie-break matters.
-            let newest = messages.max { Message.isNewer($1, than: $0) }!
-            for index in [10, 20, 30] { messages[index].created = newest.created }
-            let store = try context.backend.open(context.location(directory), as: (any TimelineStore).self)
+        let users = generator.users(count: 40)
+        var messages = generator.messages(count: 1_000, userCount: users.count)
+        // Equal dates among the newest, so the id tie-break matters.
+        let newest = messages.max { Message.isNewer($1, than: $0) }!
+        for index in [10, 20, 30] { messages[index].created = newest.created }
+        return try afterReopen(context, as: (any TimelineStore).self, playing: .timeline) { store in
             try store.load(users: users, messages: messages)
-            try store.close()
-            let reopened = try context.backend.open(context.location(directory), as: (any TimelineStore).self)
-            defer { try? reopened.close() }
+        } check: { reopened in
             let screen = try reopened.loadTimeline(limit: 200)
             let expected = Array(messages.sorted(by: Message.isNewer).prefix(200))
             try expect(

@@ -128,12 +128,6 @@ struct ContractContext {
         return try body(directory)
     }
 
-    /// The store opened as `role`; nil when the backend does not play it.
-    func open<Role>(_ directory: URL, as role: Role.Type, playing needed: StoreRoles) throws -> Role? {
-        guard backend.roles.isSuperset(of: needed) else { return nil }
-        return try backend.open(location(directory), as: role)
-    }
-
     /// "does not play the role …", for a check that does not apply.
     func lacking(_ roles: StoreRoles) -> ContractResult.Outcome {
         .notApplicable("the backend does not play the role \(roles.subtracting(backend.roles))")
