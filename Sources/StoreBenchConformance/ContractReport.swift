@@ -10,7 +10,7 @@ public struct ContractResult: Sendable, CustomStringConvertible {
     }
 
     public let check: ContractCheck
-    /// The variant's canonical text (`journal=wal`, or `default`).
+    /// The variant's canonical text (`journal=wal`, or `default`); "" for a check of the backend as a whole.
     public let variant: String
     /// The workload, for ``ContractCheck/workloads``; "" otherwise.
     public let subject: String
@@ -23,11 +23,13 @@ public struct ContractResult: Sendable, CustomStringConvertible {
 
     /// `FAIL round-trip [journal=wal]: 3 of 312 articles missing after a reopen`.
     public var description: String {
-        let name = subject.isEmpty ? check.rawValue : "\(check.rawValue) \(subject)"
+        let name =
+            (subject.isEmpty ? check.rawValue : "\(check.rawValue) \(subject)")
+            + (variant.isEmpty ? "" : " [\(variant)]")
         switch outcome {
-        case .passed(let detail): return "ok   \(name) [\(variant)]" + (detail.isEmpty ? "" : ": \(detail)")
-        case .failed(let message): return "FAIL \(name) [\(variant)]: \(message)"
-        case .notApplicable(let reason): return "n/a  \(name) [\(variant)]: \(reason)"
+        case .passed(let detail): return "ok   \(name)" + (detail.isEmpty ? "" : ": \(detail)")
+        case .failed(let message): return "FAIL \(name): \(message)"
+        case .notApplicable(let reason): return "n/a  \(name): \(reason)"
         }
     }
 }

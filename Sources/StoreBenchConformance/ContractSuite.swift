@@ -45,8 +45,17 @@ public struct ContractSuite: Sendable {
             results.append(result)
             progress(result)
         }
+        if checks.contains(.executable) {
+            let outcome: ContractResult.Outcome
+            do {
+                outcome = try ExecutableCheck.run(self)
+            } catch {
+                outcome = .failed("\(error)")
+            }
+            record(ContractResult(check: .executable, variant: "", subject: "", outcome: outcome))
+        }
         for variant in variants {
-            for check in checks {
+            for check in checks where check != .executable {
                 let context = ContractContext(
                     backend: backend, variant: variant, executable: executable, workDirectory: workDirectory)
                 if check == .workloads {
@@ -67,6 +76,7 @@ public struct ContractSuite: Sendable {
         case .timeline: try ArticleChecks.timeline(context)
         case .filesInside: try ArticleChecks.filesInside(context)
         case .workloads: .notApplicable("run per workload")
+        case .executable: .notApplicable("run once, before the variants")
         case .damage: try DamageChecks.run(context)
         case .concurrency: try ConcurrencyChecks.run(context)
         }
@@ -88,6 +98,9 @@ public struct ContractSuite: Sendable {
 
 /// One of the contract's checks.
 public enum ContractCheck: String, CaseIterable, Sendable {
+    /// The executable knows the backend by its name, with the same roles and settings (checked once, not per
+    /// variant): the checks that start a fresh process need it.
+    case executable
     /// Articles inserted in a unit of work, the store closed and reopened: every one reads back byte for byte
     /// (awkward text included), and no other.
     case roundTrip = "round-trip"

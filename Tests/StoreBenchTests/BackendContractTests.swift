@@ -43,6 +43,18 @@ struct BackendContractTests {
         #expect(report.results.map(\.outcome) == [.notApplicable("the backend does not play the role timeline")])
     }
 
+    @Test("the executable check: storebench registers sqlite as the suite's descriptor, and not the test's jsonfile")
+    func executableKnowsTheBackend() throws {
+        let sqlite = try Self.report(BackendCase(backend: "sqlite", variant: [:], label: "default"), [.executable])
+        #expect(sqlite.failures.isEmpty && sqlite.passed.count == 1, "\(sqlite)")
+        let jsonfile = try Self.report(BackendCase(backend: "jsonfile", variant: [:], label: "default"), [.executable])
+        let failure = try #require(jsonfile.failures.first)
+        #expect(
+            failure.description.hasPrefix("FAIL executable: ")
+                && failure.description.contains("does not register the backend 'jsonfile' (it registers sqlite, grdb"),
+            "\(failure)")
+    }
+
     @Test("damage and concurrency: every persistent backend's verdicts hold, and stores on four threads stay apart")
     func damageAndConcurrency() throws {
         for descriptor in BackendRegistry.standard().descriptors {
