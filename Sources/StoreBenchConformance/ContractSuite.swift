@@ -40,19 +40,13 @@ public struct ContractSuite: Sendable {
     /// Never throws: a check that cannot even start is a failure in the report.
     public func run(progress: (ContractResult) -> Void = { _ in }) -> ContractReport {
         var results: [ContractResult] = []
-        var references = WorkloadReferences(executable: executable)
+        var references = WorkloadReferences()
         func record(_ result: ContractResult) {
             results.append(result)
             progress(result)
         }
         if checks.contains(.executable) {
-            let outcome: ContractResult.Outcome
-            do {
-                outcome = try ExecutableCheck.run(self)
-            } catch {
-                outcome = .failed("\(error)")
-            }
-            record(ContractResult(check: .executable, variant: "", subject: "", outcome: outcome))
+            record(Self.result(of: .executable, variant: "") { try ExecutableCheck.run(self) })
         }
         for variant in variants {
             for check in checks where check != .executable {
@@ -61,7 +55,7 @@ public struct ContractSuite: Sendable {
                 if check == .workloads {
                     WorkloadChecks.run(context, references: &references).forEach(record)
                 } else {
-                    record(Self.result(of: check, variant: variant) { try Self.perform(check, context) })
+                    record(Self.result(of: check, variant: variant.description) { try Self.perform(check, context) })
                 }
             }
         }
@@ -84,7 +78,7 @@ public struct ContractSuite: Sendable {
 
     /// The outcome of `body`, a thrown error being the check's failure.
     static func result(
-        of check: ContractCheck, variant: Variant, subject: String = "", _ body: () throws -> ContractResult.Outcome
+        of check: ContractCheck, variant: String, subject: String = "", _ body: () throws -> ContractResult.Outcome
     ) -> ContractResult {
         let outcome: ContractResult.Outcome
         do {
@@ -92,7 +86,7 @@ public struct ContractSuite: Sendable {
         } catch {
             outcome = .failed("\(error)")
         }
-        return ContractResult(check: check, variant: variant.description, subject: subject, outcome: outcome)
+        return ContractResult(check: check, variant: variant, subject: subject, outcome: outcome)
     }
 }
 

@@ -20,7 +20,7 @@ enum WorkloadChecks {
 
     static func run(_ context: ContractContext, references: inout WorkloadReferences) -> [ContractResult] {
         cases.map { workload, parameters in
-            ContractSuite.result(of: .workloads, variant: context.variant, subject: workload.name) {
+            ContractSuite.result(of: .workloads, variant: context.variant.description, subject: workload.name) {
                 let sample = try runOnce(workload, parameters, context.backend, context.variant, context)
                 guard context.backend.roles.isSuperset(of: workload.requires) else {
                     try expect(
@@ -93,10 +93,7 @@ enum WorkloadChecks {
 /// The reference result of each workload, computed once per suite run: the memory backend's, or sqlite's (at its
 /// defaults) where the memory backend cannot play the workload's roles (nothing of memory survives its process).
 struct WorkloadReferences {
-    let executable: URL
     private var known: [String: (backend: String, checksum: String)] = [:]
-
-    init(executable: URL) { self.executable = executable }
 
     mutating func checksum(_ workload: any Workload, _ parameters: WorkloadParameters, _ context: ContractContext)
         throws -> (backend: String, checksum: String)
