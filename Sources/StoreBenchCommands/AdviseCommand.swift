@@ -50,7 +50,7 @@ struct AdviseCommand: ParsableCommand {
         let registry = CommandEnvironment.current.registry()
         let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
             let profile = try AppProfile(file: self.profile!)
-            let plan = AdvicePlan(profile, backends: CommandEnvironment.current.registry())
+            let plan = AdvicePlan(profile, backends: registry)
             for candidate in plan.candidates {
                 let spec = try BackendSpec(parsing: candidate)
                 guard let descriptor = registry[spec.backend] else {
@@ -221,7 +221,7 @@ struct AdviseCommand: ParsableCommand {
         let out = claim.url
         let registry = CommandEnvironment.current.registry()
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
-        let plan = AdvicePlan(profile, backends: CommandEnvironment.current.registry())
+        let plan = AdvicePlan(profile, backends: registry)
         let run = out.appendingPathComponent("run")
         let folder = try RunFolder(run.path)
         try folder.requireComplete()

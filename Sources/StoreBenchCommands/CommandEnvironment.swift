@@ -19,26 +19,16 @@ public struct CommandEnvironment: Sendable {
     /// The standard backends and `extraBackends`; throws when a name is registered twice (a standard backend's
     /// name, or two of the extra backends).
     public init(registering extraBackends: [BackendDescriptor]) throws {
-        var names = Set(BackendRegistry.standard().names)
-        for backend in extraBackends {
-            guard names.insert(backend.name).inserted else {
-                throw RegistrationError(
-                    description: "a backend named '\(backend.name)' is already registered; "
-                        + "give yours a name of its own (registered: \(names.sorted().joined(separator: ", ")))")
-            }
-        }
+        var registry = BackendRegistry.standard()
+        for backend in extraBackends { try registry.add(backend) }
         self.extraBackends = extraBackends
     }
 
-    /// A fresh registry: the standard backends (memory stores owned by it) and the extra ones.
+    /// A fresh registry: the standard backends (memory stores owned by it) and the extra ones (their names were
+    /// checked when the environment was made).
     public func registry() -> BackendRegistry {
         var registry = BackendRegistry.standard()
         for backend in extraBackends { registry.register(backend) }
         return registry
     }
-}
-
-/// A backend that cannot be registered (its name is taken).
-public struct RegistrationError: Error, CustomStringConvertible {
-    public let description: String
 }

@@ -67,9 +67,10 @@ struct ReportCommand: ParsableCommand {
             summary: summary, environment: table.environment,
             charts: RunReport.charts(in: directory.appendingPathComponent("charts")),
             decision: decision, crashFiles: crashFiles.map(\.lastPathComponent),
-            powerCut: folder.unsynced?.section(crashes: crashes) { key in
+            powerCut: folder.unsynced?.section(crashes: crashes) {
+                [registry = CommandEnvironment.current.registry()] key in
                 let parts = BackendRegistry.parts(ofStrategy: key)
-                return CommandEnvironment.current.registry().label(backend: parts.backend, variant: parts.variant)
+                return registry.label(backend: parts.backend, variant: parts.variant)
             } ?? [])
         try failing(.failure) {
             try claim.write(CSVFormat.encode(decision.classRows), name: "classes.csv")

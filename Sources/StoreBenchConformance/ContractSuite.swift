@@ -49,9 +49,9 @@ public struct ContractSuite: Sendable {
             record(Self.result(of: .executable, variant: "") { try ExecutableCheck.run(self) })
         }
         for variant in variants {
+            let context = ContractContext(
+                backend: backend, variant: variant, executable: executable, workDirectory: workDirectory)
             for check in checks where check != .executable {
-                let context = ContractContext(
-                    backend: backend, variant: variant, executable: executable, workDirectory: workDirectory)
                 if check == .workloads {
                     WorkloadChecks.run(context, references: &references).forEach(record)
                 } else {
@@ -125,7 +125,8 @@ struct ContractContext {
     let executable: URL
     let workDirectory: URL
 
-    var location: (URL) -> StoreLocation { { StoreLocation(directory: $0, variant: variant) } }
+    /// The store in `directory`, opened with the variant under test.
+    func location(_ directory: URL) -> StoreLocation { StoreLocation(directory: directory, variant: variant) }
 
     /// A fresh private directory for one check's stores (a storebench work directory, so one a killed test left
     /// behind is removed by the next command), removed when `body` returns.

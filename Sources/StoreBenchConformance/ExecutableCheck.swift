@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// ``ContractCheck/executable``: the binary the other checks start knows the backend, and as the same descriptor
 /// (its roles and settings), so that a fresh process opens the store the way the test's own process does.
@@ -23,28 +24,15 @@ enum ExecutableCheck {
         return .passed("\(suite.executable.lastPathComponent) registers '\(suite.backend.name)' with the same roles")
     }
 
-    /// The backends `executable list --json` prints.
+    /// The backends `executable list --json` prints (run through the one helper that runs a tool for its output).
     static func list(_ executable: URL) throws -> [[String: Any]] {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["list", "--json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw ContractViolation(description: "cannot start \(executable.path): \(error)")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let output = MachineFacts.run([executable.path, "list", "--json"]),
+            let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
             let backends = object["backends"] as? [[String: Any]]
         else {
             throw ContractViolation(
-                description: "\(executable.path) list --json exited \(process.terminationStatus) without the "
-                    + "backends' list: is it a storebench binary?")
+                description: "\(executable.path) list --json did not start, failed or printed no backends' list: is it "
+                    + "a storebench binary?")
         }
         return backends
     }

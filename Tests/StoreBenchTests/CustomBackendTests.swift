@@ -54,22 +54,12 @@ struct CustomBackendTests {
         WorkloadContractTests.cases.filter { JSONFileBackend.descriptor.roles.isSuperset(of: $0.workload.requires) }
     }
 
+    // Every article workload running and verifying on it with the memory backend's checksum is the contract suites'
+    // `workloads` check, which WorkloadContractTests.sameAsMemory runs on this backend too (BackendCase.contract).
+
     @Test("its roles come from its type: articles only")
     func roles() {
         #expect(JSONFileBackend.descriptor.roles == [.articles, .persistence])
-    }
-
-    @Test("every article workload runs and verifies, with the memory backend's checksum")
-    func articleWorkloads() throws {
-        var registry = BackendRegistry.standard()
-        registry.register(JSONFileBackend.descriptor)
-        let custom = BackendCase(backend: "jsonfile", variant: [:], label: "default")
-        for (workload, parameters) in Self.articleWorkloads {
-            let expected = try WorkloadContractTests.run(workload, parameters, on: WorkloadContractTests.memory)
-                .checksum
-            let found = try WorkloadContractTests.run(workload, parameters, on: custom, registry: registry)
-            #expect(found.checksum == expected, "\(workload.name)")
-        }
     }
 
     @Test("workloads that need other roles are unsupported before anything runs")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchConformance
 import Testing
 
 /// The committed example history (results/example/history) is what today's binary draws from its history.sqlite.gz:
@@ -27,12 +28,12 @@ struct HistoryExampleTests {
         let rendered = try String(contentsOf: page.appendingPathComponent("index.html"), encoding: .utf8)
         let committed = try String(contentsOf: Self.example.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(
-            sameBytes(rendered, committed),
+            ContractData.sameBytes(rendered, committed),
             "results/example/history/index.html is stale: run scripts/regenerate-history-example")
         let check = try runStorebench(["history", "check", "--db", db.path])
         let committedCheck = try String(contentsOf: Self.example.appendingPathComponent("check.txt"), encoding: .utf8)
         #expect(
-            sameBytes(check.stdout, committedCheck),
+            ContractData.sameBytes(check.stdout, committedCheck),
             "results/example/history/check.txt is stale: run scripts/regenerate-history-example")
         #expect(check.status == (committedCheck.contains("; exit 2.") ? 2 : 0))
         #expect(FileManager.default.fileExists(atPath: Self.example.appendingPathComponent("screenshot.png").path))

@@ -1,6 +1,5 @@
 import Foundation
 import StoreBenchBackends
-import StoreBenchConformance
 import StoreBenchCore
 import Testing
 
@@ -154,8 +153,6 @@ func runStorebench(
         process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
     )
 }
-
-func sameBytes(_ a: String, _ b: String) -> Bool { ContractData.sameBytes(a, b) }
 
 extension Sample {
     /// A sample with the given measurements (tests build report rows without running anything).

@@ -9,13 +9,32 @@ public struct BackendRegistry: Sendable {
 
     /// Adds a backend. Names are unique; registering a name twice is a programming error.
     public mutating func register(_ descriptor: BackendDescriptor) {
-        precondition(self[descriptor.name] == nil, "backend \(descriptor.name) registered twice")
+        do {
+            try add(descriptor)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Adds a backend given at run time (a team's, `StoreBench.main(registering:)`): a name already registered throws
+    /// a ``RegistrationError`` naming it and the names taken.
+    public mutating func add(_ descriptor: BackendDescriptor) throws {
+        guard self[descriptor.name] == nil else {
+            throw RegistrationError(
+                description: "a backend named '\(descriptor.name)' is already registered; give yours a name of its "
+                    + "own (registered: \(names.sorted().joined(separator: ", ")))")
+        }
         descriptors.append(descriptor)
     }
 
     public subscript(name: String) -> BackendDescriptor? { descriptors.first { $0.name == name } }
 
     public var names: [String] { descriptors.map(\.name) }
+}
+
+/// A backend that cannot be registered: its name is taken.
+public struct RegistrationError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 extension BackendRegistry {

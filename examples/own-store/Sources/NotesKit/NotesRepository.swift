@@ -161,17 +161,33 @@ public final class NotesRepository {
         return try read { try String.fetchAll($0, sql: Self.searchSQL, arguments: [pattern, pattern]) }
     }
 
-    /// `EXPLAIN QUERY PLAN` of the recent list, the unseen counts and a folder's unseen notes.
-    public func plans() throws -> (recent: String, unseenCounts: String, unseenInFolder: String) {
-        try read { db in
-            func plan(_ sql: String, _ arguments: StatementArguments) throws -> String {
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
-                    .map { $0["detail"] as String }.joined(separator: "; ")
+    /// The app's queries whose plans it reports.
+    public enum Query: Sendable {
+        case recent, unseenCounts, unseenInFolder
+
+        var sql: String {
+            switch self {
+            case .recent: NotesRepository.recentSQL
+            case .unseenCounts: NotesRepository.unseenCountsSQL
+            case .unseenInFolder: NotesRepository.unseenInFolderSQL
             }
-            return (
-                try plan(Self.recentSQL, [50]), try plan(Self.unseenCountsSQL, []),
-                try plan(Self.unseenInFolderSQL, [1, 50])
-            )
+        }
+
+        /// Arguments of the shape the app passes (a folder, a screen of 50).
+        var sampleArguments: StatementArguments {
+            switch self {
+            case .recent: [50]
+            case .unseenCounts: []
+            case .unseenInFolder: [1, 50]
+            }
+        }
+    }
+
+    /// `EXPLAIN QUERY PLAN` of `query`, its steps joined by "; ".
+    public func plan(_ query: Query) throws -> String {
+        try read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + query.sql, arguments: query.sampleArguments)
+                .map { $0["detail"] as String }.joined(separator: "; ")
         }
     }
 

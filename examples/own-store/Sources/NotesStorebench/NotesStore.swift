@@ -86,7 +86,7 @@ final class NotesStore: QueryStore {
 
     func newestArticles(limit: Int) throws -> [Article] { try repository.recentNotes(limit: limit).map(Self.article) }
 
-    func newestArticlesPlan() throws -> String { try repository.plans().recent }
+    func newestArticlesPlan() throws -> String { try repository.plan(.recent) }
 
     func unreadCounts() throws -> [Int64: Int] { try repository.unseenCounts() }
 
@@ -95,8 +95,7 @@ final class NotesStore: QueryStore {
     }
 
     func queryPlans() throws -> [String] {
-        let plans = try repository.plans()
-        return [plans.unseenCounts, plans.unseenInFolder]
+        [try repository.plan(.unseenCounts), try repository.plan(.unseenInFolder)]
     }
 
     func search(keyword: String) throws -> [String] { try repository.search(keyword) }
