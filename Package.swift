@@ -55,11 +55,12 @@ let package = Package(
             dependencies: [
                 "StoreBenchContract", "StoreBenchMeasure", .product(name: "CSV", package: "CSV.swift"),
             ]),
-        // Runner, workloads, scenarios, the child protocol, crash trials; re-exports the three modules above.
+        // Runner, workloads, scenarios, the child protocol, crash trials; re-exports the three modules above. SQLiteAPI:
+        // `sql` workload files are checked against SQLite before any store opens.
         .target(
             name: "StoreBenchCore",
             dependencies: [
-                "StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis",
+                "StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis", "SQLiteAPI",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

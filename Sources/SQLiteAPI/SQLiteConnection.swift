@@ -45,6 +45,31 @@ public final class SQLiteConnection {
         try SQLiteError.check(rc, db: db, sql: sql, path: path, message: errorMessage.map { String(cString: $0) })
     }
 
+    /// Prepares exactly one statement of `sql`: text after it other than white space and `;` is refused (SQLite's
+    /// `prepare` would silently ignore it).
+    public func prepareOne(_ sql: String) throws -> SQLiteStatement {
+        let db = try requireOpen()
+        var statement: OpaquePointer?
+        var rest = ""
+        try sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            try SQLiteError.check(
+                sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail),
+                db: db, sql: sql, path: path)
+            if let tail { rest = String(cString: tail) }
+        }
+        guard let statement else {
+            throw SQLiteError(code: .misuse, message: "empty statement", sql: sql, path: path)
+        }
+        guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite3_finalize(statement)
+            throw SQLiteError(
+                code: .misuse, message: "more than one statement; the text after the first is '\(rest.prefix(60))'",
+                sql: sql, path: path)
+        }
+        return SQLiteStatement(handle: statement, sql: sql, path: path)
+    }
+
     /// Prepares a statement for repeated use (bind, step, reset).
     public func prepare(_ sql: String) throws -> SQLiteStatement {
         let db = try requireOpen()
@@ -76,7 +101,16 @@ public final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`: commits when it returns, rolls back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction(begin: "BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a deferred transaction (`BEGIN`): a read snapshot that takes no write lock until it writes.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction(begin: "BEGIN", body)
+    }
+
+    private func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         let result: T
         do {
             result = try body()

@@ -64,6 +64,46 @@ public final class SQLiteStatement {
         try bind(Int64(value), at: index)
     }
 
+    /// Binds a double to the 1-based parameter `index`.
+    public func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds NULL to the 1-based parameter `index`.
+    public func bindNull(at index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// The number of parameters (the largest index).
+    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
+    /// The name of the 1-based parameter `index` with its prefix (`:tag`, `?1`), nil for a bare `?`.
+    public func parameterName(at index: Int32) -> String? {
+        sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) }
+    }
+
+    /// Whether the statement leaves the database unchanged (`sqlite3_stmt_readonly`).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// The number of columns a row of this statement has.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// The storage class of column `index` (0-based) of the current row.
+    public func columnType(at index: Int32) -> SQLiteColumnType {
+        SQLiteColumnType(rawValue: sqlite3_column_type(handle, index)) ?? .null
+    }
+
+    /// Column `index` (0-based) of the current row as a double.
+    public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// Column `index` (0-based) of the current row as raw bytes, valid until the next step: text's UTF-8 or a BLOB.
+    public func withBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let isText = sqlite3_column_type(handle, index) == SQLITE_TEXT
+        let base = isText ? UnsafeRawPointer(sqlite3_column_text(handle, index)) : sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count))
+    }
+
     /// Advances one row: true when a row is available, false when the statement is done.
     @discardableResult
     public func step() throws -> Bool {
@@ -108,4 +148,13 @@ public final class SQLiteStatement {
         if let handle { sqlite3_finalize(handle) }
         handle = nil
     }
+}
+
+/// SQLite's storage classes (`sqlite3_column_type`).
+public enum SQLiteColumnType: Int32, Sendable {
+    case integer = 1
+    case real = 2
+    case text = 3
+    case blob = 4
+    case null = 5
 }

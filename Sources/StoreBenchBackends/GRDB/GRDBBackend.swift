@@ -119,7 +119,9 @@ final class GRDBStore: AppStore {
     let coveringTags: Bool
     private let screen: GRDBScreenReader
     /// The database of the running unit of work.
-    private var current: Database?
+    var current: Database?
+    /// A `sql` workload's statements (``SQLStore``), by handle: their SQL (GRDB caches each connection's statements).
+    var sqlStatements: [String] = []
     let effectiveSettings: String
 
     static let insertSQL = """
@@ -141,7 +143,11 @@ final class GRDBStore: AppStore {
             indexed = settings.index == .on
             listIndexed = settings.listIndex == .on
             coveringTags = settings.tags == .covering
-            try GRDBSchema.migrator(index: indexed, listIndex: listIndexed, fullText: fullTextSearch).migrate(writer)
+            // A file a `sql` workload made holds that workload's schema alone (GRDBStore+SQL.swift).
+            let mark = try writer.writeWithoutTransaction { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
+            if mark != SQLWorkloadMark.applicationID {
+                try GRDBSchema.migrator(index: indexed, listIndex: listIndexed, fullText: fullTextSearch).migrate(writer)
+            }
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in
                 (

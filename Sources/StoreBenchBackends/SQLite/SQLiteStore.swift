@@ -12,12 +12,14 @@ final class SQLiteStore: AppStore {
     let settings: SQLiteSettings
     /// The `search` variant: `fts5` keeps an FTS5 index of titles and summaries.
     let fullTextSearch: Bool
-    private let policy: TransactionPolicy
+    let policy: TransactionPolicy
     private var batch = BatchState()
     /// Prepared statements by their SQL, each prepared on first use and reused afterwards.
     private var statements: [String: SQLiteStatement] = [:]
     /// The insert statement, held directly: it runs once per article in the timed loop.
     private var insertArticle: SQLiteStatement?
+    /// A `sql` workload's statements (``SQLStore``), by handle, and whether each writes.
+    var sqlStatements: [(statement: SQLiteStatement, writes: Bool)] = []
     let effectiveSettings: String
 
     /// The statements this store runs; each is prepared on first use and reused afterwards.
@@ -144,7 +146,10 @@ final class SQLiteStore: AppStore {
             try Self.apply("auto_vacuum", settings.autoVacuum, on: connection) {
                 SQLiteSettings.AutoVacuum(pragmaValue: $0)
             }
-            try connection.execute(Self.schema(for: settings))
+            // A file a `sql` workload made holds that workload's schema alone (SQLiteStore+SQL.swift).
+            if try connection.scalarText("PRAGMA application_id") != String(SQLWorkloadMark.applicationID) {
+                try connection.execute(Self.schema(for: settings))
+            }
             policy = TransactionPolicy(settings)
             // `apply` read journal_mode and synchronous back and refused a difference: the settings are in force.
             effectiveSettings = settings.text + " temp_store=memory"
@@ -363,6 +368,8 @@ final class SQLiteStore: AppStore {
         try commitBatch()
         for statement in statements.values { statement.finalize() }
         statements = [:]
+        for prepared in sqlStatements { prepared.statement.finalize() }
+        sqlStatements = []
         insertArticle = nil
         try connection.close()
     }

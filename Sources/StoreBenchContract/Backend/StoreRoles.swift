@@ -203,6 +203,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     public static let migrating = StoreRoles(rawValue: 1 << 8)
     public static let tagging = StoreRoles(rawValue: 1 << 9)
     public static let parents = StoreRoles(rawValue: 1 << 10)
+    public static let sql = StoreRoles(rawValue: 1 << 11)
 
     /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
     /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
@@ -217,6 +218,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
         (.migrating, "migrating", { $0 is any MigratingStore.Type }),
         (.tagging, "tagging", { $0 is any TaggingStore.Type }),
         (.parents, "parents", { $0 is any ParentStore.Type }),
+        (.sql, "sql", { $0 is any SQLStore.Type }),
     ]
 
     static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }

@@ -8,15 +8,19 @@ public enum Checksum {
     /// FNV-1a hash of `articles` in the given order, over every field.
     public static func articlesInOrder(_ articles: [Article]) -> String {
         var hash = FNV1a()
-        for article in articles {
-            hash.combine(article.uid)
-            hash.combine(article.feedID)
-            hash.combine(article.title)
-            hash.combine(article.summary)
-            hash.combine(article.published.millisecondsSince1970)
-            hash.combine(article.read ? 1 : 0)
-        }
+        for article in articles { combine(article, into: &hash) }
         return hash.hex
+    }
+
+    /// Adds every field of `article` to `hash`: uid, feed, title, summary, published (ms), read (0 or 1) — as a
+    /// `sql` workload hashes a row `SELECT uid, feed_id, title, summary, published, read` returns.
+    public static func combine(_ article: Article, into hash: inout FNV1a) {
+        hash.combine(article.uid)
+        hash.combine(article.feedID)
+        hash.combine(article.title)
+        hash.combine(article.summary)
+        hash.combine(article.published.millisecondsSince1970)
+        hash.combine(article.read ? 1 : 0)
     }
 
     /// FNV-1a hash of the launch list of `articles`: the newest `screen` (``TopArticles``), in the list's order.

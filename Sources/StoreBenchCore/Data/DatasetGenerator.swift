@@ -190,16 +190,22 @@ public struct RecordShape: Codable, Sendable, Equatable {
     public func summaryTarget(seed: UInt64, index: Int) -> Int {
         guard let most = summaryMaxBytes else { return summaryBytes }
         var rng = SplitMix64.forItem(seed: seed, stream: Self.spreadStream, index: index)
+        return Self.spread(median: summaryBytes, most: most, using: &rng)
+    }
+
+    /// One draw from the long-tailed spread of sizes whose median is `median` and whose largest is `most` (also a
+    /// `sql` workload file's `bytes: {median, max}`).
+    static func spread(median: Int, most: Int, using rng: inout SplitMix64) -> Int {
         let u = Double(rng.next() >> 11) / Double(1 << 53)
         if u < 0.5 {
             // The lower half: uniform between a quarter of the median and the median.
-            let low = summaryBytes / 4
-            return low + Int(Double(summaryBytes - low) * (u * 2))
+            let low = median / 4
+            return low + Int(Double(median - low) * (u * 2))
         }
         // The upper half: from the median to the maximum on a log scale, most near the median (the cube bends it into
         // a long tail: with a 10× maximum, the 75th percentile is 1.3× the median, the 90th 3.3×, the 99th 8.7×).
         let v = (u - 0.5) * 2
-        let size = Double(max(summaryBytes, 1)) * pow(Double(most) / Double(max(summaryBytes, 1)), v * v * v)
-        return min(most, max(summaryBytes, Int(size.rounded(.down))))
+        let size = Double(max(median, 1)) * pow(Double(most) / Double(max(median, 1)), v * v * v)
+        return min(most, max(median, Int(size.rounded(.down))))
     }
 }

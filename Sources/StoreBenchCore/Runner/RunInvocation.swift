@@ -26,12 +26,13 @@ public struct RunInvocation {
 
     /// Runs the request. `progress` receives progress lines and notices while it runs (never inside a timed region).
     public func execute(
-        backendRegistry: BackendRegistry, workloadRegistry: WorkloadRegistry,
+        backendRegistry: BackendRegistry, workloadRegistry standard: WorkloadRegistry,
         commandLine: [String] = CommandLine.arguments,
         progress: @escaping (String) -> Void
     ) throws(RunFailure) -> Outcome {
         var request = self.request
         let scenario: Scenario
+        var workloadRegistry = standard
         let output: RunOutput
         let workURL: URL
         let previous: InterruptedRun?
@@ -45,7 +46,8 @@ public struct RunInvocation {
                 previous = nil
             }
             if let file = request.scenarioFile { request.scenarioFile = try BundledScenarios.resolve(file) }
-            scenario = try request.scenario(backendRegistry: backendRegistry, workloadRegistry: workloadRegistry)
+            scenario = try request.scenario(backendRegistry: backendRegistry, workloadRegistry: standard)
+            workloadRegistry = standard.including(scenario)
             if let previous { try previous.check(scenario: scenario) }
             let cases = try RunPlan.check(scenario, workloads: workloadRegistry, limits: request.limits)
             workURL = try OutputLocations.workdir(request.workdir)

@@ -79,7 +79,8 @@ public struct RunRequest: Codable, Sendable, Equatable {
             scenario = try parser.parse(file: try BundledScenarios.path("default.yaml"))
                 .narrowed(backends: backends, workloads: workloads)
         }
-        scenario = try scenario.filtered(filters).overriding(parameters ?? [:], workloads: workloadRegistry)
+        scenario = try scenario.filtered(filters).overriding(
+            parameters ?? [:], workloads: workloadRegistry.including(scenario))
         scenario.policy = try scenario.policy.applying(policy)
         if let seed { scenario.seed = seed }
         return scenario

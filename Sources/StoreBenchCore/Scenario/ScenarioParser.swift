@@ -12,7 +12,7 @@ public struct ScenarioParser {
         "budget_seconds", "stop", "backends", "workloads",
     ]
     static let backendKeys = ["backend", "variants", "limits", "workloads"]
-    static let workloadKeys = ["workload", "parameters", "sizes"]
+    static let workloadKeys = ["workload", "sql", "parameters", "sizes"]
 
     public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
         self.backends = backends
@@ -57,8 +57,12 @@ public struct ScenarioParser {
         _ = try reader.string(top["description"], at: "description", required: false)
         let seed = try reader.integer(top["seed"], at: "seed", range: 0...Int.max) ?? 42
         let policy = try parsePolicy(top, reader: &reader)
-        let backendEntries = try parseBackends(top["backends"], reader: &reader)
-        let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader)
+        var sqlWorkloads: [SQLWorkload] = []
+        let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader, sql: &sqlWorkloads)
+        // Backends after workloads: an entry's `workloads` and `limits` may name the file's sql workloads.
+        var known = workloads
+        for workload in sqlWorkloads { known.register(workload) }
+        let backendEntries = try parseBackends(top["backends"], known: known, reader: &reader)
         let listed = Set(workloadEntries.map(\.workload))
         for (index, entry) in backendEntries.enumerated() {
             if let only = entry.only, only.isDisjoint(with: listed) {
@@ -70,7 +74,8 @@ public struct ScenarioParser {
         }
         return Scenario(
             name: name, seed: UInt64(seed), policy: policy,
-            backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex)
+            backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex,
+            sqlWorkloads: sqlWorkloads)
     }
 
     /// `warmup`, `repetitions` (a number: exactly that many; or `{min, max}`), `target_precision`, `case_seconds`
@@ -117,7 +122,9 @@ public struct ScenarioParser {
         return false
     }
 
-    private func parseBackends(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.BackendEntry] {
+    private func parseBackends(_ node: Node?, known workloads: WorkloadRegistry, reader: inout NodeReader) throws
+        -> [Scenario.BackendEntry]
+    {
         if isSmoke(node) {
             return backends.descriptors.flatMap { descriptor in
                 descriptor.smokeVariants.map {
@@ -196,7 +203,9 @@ public struct ScenarioParser {
         return entries
     }
 
-    private func parseWorkloads(_ node: Node?, reader: inout NodeReader) throws -> [Scenario.WorkloadEntry] {
+    private func parseWorkloads(_ node: Node?, reader: inout NodeReader, sql sqlWorkloads: inout [SQLWorkload]) throws
+        -> [Scenario.WorkloadEntry]
+    {
         if isSmoke(node) {
             return try workloads.workloads.map { workload in
                 var parameters = workload.defaultParameters
@@ -214,58 +223,86 @@ public struct ScenarioParser {
         for (index, item) in items.enumerated() {
             let path = "workloads[\(index)]"
             let map = try reader.mapping(item, at: path, allowed: Self.workloadKeys)
-            let name = try reader.string(map["workload"], at: "\(path).workload", required: true)!
-            guard let workload = workloads[name] else {
-                throw reader.error(
-                    "\(path).workload", "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
-            }
-            guard !entries.contains(where: { $0.workload == name }) else {
-                throw reader.error(
-                    "\(path).workload", "workload '\(name)' is listed twice; use 'sizes' for several sizes")
-            }
-            var parameters = workload.defaultParameters
-            if let parameterNode = map["parameters"] {
-                let given = try reader.mapping(
-                    parameterNode, at: "\(path).parameters",
-                    allowed: workload.parameters.map(\.name), what: "parameters of '\(name)'")
-                for spec in workload.parameters {
-                    if let value = try reader.integer(
-                        given[spec.name], at: "\(path).parameters.\(spec.name)", range: spec.range)
-                    {
-                        parameters.set(spec.name, value)
-                    }
+            let named: [any Workload]
+            if let sqlNode = map["sql"] {
+                guard map["workload"] == nil else {
+                    throw reader.error(path, "give either workload (a built-in) or sql (a sql workload file), not both")
                 }
-            }
-            var cases = [parameters]
-            if map["sizes"] != nil {
-                let sizeSpec = workload.parameters.first { $0.key == workload.sizeParameter }!
-                let sizes = try reader.sequence(map["sizes"], at: "\(path).sizes", nonEmpty: true)
-                guard sizes.count <= Self.maximumSizes else {
+                let file = try reader.string(sqlNode, at: "\(path).sql", required: true)!
+                let found = try SQLWorkloadParser().parse(file: Self.resolve(file, beside: reader.file)).workloads
+                sqlWorkloads += found
+                named = found
+            } else {
+                let name = try reader.string(map["workload"], at: "\(path).workload", required: true)!
+                guard let workload = workloads[name] else {
                     throw reader.error(
-                        "\(path).sizes", "\(sizes.count) sizes; at most \(Self.maximumSizes) are allowed")
+                        "\(path).workload", "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
                 }
-                var seen = Set<Int>()
-                cases = try sizes.enumerated().map { sizeIndex, sizeNode in
-                    var sized = parameters
-                    let size = try reader.integer(sizeNode, at: "\(path).sizes[\(sizeIndex)]", range: sizeSpec.range)!
-                    guard seen.insert(size).inserted else {
-                        throw reader.error(
-                            "\(path).sizes[\(sizeIndex)]", "\(size) is listed twice; each size makes one row")
-                    }
-                    sized[workload.sizeParameter] = size
-                    return sized
-                }
+                named = [workload]
             }
-            for (caseIndex, parameters) in cases.enumerated() {
-                do {
-                    try workload.validate(parameters)
-                } catch {
+            for workload in named {
+                guard !entries.contains(where: { $0.workload == workload.name }) else {
                     throw reader.error(
-                        map["sizes"] == nil ? "\(path).parameters" : "\(path).sizes[\(caseIndex)]", "\(error)")
+                        "\(path).workload", "workload '\(workload.name)' is listed twice; use 'sizes' for several sizes")
                 }
+                entries.append(try entry(workload, map, at: path, reader: &reader))
             }
-            entries.append(Scenario.WorkloadEntry(workload: name, cases: cases))
         }
         return entries
+    }
+
+    /// A sql workload file's path as a scenario names it: relative to the scenario's own folder.
+    static func resolve(_ path: String, beside scenario: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: scenario).deletingLastPathComponent().appendingPathComponent(path).path
+    }
+
+    /// The cases of `workload` from its entry's `parameters` and `sizes`.
+    private func entry(_ workload: any Workload, _ map: [(String, Node)], at path: String, reader: inout NodeReader)
+        throws -> Scenario.WorkloadEntry
+    {
+        let name = workload.name
+        var parameters = workload.defaultParameters
+        if let parameterNode = map["parameters"] {
+            let given = try reader.mapping(
+                parameterNode, at: "\(path).parameters",
+                allowed: workload.parameters.map(\.name), what: "parameters of '\(name)'")
+            for spec in workload.parameters {
+                if let value = try reader.integer(
+                    given[spec.name], at: "\(path).parameters.\(spec.name)", range: spec.range)
+                {
+                    parameters.set(spec.name, value)
+                }
+            }
+        }
+        var cases = [parameters]
+        if map["sizes"] != nil {
+            let sizeSpec = workload.parameters.first { $0.key == workload.sizeParameter }!
+            let sizes = try reader.sequence(map["sizes"], at: "\(path).sizes", nonEmpty: true)
+            guard sizes.count <= Self.maximumSizes else {
+                throw reader.error(
+                    "\(path).sizes", "\(sizes.count) sizes; at most \(Self.maximumSizes) are allowed")
+            }
+            var seen = Set<Int>()
+            cases = try sizes.enumerated().map { sizeIndex, sizeNode in
+                var sized = parameters
+                let size = try reader.integer(sizeNode, at: "\(path).sizes[\(sizeIndex)]", range: sizeSpec.range)!
+                guard seen.insert(size).inserted else {
+                    throw reader.error(
+                        "\(path).sizes[\(sizeIndex)]", "\(size) is listed twice; each size makes one row")
+                }
+                sized[workload.sizeParameter] = size
+                return sized
+            }
+        }
+        for (caseIndex, parameters) in cases.enumerated() {
+            do {
+                try workload.validate(parameters)
+            } catch {
+                throw reader.error(
+                    map["sizes"] == nil ? "\(path).parameters" : "\(path).sizes[\(caseIndex)]", "\(error)")
+            }
+        }
+        return Scenario.WorkloadEntry(workload: name, cases: cases)
     }
 }

@@ -90,9 +90,10 @@ struct TagAnswers: Equatable {
         }
     }
 
+    /// Adds both answers to `hash`, value by value as the two queries return them (the tags, then each note's fields
+    /// in order): the checksum a `sql` workload file asking the same two queries computes (examples/sql).
     func combine(into hash: inout FNV1a) {
         for tag in unarchivedTags { hash.combine(tag) }
-        hash.combine(tag)
-        hash.combine(Checksum.articlesInOrder(newest))
+        for article in newest { Checksum.combine(article, into: &hash) }
     }
 }

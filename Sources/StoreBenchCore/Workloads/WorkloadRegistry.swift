@@ -12,6 +12,13 @@ public struct WorkloadRegistry: Sendable {
         workloads.append(workload)
     }
 
+    /// This registry with the workloads `scenario` read from sql workload files.
+    public func including(_ scenario: Scenario) -> WorkloadRegistry {
+        var registry = self
+        for workload in scenario.sqlWorkloads where registry[workload.name] == nil { registry.register(workload) }
+        return registry
+    }
+
     public subscript(name: String) -> (any Workload)? { workloads.first { $0.name == name } }
 
     public var names: [String] { workloads.map(\.name) }

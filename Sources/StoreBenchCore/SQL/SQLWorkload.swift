@@ -1,0 +1,223 @@
+import Synchronization
+
+/// One operation of a `sql` workload file as a workload (`sql:<file>.<operation>`): the file's schema filled with
+/// its generated rows (untimed), then the operation `count` times, each time as one app operation
+/// (``SQLStore/operation(writes:_:)``), its statements' parameters bound from their generators.
+///
+/// Rows carry the operation's latency percentiles and counted costs per operation like any workload; the query plan
+/// of every statement (`query_plan`) and each statement's own latency percentiles (`note`) are added. Verification:
+/// the check query (required for an operation that writes, with its expected value) must return a row, and every
+/// repetition on every backend of the same case must read the same answers (the checksum of every cell every
+/// statement returned, then the check's row).
+public struct SQLWorkload: Workload {
+    public let file: SQLWorkloadFile
+    public let operation: Int
+    private var definition: SQLWorkloadFile.Operation { file.operations[operation] }
+
+    public init(file: SQLWorkloadFile, operation: Int) {
+        self.file = file
+        self.operation = operation
+    }
+
+    public var name: String { "sql:\(file.name).\(definition.name)" }
+    public var summary: String { "\(definition.summary) (\(file.path), line \(definition.line))" }
+    public var parameters: [WorkloadParameter] {
+        file.parameters.map {
+            WorkloadParameter(ParameterName($0.name), default: $0.defaultValue, range: $0.range, summary: $0.summary)
+        }
+    }
+    public var sizeParameter: ParameterName { ParameterName(file.sizeParameter) }
+    public var smokeParameters: [String: Int] {
+        Dictionary(uniqueKeysWithValues: file.parameters.compactMap { parameter in parameter.smoke.map { (parameter.name, $0) } })
+    }
+    public var requires: StoreRoles { .sql }
+    public var leavesStoreUnchanged: Bool { !definition.writes }
+
+    /// Every expression of the file with `parameters`: a value out of bounds is refused before the run.
+    public func validate(_ parameters: WorkloadParameters) throws {
+        let values = parameters.values
+        let count = try definition.count.value(values)
+        guard (1...SQLWorkloadLimits.rows).contains(count) else {
+            throw ParameterError("operation \(definition.name): count \(count) is out of range 1…\(SQLWorkloadLimits.rows)")
+        }
+        for table in file.tables {
+            for column in table.columns { for expression in column.generator.expressions { _ = try expression.value(values) } }
+        }
+        for statement in definition.statements {
+            for column in statement.parameters { for expression in column.generator.expressions { _ = try expression.value(values) } }
+        }
+        _ = try definition.check?.expect?.value(values)
+    }
+
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
+        do {
+            let values = parameters.values
+            let data = try SQLFillData(file: file, parameters: values, generator: generator)
+            let count = try definition.count.value(values)
+            let executions = try data.executions(
+                of: definition, count: count, file: file, parameters: values, generator: generator)
+            let expected = try definition.check?.expect?.value(values)
+            return SQLCase(file: file, operation: definition, data: data, executions: executions, expected: expected)
+        } catch {
+            return SQLCase(failing: error, file: file, operation: definition)
+        }
+    }
+}
+
+/// What the timed loop of a ``SQLCase`` read: the checksum of every cell, the rows, each statement's latencies.
+struct SQLAnswers {
+    var hash: FNV1a
+    var rows: Int
+    var nanoseconds: [[UInt64]]
+}
+
+/// One parameter set of a ``SQLWorkload``.
+final class SQLCase: WorkloadCase {
+    let file: SQLWorkloadFile
+    let operation: SQLWorkloadFile.Operation
+    let data: SQLFillData?
+    let executions: [[[SQLValue]]]
+    let expected: Int?
+    let failure: (any Error)?
+    /// The first repetition's checksum: every later repetition, on every backend, must read the same.
+    let reference = Mutex<(checksum: String, by: String)?>(nil)
+
+    var fingerprint: String { data?.fingerprint ?? "" }
+
+    init(
+        file: SQLWorkloadFile, operation: SQLWorkloadFile.Operation, data: SQLFillData, executions: [[[SQLValue]]],
+        expected: Int?
+    ) {
+        (self.file, self.operation, self.data, self.executions, self.expected) = (file, operation, data, executions, expected)
+        failure = nil
+    }
+
+    init(failing error: any Error, file: SQLWorkloadFile, operation: SQLWorkloadFile.Operation) {
+        (self.file, self.operation, data, executions, expected, failure) = (file, operation, nil, [], nil, error)
+    }
+
+    func subject(_ statement: SQLWorkloadFile.Statement) -> String {
+        "statement '\(statement.name)' of operation '\(operation.name)'"
+    }
+
+    /// Untimed: the schema and the rows (once per case for an operation that only reads), the statements prepared,
+    /// their plans noted.
+    func prepare(_ run: Repetition) throws -> (store: any SQLStore, handles: [Int]) {
+        if let failure { throw failure }
+        guard let data else { throw VerificationError("no data") }
+        try run.fill("\(file.name) tables", content: data.fingerprint) {
+            let store = try run.store(as: (any SQLStore).self)
+            try store.createSchema(file.schema)
+            for table in data.tables {
+                try store.insert(into: table.name, columns: table.columns, rows: table.rows)
+            }
+        }
+        let store = try run.store(as: (any SQLStore).self)
+        var handles: [Int] = []
+        var plans: [String] = []
+        for statement in operation.statements {
+            do {
+                handles.append(try store.prepareStatement(statement.sql))
+                plans.append("\(statement.name): " + (try store.queryPlan(statement.sql)))
+            } catch {
+                throw SQLWorkloadError(file: file.path, line: statement.line, subject: subject(statement), message: "\(error)")
+            }
+        }
+        run.note(.queryPlan, plans.joined(separator: " | "))
+        return (store, handles)
+    }
+
+    /// Timed: the operation `count` times; each statement's time is read around it as well.
+    func measure(_ prepared: (store: any SQLStore, handles: [Int]), _ run: Repetition) throws -> Measured<SQLAnswers> {
+        let (store, handles) = prepared
+        let statements = operation.statements
+        let writes = operation.writes
+        var answers = SQLAnswers(
+            hash: FNV1a(), rows: 0,
+            nanoseconds: Array(repeating: Array(repeating: 0, count: executions.count), count: statements.count))
+        try run.latencies.timeEach(executions.indices) { execution in
+            let values = executions[execution]
+            do {
+                try store.operation(writes: writes) {
+                    for index in handles.indices {
+                        let start = monotonicNanoseconds()
+                        do {
+                            answers.rows += try store.run(handles[index], values[index], into: &answers.hash)
+                        } catch {
+                            throw SQLWorkloadError(
+                                file: file.path, line: statements[index].line, subject: subject(statements[index]),
+                                message: "execution \(execution + 1) of \(executions.count) failed: \(error)")
+                        }
+                        answers.nanoseconds[index][execution] = monotonicNanoseconds() &- start
+                    }
+                }
+            } catch let error as SQLWorkloadError {
+                throw error
+            } catch {
+                throw SQLWorkloadError(
+                    file: file.path, line: operation.line, subject: "operation '\(operation.name)'",
+                    message: "execution \(execution + 1) of \(executions.count) failed to commit: \(error)")
+            }
+        }
+        return Measured(ops: executions.count, answers)
+    }
+
+    /// Untimed: the check, agreement with the first repetition, the statements' latency percentiles.
+    func verify(_ answers: SQLAnswers, _ prepared: (store: any SQLStore, handles: [Int]), _ run: Repetition) throws
+        -> String
+    {
+        var hash = answers.hash
+        if let check = operation.check {
+            let rows = try prepared.store.query(check.sql)
+            let subject = "check of operation '\(operation.name)'"
+            guard let first = rows.first else {
+                throw SQLWorkloadError(
+                    file: file.path, line: check.line, subject: subject,
+                    message: "the check returned nothing; it must return a row that proves the work (a count, a sum)")
+            }
+            if let expected, first.first != .integer(Int64(expected)) {
+                throw VerificationError(
+                    "\(file.path):\(check.line): \(subject) read \(first.first?.description ?? "no column"), "
+                        + "expected \(expected) (\(check.expect!))")
+            }
+            for row in rows { for value in row { value.combine(into: &hash) } }
+        } else if answers.rows == 0 {
+            throw VerificationError(
+                "\(file.path):\(operation.line): operation '\(operation.name)' read no row in \(executions.count) "
+                    + "executions: nothing proves the work (give it a check query)")
+        }
+        let checksum = hash.hex
+        let label = "\(run.launch.backend) [\(run.launch.variant)]"
+        let agreed = reference.withLock { first -> (checksum: String, by: String) in
+            if let first { return first }
+            first = (checksum, label)
+            return (checksum, label)
+        }
+        guard agreed.checksum == checksum else {
+            throw VerificationError(
+                "operation '\(operation.name)' read answers with checksum \(checksum); \(agreed.by) read \(agreed.checksum) "
+                    + "from the same rows and parameters")
+        }
+        run.appendNote(Self.latencyNote(answers.nanoseconds, operation.statements))
+        return checksum
+    }
+
+    /// `statement latency µs (n=100 each): list p50 12.1 p90 14.0 p99 20.3 max 25.0; …`.
+    static func latencyNote(_ nanoseconds: [[UInt64]], _ statements: [SQLWorkloadFile.Statement]) -> String {
+        let parts = zip(statements, nanoseconds).map { statement, times -> String in
+            let sorted = times.sorted()
+            func quantile(_ q: Double) -> String {
+                guard !sorted.isEmpty else { return "-" }
+                let index = min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1)
+                return formatMicroseconds(sorted[max(index, 0)])
+            }
+            return "\(statement.name) p50 \(quantile(0.5)) p90 \(quantile(0.9)) p99 \(quantile(0.99)) max \(quantile(1))"
+        }
+        return "statement latency µs (n=\(nanoseconds.first?.count ?? 0) each): " + parts.joined(separator: "; ")
+    }
+
+    private static func formatMicroseconds(_ nanoseconds: UInt64) -> String {
+        let micro = Double(nanoseconds) / 1000
+        return micro >= 100 ? String(Int(micro.rounded())) : String((micro * 10).rounded() / 10)
+    }
+}
