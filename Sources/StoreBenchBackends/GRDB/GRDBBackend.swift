@@ -146,7 +146,8 @@ final class GRDBStore: AppStore {
             // A file a `sql` workload made holds that workload's schema alone (GRDBStore+SQL.swift).
             let mark = try writer.writeWithoutTransaction { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") }
             if mark != SQLWorkloadMark.applicationID {
-                try GRDBSchema.migrator(index: indexed, listIndex: listIndexed, fullText: fullTextSearch).migrate(writer)
+                try GRDBSchema.migrator(index: indexed, listIndex: listIndexed, fullText: fullTextSearch).migrate(
+                    writer)
             }
             // Read on the writer connection: a pool's reader connections do not carry the writer's `synchronous`.
             let (journal, sync) = try writer.writeWithoutTransaction { db in

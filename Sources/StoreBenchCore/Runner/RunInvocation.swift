@@ -63,7 +63,8 @@ public struct RunInvocation {
             let outputURL = URL(fileURLWithPath: request.output ?? OutputLocations.defaultOutput(), isDirectory: true)
             output = try RunOutput(
                 outputURL, existing: previous != nil ? .resume : (request.force ? .replace : .refuse),
-                inputs: request.scenarioFile.map { [URL(fileURLWithPath: $0)] } ?? [])
+                inputs: (request.scenarioFile.map { [$0] } ?? []).map(URL.init(fileURLWithPath:))
+                    + Set(scenario.sqlWorkloads.map(\.file.path)).sorted().map(URL.init(fileURLWithPath:)))
         } catch {
             throw .badInput(error)
         }

@@ -64,13 +64,16 @@ public indirect enum SQLExpression: Sendable, Hashable, CustomStringConvertible 
                 index = text.index(after: index)
             } else if character.isASCII && (character.isLetter || character.isNumber || character == "_") {
                 var end = index
-                while end < text.endIndex, text[end].isASCII, text[end].isLetter || text[end].isNumber || text[end] == "_" {
+                while end < text.endIndex, text[end].isASCII,
+                    text[end].isLetter || text[end].isNumber || text[end] == "_"
+                {
                     end = text.index(after: end)
                 }
                 tokens.append(String(text[index..<end]))
                 index = end
             } else {
-                throw ParameterError("'\(text)': '\(character)' is not part of an expression (numbers, names, + - * / ( ))")
+                throw ParameterError(
+                    "'\(text)': '\(character)' is not part of an expression (numbers, names, + - * / ( ))")
             }
         }
         guard !tokens.isEmpty, tokens.count <= 200 else {

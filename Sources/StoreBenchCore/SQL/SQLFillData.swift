@@ -29,8 +29,10 @@ struct SQLFillData {
 
     /// The parameters of every statement of `operation` at each of its `count` executions:
     /// `[execution][statement]`, each in SQLite's parameter order.
-    func executions(of operation: SQLWorkloadFile.Operation, count: Int, file: SQLWorkloadFile, parameters: [String: Int],
-                    generator: DatasetGenerator) throws -> [[[SQLValue]]] {
+    func executions(
+        of operation: SQLWorkloadFile.Operation, count: Int, file: SQLWorkloadFile, parameters: [String: Int],
+        generator: DatasetGenerator
+    ) throws -> [[[SQLValue]]] {
         var drawer = SQLValueDrawer(generator: generator, parameters: parameters, file: file.path)
         var rng = generator.stream(salt: SQLGenerator.stream(operation.stream))
         var executions: [[[SQLValue]]] = []
@@ -42,7 +44,8 @@ struct SQLFillData {
                 var distinct = Set<SQLValue>()
                 for column in statement.parameters {
                     drawn.append(
-                        try drawer.value(column, n: n, rng: &rng, parent: nil, share: nil, distinct: &distinct, filled: tables))
+                        try drawer.value(
+                            column, n: n, rng: &rng, parent: nil, share: nil, distinct: &distinct, filled: tables))
                 }
                 values.append(statement.binding.map { drawn[$0] })
             }
@@ -68,7 +71,8 @@ struct SQLValueDrawer {
         do {
             return try expression.value(parameters)
         } catch {
-            throw SQLWorkloadError(file: file, line: column.line, subject: "column \(column.name)", message: error.message)
+            throw SQLWorkloadError(
+                file: file, line: column.line, subject: "column \(column.name)", message: error.message)
         }
     }
 
@@ -82,7 +86,9 @@ struct SQLValueDrawer {
         let parents: [[SQLValue]]
         let parentColumns: [String]
         if let name = table.forEach {
-            guard let parent = filled.first(where: { $0.name == name }) else { throw fail("for_each: no table \(name) filled before") }
+            guard let parent = filled.first(where: { $0.name == name }) else {
+                throw fail("for_each: no table \(name) filled before")
+            }
             (parents, parentColumns) = (parent.rows, parent.columns)
         } else {
             (parents, parentColumns) = ([[]], [])
@@ -97,7 +103,9 @@ struct SQLValueDrawer {
         for (index, column) in table.columns.enumerated() {
             guard case .share(let percent, let stream) = column.generator else { continue }
             let share = try evaluate(percent, column)
-            guard (0...100).contains(share) else { throw fail("column \(column.name): share \(share) is not 0…100 percent") }
+            guard (0...100).contains(share) else {
+                throw fail("column \(column.name): share \(share) is not 0…100 percent")
+            }
             shares[index] = Set(generator.sample(total * share / 100, of: total, salt: SQLGenerator.stream(stream)))
         }
         var rows: [[SQLValue]] = []
@@ -116,8 +124,9 @@ struct SQLValueDrawer {
                 for (index, column) in table.columns.enumerated() {
                     let parentRow = table.forEach == nil ? nil : (parentColumns, parent)
                     row.append(
-                        try value(column, n: n, rng: &rng, parent: parentRow, share: shares[index], distinct: &distinct,
-                                  filled: filled))
+                        try value(
+                            column, n: n, rng: &rng, parent: parentRow, share: shares[index], distinct: &distinct,
+                            filled: filled))
                 }
                 rows.append(row)
                 n += 1
@@ -126,8 +135,10 @@ struct SQLValueDrawer {
         return rows
     }
 
-    private static func checked(_ expression: SQLExpression, _ parameters: [String: Int],
-                                _ fail: (String) -> SQLWorkloadError) throws -> Int {
+    private static func checked(
+        _ expression: SQLExpression, _ parameters: [String: Int],
+        _ fail: (String) -> SQLWorkloadError
+    ) throws -> Int {
         do {
             let value = try expression.value(parameters)
             guard (0...SQLWorkloadLimits.rows).contains(value) else {
@@ -140,9 +151,11 @@ struct SQLValueDrawer {
     }
 
     /// The value of `column` for the n-th row (or execution).
-    mutating func value(_ column: SQLWorkloadFile.Column, n: Int, rng: inout SplitMix64,
-                        parent: (columns: [String], row: [SQLValue])?, share: Set<Int>?, distinct: inout Set<SQLValue>,
-                        filled: [SQLFillData.TableRows]) throws -> SQLValue {
+    mutating func value(
+        _ column: SQLWorkloadFile.Column, n: Int, rng: inout SplitMix64,
+        parent: (columns: [String], row: [SQLValue])?, share: Set<Int>?, distinct: inout Set<SQLValue>,
+        filled: [SQLFillData.TableRows]
+    ) throws -> SQLValue {
         let file = self.file
         let fail = { (message: String) in
             SQLWorkloadError(file: file, line: column.line, subject: "column \(column.name)", message: message)
@@ -152,11 +165,12 @@ struct SQLValueDrawer {
         case .text(let text): return .text(text)
         case .null: return .null
         case .sequence(let start, let step, let cycle):
-            let position = try cycle.map { cycle -> Int in
-                let length = try evaluate(cycle, column)
-                guard length > 0 else { throw fail("sequence: cycle \(length) must be at least 1") }
-                return n % length
-            } ?? n
+            let position =
+                try cycle.map { cycle -> Int in
+                    let length = try evaluate(cycle, column)
+                    guard length > 0 else { throw fail("sequence: cycle \(length) must be at least 1") }
+                    return n % length
+                } ?? n
             let (product, overflow) = try evaluate(step, column).multipliedReportingOverflow(by: position)
             guard !overflow else { throw fail("sequence: the value overflows") }
             return .integer(Int64(try evaluate(start, column)) &+ Int64(product))
@@ -239,4 +253,6 @@ public enum SQLWorkloadLimits {
     public static let textBytes = 1 << 20
     /// Bytes of the file itself.
     public static let fileBytes = 1 << 20
+    /// Bytes one case may generate (the fill's values and every execution's parameters), estimated before generating.
+    public static let generatedBytes = 4 << 30
 }

@@ -54,12 +54,15 @@ struct SQLPreflight {
         }
         for column in table.columns {
             if case .parent(let name) = column.generator, !(filled[table.forEach ?? ""] ?? []).contains(name) {
-                throw fail(column.line, "\(subject), column \(column.name)", "parent: \(table.forEach ?? "") has no generated column \(name)")
+                throw fail(
+                    column.line, "\(subject), column \(column.name)",
+                    "parent: \(table.forEach ?? "") has no generated column \(name)")
             }
             try checkReferences(column, filled: filled, subject: "\(subject), column \(column.name)")
         }
         let names = table.columns.map { "\"\($0.name.replacingOccurrences(of: "\"", with: "\"\""))\"" }
-        let sql = "INSERT INTO \"\(table.name.replacingOccurrences(of: "\"", with: "\"\""))\"(\(names.joined(separator: ", "))) VALUES ("
+        let sql =
+            "INSERT INTO \"\(table.name.replacingOccurrences(of: "\"", with: "\"\""))\"(\(names.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         do {
             try connection.prepareOne(sql).finalize()
@@ -83,13 +86,16 @@ struct SQLPreflight {
         let generators = statement.parameters.map(\.name)
         if prepared.parameterCount > 0 {
             for index in 1...prepared.parameterCount {
-                guard let name = prepared.parameterName(at: index), let prefix = name.first, ":@$".contains(prefix) else {
-                    throw fail(statement.line, subject, "parameter \(index) has no name: write :name and give it a generator")
+                guard let name = prepared.parameterName(at: index), let prefix = name.first, ":@$".contains(prefix)
+                else {
+                    throw fail(
+                        statement.line, subject, "parameter \(index) has no name: write :name and give it a generator")
                 }
                 let key = String(name.dropFirst())
                 guard let generator = generators.firstIndex(of: key) else {
                     let known = generators.isEmpty ? "none" : generators.joined(separator: ", ")
-                    throw fail(statement.line, subject, "parameter \(name) has no generator (this statement's: \(known))")
+                    throw fail(
+                        statement.line, subject, "parameter \(name) has no generator (this statement's: \(known))")
                 }
                 binding.append(generator)
                 used.insert(key)

@@ -28,7 +28,9 @@ public struct SQLWorkload: Workload {
     }
     public var sizeParameter: ParameterName { ParameterName(file.sizeParameter) }
     public var smokeParameters: [String: Int] {
-        Dictionary(uniqueKeysWithValues: file.parameters.compactMap { parameter in parameter.smoke.map { (parameter.name, $0) } })
+        Dictionary(
+            uniqueKeysWithValues: file.parameters.compactMap { parameter in parameter.smoke.map { (parameter.name, $0) }
+            })
     }
     public var requires: StoreRoles { .sql }
     public var leavesStoreUnchanged: Bool { !definition.writes }
@@ -38,15 +40,62 @@ public struct SQLWorkload: Workload {
         let values = parameters.values
         let count = try definition.count.value(values)
         guard (1...SQLWorkloadLimits.rows).contains(count) else {
-            throw ParameterError("operation \(definition.name): count \(count) is out of range 1…\(SQLWorkloadLimits.rows)")
+            throw ParameterError(
+                "operation \(definition.name): count \(count) is out of range 1…\(SQLWorkloadLimits.rows)")
         }
         for table in file.tables {
-            for column in table.columns { for expression in column.generator.expressions { _ = try expression.value(values) } }
+            for column in table.columns {
+                for expression in column.generator.expressions { _ = try expression.value(values) }
+            }
         }
         for statement in definition.statements {
-            for column in statement.parameters { for expression in column.generator.expressions { _ = try expression.value(values) } }
+            for column in statement.parameters {
+                for expression in column.generator.expressions { _ = try expression.value(values) }
+            }
         }
         _ = try definition.check?.expect?.value(values)
+        let bytes = try Self.generatedBytes(file, definition, values, count: count)
+        guard bytes <= SQLWorkloadLimits.generatedBytes else {
+            throw ParameterError(
+                "the fill and the operation's parameters would generate about \(bytes >> 20) MiB; a case may generate "
+                    + "at most \(SQLWorkloadLimits.generatedBytes >> 20) MiB")
+        }
+    }
+
+    /// An upper estimate of the bytes a case generates: every row's values (the largest text each generator can make,
+    /// plus the value itself), then every execution's parameters.
+    static func generatedBytes(
+        _ file: SQLWorkloadFile, _ operation: SQLWorkloadFile.Operation, _ values: [String: Int], count: Int
+    ) throws -> Int {
+        func estimate(_ columns: [SQLWorkloadFile.Column]) throws -> Int {
+            try columns.reduce(0) { total, column in
+                let text: Int
+                switch column.generator {
+                case .words(.fixed(let bytes)), .words(.uniform(_, let bytes)), .words(.spread(_, let bytes)):
+                    text = try bytes.value(values) + 16
+                case .record: text = 400
+                case .text(let value): text = value.utf8.count
+                case .choice(let choices, _): text = choices.map(\.description.utf8.count).max() ?? 0
+                default: text = 0
+                }
+                return total + 32 + max(text, 0)
+            }
+        }
+        var rows: [String: Int] = [:]
+        var bytes = 0
+        for table in file.tables {
+            let count: Int
+            switch table.rows {
+            case .fixed(let fixed): count = try fixed.value(values)
+            case .uniform(_, let high): count = (rows[table.forEach ?? ""] ?? 0) * max(try high.value(values), 0)
+            }
+            rows[table.name] = count
+            let (product, overflow) = count.multipliedReportingOverflow(by: try estimate(table.columns))
+            bytes = overflow ? Int.max : bytes &+ product
+        }
+        let perExecution = try operation.statements.reduce(0) { $0 + (try estimate($1.parameters)) }
+        let (executions, overflow) = count.multipliedReportingOverflow(by: perExecution)
+        return overflow || bytes == Int.max ? Int.max : bytes &+ executions
     }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
@@ -88,7 +137,9 @@ final class SQLCase: WorkloadCase {
         file: SQLWorkloadFile, operation: SQLWorkloadFile.Operation, data: SQLFillData, executions: [[[SQLValue]]],
         expected: Int?
     ) {
-        (self.file, self.operation, self.data, self.executions, self.expected) = (file, operation, data, executions, expected)
+        (self.file, self.operation, self.data, self.executions, self.expected) = (
+            file, operation, data, executions, expected
+        )
         failure = nil
     }
 
@@ -120,7 +171,8 @@ final class SQLCase: WorkloadCase {
                 handles.append(try store.prepareStatement(statement.sql))
                 plans.append("\(statement.name): " + (try store.queryPlan(statement.sql)))
             } catch {
-                throw SQLWorkloadError(file: file.path, line: statement.line, subject: subject(statement), message: "\(error)")
+                throw SQLWorkloadError(
+                    file: file.path, line: statement.line, subject: subject(statement), message: "\(error)")
             }
         }
         run.note(.queryPlan, plans.joined(separator: " | "))
@@ -211,7 +263,8 @@ final class SQLCase: WorkloadCase {
                 let index = min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1)
                 return formatMicroseconds(sorted[max(index, 0)])
             }
-            return "\(statement.name) p50 \(quantile(0.5)) p90 \(quantile(0.9)) p99 \(quantile(0.99)) max \(quantile(1))"
+            return
+                "\(statement.name) p50 \(quantile(0.5)) p90 \(quantile(0.9)) p99 \(quantile(0.99)) max \(quantile(1))"
         }
         return "statement latency µs (n=\(nanoseconds.first?.count ?? 0) each): " + parts.joined(separator: "; ")
     }

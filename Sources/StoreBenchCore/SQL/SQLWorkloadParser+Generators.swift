@@ -57,15 +57,18 @@ extension SQLWorkloadParser.Reader {
             let choice = try reader.mapping(value, at: at, allowed: ["values", "weights"])
             let values = try reader.sequence(choice["values"], at: "\(at).values", nonEmpty: true).enumerated().map {
                 index, item -> SQLValue in
-                guard case .scalar(let scalar) = item else { throw reader.error("\(at).values[\(index)]", "expected a value") }
+                guard case .scalar(let scalar) = item else {
+                    throw reader.error("\(at).values[\(index)]", "expected a value")
+                }
                 if scalar.style == .plain, let integer = Int64(scalar.string) { return .integer(integer) }
                 return .text(scalar.string)
             }
-            let weights = try choice["weights"].map { node in
-                try reader.sequence(node, at: "\(at).weights", nonEmpty: true).enumerated().map {
-                    try reader.integer($1, at: "\(at).weights[\($0)]", range: 0...1_000_000)!
-                }
-            } ?? Array(repeating: 1, count: values.count)
+            let weights =
+                try choice["weights"].map { node in
+                    try reader.sequence(node, at: "\(at).weights", nonEmpty: true).enumerated().map {
+                        try reader.integer($1, at: "\(at).weights[\($0)]", range: 0...1_000_000)!
+                    }
+                } ?? Array(repeating: 1, count: values.count)
             guard weights.count == values.count, weights.reduce(0, +) > 0 else {
                 throw reader.error("\(at).weights", "one weight per value, not all zero")
             }
@@ -91,7 +94,9 @@ extension SQLWorkloadParser.Reader {
                 field = try reader.scalar(value, at: at)
             }
             guard SQLGenerator.recordFields.contains(field) else {
-                throw reader.error(at, "'\(field)' is not a record field; fields: \(SQLGenerator.recordFields.joined(separator: ", "))")
+                throw reader.error(
+                    at, "'\(field)' is not a record field; fields: \(SQLGenerator.recordFields.joined(separator: ", "))"
+                )
             }
             return .record(field, from: from)
         default:

@@ -22,11 +22,13 @@ public struct SQLWorkloadParser {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         if let size, size.intValue > SQLWorkloadLimits.fileBytes {
             throw ScenarioError(
-                file: path, path: "", message: "the file has \(size.intValue) bytes; a sql workload file may have at most "
+                file: path, path: "",
+                message: "the file has \(size.intValue) bytes; a sql workload file may have at most "
                     + "\(SQLWorkloadLimits.fileBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, path: "", message: "cannot read the sql workload file (missing or unreadable)")
+            throw ScenarioError(
+                file: path, path: "", message: "cannot read the sql workload file (missing or unreadable)")
         }
         return try parse(data: data, file: path)
     }
@@ -34,7 +36,9 @@ public struct SQLWorkloadParser {
     /// Parses and checks the bytes of a file; `file` names it in errors.
     public func parse(data: Data, file: String) throws -> SQLWorkloadFile {
         guard let root = try NodeReader.document(data, file: file) else {
-            throw ScenarioError(file: file, path: "", message: "the file is empty; a sql workload needs name, schema, fill and operations")
+            throw ScenarioError(
+                file: file, path: "",
+                message: "the file is empty; a sql workload needs name, schema, fill and operations")
         }
         var hash = FNV1a()
         hash.combine(bytes: data)
@@ -61,14 +65,18 @@ public struct SQLWorkloadParser {
 
         func name(_ node: Node?, at path: String) throws -> String {
             let name = try reader.string(node, at: path, required: true)!
-            guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
+            guard !name.isEmpty, name.count <= 64,
+                name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) })
+            else {
                 throw reader.error(path, "'\(name)' must be 1–64 ASCII letters, digits, '-' or '_'")
             }
             return name
         }
 
         func expression(_ node: Node?, at path: String) throws -> SQLExpression {
-            guard let node else { throw reader.error(path, "required: a whole number or an expression over the parameters") }
+            guard let node else {
+                throw reader.error(path, "required: a whole number or an expression over the parameters")
+            }
             let text = try reader.scalar(node, at: path)
             do {
                 return try SQLExpression.parse(text, names: names)
@@ -87,7 +95,9 @@ public struct SQLWorkloadParser {
             guard names.contains(size) else {
                 throw reader.error("size", "'\(size)' must name a declared parameter (the rows' size column)")
             }
-            guard let schemaNode = top["schema"] else { throw reader.error("schema", "required: the CREATE statements") }
+            guard let schemaNode = top["schema"] else {
+                throw reader.error("schema", "required: the CREATE statements")
+            }
             let schema = try reader.string(schemaNode, at: "schema", required: true)!
             let tables = try reader.sequence(top["fill"], at: "fill", nonEmpty: true).enumerated().map {
                 try table($1, at: "fill[\($0)]")
@@ -107,14 +117,17 @@ public struct SQLWorkloadParser {
 
         func parameters(_ node: Node?) throws -> [SQLWorkloadFile.Parameter] {
             guard let node else { return [] }
-            guard case .mapping(let mapping) = node else { throw reader.error("parameters", "expected a mapping of names") }
+            guard case .mapping(let mapping) = node else {
+                throw reader.error("parameters", "expected a mapping of names")
+            }
             return try mapping.map { keyNode, value in
                 let key = try name(keyNode, at: "parameters")
                 let path = "parameters.\(key)"
                 let map = try reader.mapping(value, at: path, allowed: SQLWorkloadParser.parameterKeys)
                 let limit = 0...SQLWorkloadLimits.rows
                 let low = try reader.integer(map["min"], at: "\(path).min", range: limit) ?? 0
-                let high = try reader.integer(map["max"], at: "\(path).max", range: low...limit.upperBound) ?? limit.upperBound
+                let high =
+                    try reader.integer(map["max"], at: "\(path).max", range: low...limit.upperBound) ?? limit.upperBound
                 let range = low...high
                 guard let value = try reader.integer(map["default"], at: "\(path).default", range: range) else {
                     throw reader.error("\(path).default", "required: the parameter's default value")
@@ -171,10 +184,13 @@ public struct SQLWorkloadParser {
                 guard map["parameters"] == nil else {
                     throw reader.error("\(path).parameters", "parameters belong to each of the statements")
                 }
-                for (index, item) in try reader.sequence(map["statements"], at: "\(path).statements", nonEmpty: true).enumerated() {
+                for (index, item) in try reader.sequence(map["statements"], at: "\(path).statements", nonEmpty: true)
+                    .enumerated()
+                {
                     let itemPath = "\(path).statements[\(index)]"
                     let itemMap = try reader.mapping(item, at: itemPath, allowed: SQLWorkloadParser.statementKeys)
-                    let parsed = try statement(itemMap, name: try name(itemMap["name"], at: "\(itemPath).name"), at: itemPath)
+                    let parsed = try statement(
+                        itemMap, name: try name(itemMap["name"], at: "\(itemPath).name"), at: itemPath)
                     guard !statements.contains(where: { $0.name == parsed.name }) else {
                         throw reader.error("\(itemPath).name", "statement '\(parsed.name)' is listed twice")
                     }
@@ -184,14 +200,17 @@ public struct SQLWorkloadParser {
             var check: SQLWorkloadFile.Check?
             if let checkNode = map["check"] {
                 let checkMap = try reader.mapping(checkNode, at: "\(path).check", allowed: SQLWorkloadParser.checkKeys)
-                guard let sqlNode = checkMap["sql"] else { throw reader.error("\(path).check.sql", "required: the check query") }
+                guard let sqlNode = checkMap["sql"] else {
+                    throw reader.error("\(path).check.sql", "required: the check query")
+                }
                 check = SQLWorkloadFile.Check(
                     sql: try reader.scalar(sqlNode, at: "\(path).check.sql"), line: Self.line(sqlNode),
                     expect: try checkMap["expect"].map { try expression($0, at: "\(path).check.expect") })
             }
             return SQLWorkloadFile.Operation(
                 name: operationName, line: Self.line(node),
-                summary: try reader.string(map["description"], at: "\(path).description", required: false) ?? operationName,
+                summary: try reader.string(map["description"], at: "\(path).description", required: false)
+                    ?? operationName,
                 count: try expression(map["count"], at: "\(path).count"),
                 stream: try reader.string(map["stream"], at: "\(path).stream", required: false) ?? operationName,
                 statements: statements, check: check)
@@ -201,13 +220,16 @@ public struct SQLWorkloadParser {
             guard let sqlNode = map["sql"] else { throw reader.error("\(path).sql", "required: the statement") }
             var parameters: [SQLWorkloadFile.Column] = []
             if let node = map["parameters"] {
-                guard case .mapping(let mapping) = node else { throw reader.error("\(path).parameters", "expected a mapping") }
+                guard case .mapping(let mapping) = node else {
+                    throw reader.error("\(path).parameters", "expected a mapping")
+                }
                 parameters = try mapping.map { keyNode, value in
                     let parameter = try reader.scalar(keyNode, at: "\(path).parameters")
                     let generator = try self.generator(value, at: "\(path).parameters.\(parameter)")
                     switch generator {
                     case .share, .parent:
-                        throw reader.error("\(path).parameters.\(parameter)", "share and parent are for fill columns only")
+                        throw reader.error(
+                            "\(path).parameters.\(parameter)", "share and parent are for fill columns only")
                     default: break
                     }
                     return SQLWorkloadFile.Column(name: parameter, line: Self.line(keyNode), generator: generator)

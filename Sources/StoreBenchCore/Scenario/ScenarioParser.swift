@@ -236,14 +236,16 @@ public struct ScenarioParser {
                 let name = try reader.string(map["workload"], at: "\(path).workload", required: true)!
                 guard let workload = workloads[name] else {
                     throw reader.error(
-                        "\(path).workload", "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
+                        "\(path).workload",
+                        "unknown workload '\(name)'; known: \(workloads.names.joined(separator: ", "))")
                 }
                 named = [workload]
             }
             for workload in named {
                 guard !entries.contains(where: { $0.workload == workload.name }) else {
                     throw reader.error(
-                        "\(path).workload", "workload '\(workload.name)' is listed twice; use 'sizes' for several sizes")
+                        "\(path).workload", "workload '\(workload.name)' is listed twice; use 'sizes' for several sizes"
+                    )
                 }
                 entries.append(try entry(workload, map, at: path, reader: &reader))
             }
