@@ -36,6 +36,9 @@ struct ListCommand: ParsableCommand {
                         + "(default \(parameter.defaultValue)\(size)) — \(parameter.summary)")
             }
         }
+        print(
+            "  sql:<file>.<operation> — each operation of a sql workload file a scenario names (`- sql: FILE`): your "
+                + "own schema, fill and statements [needs: \(StoreRoles.sql)] (docs/WORKLOADS.md)")
     }
 
     static func json() throws -> Data {

@@ -2,7 +2,8 @@ import Foundation
 import StoreBenchBackends
 import StoreBenchCore
 
-/// ``ContractCheck/workloads``: every registered workload that uses a store, through the runner's own prepare →
+/// ``ContractCheck/workloads``: every registered workload that uses a store (and the suite's own `sql` workload file,
+/// ``ContractData/sqlFile``), through the runner's own prepare →
 /// measure → verify at its smoke size, on the backend and on the reference; the result checksums must be equal.
 enum WorkloadChecks {
     /// The seed every run of the check uses (the reference's and the backend's data are the same).
@@ -11,7 +12,7 @@ enum WorkloadChecks {
     /// Every registered workload that uses a store, at the small sizes it declares for the smoke run: a new workload
     /// is checked without this suite being edited.
     static var cases: [(workload: any Workload, parameters: WorkloadParameters)] {
-        WorkloadRegistry.standard.workloads.filter(\.requiresStore).map { workload in
+        (WorkloadRegistry.standard.workloads.filter(\.requiresStore) + ContractData.sqlWorkloads).map { workload in
             var parameters = workload.defaultParameters
             for (name, value) in workload.smokeParameters { parameters.set(name, value) }
             return (workload, parameters)
@@ -72,7 +73,12 @@ enum WorkloadChecks {
             try expect(
                 Int64(notes[.reclaimedBytes] ?? "") != nil && notes[.note]?.contains("compaction: ") == true,
                 "the row does not record the bytes reclaimed and how the store compacted")
-        default: break
+        default:
+            if workload is SQLWorkload {
+                try expect(
+                    !(notes[.queryPlan] ?? "").isEmpty && notes[.note]?.hasPrefix("statement latency µs") == true,
+                    "the row records no query plan or no statement latencies")
+            }
         }
     }
 

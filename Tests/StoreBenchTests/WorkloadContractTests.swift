@@ -71,7 +71,13 @@ struct WorkloadContractTests {
     func sameAsMemory(_ backend: BackendCase) throws {
         let report = try BackendContractTests.report(backend, [.workloads])
         #expect(report.failures.isEmpty, "\(report)")
-        #expect(report.results.count == WorkloadRegistry.standard.workloads.count { $0.requiresStore })
+        // Every registered store workload and the two operations of the suite's own sql workload file.
+        #expect(report.results.count == WorkloadRegistry.standard.workloads.count { $0.requiresStore } + 2)
+        let sql = report.results.filter { $0.subject.hasPrefix("sql:contract.") }
+        #expect(sql.count == 2)
+        if ["sqlite", "grdb"].contains(backend.backend) {
+            #expect(sql.allSatisfy { if case .passed = $0.outcome { true } else { false } }, "\(sql)")
+        }
     }
 
     @Test(

@@ -177,7 +177,9 @@ struct SQLValueDrawer {
         case .uniform(let low, let high, let isDistinct):
             let (a, b) = (try evaluate(low, column), try evaluate(high, column))
             guard a <= b else { throw fail("uniform: [\(a), \(b)] is empty") }
-            let span = UInt64(b - a) + 1
+            let (width, overflow) = b.subtractingReportingOverflow(a)
+            guard !overflow, width < Int.max else { throw fail("uniform: [\(a), \(b)] is wider than 2^63") }
+            let span = UInt64(width) + 1
             if isDistinct && distinct.count >= Int(min(span, UInt64(Int.max))) {
                 throw fail("uniform: cannot draw \(distinct.count + 1) distinct values from [\(a), \(b)]")
             }
@@ -191,11 +193,17 @@ struct SQLValueDrawer {
             case .fixed(let expression): bytes = try evaluate(expression, column)
             case .uniform(let low, let high):
                 let (a, b) = (try evaluate(low, column), try evaluate(high, column))
-                guard a <= b else { throw fail("words: bytes [\(a), \(b)] is empty") }
+                guard 0 <= a, a <= b, b <= SQLWorkloadLimits.textBytes else {
+                    throw fail("words: bytes [\(a), \(b)] is empty or outside 0…\(SQLWorkloadLimits.textBytes)")
+                }
                 bytes = a + Int(rng.next() % UInt64(b - a + 1))
             case .spread(let median, let most):
                 let (m, top) = (try evaluate(median, column), try evaluate(most, column))
-                guard m <= top else { throw fail("words: the median \(m) is above the max \(top)") }
+                guard 0 <= m, m <= top, top <= SQLWorkloadLimits.textBytes else {
+                    throw fail(
+                        "words: the median \(m) is above the max \(top), or either is outside 0…\(SQLWorkloadLimits.textBytes)"
+                    )
+                }
                 bytes = RecordShape.spread(median: m, most: top, using: &rng)
             }
             guard (0...SQLWorkloadLimits.textBytes).contains(bytes) else {

@@ -72,7 +72,7 @@ public struct SQLWorkload: Workload {
                 let text: Int
                 switch column.generator {
                 case .words(.fixed(let bytes)), .words(.uniform(_, let bytes)), .words(.spread(_, let bytes)):
-                    text = try bytes.value(values) + 16
+                    text = min(max(try bytes.value(values), 0), SQLWorkloadLimits.textBytes) + 16
                 case .record: text = 400
                 case .text(let value): text = value.utf8.count
                 case .choice(let choices, _): text = choices.map(\.description.utf8.count).max() ?? 0
@@ -86,8 +86,10 @@ public struct SQLWorkload: Workload {
         for table in file.tables {
             let count: Int
             switch table.rows {
-            case .fixed(let fixed): count = try fixed.value(values)
-            case .uniform(_, let high): count = (rows[table.forEach ?? ""] ?? 0) * max(try high.value(values), 0)
+            case .fixed(let fixed): count = min(max(try fixed.value(values), 0), SQLWorkloadLimits.rows)
+            case .uniform(_, let high):
+                let perParent = min(max(try high.value(values), 0), SQLWorkloadLimits.rows)
+                count = min(SQLWorkloadLimits.rows, (rows[table.forEach ?? ""] ?? 0)) * perParent
             }
             rows[table.name] = count
             let (product, overflow) = count.multipliedReportingOverflow(by: try estimate(table.columns))
