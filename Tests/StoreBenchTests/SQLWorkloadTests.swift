@@ -173,39 +173,34 @@ struct SQLWorkloadTests {
             nothing.error.contains(
                 "t.yaml:20: check of operation 'list': the check returned nothing; it must return a row that proves the "
                     + "work (a count, a sum)"), "\(nothing.error)")
-        let colliding = try Self.parse(
-            Self.file(
-                tail: """
-                      - name: add
-                        count: count
-                        sql: INSERT INTO note(id, title, folder) VALUES (:id, 'new', 1)
-                        parameters:
-                          id: {sequence: {start: rows}}
-                        check: {sql: SELECT count(*) FROM note, expect: rows + count}
+        // An operation `add` after `list` that inserts `count` notes with ids from `start` and expects `expect` notes.
+        func adding(start: String, expect: String) throws -> SQLWorkload {
+            try Self.parse(
+                Self.file(
+                    tail: """
+                          - name: add
+                            count: count
+                            sql: INSERT INTO note(id, title, folder) VALUES (:id, 'new', 1)
+                            parameters:
+                              id: {sequence: {start: \(start)}}
+                            check: {sql: SELECT count(*) FROM note, expect: \(expect)}
 
-                    """))
+                        """)
+            ).workloads[1]
+        }
         for backend in ["sqlite", "grdb"] {
-            let failed = try Self.sample(colliding.workloads[1], ["rows": 20, "count": 5], backend)
+            let failed = try Self.sample(
+                try adding(start: "rows", expect: "rows + count"), ["rows": 20, "count": 5], backend)
             #expect(failed.status == .failed)
             #expect(
                 failed.error.contains("t.yaml:22: statement 'add' of operation 'add': execution 1 of 5 failed: ")
                     && failed.error.contains("UNIQUE constraint failed: note.id"), "\(backend): \(failed.error)")
         }
-        let miscounted = try Self.parse(
-            Self.file(
-                tail: """
-                      - name: add
-                        count: count
-                        sql: INSERT INTO note(id, title, folder) VALUES (:id, 'new', 1)
-                        parameters:
-                          id: {sequence: {start: rows + 1}}
-                        check: {sql: SELECT count(*) FROM note, expect: rows + count + 1}
-
-                    """))
-        let wrong = try Self.sample(miscounted.workloads[1], ["rows": 20, "count": 5], "sqlite")
+        let miscounted = try adding(start: "rows + 1", expect: "rows + count + 1")
+        let wrong = try Self.sample(miscounted, ["rows": 20, "count": 5], "sqlite")
         #expect(wrong.status == .failed)
         #expect(wrong.error.contains("t.yaml:25: check of operation 'add' read 25, expected 26"), "\(wrong.error)")
-        let right = try Self.sample(colliding.workloads[0], ["rows": 20, "count": 5], "sqlite")
+        let right = try Self.sample(try Self.parse(Self.file()).workloads[0], ["rows": 20, "count": 5], "sqlite")
         #expect(right.status == .ok && right.notes[.queryPlan]?.hasPrefix("list: SCAN note") == true, "\(right.notes)")
     }
 

@@ -41,8 +41,13 @@ extension GRDBStore: SQLStore {
         }
     }
 
+    /// Prepared into the writer connection's statement cache and a reader's, as the timed calls take it from there
+    /// (a pool's other reader connections prepare it on their first use, as an app's do).
     func prepareStatement(_ sql: String) throws -> Int {
-        try located { _ = try writer.read { db in try db.makeStatement(sql: sql) } }
+        try located {
+            try writer.writeWithoutTransaction { db in _ = try db.cachedStatement(sql: sql) }
+            try writer.read { db in _ = try db.cachedStatement(sql: sql) }
+        }
         sqlStatements.append(sql)
         return sqlStatements.count - 1
     }

@@ -99,19 +99,21 @@ public indirect enum SQLExpression: Sendable, Hashable, CustomStringConvertible 
         }
 
         mutating func sum() throws(ParameterError) -> SQLExpression {
-            var left = try product()
-            while position < tokens.count, tokens[position] == "+" || tokens[position] == "-" {
-                let op = Character(next()!)
-                left = .binary(op, left, try product())
-            }
-            return left
+            try binary("+-") { (parser: inout Parser) throws(ParameterError) in try parser.product() }
         }
 
         mutating func product() throws(ParameterError) -> SQLExpression {
-            var left = try factor()
-            while position < tokens.count, tokens[position] == "*" || tokens[position] == "/" {
+            try binary("*/") { (parser: inout Parser) throws(ParameterError) in try parser.factor() }
+        }
+
+        /// Operands from `operand` joined left to right by the operators in `operators`.
+        mutating func binary(
+            _ operators: String, _ operand: (inout Parser) throws(ParameterError) -> SQLExpression
+        ) throws(ParameterError) -> SQLExpression {
+            var left = try operand(&self)
+            while position < tokens.count, tokens[position].count == 1, operators.contains(tokens[position]) {
                 let op = Character(next()!)
-                left = .binary(op, left, try factor())
+                left = .binary(op, left, try operand(&self))
             }
             return left
         }

@@ -115,11 +115,24 @@ public struct SQLWorkload: Workload {
     }
 }
 
-/// What the timed loop of a ``SQLCase`` read: the checksum of every cell, the rows, each statement's latencies.
+/// What a ``SQLCase`` prepared: the store, its statements' handles, and room for every statement's time at every
+/// execution (allocated before the clock).
+final class SQLPrepared {
+    let store: any SQLStore
+    let handles: [Int]
+    /// Statement `s`'s time at execution `e`: index `s × executions + e`.
+    var nanoseconds: [UInt64]
+
+    init(store: any SQLStore, handles: [Int], executions: Int) {
+        (self.store, self.handles) = (store, handles)
+        nanoseconds = Array(repeating: 0, count: handles.count * executions)
+    }
+}
+
+/// What the timed loop of a ``SQLCase`` read: the checksum of every cell and the rows.
 struct SQLAnswers {
-    var hash: FNV1a
-    var rows: Int
-    var nanoseconds: [[UInt64]]
+    var hash = FNV1a()
+    var rows = 0
 }
 
 /// One parameter set of a ``SQLWorkload``.
@@ -155,7 +168,7 @@ final class SQLCase: WorkloadCase {
 
     /// Untimed: the schema and the rows (once per case for an operation that only reads), the statements prepared,
     /// their plans noted.
-    func prepare(_ run: Repetition) throws -> (store: any SQLStore, handles: [Int]) {
+    func prepare(_ run: Repetition) throws -> SQLPrepared {
         if let failure { throw failure }
         guard let data else { throw VerificationError("no data") }
         try run.fill("\(file.name) tables", content: data.fingerprint) {
@@ -178,17 +191,15 @@ final class SQLCase: WorkloadCase {
             }
         }
         run.note(.queryPlan, plans.joined(separator: " | "))
-        return (store, handles)
+        return SQLPrepared(store: store, handles: handles, executions: executions.count)
     }
 
     /// Timed: the operation `count` times; each statement's time is read around it as well.
-    func measure(_ prepared: (store: any SQLStore, handles: [Int]), _ run: Repetition) throws -> Measured<SQLAnswers> {
-        let (store, handles) = prepared
+    func measure(_ prepared: SQLPrepared, _ run: Repetition) throws -> Measured<SQLAnswers> {
+        let (store, handles, count) = (prepared.store, prepared.handles, executions.count)
         let statements = operation.statements
         let writes = operation.writes
-        var answers = SQLAnswers(
-            hash: FNV1a(), rows: 0,
-            nanoseconds: Array(repeating: Array(repeating: 0, count: executions.count), count: statements.count))
+        var answers = SQLAnswers()
         try run.latencies.timeEach(executions.indices) { execution in
             let values = executions[execution]
             do {
@@ -202,7 +213,7 @@ final class SQLCase: WorkloadCase {
                                 file: file.path, line: statements[index].line, subject: subject(statements[index]),
                                 message: "execution \(execution + 1) of \(executions.count) failed: \(error)")
                         }
-                        answers.nanoseconds[index][execution] = monotonicNanoseconds() &- start
+                        prepared.nanoseconds[index * count + execution] = monotonicNanoseconds() &- start
                     }
                 }
             } catch let error as SQLWorkloadError {
@@ -217,7 +228,7 @@ final class SQLCase: WorkloadCase {
     }
 
     /// Untimed: the check, agreement with the first repetition, the statements' latency percentiles.
-    func verify(_ answers: SQLAnswers, _ prepared: (store: any SQLStore, handles: [Int]), _ run: Repetition) throws
+    func verify(_ answers: SQLAnswers, _ prepared: SQLPrepared, _ run: Repetition) throws
         -> String
     {
         var hash = answers.hash
@@ -252,7 +263,9 @@ final class SQLCase: WorkloadCase {
                 "operation '\(operation.name)' read answers with checksum \(checksum); \(agreed.by) read \(agreed.checksum) "
                     + "from the same rows and parameters")
         }
-        run.appendNote(Self.latencyNote(answers.nanoseconds, operation.statements))
+        let count = executions.count
+        let times = operation.statements.indices.map { Array(prepared.nanoseconds[$0 * count..<($0 + 1) * count]) }
+        run.appendNote(Self.latencyNote(times, operation.statements))
         return checksum
     }
 
