@@ -10,7 +10,7 @@ enum OutputShape: Sendable {
 /// hostile suite (Tests/StoreBenchTests/HostileSuiteTests.swift) derives its cases from it and from the options the
 /// command declares, so a new command is covered by existing. Placeholders the suite fills: `{OUT}` the command's own
 /// output (``output`` says whether a file or a folder), `{RUN}` a finished run folder, `{DB}` a history holding it,
-/// `{SCENARIO}` a tiny scenario, `{PROFILE}` a tiny app profile, `{STORE}` a small sqlite store, `{WORK}` a work
+/// `{SCENARIO}` a tiny scenario, `{PROFILE}` a tiny app profile, `{BUDGETS}` a budgets file on `{RUN}`, `{STORE}` a small sqlite store, `{WORK}` a work
 /// directory, `{BIN}` this binary; `{SIZE}` and `{TRIALS}` small numbers, larger when the suite interrupts the command.
 protocol Exemplified: ParsableCommand {
     static var example: [String] { get }

@@ -103,6 +103,11 @@ struct HostileRunner {
             ).write(to: path)
             values["{SCENARIO}"] = path.path
         }
+        if example.contains("{BUDGETS}") {
+            let path = inputs.appendingPathComponent("budgets.yaml")
+            try Data("budgets:\n  - {workload: insert, metric: p99_us, max: 10s}\n".utf8).write(to: path)
+            values["{BUDGETS}"] = path.path
+        }
         if example.contains("{PROFILE}") {
             values["{PROFILE}"] = try box.tinyProfile(in: inputs, trials: slow ? 40 : 1)
         }
@@ -221,7 +226,7 @@ struct HostileRunner {
             if shape == .file {
                 target =
                     values["{RUN}"].map { $0 + "/summary.csv" } ?? values["{DB}"] ?? values["{SCENARIO}"] ?? values[
-                        "{PROFILE}"]!
+                        "{PROFILE}"] ?? values["{BUDGETS}"]!
             } else {
                 target = values["{RUN}"] ?? inputs.path
             }

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A budgets file judged on a run folder: each budget on every row its patterns match, on what the row can support —
+/// a latency, a count or bytes per operation on the upper end of the median's 95% interval where the row has one, on
+/// the median with its n otherwise; a size (store, peak memory) on its largest repetition.
+public struct BudgetCheck: Sendable {
+    /// One budget on one row.
+    public struct Verdict: Sendable {
+        public var budget: BudgetFile.Budget
+        /// `open-parent sqlite [journal=wal] 20000`.
+        public var row: String
+        /// The value the limit is held against, in the metric's unit.
+        public var judged: Double?
+        /// What was measured, rendered with its evidence: `12.3 ms [11.9–12.8 ms, n=10], judged on 12.8 ms`.
+        public var evidence: String
+        public var kept: Bool
+    }
+
+    public var file: String
+    public var run: String
+    public var verdicts: [Verdict]
+    public var broken: [Verdict] { verdicts.filter { !$0.kept } }
+
+    /// Judges `budgets` on `run`. Throws (bad input) when a budget's patterns match no row of the run, or a matched
+    /// row has no value for its metric (counted costs not recorded): a budget that judges nothing is an error, not a
+    /// pass.
+    public init(_ budgets: BudgetFile, run folder: RunFolder) throws {
+        file = budgets.file
+        run = folder.url.path
+        var rows: [String: [[String: String]]] = [:]
+        var order: [String] = []
+        for cells in folder.samples.cells {
+            let key = [cells["workload"], cells["backend"], cells["variant"], cells["size"]].map { $0 ?? "" }
+                .joined(separator: "\u{1F}")
+            if rows[key] == nil { order.append(key) }
+            rows[key, default: []].append(cells)
+        }
+        var verdicts: [Verdict] = []
+        for budget in budgets.budgets {
+            let matched = order.filter { key in
+                let cells = rows[key]![0]
+                return Glob.matches(budget.workload, cells["workload"] ?? "")
+                    && Glob.matches(budget.backend, cells["backend"] ?? "")
+                    && Glob.matches(budget.variant, cells["variant"] ?? "")
+            }
+            guard !matched.isEmpty else {
+                throw BudgetError(
+                    "\(budgets.file): \(budget.path): no row of \(folder.url.path) matches workload '\(budget.workload)', "
+                        + "backend '\(budget.backend)', variant '\(budget.variant)'")
+            }
+            for key in matched { verdicts.append(try Self.judge(budget, rows[key]!, budgets.file)) }
+        }
+        self.verdicts = verdicts
+    }
+
+    static func judge(_ budget: BudgetFile.Budget, _ repetitions: [[String: String]], _ file: String) throws -> Verdict {
+        let first = repetitions[0]
+        let row = [first["workload"], first["backend"], first["variant"].map { "[\($0)]" }, first["size"]]
+            .compactMap { $0 }.joined(separator: " ")
+        let metric = budget.metric
+        let unit = metric.unit
+        let ok = repetitions.filter { $0["status"] == "ok" }
+        guard !ok.isEmpty else {
+            let status = first["status"] ?? "?"
+            return Verdict(
+                budget: budget, row: row, judged: nil,
+                evidence: "the row is \(status), nothing to judge: \(first["error"] ?? "")", kept: false)
+        }
+        let factor = metric.scale * (budget.opsPerDay ?? 1)
+        var values: [Double] = []
+        for cells in ok {
+            guard let value = Double(cells[metric.column] ?? ""), value.isFinite else {
+                throw BudgetError(
+                    "\(file): \(budget.path): row \(row) has no \(metric.column) (the run did not record it: counted "
+                        + "costs need counters, latency percentiles a workload of many operations)")
+            }
+            values.append(value * factor)
+        }
+        values.sort()
+        let judged: Double
+        var evidence: String
+        if metric.judgedOnLargest {
+            judged = values[values.count - 1]
+            evidence = "largest of n=\(values.count): \(unit.format(judged))"
+        } else {
+            let median = Statistics.median(ofSorted: values)
+            let interval = MedianInterval(sorted: values)
+            judged = interval?.high ?? median
+            if unit == .microseconds {
+                evidence =
+                    MedianClaim(
+                        median: median / 1e6, interval: interval.map { ($0.low / 1e6)...($0.high / 1e6) },
+                        count: values.count, minimumCount: MedianInterval.minimumCount
+                    ).text
+            } else if let interval {
+                evidence =
+                    "median \(unit.format(median)) [\(unit.format(interval.low))–\(unit.format(interval.high)), "
+                    + "n=\(values.count)]"
+            } else {
+                evidence = "median \(unit.format(median)) (n=\(values.count), no interval)"
+            }
+            evidence +=
+                interval == nil
+                ? "; judged on the median: too few repetitions for an interval"
+                : "; judged on the interval's upper end, \(unit.format(judged))"
+        }
+        return Verdict(
+            budget: budget, row: row, judged: judged, evidence: evidence, kept: judged <= budget.limit)
+    }
+}
+
+/// A budgets file that cannot be judged on the run (exit 64).
+public struct BudgetError: Error, CustomStringConvertible, ExitCoded {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+    public var exit: StoreBenchExit { .badInput }
+}
