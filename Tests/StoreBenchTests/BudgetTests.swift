@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import StoreBenchCore
+
+/// `storebench check --budgets`: every metric kind judged on the committed smoke baseline against values computed
+/// here from its samples (a limit below them is broken, above them kept), bad budget files refused with their
+/// message, and the command's exit codes and CI summary.
+@Suite("Budgets")
+struct BudgetTests {
+    static let run = packageRoot.appendingPathComponent("results/baseline/smoke").path
+
+    static func check(_ yaml: String) throws -> BudgetCheck {
+        try BudgetCheck(try BudgetFile.parse(Data(yaml.utf8), file: "b.yaml"), run: try RunFolder(run))
+    }
+
+    static func refusal(_ yaml: String) -> String {
+        do {
+            _ = try check(yaml)
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The ok repetitions' values of `column` in the first row of lmdb's inserts (one variant and size), sorted; the
+    /// variant.
+    static func firstLMDBInsert(_ column: String) throws -> (values: [Double], variant: String) {
+        let cells = try RunFolder(run).samples.cells.filter { $0["workload"] == "insert" && $0["backend"] == "lmdb" }
+        let first = try #require(cells.first)
+        let row = cells.filter { $0["variant"] == first["variant"] && $0["size"] == first["size"] && $0["status"] == "ok" }
+        return (row.compactMap { Double($0[column] ?? "") }.sorted(), first["variant"]!)
+    }
+
+    @Test("each metric kind: the judged value is the one the rule names, a limit below it breaks, above it keeps")
+    func metricKinds() throws {
+        let cases: [(metric: String, extra: String, column: String, factor: Double, largest: Bool)] = [
+            ("p99_us", "", "p99_us", 1, false), ("syncs_per_op", "", "syncs_per_op", 1, false),
+            ("written_bytes_per_op", "", "written_bytes_per_op", 1, false),
+            ("written_bytes_per_day", ", ops_per_day: 20000", "written_bytes_per_op", 20_000, false),
+            ("store_bytes", "", "store_bytes", 1, true), ("peak_memory_bytes", "", "max_rss_kib", 1024, true),
+        ]
+        for item in cases {
+            let (raw, variant) = try Self.firstLMDBInsert(item.column)
+            let values = raw.map { $0 * item.factor }
+            try #require(values.count >= 2 && values.last! > 0, "\(item.metric)")
+            let expected = item.largest ? values.last! : Statistics.median(ofSorted: values)
+            let row = "workload: insert, backend: lmdb, variant: \"\(variant)\""
+            let check = try Self.check(
+                """
+                budgets:
+                  - {\(row), metric: \(item.metric), max: \(expected * 0.5)\(item.extra)}
+                  - {\(row), metric: \(item.metric), max: \(expected * 2)\(item.extra)}
+                """)
+            try #require(check.verdicts.count == 2, "\(item.metric): one row, two budgets")
+            let (below, above) = (check.verdicts[0], check.verdicts[1])
+            #expect(abs((below.judged ?? -1) - expected) <= expected * 1e-9, "\(item.metric): \(below.evidence)")
+            #expect(!below.kept && above.kept, "\(item.metric): \(below.evidence)")
+            // The smoke run has 2 repetitions: no interval, so a per-operation value is judged on its median.
+            if !item.largest {
+                #expect(below.evidence.contains("judged on the median: too few repetitions for an interval"))
+            } else {
+                #expect(below.evidence.hasPrefix("largest of n=\(values.count): "))
+            }
+        }
+    }
+
+    @Test("bad budget files are refused with their message: unknown metric, a budget matching no row, a bad limit")
+    func refusals() {
+        #expect(
+            Self.refusal("budgets:\n  - {metric: p98_us, max: 5ms}\n").hasSuffix(
+                "budgets[0].metric: unknown metric 'p98_us'; metrics: p50_us, p90_us, p99_us, p999_us, max_us, "
+                    + "syncs_per_op, write_calls_per_op, written_bytes_per_op, files_created_per_op, "
+                    + "written_bytes_per_day, store_bytes, store_alloc_bytes, peak_memory_bytes"))
+        #expect(
+            Self.refusal("budgets:\n  - {workload: insrt, metric: p99_us, max: 5ms}\n")
+                == "b.yaml: budgets[0]: no row of \(Self.run) matches workload 'insrt', backend '*', variant '*'")
+        #expect(Self.refusal("budgets:\n  - {metric: store_bytes, max: 5ms}\n").contains("'5ms' is not a limit in bytes"))
+        #expect(
+            Self.refusal("budgets:\n  - {metric: written_bytes_per_day, max: 1GB}\n").contains(
+                "ops_per_day: required for written_bytes_per_day"))
+        #expect(Self.refusal("budgets:\n  - {metric: p99_us, max: 5ms, when: always}\n").contains("unknown key"))
+    }
+
+    @Test("the command: exit 0 when kept, 2 when broken (the summary opens with the verdict), 64 for a bad file")
+    func command() throws {
+        let sandbox = try TemporaryDirectory()
+        let kept = try sandbox.file("kept.yaml", "budgets:\n  - {workload: insert, metric: p99_us, max: 100s}\n")
+        let broken = try sandbox.file("broken.yaml", "budgets:\n  - {workload: insert, metric: p99_us, max: 1us}\n")
+        let bad = try sandbox.file("bad.yaml", "budgets:\n  - {workload: nothing, metric: p99_us, max: 1us}\n")
+        let summary = sandbox.url.appendingPathComponent("summary.md").path
+        let ok = try runStorebench(["check", "--budgets", kept, Self.run, "--summary", summary])
+        #expect(ok.status == 0 && ok.stdout.hasPrefix("**Budgets: all kept**"), "\(ok.stderr)")
+        let failed = try runStorebench(["check", "--budgets", broken, Self.run, "--summary", summary])
+        #expect(failed.status == 2, "\(failed.stderr)")
+        let page = try String(contentsOfFile: summary, encoding: .utf8)
+        #expect(page.hasPrefix("**Budgets: ") && page.contains(" broken** of ") && page.contains("| **broken** |"))
+        #expect(!page.contains("| kept |") && page.hasSuffix("Full report: \(Self.run)\n"))
+        let refused = try runStorebench(["check", "--budgets", bad, Self.run])
+        #expect(refused.status == 64 && refused.stderr.contains("matches workload 'nothing'"), "\(refused.stderr)")
+    }
+}
