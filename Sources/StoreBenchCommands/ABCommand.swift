@@ -95,7 +95,8 @@ struct ABCommand: ParsableCommand {
                 baseline: output.appendingPathComponent("baseline").path,
                 current: output.appendingPathComponent("current").path,
                 options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-                allowUnderpowered: judging.allowUnderpowered, json: judging.json))
+                allowUnderpowered: judging.allowUnderpowered, json: judging.json,
+                summary: judging.summary.map { ($0, judging.reportLink) }))
     }
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds

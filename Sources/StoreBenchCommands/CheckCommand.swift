@@ -6,7 +6,8 @@ import StoreBenchCore
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Hold a run's rows to absolute budgets (a latency percentile, syncs or bytes per operation, bytes a day, store size, peak memory).",
+        abstract:
+            "Hold a run's rows to absolute budgets (a latency percentile, syncs or bytes per operation, bytes a day, store size, peak memory).",
         discussion: """
             BUDGETS is a YAML file of limits, each on the rows its workload, backend and variant globs match \
             (docs/COMPARING.md, "Budgets"). A latency, count or bytes per operation is judged on the upper end of its \

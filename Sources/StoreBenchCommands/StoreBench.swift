@@ -23,7 +23,8 @@ public struct StoreBench: ParsableCommand {
             """,
         version: StoreBenchVersion.current,
         subcommands: [
-            RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self, CheckCommand.self,
+            RunCommand.self, ListCommand.self, ColumnsCommand.self, CompareCommand.self, ABCommand.self,
+            CheckCommand.self,
             ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self,
             HistoryCommand.self,
             VerifyStoreCommand.self,

@@ -6,7 +6,7 @@ import Testing
 /// `storebench check --budgets`: every metric kind judged on the committed smoke baseline against values computed
 /// here from its samples (a limit below them is broken, above them kept), bad budget files refused with their
 /// message, and the command's exit codes and CI summary.
-@Suite("Budgets")
+@Suite("Budgets and CI summaries")
 struct BudgetTests {
     static let run = packageRoot.appendingPathComponent("results/baseline/smoke").path
 
@@ -28,7 +28,9 @@ struct BudgetTests {
     static func firstLMDBInsert(_ column: String) throws -> (values: [Double], variant: String) {
         let cells = try RunFolder(run).samples.cells.filter { $0["workload"] == "insert" && $0["backend"] == "lmdb" }
         let first = try #require(cells.first)
-        let row = cells.filter { $0["variant"] == first["variant"] && $0["size"] == first["size"] && $0["status"] == "ok" }
+        let row = cells.filter {
+            $0["variant"] == first["variant"] && $0["size"] == first["size"] && $0["status"] == "ok"
+        }
         return (row.compactMap { Double($0[column] ?? "") }.sorted(), first["variant"]!)
     }
 
@@ -58,7 +60,9 @@ struct BudgetTests {
             #expect(!below.kept && above.kept, "\(item.metric): \(below.evidence)")
             // The smoke run has 2 repetitions: no interval, so a per-operation value is judged on its median.
             if !item.largest {
-                #expect(below.evidence.contains("judged on the median: too few repetitions for an interval"))
+                #expect(
+                    below.evidence.hasSuffix("(n=\(values.count), no interval); judged on the median"),
+                    "\(below.evidence)")
             } else {
                 #expect(below.evidence.hasPrefix("largest of n=\(values.count): "))
             }
@@ -75,7 +79,8 @@ struct BudgetTests {
         #expect(
             Self.refusal("budgets:\n  - {workload: insrt, metric: p99_us, max: 5ms}\n")
                 == "b.yaml: budgets[0]: no row of \(Self.run) matches workload 'insrt', backend '*', variant '*'")
-        #expect(Self.refusal("budgets:\n  - {metric: store_bytes, max: 5ms}\n").contains("'5ms' is not a limit in bytes"))
+        #expect(
+            Self.refusal("budgets:\n  - {metric: store_bytes, max: 5ms}\n").contains("'5ms' is not a limit in bytes"))
         #expect(
             Self.refusal("budgets:\n  - {metric: written_bytes_per_day, max: 1GB}\n").contains(
                 "ops_per_day: required for written_bytes_per_day"))
@@ -98,5 +103,30 @@ struct BudgetTests {
         #expect(!page.contains("| kept |") && page.hasSuffix("Full report: \(Self.run)\n"))
         let refused = try runStorebench(["check", "--budgets", bad, Self.run])
         #expect(refused.status == 64 && refused.stderr.contains("matches workload 'nothing'"), "\(refused.stderr)")
+    }
+
+    @Test("compare's CI summary: the verdict first, then only what regressed or improved, then the full report's link")
+    func compareSummary() throws {
+        var options = Comparison.Options()
+        options.drift = 0
+        let slow = try table(syntheticSamples(mean: 1.2, repetitions: 10, seed: 2))
+        let fast = try table(syntheticSamples(mean: 1, repetitions: 10, seed: 1))
+        let regressed = CompareReport.summary(
+            Comparison(baseline: fast, current: slow, options: options), durability: nil, underpoweredAllowed: false,
+            fullReport: "report.md")
+        let lines = regressed.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "**storebench compare: 2 regression(s)**", "\(regressed)")
+        #expect(regressed.contains("**Regressed**") && !regressed.contains("**Improved**"))
+        #expect(lines.filter { $0.hasPrefix("| insert |") }.count == 2, "only the two slower rows' wall_s")
+        #expect(regressed.hasSuffix("Full report: report.md\n"))
+        let improved = CompareReport.summary(
+            Comparison(baseline: slow, current: fast, options: options), durability: nil, underpoweredAllowed: false,
+            fullReport: nil)
+        #expect(improved.hasPrefix("**storebench compare: no regression** — 2 improvement(s)\n"), "\(improved)")
+        #expect(improved.contains("**Improved**") && !improved.contains("**Regressed**"))
+        let same = CompareReport.summary(
+            Comparison(baseline: fast, current: fast, options: options), durability: nil, underpoweredAllowed: false,
+            fullReport: nil)
+        #expect(same == "**storebench compare: no regression**\n\n")
     }
 }

@@ -82,7 +82,9 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
             var kinds: [Kind] = [.exampleAndFullDisk]
             if entry.output != .none {
                 kinds += [.symlink, .device, .fifo, .longPath, .nonUTF8]
-                let readsInput = example.contains { ["{RUN}", "{DB}", "{SCENARIO}", "{PROFILE}", "{BUDGETS}"].contains($0) }
+                let readsInput = example.contains {
+                    ["{RUN}", "{DB}", "{SCENARIO}", "{PROFILE}", "{BUDGETS}"].contains($0)
+                }
                 if readsInput { kinds.append(.input) }
             }
             if entry.output == .folder { kinds.append(.userFolder) }

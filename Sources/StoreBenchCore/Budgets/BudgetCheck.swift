@@ -21,9 +21,10 @@ public struct BudgetCheck: Sendable {
     public var verdicts: [Verdict]
     public var broken: [Verdict] { verdicts.filter { !$0.kept } }
 
-    /// Judges `budgets` on `run`. Throws (bad input) when a budget's patterns match no row of the run, or a matched
-    /// row has no value for its metric (counted costs not recorded): a budget that judges nothing is an error, not a
-    /// pass.
+    /// Judges `budgets` on `run`. A row that failed breaks every budget on it; an unsupported row (it never ran) is
+    /// not judged. Throws (bad input) when a budget's patterns match no row of the run or only unsupported ones, or a
+    /// matched row has no value for its metric (counted costs not recorded): a budget that judges nothing is an
+    /// error, not a pass.
     public init(_ budgets: BudgetFile, run folder: RunFolder) throws {
         file = budgets.file
         run = folder.url.path
@@ -48,12 +49,21 @@ public struct BudgetCheck: Sendable {
                     "\(budgets.file): \(budget.path): no row of \(folder.url.path) matches workload '\(budget.workload)', "
                         + "backend '\(budget.backend)', variant '\(budget.variant)'")
             }
-            for key in matched { verdicts.append(try Self.judge(budget, rows[key]!, budgets.file)) }
+            // An unsupported row never ran (the backend does not play the workload's roles): not judged, and not a
+            // break; a budget that matches nothing else judges nothing, which is an error.
+            let judged = matched.filter { key in rows[key]!.contains { $0["status"] != "unsupported" } }
+            guard !judged.isEmpty else {
+                throw BudgetError(
+                    "\(budgets.file): \(budget.path): every row of \(folder.url.path) it matches is unsupported "
+                        + "(\(matched.count) rows): nothing to judge")
+            }
+            for key in judged { verdicts.append(try Self.judge(budget, rows[key]!, budgets.file)) }
         }
         self.verdicts = verdicts
     }
 
-    static func judge(_ budget: BudgetFile.Budget, _ repetitions: [[String: String]], _ file: String) throws -> Verdict {
+    static func judge(_ budget: BudgetFile.Budget, _ repetitions: [[String: String]], _ file: String) throws -> Verdict
+    {
         let first = repetitions[0]
         let row = [first["workload"], first["backend"], first["variant"].map { "[\($0)]" }, first["size"]]
             .compactMap { $0 }.joined(separator: " ")
@@ -101,7 +111,7 @@ public struct BudgetCheck: Sendable {
             }
             evidence +=
                 interval == nil
-                ? "; judged on the median: too few repetitions for an interval"
+                ? "; judged on the median"
                 : "; judged on the interval's upper end, \(unit.format(judged))"
         }
         return Verdict(

@@ -39,7 +39,8 @@ public struct BudgetFile: Sendable {
     public static func read(_ path: String) throws -> BudgetFile {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         guard (size?.intValue ?? 0) <= 1 << 20, let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, path: "", message: "cannot read the budgets file (missing, unreadable or over 1 MiB)")
+            throw ScenarioError(
+                file: path, path: "", message: "cannot read the budgets file (missing, unreadable or over 1 MiB)")
         }
         return try parse(data, file: path)
     }
@@ -61,7 +62,8 @@ public struct BudgetFile: Sendable {
         guard let metric = BudgetMetric(rawValue: metricName) else {
             throw reader.error(
                 "\(path).metric",
-                "unknown metric '\(metricName)'; metrics: \(BudgetMetric.allCases.map(\.rawValue).joined(separator: ", "))")
+                "unknown metric '\(metricName)'; metrics: \(BudgetMetric.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let maxText = try reader.string(map["max"], at: "\(path).max", required: true)!
         guard let limit = metric.unit.parse(maxText), limit >= 0 else {
