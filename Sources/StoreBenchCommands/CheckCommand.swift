@@ -30,9 +30,13 @@ struct CheckCommand: ParsableCommand {
             let file = try BudgetFile.read(budgets)
             let folder = try RunFolder(runDirectory)
             if let summary {
-                try AtomicFile.checkTarget(
-                    URL(fileURLWithPath: summary),
-                    inputs: folder.files + [URL(fileURLWithPath: budgets)])
+                // A summary storebench would refuse to write (an input, a symlink, a path too long) is bad input.
+                do {
+                    try AtomicFile.checkTarget(
+                        URL(fileURLWithPath: summary), inputs: folder.files + [URL(fileURLWithPath: budgets)])
+                } catch {
+                    throw CommandFailure(exit: .badInput, message: "storebench check: --summary: \(error)")
+                }
             }
             return try BudgetCheck(file, run: folder)
         }

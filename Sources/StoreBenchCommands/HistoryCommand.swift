@@ -113,9 +113,11 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             if let summary {
-                try failing(.badInput) {
+                do {
                     try AtomicFile.checkTarget(
                         URL(fileURLWithPath: summary), inputs: [URL(fileURLWithPath: database.db)])
+                } catch {
+                    throw CommandFailure(exit: .badInput, message: "storebench history check: --summary: \(error)")
                 }
             }
             let history = try failing(.failure) { try database.open() }
