@@ -127,14 +127,7 @@ public struct AppProfile: Sendable, Equatable {
 
     /// Reads and parses the profile at `path`.
     public init(file path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, path: "", message: "cannot read the profile (missing or unreadable)")
-        }
-        guard data.count <= 65_536 else {
-            throw ScenarioError(
-                file: path, path: "", message: "the file has \(data.count) bytes; a profile may have at most 65536")
-        }
-        try self.init(data: data, file: path)
+        try self.init(data: NodeReader.contents(ofFile: path, kind: "profile", maximumBytes: 65_536), file: path)
     }
 
     public init(data bytes: Data, file: String) throws {

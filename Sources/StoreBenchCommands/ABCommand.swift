@@ -96,7 +96,7 @@ struct ABCommand: ParsableCommand {
                 current: output.appendingPathComponent("current").path,
                 options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
                 allowUnderpowered: judging.allowUnderpowered, json: judging.json,
-                summary: judging.summary.map { ($0, judging.reportLink) }))
+                page: judging.page))
     }
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds

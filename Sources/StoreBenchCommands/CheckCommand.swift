@@ -21,32 +21,19 @@ struct CheckCommand: ParsableCommand {
 
     @Option(help: "The budgets file (YAML).") var budgets: String
     @Argument(help: "The run directory to judge.") var runDirectory: String
-    @Option(help: "Also write the CI page's summary (Markdown) to this file.") var summary: String?
-    @Option(help: "The link or path of the full report the summary points to (default: the run directory).")
-    var reportLink: String?
+    @OptionGroup var page: SummaryOptions
 
     func run() throws {
-        let check = try failing(.badInput) { () throws -> BudgetCheck in
+        let budgetsURL = URL(fileURLWithPath: budgets)
+        let (check, inputs) = try failing(.badInput) { () throws -> (BudgetCheck, [URL]) in
             let file = try BudgetFile.read(budgets)
             let folder = try RunFolder(runDirectory)
-            if let summary {
-                // A summary storebench would refuse to write (an input, a symlink, a path too long) is bad input.
-                do {
-                    try AtomicFile.checkTarget(
-                        URL(fileURLWithPath: summary), inputs: folder.files + [URL(fileURLWithPath: budgets)])
-                } catch {
-                    throw CommandFailure(exit: .badInput, message: "storebench check: --summary: \(error)")
-                }
-            }
-            return try BudgetCheck(file, run: folder)
+            let inputs = folder.files + [budgetsURL]
+            try page.checkTarget(inputs: inputs, command: "check")
+            return (try BudgetCheck(file, run: folder), inputs)
         }
-        if let summary {
-            try failing(.failure) {
-                try AtomicFile.write(
-                    Data(check.summary(fullReport: reportLink ?? runDirectory).utf8), to: URL(fileURLWithPath: summary),
-                    inputs: [URL(fileURLWithPath: budgets), URL(fileURLWithPath: runDirectory)])
-            }
-        }
+        // The full report is printed; by default the page links the run directory.
+        try page.write(inputs: inputs, command: "check") { check.summary(fullReport: $0 ?? runDirectory) }
         print(check.markdown(), terminator: "")
         if !check.broken.isEmpty { throw ExitCode(.regression) }
     }

@@ -39,14 +39,14 @@ struct CompareCommand: ParsableCommand {
                 baseline: baseline, current: current, options: judging.comparisonOptions,
                 csv: judging.csv, failOnImprovement: judging.failOnImprovement,
                 allowUnderpowered: judging.allowUnderpowered, json: judging.json,
-                summary: judging.summary.map { ($0, judging.reportLink) }))
+                page: judging.page))
     }
 
     /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
     static func compare(
         baseline: String, current: String, options: Comparison.Options, csv: String?,
         failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false,
-        summary: (path: String, link: String?)? = nil
+        page: SummaryOptions
     ) -> Exit {
         if CrashInputs.isCrashFile(baseline) || CrashInputs.isCrashFile(current) {
             return compareCrashes(baseline: baseline, current: current, failOnImprovement: failOnImprovement)
@@ -60,14 +60,17 @@ struct CompareCommand: ParsableCommand {
         }
         let comparison: Comparison
         let inputs = SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current)
-        for (option, path) in [("--csv", csv), ("--summary", summary?.path)] {
-            guard let path else { continue }
-            do {
-                try AtomicFile.checkTarget(URL(fileURLWithPath: path), inputs: inputs)
-            } catch {
-                printError("storebench compare: \(option): \(error)")
-                return .badInput
-            }
+        do {
+            if let csv { try AtomicFile.checkTarget(URL(fileURLWithPath: csv), inputs: inputs) }
+        } catch {
+            printError("storebench compare: --csv: \(error)")
+            return .badInput
+        }
+        do {
+            try page.checkTarget(inputs: inputs, command: "compare")
+        } catch {
+            printError(error.message)
+            return error.exit
         }
         do {
             var before = try SampleTable(path: baseline)
@@ -84,15 +87,14 @@ struct CompareCommand: ParsableCommand {
             printError("storebench compare: \(error)")
             return .failure
         }
-        if let summary {
-            let page = CompareReport.summary(
-                comparison, durability: durability, underpoweredAllowed: allowUnderpowered, fullReport: summary.link)
-            do {
-                try AtomicFile.write(Data(page.utf8), to: URL(fileURLWithPath: summary.path), inputs: inputs)
-            } catch {
-                printError("storebench compare: --summary: \(error)")
-                return .failure
+        do {
+            try page.write(inputs: inputs, command: "compare") {
+                CompareReport.summary(
+                    comparison, durability: durability, underpoweredAllowed: allowUnderpowered, fullReport: $0)
             }
+        } catch {
+            printError(error.message)
+            return error.exit
         }
         // Warnings and problems are in the report (stdout) once; stderr only names the outcome.
         if json {
@@ -201,12 +203,7 @@ struct CompareOptions: ParsableArguments {
     @Flag(help: "Print the findings as JSON instead of Markdown.") var json = false
     @Flag(help: "Exit 0 rather than 5 when some rows are underpowered (too few repetitions to show a regression).")
     var allowUnderpowered = false
-    @Option(
-        help:
-            "Also write the short page a CI step shows (Markdown: the verdict, then only what regressed or improved) to this file."
-    )
-    var summary: String?
-    @Option(help: "The link or path of the full report the summary points to.") var reportLink: String?
+    @OptionGroup var page: SummaryOptions
 
     func validate() throws {
         for name in metrics where Comparison.Metric.named(name) == nil {

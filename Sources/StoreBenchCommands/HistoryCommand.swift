@@ -104,22 +104,11 @@ struct HistoryCommand: ParsableCommand {
         @Option(help: "The smallest step or change reported, as a fraction or percentage.") var minChange = Fraction(
             0.05)
         @Option(help: "Earlier runs at the current level the newest commit needs to be tested.") var minHistory = 5
-        @Option(
-            help:
-                "Also write the short page a CI step shows (Markdown: the verdict, then only what regressed or improved) to this file."
-        )
-        var summary: String?
-        @Option(help: "The link or path of the full report the summary points to.") var reportLink: String?
+        @OptionGroup var page: SummaryOptions
 
         func run() throws {
-            if let summary {
-                do {
-                    try AtomicFile.checkTarget(
-                        URL(fileURLWithPath: summary), inputs: [URL(fileURLWithPath: database.db)])
-                } catch {
-                    throw CommandFailure(exit: .badInput, message: "storebench history check: --summary: \(error)")
-                }
-            }
+            let inputs = [URL(fileURLWithPath: database.db)]
+            try page.checkTarget(inputs: inputs, command: "history check")
             let history = try failing(.failure) { try database.open() }
             defer { try? history.close() }
             var check = HistoryCheck()
@@ -128,26 +117,16 @@ struct HistoryCommand: ParsableCommand {
             let (runs, series) = try failing(.failure) { try HistoryCommand.series(history) }
             guard !runs.isEmpty else {
                 print("\(database.db): no runs yet (storebench history add RUN_DIR adds one); nothing to check")
-                if let summary {
-                    try failing(.failure) {
-                        try AtomicFile.write(
-                            Data("**storebench history check: no runs yet** (nothing to check)\n".utf8),
-                            to: URL(fileURLWithPath: summary), inputs: [URL(fileURLWithPath: database.db)])
-                    }
+                try page.write(inputs: inputs, command: "history check") { _ in
+                    "**storebench history check: no runs yet** (nothing to check)\n"
                 }
                 return
             }
             let result = check.check(series) { point in
                 (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? []
             }
-            if let summary {
-                try failing(.failure) {
-                    try AtomicFile.write(
-                        Data(
-                            result.summary(fullReport: reportLink).escapingControlCharacters(keepingNewlines: true).utf8
-                        ),
-                        to: URL(fileURLWithPath: summary), inputs: [URL(fileURLWithPath: database.db)])
-                }
+            try page.write(inputs: inputs, command: "history check") {
+                result.summary(fullReport: $0).escapingControlCharacters(keepingNewlines: true)
             }
             // Host names and paths come from run folders: control characters are shown, never sent to the terminal.
             print(

@@ -7,12 +7,8 @@ extension HistoryCheck.Result {
         let regressions = self.regressions
         let improvements = newest.filter { $0.verdict == .improvement }
         let verdict =
-            !regressions.isEmpty
-            ? "**storebench history check: the newest commit regressed \(regressions.count) series**"
-            : newest.allSatisfy { $0.verdict == .notEnoughHistory }
-                ? "**storebench history check: not enough history to judge the newest commit** (nothing tested)"
-                : "**storebench history check: the newest commit is no regression**"
-                    + (improvements.isEmpty ? "" : " — \(improvements.count) series improved")
+            "**storebench history check: \(self.verdict)**"
+            + (regressions.isEmpty && !improvements.isEmpty ? " — \(improvements.count) series improved" : "")
         var lines = [verdict, ""]
         for (title, items) in [("Regressed", regressions), ("Improved", improvements)] where !items.isEmpty {
             lines += [

@@ -91,14 +91,17 @@ extension HistoryCheck.Result {
             }
         }
         lines.append("")
-        let regressions = self.regressions
-        lines.append(
-            regressions.isEmpty
-                ? (newest.allSatisfy { $0.verdict == .notEnoughHistory }
-                    ? "Verdict: not enough history to judge the newest commit (nothing tested); exit 0."
-                    : "Verdict: the newest commit is no regression; exit 0.")
-                : "Verdict: the newest commit regressed \(regressions.count) series; exit 2.")
+        lines.append("Verdict: \(verdict); exit \(regressions.isEmpty ? 0 : 2).")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The verdict on the newest commit, in the words the text and the CI page both open or end with.
+    public var verdict: String {
+        let regressions = self.regressions
+        if !regressions.isEmpty { return "the newest commit regressed \(regressions.count) series" }
+        return newest.allSatisfy { $0.verdict == .notEnoughHistory }
+            ? "not enough history to judge the newest commit (nothing tested)"
+            : "the newest commit is no regression"
     }
 
     /// "0 → 1 per op, " for counts (a ratio from 0 says little); nothing for time, whose ratio says it all.

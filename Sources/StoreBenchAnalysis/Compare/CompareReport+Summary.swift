@@ -1,3 +1,5 @@
+import Foundation
+
 extension CompareReport {
     /// The short page a CI step shows (`$GITHUB_STEP_SUMMARY`, a pull-request comment): the verdict line first, then
     /// only what regressed and what improved (time and counted costs alike), then where the full report is. Empty of
@@ -35,22 +37,18 @@ extension CompareReport {
                 "|---|---|---|---:|---|---:|---:|---:|---:|",
             ]
             for f in findings {
-                let ci = f.interval.map { "\(format3($0.lowerBound))–\(format3($0.upperBound))" } ?? "–"
+                let ci = f.interval.map { String(format: "%.3f–%.3f", $0.lowerBound, $0.upperBound) } ?? "–"
                 let e = MarkdownTable.escape
                 lines.append(
                     "| \(e(f.key.workload)) | \(e(f.key.backend)) | \(e(f.key.variant)) | \(f.key.size) | \(f.metric.name) | "
                         + "\(format(f.baselineMedian, f.metric)) (n=\(f.baselineCount)) | "
-                        + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | \(format3(f.ratio)) | \(ci) |")
+                        + "\(format(f.currentMedian, f.metric)) (n=\(f.currentCount)) | \(String(format: "%.3f", f.ratio)) | \(ci) |"
+                )
             }
             lines.append("")
         }
         if let durability, durability.hasRegression || durability.hasImprovement { lines += [durability.markdown] }
         if let fullReport { lines.append("Full report: \(fullReport)") }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func format3(_ value: Double) -> String {
-        let scaled = (value * 1000).rounded() / 1000
-        return String(scaled)
     }
 }

@@ -12,14 +12,8 @@ extension GRDBStore: SQLStore {
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM article") == 0 else {
                     throw StoreError.inconsistent("a sql workload needs a fresh store; table article has rows")
                 }
-                let tables = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT name, sql LIKE 'CREATE VIRTUAL%' AS virtual FROM sqlite_schema
-                        WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY virtual DESC
-                        """)
-                for table in tables {
-                    try db.execute(sql: "DROP TABLE IF EXISTS \(String(table["name"]).quotedDatabaseIdentifier)")
+                for table in try String.fetchAll(db, sql: SQLWorkloadMark.ownTables) {
+                    try db.execute(sql: "DROP TABLE IF EXISTS \(table.quotedDatabaseIdentifier)")
                 }
                 try db.execute(sql: "PRAGMA application_id = \(SQLWorkloadMark.applicationID)")
             }
@@ -71,7 +65,7 @@ extension GRDBStore: SQLStore {
         var rows = 0
         while let row = try cursor.next() {
             rows += 1
-            for value in row.databaseValues { Self.value(of: value).combine(into: &hash) }
+            for value in row.databaseValues { Self.combine(value, into: &hash) }
         }
         return rows
     }
@@ -102,6 +96,17 @@ extension GRDBStore: SQLStore {
         case .real(let real): real.databaseValue
         case .text(let text): text.databaseValue
         case .blob(let bytes): Data(bytes).databaseValue
+        }
+    }
+
+    /// Adds a cell to `hash` as ``SQLValue/combine(into:)`` would, straight from GRDB's value (no copy of its bytes).
+    private static func combine(_ value: DatabaseValue, into hash: inout FNV1a) {
+        switch value.storage {
+        case .null: hash.combineSQLNull()
+        case .int64(let integer): hash.combine(integer)
+        case .double(let real): hash.combineSQLReal(real)
+        case .string(let text): hash.combine(text)
+        case .blob(let data): data.withUnsafeBytes { hash.combineSQLBlob($0) }
         }
     }
 

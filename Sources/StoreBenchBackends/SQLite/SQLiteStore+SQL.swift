@@ -5,21 +5,15 @@ import StoreBenchContract
 /// prepared once and reused, each app operation under the variant's `txn` policy (`single`: one transaction;
 /// `none`: autocommit per statement; `batch`: writing statements join the auto-batch).
 extension SQLiteStore: SQLStore {
-    /// The store's own tables, empty in a fresh store (the search variant's FTS5 table goes with `article`).
-    private static let ownTables = ["article", "user", "message", "setting", "cache"]
-
     func createSchema(_ schema: String) throws {
         try commitPending()
         try connection.transaction {
-            for table in Self.ownTables {
-                guard try connection.scalarText("SELECT count(*) FROM \(table)") == "0" else {
-                    throw StoreError.inconsistent("a sql workload needs a fresh store; table \(table) has rows")
-                }
+            guard try connection.scalarText("SELECT count(*) FROM article") == "0" else {
+                throw StoreError.inconsistent("a sql workload needs a fresh store; table article has rows")
             }
-            let virtual = try connection.columnTexts(
-                "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'")
-            for table in virtual { try connection.execute("DROP TABLE IF EXISTS \"\(table)\"") }
-            for table in Self.ownTables { try connection.execute("DROP TABLE IF EXISTS \(table)") }
+            for table in try connection.columnTexts(SQLWorkloadMark.ownTables) {
+                try connection.execute("DROP TABLE IF EXISTS \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            }
             try connection.execute("PRAGMA application_id = \(SQLWorkloadMark.applicationID)")
             try connection.execute(schema)
         }
@@ -100,16 +94,10 @@ extension SQLiteStore: SQLStore {
     private static func combine(_ statement: SQLiteStatement, _ column: Int32, into hash: inout FNV1a) {
         switch statement.columnType(at: column) {
         case .integer: hash.combine(statement.int64(at: column))
-        case .real: hash.combine(Int64(bitPattern: statement.double(at: column).bitPattern))
-        case .text:
-            statement.withBytes(at: column) { hash.combine(buffer: $0) }
-            hash.combine(bytes: CollectionOfOne(UInt8(0xFF)))
-        case .blob:
-            statement.withBytes(at: column) { bytes in
-                hash.combine(Int64(bytes.count))
-                hash.combine(buffer: bytes)
-            }
-        case .null: hash.combine(bytes: CollectionOfOne(UInt8(0xFE)))
+        case .real: hash.combineSQLReal(statement.double(at: column))
+        case .text: statement.withBytes(at: column) { hash.combineSQLText(utf8: $0) }
+        case .blob: statement.withBytes(at: column) { hash.combineSQLBlob($0) }
+        case .null: hash.combineSQLNull()
         }
     }
 

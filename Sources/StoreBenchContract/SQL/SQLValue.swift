@@ -13,13 +13,11 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
     /// field, and text as a `String` field, so a SQL file that reads the same rows has the same checksum.
     public func combine(into hash: inout FNV1a) {
         switch self {
-        case .null: hash.combine(bytes: [0xFE])
+        case .null: hash.combineSQLNull()
         case .integer(let value): hash.combine(value)
-        case .real(let value): hash.combine(Int64(bitPattern: value.bitPattern))
+        case .real(let value): hash.combineSQLReal(value)
         case .text(let value): hash.combine(value)
-        case .blob(let bytes):
-            hash.combine(Int64(bytes.count))
-            hash.combine(bytes: bytes)
+        case .blob(let bytes): bytes.withUnsafeBytes { hash.combineSQLBlob($0) }
         }
     }
 
@@ -32,5 +30,26 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
         case .text(let value): "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
         case .blob(let bytes): "x'" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "'"
         }
+    }
+}
+
+extension FNV1a {
+    /// The result checksum's rules for what a built-in workload never hashes (``SQLValue/combine(into:)``), in one
+    /// place for every backend that hashes cells straight from its library's row: NULL is the byte 0xFE.
+    public mutating func combineSQLNull() { combine(bytes: CollectionOfOne(UInt8(0xFE))) }
+
+    /// A REAL: its bit pattern as an integer.
+    public mutating func combineSQLReal(_ value: Double) { combine(Int64(bitPattern: value.bitPattern)) }
+
+    /// TEXT from its UTF-8 bytes, exactly as ``combine(_:)-(String)`` hashes the string: the bytes, then 0xFF.
+    public mutating func combineSQLText(utf8 bytes: UnsafeRawBufferPointer) {
+        combine(buffer: bytes)
+        combine(bytes: CollectionOfOne(UInt8(0xFF)))
+    }
+
+    /// A BLOB: its length, then its bytes.
+    public mutating func combineSQLBlob(_ bytes: UnsafeRawBufferPointer) {
+        combine(Int64(bytes.count))
+        combine(buffer: bytes)
     }
 }

@@ -37,12 +37,7 @@ public struct BudgetFile: Sendable {
 
     /// Reads and parses the file at `path` (at most 1 MiB).
     public static func read(_ path: String) throws -> BudgetFile {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
-        guard (size?.intValue ?? 0) <= 1 << 20, let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(
-                file: path, path: "", message: "cannot read the budgets file (missing, unreadable or over 1 MiB)")
-        }
-        return try parse(data, file: path)
+        try parse(NodeReader.contents(ofFile: path, kind: "budgets file", maximumBytes: 1 << 20), file: path)
     }
 
     public static func parse(_ data: Data, file: String) throws -> BudgetFile {

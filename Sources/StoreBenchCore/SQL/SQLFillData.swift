@@ -108,21 +108,23 @@ struct SQLValueDrawer {
             }
             shares[index] = Set(generator.sample(total * share / 100, of: total, salt: SQLGenerator.stream(stream)))
         }
+        // Rows per parent row: a uniform draw between these (a fixed table has one "parent" and `total` rows).
+        var perParent: ClosedRange<Int>?
+        if case .uniform(let low, let high) = table.rows {
+            let (a, b) = (try Self.checked(low, parameters, fail), try Self.checked(high, parameters, fail))
+            guard a <= b else { throw fail("rows: uniform [\(a), \(b)] is empty") }
+            perParent = a...b
+        }
         var rows: [[SQLValue]] = []
         var n = 0
         for parent in parents {
-            var count = total
-            if case .uniform(let low, let high) = table.rows {
-                let (a, b) = (try Self.checked(low, parameters, fail), try Self.checked(high, parameters, fail))
-                guard a <= b else { throw fail("rows: uniform [\(a), \(b)] is empty") }
-                count = a + Int(rng.next() % UInt64(b - a + 1))
-            }
+            let count = perParent.map { $0.lowerBound + Int(rng.next() % UInt64($0.count)) } ?? total
+            let parentRow = table.forEach == nil ? nil : (columns: parentColumns, row: parent)
             var distinct = Set<SQLValue>()
             for _ in 0..<count {
                 var row: [SQLValue] = []
                 row.reserveCapacity(table.columns.count)
                 for (index, column) in table.columns.enumerated() {
-                    let parentRow = table.forEach == nil ? nil : (parentColumns, parent)
                     row.append(
                         try value(
                             column, n: n, rng: &rng, parent: parentRow, share: shares[index], distinct: &distinct,

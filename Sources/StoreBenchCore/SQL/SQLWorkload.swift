@@ -103,7 +103,7 @@ public struct SQLWorkload: Workload {
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
         do {
             let values = parameters.values
-            let data = try SQLFillData(file: file, parameters: values, generator: generator)
+            let data = try file.fills.data(file, values, generator)
             let count = try definition.count.value(values)
             let executions = try data.executions(
                 of: definition, count: count, file: file, parameters: values, generator: generator)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A `sql` workload file, parsed and checked against SQLite (docs/WORKLOADS.md, "Your own SQL"): an app's schema,
 /// how to fill it, and its operations, each a named statement or a short sequence of statements run as one app
 /// operation, with the generators that bind their parameters and the check that proves the work.
@@ -76,6 +78,9 @@ public struct SQLWorkloadFile: Sendable {
     public var operations: [Operation]
     /// FNV-1a of the file's bytes: part of every case's data fingerprint.
     public var fileHash: String
+    /// The generated fills, shared by the file's operations: each operation is a workload of its own, and all of them
+    /// fill the same tables with the same rows for one seed and parameter set.
+    let fills = SQLFillCache()
 
     /// The workloads this file makes: one per operation, named `sql:<file name>.<operation>`.
     public var workloads: [SQLWorkload] { operations.indices.map { SQLWorkload(file: self, operation: $0) } }
@@ -94,4 +99,22 @@ public struct SQLWorkloadError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "\(file):\(line): \(subject): \(message)" }
+}
+
+/// The rows a file's fill generated, by seed, record shape and parameters (``SQLWorkloadFile/fills``).
+final class SQLFillCache: Sendable {
+    private let fills = Mutex<[String: SQLFillData]>([:])
+
+    /// The fill of `file` for `parameters` and `generator`, generated once.
+    func data(_ file: SQLWorkloadFile, _ parameters: [String: Int], _ generator: DatasetGenerator) throws
+        -> SQLFillData
+    {
+        let key =
+            "\(generator.seed) \(generator.shape) "
+            + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        if let found = fills.withLock({ $0[key] }) { return found }
+        let data = try SQLFillData(file: file, parameters: parameters, generator: generator)
+        fills.withLock { $0[key] = data }
+        return data
+    }
 }

@@ -19,17 +19,8 @@ public struct SQLWorkloadParser {
 
     /// Reads, parses and checks the file at `path`.
     public func parse(file path: String) throws -> SQLWorkloadFile {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
-        if let size, size.intValue > SQLWorkloadLimits.fileBytes {
-            throw ScenarioError(
-                file: path, path: "",
-                message: "the file has \(size.intValue) bytes; a sql workload file may have at most "
-                    + "\(SQLWorkloadLimits.fileBytes)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(
-                file: path, path: "", message: "cannot read the sql workload file (missing or unreadable)")
-        }
+        let data = try NodeReader.contents(
+            ofFile: path, kind: "sql workload file", maximumBytes: SQLWorkloadLimits.fileBytes)
         return try parse(data: data, file: path)
     }
 

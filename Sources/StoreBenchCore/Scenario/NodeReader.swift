@@ -25,6 +25,25 @@ public struct NodeReader {
         }
     }
 
+    /// The bytes of the YAML file at `path` (a `kind`: scenario, profile, budgets file, …), refused before reading
+    /// when it has more than `maximumBytes` (YAML parsing would take memory for it) or cannot be read.
+    public static func contents(ofFile path: String, kind: String, maximumBytes: Int) throws -> Data {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
+            size.intValue > maximumBytes
+        {
+            throw ScenarioError(
+                file: path, path: "",
+                message: "the file has \(size.intValue) bytes; a \(kind) may have at most \(maximumBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= maximumBytes else {
+            throw ScenarioError(
+                file: path, path: "",
+                message: "cannot read the \(kind) (missing or unreadable, or more than \(maximumBytes) bytes once read)"
+            )
+        }
+        return data
+    }
+
     public func error(_ path: String, _ message: String) -> ScenarioError {
         ScenarioError(file: file, path: path, message: message)
     }

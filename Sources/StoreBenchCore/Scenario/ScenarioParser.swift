@@ -26,17 +26,7 @@ public struct ScenarioParser {
 
     /// Reads and parses the file at `path`.
     public func parse(file path: String) throws -> Scenario {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-            size.intValue > Self.maximumFileBytes
-        {
-            throw ScenarioError(
-                file: path, path: "",
-                message: "the file has \(size.intValue) bytes; a scenario may have at most "
-                    + "\(Self.maximumFileBytes) (a few kilobytes is usual)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScenarioError(file: path, path: "", message: "cannot read the file (missing or unreadable)")
-        }
+        let data = try NodeReader.contents(ofFile: path, kind: "scenario", maximumBytes: Self.maximumFileBytes)
         return try parse(data: data, file: path)
     }
 
@@ -60,9 +50,8 @@ public struct ScenarioParser {
         var sqlWorkloads: [SQLWorkload] = []
         let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader, sql: &sqlWorkloads)
         // Backends after workloads: an entry's `workloads` and `limits` may name the file's sql workloads.
-        var known = workloads
-        for workload in sqlWorkloads { known.register(workload) }
-        let backendEntries = try parseBackends(top["backends"], known: known, reader: &reader)
+        let backendEntries = try parseBackends(
+            top["backends"], known: workloads.including(sqlWorkloads), reader: &reader)
         let listed = Set(workloadEntries.map(\.workload))
         for (index, entry) in backendEntries.enumerated() {
             if let only = entry.only, only.isDisjoint(with: listed) {

@@ -13,9 +13,12 @@ public struct WorkloadRegistry: Sendable {
     }
 
     /// This registry with the workloads `scenario` read from sql workload files.
-    public func including(_ scenario: Scenario) -> WorkloadRegistry {
+    public func including(_ scenario: Scenario) -> WorkloadRegistry { including(scenario.sqlWorkloads) }
+
+    /// This registry with `workloads` added (a name it already holds is kept as it is).
+    public func including(_ workloads: [any Workload]) -> WorkloadRegistry {
         var registry = self
-        for workload in scenario.sqlWorkloads where registry[workload.name] == nil { registry.register(workload) }
+        for workload in workloads where registry[workload.name] == nil { registry.register(workload) }
         return registry
     }
 
