@@ -20,6 +20,18 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     public let path: String
     private(set) var handle: OpaquePointer?
+    /// Write transactions whose begin waited for the writer's lock (another process's or thread's write
+    /// transaction), and the time they waited: a begin of ``waitThresholdNanoseconds`` or more counts (an uncontended
+    /// one takes about a microsecond).
+    public private(set) var writeLockWaits: (waits: Int, nanoseconds: UInt64) = (0, 0)
+    /// 50 µs.
+    public static let waitThresholdNanoseconds: UInt64 = 50_000
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
 
     /// Opens (creating) the environment in directory `path` with an explicit map size in bytes.
     public init(path: String, mapSize: Int, maxDatabases: Int, durability: Durability) throws {
@@ -87,7 +99,17 @@ public final class LMDBEnvironment: @unchecked Sendable {
 
     private func transaction<T>(flags: UInt32, _ body: (LMDBTransaction) throws -> T) throws -> T {
         var txn: OpaquePointer?
-        try check(mdb_txn_begin(try requireOpen(), nil, flags, &txn), "mdb_txn_begin", path)
+        let env = try requireOpen()
+        let before = flags == 0 ? Self.now() : 0
+        try check(mdb_txn_begin(env, nil, flags, &txn), "mdb_txn_begin", path)
+        if flags == 0 {
+            // Inside the write transaction, which LMDB gives one thread at a time: the count is ours.
+            let waited = Self.now() - before
+            if waited >= Self.waitThresholdNanoseconds {
+                writeLockWaits.waits += 1
+                writeLockWaits.nanoseconds += waited
+            }
+        }
         let transaction = LMDBTransaction(handle: txn!, path: path)
         let result: T
         do {

@@ -8,6 +8,8 @@ public final class SQLiteConnection {
     /// The database file this connection opened.
     public let path: String
     private(set) var handle: OpaquePointer?
+    /// The installed busy handler (``setBusyHandler(_:)``), kept alive while SQLite may call it.
+    public internal(set) var busyWait: SQLiteBusyWait?
 
     /// Opens (creating if needed) the database at `path` read-write.
     public init(path: String) throws {
@@ -29,7 +31,7 @@ public final class SQLiteConnection {
         if let handle { sqlite3_close_v2(handle) }
     }
 
-    private func requireOpen() throws -> OpaquePointer {
+    func requireOpen() throws -> OpaquePointer {
         guard let handle else {
             throw SQLiteError(code: .misuse, message: "connection is closed", path: path)
         }
@@ -118,14 +120,14 @@ public final class SQLiteConnection {
             try? execute("ROLLBACK")
             throw error
         }
-        try execute("COMMIT")
+        do {
+            try execute("COMMIT")
+        } catch {
+            // A refused COMMIT (SQLITE_BUSY) leaves the transaction open: the operation did nothing.
+            try? execute("ROLLBACK")
+            throw error
+        }
         return result
-    }
-
-    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
-    public func setBusyTimeout(milliseconds: Int32) throws {
-        let db = try requireOpen()
-        try SQLiteError.check(sqlite3_busy_timeout(db, milliseconds), db: db, path: path)
     }
 
     /// Whether the connection is outside any explicit transaction (autocommit mode).

@@ -104,6 +104,9 @@ extension Advice {
                             Self.number(check.budget.milliseconds))
                 }.joined(separator: "; ")
         case .failsNeed:
+            if let sharing = strategy.sharing, !sharing.met {
+                return "fails the need (one store for the app and its extension): \(sharing.phrase)"
+            }
             // With a loss window, the durability cell beside the verdict holds the class and the window.
             return "fails the need (\(profile.needPhrase))"
                 + (strategy.lossWindow == nil ? ": " + (strategy.durability?.label ?? "no durability known") : "")
@@ -131,7 +134,8 @@ extension Advice {
                     + "\(best.durability?.label ?? "durability unknown")"
                     + (best.lossWindow.map { " (\($0.phrase))" } ?? "") + ", and costs \(cost(best)) of storage time"
                     + (best.bytesPerDay.map { ", \(Self.bytes($0)) written" } ?? "")
-                    + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day.",
+                    + (best.syncsPerDay.map { String(format: " and %.0f syncs", $0) } ?? "") + " a day."
+                    + (best.sharing.map { " With its extension on the same store: \($0.phrase)." } ?? ""),
             ]
             let tied = strategies.filter { $0.verdict == .tied }
             if !tied.isEmpty {
@@ -151,7 +155,11 @@ extension Advice {
         }
         lines += [
             "",
-            "Need: \(profile.needPhrase). A day: "
+            "Need: \(profile.needPhrase)"
+                + (profile.processes.map {
+                    "; an extension shares the store: no lost update, at most \(Self.number($0.refusedPercent))% of "
+                        + "operations refused"
+                } ?? "") + ". A day: "
                 + profile.perDay.sorted { $0.key < $1.key }
                 .filter { $0.value > 0 }.map { "\(Self.number($0.value)) × \($0.key.phrase)" }.joined(separator: ", ")
                 + ".",
@@ -255,6 +263,13 @@ extension Advice {
                 ]
             }
             if let window = strategy.lossWindow { entry["loss_window"] = window.json }
+            if let sharing = strategy.sharing {
+                entry["sharing"] = [
+                    "lost_updates": sharing.lostUpdates, "refusals": sharing.refusals, "operations": sharing.operations,
+                    "refused_percent": sharing.refusedPercent, "allowed_refused_percent": sharing.allowedPercent,
+                    "repetitions": sharing.repetitions, "met": sharing.met,
+                ]
+            }
             entry["budgets"] = strategy.budgets.map { check -> [String: Any] in
                 var item: [String: Any] = [
                     "operation": check.operation.rawValue, "percentile": check.budget.percentile,

@@ -55,6 +55,8 @@ public struct Advice: Sendable {
         public let durability: DurabilityClass?
         /// How old a save a power cut can take, judged when the profile gives a loss window.
         public let lossWindow: LossWindow?
+        /// With another process in the profile: lost updates and refusals on the shared store (``SharingCheck``).
+        public let sharing: SharingCheck?
         public let meetsNeed: Bool
         public var verdict = Verdict.costlier
         /// Cost relative to the recommendation: median ratio and its 95% interval.
@@ -112,7 +114,11 @@ public struct Advice: Sendable {
             let window = plan.profile.lossWindowMilliseconds.map { _ in
                 LossWindow(crash: crashes[key], savesPerDay: plan.profile.savesPerDay)
             }
-            let meets = Self.meetsNeed(plan.profile, durability: durability, window: window)
+            let sharing = plan.operation(of: .extensionOperation).flatMap {
+                SharingCheck(rows: rows, profile: plan.profile, workload: $0.workload)
+            }
+            let meets =
+                Self.meetsNeed(plan.profile, durability: durability, window: window) && (sharing?.met ?? true)
             let perDay = plan.profile.perDay
             return Strategy(
                 backend: backend, variant: variant, label: label(backend, variant), operations: operations,
@@ -120,7 +126,7 @@ public struct Advice: Sendable {
                 costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
                 bytesPerDay: runs ? Self.daily(operations, perDay, \.writtenBytes) : nil,
                 syncsPerDay: runs ? Self.daily(operations, perDay, \.syncs) : nil,
-                durability: durability, lossWindow: window, meetsNeed: meets)
+                durability: durability, lossWindow: window, sharing: sharing, meetsNeed: meets)
         }
         judge(resamples: resamples, rng: &rng)
     }

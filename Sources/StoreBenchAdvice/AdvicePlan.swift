@@ -19,6 +19,11 @@ public struct AdvicePlan: Sendable {
         public let unit: String
     }
 
+    /// The app's operations in one repetition of the `shared` workload, and its extension's rate a second (a busy
+    /// moment: the profile's per-day frequency would put one operation in minutes).
+    public static let sharedAppOperations = 200
+    public static let sharedExtensionRate = 50
+
     /// Every operation of every strategy gets at least this many measured repetitions (the scenario's minimum and
     /// first look) before an interval is printed beside its figures.
     public static let minimumRepetitions = 8
@@ -126,6 +131,18 @@ public struct AdvicePlan: Sendable {
                     "every record of one parent marked read, committed as one app operation (parent-read); "
                         + "\(min(10, data.parents)) per repetition"
                 )
+            case .extensionOperation:
+                (
+                    "shared",
+                    named([
+                        .count: Self.sharedAppOperations, .stored: records, .screen: screen,
+                        .rate: Self.sharedExtensionRate,
+                    ]), false,
+                    "1 operation of the app (a save or an edit of a recent save) or of its extension (the newest "
+                        + "\(screen) records read, then a mark, a setting or a draft written), both processes on one "
+                        + "store (shared); \(Self.sharedAppOperations) app operations per repetition, the extension at "
+                        + "\(Self.sharedExtensionRate) a second"
+                )
             case .migration:
                 (
                     "migrate", named([.stored: records]), true,
@@ -192,6 +209,11 @@ public struct AdvicePlan: Sendable {
                 "  - {workload: \(measure.workload), parameters: {\(parameters)}}   # \(measure.operation.rawValue)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What measures `operation` here, nil when the profile does not do it.
+    public func operation(of operation: AppProfile.Operation) -> Measure? {
+        measures.first { $0.operation == operation }
     }
 
     /// The operation a workload measures here.

@@ -15,6 +15,8 @@ public struct AppProfile: Sendable, Equatable {
         case migration, setting, cache
         case openParent = "open_parent"
         case parentRead = "parent_read"
+        /// An operation of the app or of its extension while both work on one store (`processes.extension`).
+        case extensionOperation = "extension"
 
         public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
 
@@ -33,6 +35,7 @@ public struct AppProfile: Sendable, Equatable {
             case .cache: "a cache operation"
             case .openParent: "opening a parent (its newest records with their authors)"
             case .parentRead: "marking a parent read"
+            case .extensionOperation: "an operation of the app or its extension, both processes on one store"
             }
         }
     }
@@ -77,6 +80,9 @@ public struct AppProfile: Sendable, Equatable {
     public var lossWindowMilliseconds: Double?
     /// How the data grows: `advise` answers again at the size it reaches (``AdviceGrowth``).
     public var growth: Growth?
+    /// `processes: {extension: {per_day: N, refused_percent: P}}`: another process (a widget, a share extension)
+    /// works on the same store; nil: the app owns its store alone.
+    public var processes: Processes?
     /// Backend specs to consider (`sqlite[journal=wal,sync=full]`); nil: what the registered backends offer (``AdvicePlan/offered(for:by:)``).
     public var candidates: [String]?
     /// Trials per fault in the crash runs.
@@ -87,13 +93,15 @@ public struct AppProfile: Sendable, Equatable {
 
     static let topKeys = [
         "name", "description", "data", "per_day", "launch_list", "parent_screen", "budgets", "durability", "candidates",
-        "crash_trials", "run_seconds", "growth",
+        "crash_trials", "run_seconds", "growth", "processes",
     ]
     static let dataKeys = [
         "records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
         "tags", "tags_per_note", "archived_percent", "cache_keys", "cache_capacity", "value_bytes", "settings",
         "parents", "parent_skew", "unread_percent",
     ]
+    static let processKeys = ["extension"]
+    static let extensionKeys = ["per_day", "refused_percent"]
     static let budgetKeys = ["ms", "percentile"]
     static let growthKeys = ["records_per_day", "horizon_days", "run_seconds"]
 
@@ -106,6 +114,18 @@ public struct AppProfile: Sendable, Equatable {
 
         public init(recordsPerDay: Int, horizonDays: Int, runSeconds: Int? = nil) {
             (self.recordsPerDay, self.horizonDays, self.runSeconds) = (recordsPerDay, horizonDays, runSeconds)
+        }
+    }
+
+    /// An extension process beside the app: how often it works a day, and how many of the operations on the shared
+    /// store may be refused (`SQLITE_BUSY` and the like) in percent. A strategy that loses an acknowledged update, or
+    /// refuses more, fails the profile's need.
+    public struct Processes: Sendable, Equatable {
+        public var extensionPerDay: Double
+        public var refusedPercent: Double
+
+        public init(extensionPerDay: Double, refusedPercent: Double = 0) {
+            (self.extensionPerDay, self.refusedPercent) = (extensionPerDay, refusedPercent)
         }
     }
 
@@ -175,9 +195,14 @@ public struct AppProfile: Sendable, Equatable {
         }
         guard let usage = top["per_day"] else { throw reader.error("per_day", "required key is missing") }
         for (key, value) in try reader.mapping(
-            usage, at: "per_day", allowed: Operation.allCases.map(\.rawValue), what: "operations")
+            usage, at: "per_day", allowed: Operation.allCases.filter { $0 != .extensionOperation }.map(\.rawValue),
+            what: "operations")
         {
             perDay[Operation(rawValue: key)!] = try reader.decimal(value, at: "per_day.\(key)", range: 0...10_000_000)!
+        }
+        if let node = top["processes"] {
+            processes = try Self.processes(node, reader: reader)
+            perDay[.extensionOperation] = processes?.extensionPerDay
         }
         guard perDay.values.contains(where: { $0 > 0 }) else {
             throw reader.error("per_day", "no operation happens: give one a frequency above 0")
@@ -256,6 +281,7 @@ public struct AppProfile: Sendable, Equatable {
                 case .setting: data.parameters["settings"] == nil ? "settings" : nil
                 case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
                 case .openParent, .parentRead: data.parents == 0 ? "parents" : nil
+                case .extensionOperation: data.records == 0 ? "records" : nil
                 }
             if let missing {
                 throw reader.error(
@@ -264,5 +290,21 @@ public struct AppProfile: Sendable, Equatable {
                 )
             }
         }
+    }
+
+    /// `processes: {extension: {per_day: N, refused_percent: P}}`.
+    private static func processes(_ node: Node, reader: NodeReader) throws -> Processes {
+        let fields = try reader.mapping(node, at: "processes", allowed: processKeys)
+        guard let extensionNode = fields["extension"] else {
+            throw reader.error("processes.extension", "required key is missing")
+        }
+        let path = "processes.extension"
+        let values = try reader.mapping(extensionNode, at: path, allowed: extensionKeys)
+        guard let perDay = try reader.decimal(values["per_day"], at: "\(path).per_day", range: 0.001...10_000_000)
+        else {
+            throw reader.error("\(path).per_day", "required key is missing")
+        }
+        let refused = try reader.decimal(values["refused_percent"], at: "\(path).refused_percent", range: 0...100) ?? 0
+        return Processes(extensionPerDay: perDay, refusedPercent: refused)
     }
 }

@@ -4,7 +4,12 @@ import StoreBenchContract
 extension DecisionReport {
     /// What some workloads measure beside their timed operation: `migrate`'s first full read (where a lazy strategy
     /// pays), `aging`'s growth, what compaction gave back and the launch list's slowdown.
-    static let figureColumns: [SampleColumn] = [.firstReadSeconds, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown]
+    /// `shared`'s waits, refusals and lost updates too.
+    static let figureColumns: [SampleColumn] =
+        [.firstReadSeconds, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown] + sharedColumns
+    static let sharedColumns: [SampleColumn] = [
+        .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
+    ]
 
     /// The sentence a recommendation needs when the timed operation is not the whole cost: a lazy migration is fast
     /// because it defers its work to the first read, so the first read's medians go beside it (nil: no such column).
@@ -30,8 +35,10 @@ extension DecisionReport {
             guard let main = workload.groups.first else { continue }
             let columns = Self.figureColumns.filter { column in main.entries.contains { $0.figures[column] != nil } }
             guard !columns.isEmpty else { continue }
+            let shared = columns.contains { Self.sharedColumns.contains($0) }
             lines += [
-                "### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) records", "",
+                "### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) "
+                    + (shared ? "app operations" : "records"), "",
                 "| backend [variant] | median | " + columns.map(Self.heading).joined(separator: " | ") + " |",
                 "|---|---:|" + String(repeating: "---:|", count: columns.count),
             ]
@@ -44,14 +51,20 @@ extension DecisionReport {
             lines.append("")
         }
         guard !lines.isEmpty else { return "" }
-        return
-            ([
-                "## What the workloads report beside time", "",
-                "Medians over the repetitions. `migrate`: the first full read as version 2 right after the timed "
-                    + "upgrade. `aging`: the store's allocated bytes after the churn, what the timed compaction gave "
-                    + "back, and the launch list's time after the churn over its time on the fresh store (every round "
-                    + "is in rounds.csv and charts/aging.png).", "",
-            ] + lines).joined(separator: "\n") + "\n"
+        var intro =
+            "Medians over the repetitions. `migrate`: the first full read as version 2 right after the timed "
+            + "upgrade. `aging`: the store's allocated bytes after the churn, what the timed compaction gave "
+            + "back, and the launch list's time after the churn over its time on the fresh store (every round "
+            + "is in rounds.csv and charts/aging.png)."
+        if workloads.contains(where: { $0.groups.first?.entries.contains { $0.figures[.lockWaits] != nil } == true }) {
+            intro +=
+                " `shared`: the app and its extension as two processes on one store, summed over both: acknowledged "
+                + "writes lost to the other process's later whole-file rewrite, attempts the library refused "
+                + "(SQLITE_BUSY, GDBM_CANT_BE_WRITER) and their retries, lock waits (busy-handler calls) and the time "
+                + "spent waiting, and the longest write lock held (each process's own figures are in samples.csv's "
+                + "`processes`)."
+        }
+        return (["## What the workloads report beside time", "", intro, ""] + lines).joined(separator: "\n") + "\n"
     }
 
     private static func heading(_ column: SampleColumn) -> String {
@@ -60,6 +73,12 @@ extension DecisionReport {
         case .agedAllocatedBytes: "allocated after the churn"
         case .reclaimedBytes: "given back by compaction"
         case .listSlowdown: "launch list, aged / fresh"
+        case .lostUpdates: "lost updates"
+        case .refusals: "refusals"
+        case .retries: "retries"
+        case .lockWaits: "lock waits"
+        case .lockWaitSeconds: "waiting for locks"
+        case .lockHoldSeconds: "longest lock hold"
         default: column.rawValue
         }
     }
@@ -68,6 +87,7 @@ extension DecisionReport {
         switch ReportColumns.sample(column).unit {
         case .seconds: MarkdownTable.duration(value)
         case .bytes: MarkdownTable.grouped(value.rounded()) + " B"
+        case .count: MarkdownTable.grouped(value)
         default: String(format: "%.2f×", value)
         }
     }

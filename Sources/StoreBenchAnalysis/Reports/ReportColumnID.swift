@@ -31,6 +31,12 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case reclaimedBytes = "reclaimed_bytes"
     case listSlowdown = "list_slowdown"
     case firstReadSeconds = "first_read_s"
+    case lostUpdates = "lost_updates"
+    case refusals, retries
+    case lockWaits = "lock_waits"
+    case lockWaitSeconds = "lock_wait_s"
+    case lockHoldSeconds = "lock_hold_max_s"
+    case processes
     case memoryGrowthKiB = "mem_growth_kib"
     case otherCPUSeconds = "other_cpu_s"
     case loadAverage = "load_1m"

@@ -174,6 +174,33 @@ public enum ReportColumns {
                 "migrate: the first full read of every record as version 2 after the migration (a lazy strategy pays its deferred upgrades here)"
             ),
             .column(
+                .lostUpdates, .count, .lowerIsBetter, .none, .workload,
+                "shared: acknowledged writes missing afterwards, each proven overwritten by another process's later "
+                    + "rewrite of the same whole file (last writer wins)"),
+            .column(
+                .refusals, .count, .lowerIsBetter, .none, .workload,
+                "shared: attempts the library refused because another process held its lock (SQLITE_BUSY, "
+                    + "GDBM_CANT_BE_WRITER), all processes"),
+            .column(
+                .retries, .count, .lowerIsBetter, .none, .workload,
+                "shared: refused attempts tried again (1, 2, 4, … ms later), all processes"),
+            .column(
+                .lockWaits, .count, .lowerIsBetter, .none, .workload,
+                "shared: lock waits the library let be counted (busy-handler calls; LMDB write begins that waited), "
+                    + "all processes"),
+            .column(
+                .lockWaitSeconds, .seconds, .lowerIsBetter, .none, .workload,
+                "shared: time waiting for another process's lock (the library's waits and the back-off before "
+                    + "retries), all processes"),
+            .column(
+                .lockHoldSeconds, .seconds, .lowerIsBetter, .none, .workload,
+                "shared: the longest write (one unit of work, less its lock waits) of any process: how long a "
+                    + "writer held the lock"),
+            .column(
+                .processes, .text, .neither, .none, .workload,
+                "shared: per process, its operations, latency p50/p99, throughput, waits, refusals, retries, "
+                    + "given-up and failed operations, longest hold and counted costs"),
+            .column(
                 .memoryGrowthKiB, .kibibytes, .lowerIsBetter, .median, .resources,
                 "peak resident memory during the timed region minus resident memory at its start: what the operation took"
             ),

@@ -170,7 +170,8 @@ public struct Sample: Sendable {
             return ops > 0 ? Double(count) / Double(ops) : nil
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
+            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
+            .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .processes:
             return notes[column].flatMap(Double.init)
         }
     }
@@ -209,7 +210,8 @@ public struct Sample: Sendable {
             break  // derived from the count and ops
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds:
+            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
+            .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .processes:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }

@@ -8,11 +8,13 @@ import StoreBenchMeasure
 
 /// Whole-file writes for the file-based backends, with the durability spelled out.
 enum FileWriter {
-    /// Writes `data` to a temporary name beside `url` and renames it over `url`: a reader sees the old or the
+    /// Writes `data` to a temporary name beside `url` (of this process) and renames it over `url`: a reader sees the old or the
     /// new file, never a torn one. With `durable`, the file is fsynced before the rename and the directory
     /// after it (so the rename itself survives a power loss).
     static func replace(_ url: URL, with data: Data, durable: Bool) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp")
+        // The process's own temporary name: two processes replacing one file never write into each other's.
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).tmp")
         try write(data, to: temporary, durable: durable)
         guard rename(temporary.path, url.path) == 0 else { throw error("rename", url) }
         if durable { try syncDirectory(url.deletingLastPathComponent()) }

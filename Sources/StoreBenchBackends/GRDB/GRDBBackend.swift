@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteAPI
 import StoreBenchContract
 
 /// `grdb`: the ORM layer. GRDB.swift records used the way Core Data users use objects (`style=records`),
@@ -122,6 +123,8 @@ final class GRDBStore: AppStore {
     var current: Database?
     /// A `sql` workload's statements (``SQLStore``), by handle: their SQL (GRDB caches each connection's statements).
     var sqlStatements: [String] = []
+    /// Another process's lock is waited for up to 10 s (GRDB's `busyMode`), counted (`GRDBStore+Processes.swift`).
+    let busyWait = SQLiteBusyWait(timeoutMilliseconds: GRDBStore.busyTimeoutMilliseconds)
     let effectiveSettings: String
 
     static let insertSQL = """
@@ -133,7 +136,13 @@ final class GRDBStore: AppStore {
         self.path = path
         let usePool = settings.writer == .pool
         do {
-            writer = usePool ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
+            var configuration = Configuration()
+            let busyWait = busyWait
+            configuration.busyMode = .callback { busyWait.shouldRetry(afterTries: $0) }
+            writer =
+                usePool
+                ? try DatabasePool(path: path, configuration: configuration)
+                : try DatabaseQueue(path: path, configuration: configuration)
         } catch let error as DatabaseError {
             throw GRDBStoreError(underlying: error, path: path)
         }

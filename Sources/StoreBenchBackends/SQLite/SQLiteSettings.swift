@@ -41,6 +41,8 @@ public struct SQLiteSettings: BackendSettings {
     public var tagSchema = TagSchema.join
     /// `PRAGMA fullfsync` (Apple platforms: `F_FULLFSYNC` instead of fsync); refused on Linux, where it does not exist.
     public var fullFsync = Switch.off
+    /// How long a statement waits for another connection's (or process's) lock, in ms; 0: no wait (`SQLITE_BUSY`).
+    public var busyTimeout = 10_000
 
     public init() {}
 
@@ -98,6 +100,11 @@ public struct SQLiteSettings: BackendSettings {
                 "fullfsync", \.fullFsync,
                 summary:
                     "Apple platforms only: on: PRAGMA fullfsync=ON, syncs with F_FULLFSYNC (a flush of the drive's cache; plain fsync does not flush it there). Refused on Linux, where fsync already flushes and F_FULLFSYNC does not exist (docs/PLATFORMS.md)"
+            ),
+            .integer(
+                "busy_timeout", \.busyTimeout, range: 0...600_000,
+                summary:
+                    "ms a statement waits for a lock another connection or process holds, sleeping as sqlite3_busy_timeout does (a counting busy handler); 0: no handler, the statement fails at once with SQLITE_BUSY"
             ),
         ]
     }

@@ -128,8 +128,9 @@ final class SQLiteStore: AppStore {
         #endif
         connection = try SQLiteConnection(path: location.path(Self.fileName))
         do {
-            // Another connection's lock (sync-while-reading) is waited for, as apps configure it.
-            try connection.setBusyTimeout(milliseconds: 10_000)
+            // Another connection's or process's lock is waited for up to busy_timeout (sync-while-reading, shared).
+            try connection.setBusyHandler(
+                settings.busyTimeout > 0 ? SQLiteBusyWait(timeoutMilliseconds: settings.busyTimeout) : nil)
             try Self.apply("journal_mode", settings.journal, on: connection) {
                 SQLiteSettings.JournalMode(rawValue: $0.lowercased())
             }
@@ -214,8 +215,9 @@ final class SQLiteStore: AppStore {
     /// Commits the pending batch, if any (also before bulk loads and at close).
     private func commitBatch() throws {
         guard batch.open else { return }
-        batch.open = false
+        // A refused COMMIT (SQLITE_BUSY) leaves the batch open, to be committed by the next try.
         try connection.execute("COMMIT")
+        batch.open = false
     }
 
     func insert(_ article: Article) throws {

@@ -186,6 +186,20 @@ public protocol SQLStore: Store {
     func query(_ sql: String) throws -> [[SQLValue]]
 }
 
+/// Role: a store that several processes open at once (`shared`: an app and its extension), each with its own
+/// handle opened by the backend's `open`, in the library's idiom for sharing: SQLite's locks with the variant's busy
+/// timeout, a GRDB `DatabasePool`, LMDB's lock file, GDBM's single writer, whole files rewritten by whoever writes
+/// last. The app's and the extension's writes go through the article and settings roles, each as one unit of work.
+public protocol ProcessSharingStore: QueryStore, SettingsStore {
+    /// How this store shares its files with other processes (``ProcessSharing``).
+    var processSharing: ProcessSharing { get }
+    /// The lock waits this handle counted since it opened (``LockWaits``); zero where the library waits unseen.
+    var lockWaits: LockWaits { get }
+    /// The library's name for `error` when it is a refusal another process's lock caused (`SQLITE_BUSY`,
+    /// `GDBM_CANT_BE_WRITER`): the operation did nothing and may be retried. Nil for any other error.
+    func refusal(in error: any Error) -> String?
+}
+
 /// The free room inside a store's files, as its library reports it.
 public struct FreeSpace: Sendable, Equatable {
     /// Bytes held free for reuse inside the files; nil when the library cannot say.
@@ -233,6 +247,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
     public static let tagging = StoreRoles(rawValue: 1 << 9)
     public static let parents = StoreRoles(rawValue: 1 << 10)
     public static let sql = StoreRoles(rawValue: 1 << 11)
+    public static let processes = StoreRoles(rawValue: 1 << 12)
 
     /// Every protocol role: its flag, its name and the protocol that declares it. The one list of roles: names,
     /// ``of(_:)`` and `list` derive from it, and a test checks that every role protocol above is in it.
@@ -248,6 +263,7 @@ public struct StoreRoles: OptionSet, Sendable, Hashable, CustomStringConvertible
         (.tagging, "tagging", { $0 is any TaggingStore.Type }),
         (.parents, "parents", { $0 is any ParentStore.Type }),
         (.sql, "sql", { $0 is any SQLStore.Type }),
+        (.processes, "processes", { $0 is any ProcessSharingStore.Type }),
     ]
 
     static var names: [(StoreRoles, String)] { protocols.map { ($0.role, $0.name) } + [(.persistence, "persistence")] }

@@ -46,6 +46,11 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case crashCheckEach(ChildStore, batch: Int, seed: UInt64, shape: RecordShape, batches: Int)
     /// Integrity check and full read (`verify-store`), compared with `expectedChecksum` when given.
     case verify(ChildStore, expectedChecksum: String?)
+    /// Process `process` of the `shared` workload (0: the app, 1…: extensions) on the plan of `parameters`, `seed`
+    /// and `shape` (``SharedWorker``); its own costs counted on `countingOn` (nil: the run does not count).
+    case sharedWorker(
+        ChildStore, parameters: SharedPlan.Parameters, seed: UInt64, shape: RecordShape, process: Int,
+        countingOn: String?)
 
     /// The request as the child's command-line argument.
     public var argument: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
@@ -98,6 +103,12 @@ public enum ChildRequest: Codable, Sendable, Equatable {
                         batches: batches))
                 try CrashBatches.say(answer.line, what: "answer the check of \(directory)")
             }
+            return .done
+        case .sharedWorker(let store, let parameters, let seed, let shape, let process, let fileSystem):
+            let (descriptor, location) = try store.resolve(in: registry)
+            let plan = SharedPlan(parameters: parameters, seed: seed, shape: shape)
+            try SharedWorker(plan: plan, index: process, descriptor: descriptor, location: location).run(
+                countingOn: fileSystem)
             return .done
         case .verify(let store, let expectedChecksum):
             let (descriptor, location) = try store.resolve(in: registry)

@@ -138,6 +138,23 @@ public final class Repetition {
         notes[column] = value
     }
 
+    /// When the timed operation's work ended, if the workload stopped the clock before measure returned
+    /// (``stopClock()``); nil: the clock stops when measure returns.
+    public private(set) var clockStopped: UInt64?
+
+    /// Measure: the operation's work is over; what measure still does (reading its children's reports) is outside
+    /// the clock. The counted costs still run until measure returns.
+    public func stopClock() { clockStopped = monotonicNanoseconds() }
+
+    /// Bytes counted by child processes the timed operation ran and has not reaped (``CountedCost/isBytes`` costs),
+    /// added to the row's counted costs.
+    public private(set) var childBytes: [CountedCost: Int64] = [:]
+
+    /// Measure: adds a child's own byte counts (``childBytes``).
+    public func addChildBytes(_ costs: [CountedCost: Int64]) {
+        for (cost, value) in costs where cost.isBytes { childBytes[cost, default: 0] += value }
+    }
+
     /// Records the store after one round (`aging`): a row of `rounds.csv`.
     public func record(_ round: AgingRound) { rounds.append(round) }
 

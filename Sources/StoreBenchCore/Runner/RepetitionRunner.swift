@@ -124,7 +124,7 @@ final class RepetitionRunner {
         let backend = planned.backend
         let target = LaunchTarget(
             executable: childExecutable, backend: backend.name, variant: planned.variant,
-            directory: directory, persistent: backend.persistent)
+            directory: directory, persistent: backend.persistent, countingOn: counters?.availability.fileSystem)
         let location = StoreLocation(directory: directory, variant: planned.variant)
         let repetition = Repetition(
             launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled, templates: templates
@@ -183,7 +183,7 @@ final class RepetitionRunner {
             throw error
         }
         TestSlowdown.stretch(since: start, by: seams.slowdown)
-        let end = monotonicNanoseconds()
+        let end = run.clockStopped ?? monotonicNanoseconds()
         counters?.stop()
         if seams.markRegion { RegionMarks.mark() }
         let cpuAfter = CPUTime.now()
@@ -205,6 +205,9 @@ final class RepetitionRunner {
         sample.storeAllocatedBytes = usage.allocatedBytes
         sample.ops = measured.ops
         sample.costs = counters?.read() ?? [:]
+        // A child's kernel events count in this process's inherited counters; its bytes (from its own /proc/self/io)
+        // reach this process's only when it is reaped, so the workload adds what its children counted.
+        for (cost, bytes) in run.childBytes where sample.costs[cost] != nil { sample.costs[cost]! += bytes }
         sample.recordBytes = workloadCase.recordBytesWritten
         phase = "verify"
         sample.checksum = try workloadCase.verify(measured.outcome, prepared, run)

@@ -9,13 +9,20 @@ public struct LaunchTarget: Sendable {
     public let directory: URL
     /// Whether the backend's data survives its process (the memory backend's does not).
     public let persistent: Bool
+    /// The file system the run counts costs on (a child counting its own costs opens its counters there); nil when
+    /// the run does not count.
+    public let countingOn: String?
 
-    public init(executable: URL?, backend: String, variant: Variant, directory: URL, persistent: Bool) {
+    public init(
+        executable: URL?, backend: String, variant: Variant, directory: URL, persistent: Bool,
+        countingOn: String? = nil
+    ) {
         self.executable = executable
         self.backend = backend
         self.variant = variant
         self.directory = directory
         self.persistent = persistent
+        self.countingOn = countingOn
     }
 
     /// The store as a child request names it.

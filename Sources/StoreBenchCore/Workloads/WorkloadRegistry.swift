@@ -30,7 +30,7 @@ public struct WorkloadRegistry: Sendable {
     public static var standard: WorkloadRegistry {
         WorkloadRegistry([
             InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
-            DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(),
+            DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(), SharedWorkload(),
             SettingsWorkload(), CacheWorkload(),
             LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
             EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),

@@ -1,0 +1,112 @@
+import Foundation
+
+/// The `shared` workload's check across processes: every write a process acknowledged must be in the store
+/// afterwards, unless another process later acknowledged a write that replaced the same whole file from its own
+/// copy (``ProcessSharing/rewrittenFile``): that write is a **lost update**, counted. Any other missing write fails
+/// the row, and so does a stored article that no process wrote.
+public struct SharedVerification {
+    /// One acknowledged write, as the check sees it.
+    struct Write {
+        let process: Int
+        let operation: SharedPlan.Operation
+        let acknowledged: UInt64
+        let target: SharedTarget
+        /// For a mark: the article marked.
+        let uid: String?
+    }
+
+    let plan: SharedPlan
+    let writes: [Write]
+
+    public init(plan: SharedPlan, reports: [SharedProcessReport]) throws {
+        self.plan = plan
+        var writes: [Write] = []
+        for (process, report) in reports.enumerated() {
+            for ack in report.acks {
+                let operation: SharedPlan.Operation
+                if process == 0 {
+                    guard plan.app.indices.contains(ack.operation) else {
+                        throw VerificationError("the app acknowledged operation \(ack.operation), which it never had")
+                    }
+                    operation = plan.app[ack.operation]
+                } else {
+                    operation = plan.extensionOperation(process - 1, number: ack.operation)
+                }
+                let target: SharedTarget
+                switch operation {
+                case .save(let article), .draft(let article): target = .article(article.uid)
+                case .edit(let edit): target = .article(edit.uid)
+                case .setting(let key, _): target = .setting(key)
+                case .mark:
+                    guard let uid = ack.uid else {
+                        throw VerificationError("\(report.name) acknowledged a mark without naming the article")
+                    }
+                    target = .article(uid)
+                }
+                writes.append(
+                    Write(
+                        process: process, operation: operation, acknowledged: ack.nanoseconds, target: target,
+                        uid: ack.uid))
+            }
+        }
+        self.writes = writes
+    }
+
+    /// What the check found.
+    public struct Result {
+        public var lostUpdates = 0
+        /// Lost updates by kind of write (`mark`: 12).
+        public var lostByKind: [String: Int] = [:]
+        public var checksum: String
+    }
+
+    /// Reads the store back and checks every acknowledged write; throws on a write missing without proof.
+    public func check(_ store: any ProcessSharingStore, sharing: ProcessSharing) throws -> Result {
+        let articles = try store.allArticles()
+        let stored = Dictionary(articles.map { ($0.uid, $0) }) { first, _ in first }
+        let known = Set(plan.initial.map(\.uid) + plan.appSaves.map(\.uid))
+        if let stranger = stored.keys.first(where: { !known.contains($0) && !$0.hasPrefix("draft-") }) {
+            throw VerificationError("the store holds article \(stranger), which no process wrote")
+        }
+        for article in plan.initial where stored[article.uid] == nil {
+            throw VerificationError("stored article \(article.uid) is missing after the processes' work")
+        }
+        var result = Result(checksum: Checksum.articles(articles).hex)
+        for write in writes {
+            if try holds(write, stored: stored, store: store) { continue }
+            guard let later = overwriter(of: write, sharing: sharing) else {
+                let process = plan.processName(write.process)
+                throw VerificationError(
+                    "\(process)'s acknowledged \(write.operation.kind) of \(write.target) is missing, and no other "
+                        + "process rewrote its file afterwards")
+            }
+            _ = later
+            result.lostUpdates += 1
+            result.lostByKind[write.operation.kind, default: 0] += 1
+        }
+        return result
+    }
+
+    /// Whether the store shows `write`.
+    private func holds(_ write: Write, stored: [String: Article], store: any ProcessSharingStore) throws -> Bool {
+        switch write.operation {
+        case .save(let article), .draft(let article):
+            return stored[article.uid]?.feedID == article.feedID
+        case .edit(let edit):
+            return stored[edit.uid]?.title == edit.title
+        case .mark:
+            return write.uid.flatMap { stored[$0]?.read } == true
+        case .setting(let key, let value):
+            return try store.setting(forKey: key, kind: value.kind) == value
+        }
+    }
+
+    /// Another process's write, acknowledged after `write`, that replaced the same whole file; nil when none did.
+    private func overwriter(of write: Write, sharing: ProcessSharing) -> Write? {
+        guard let file = sharing.rewrittenFile(write.target) else { return nil }
+        return writes.first {
+            $0.process != write.process && $0.acknowledged > write.acknowledged
+                && sharing.rewrittenFile($0.target) == file
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// `shared`: one store, several processes — an app and its extension (a widget, a share extension, a notification
+/// service) opening the same container. The runner starts the processes (`storebench child`), each opens the store
+/// in the backend's idiom for sharing (``ProcessSharingStore``), and all wait at a barrier; the clock runs from the
+/// barrier until every process has finished. The app does `count` operations closed loop (saves, and edits of its
+/// own recent saves); each extension works open loop at a seeded Poisson `rate` a second, reading the newest screen
+/// and writing a small change of its own (a mark, a setting, a draft) — see ``SharedPlan``.
+///
+/// The row's latency columns are the app's operations; `ops` counts every process's acknowledged operations. Lock
+/// waits, refusals, retries, the longest lock hold and lost updates are summed into their columns, and `processes`
+/// has each process's own figures and counted costs. Verification reads the store back and requires every
+/// acknowledged write (``SharedVerification``).
+public struct SharedWorkload: Workload {
+    public init() {}
+    public let name = "shared"
+    public let summary =
+        "an app saves N articles while its extension (another process) reads the newest screen and writes marks, "
+        + "settings and drafts at a Poisson rate: waits, refusals, lost updates"
+    public let sizeParameter = ParameterName.count
+    public let requires: StoreRoles = [.processes, .persistence]
+    public let smokeParameters = [
+        "count": 100, "stored": 100, "screen": 20, "rate": 50, "edit_percent": 20, "retries": 5, "extensions": 1,
+    ]
+    public let parameters =
+        [
+            .count(1_000, "the app's operations (saves, and edits of its recent saves)", max: 1_000_000),
+            .stored(1_000, "articles stored before the processes start"),
+            WorkloadParameter(.screen, default: 20, range: 1...10_000, summary: "newest articles an extension reads"),
+            WorkloadParameter(
+                .rate, default: 50, range: 1...10_000,
+                summary: "each extension's operations a second (Poisson arrivals)"),
+            .percent(.editPercent, 20, "share of the app's operations that edit one of its own recent saves"),
+            WorkloadParameter(
+                .retries, default: 5, range: 0...20, summary: "retries of a refused attempt (1, 2, 4, … ms apart)"),
+            WorkloadParameter(.extensions, default: 1, range: 1...8, summary: "extension processes beside the app"),
+        ] + RecordShape.parameters
+
+    public func validate(_ parameters: WorkloadParameters) throws {
+        try WorkloadParameter.validateScreen(parameters)
+    }
+
+    public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
+        let plan = SharedPlan(
+            parameters: SharedPlan.Parameters(
+                count: parameters[.count], stored: parameters[.stored], screen: parameters[.screen],
+                rate: parameters[.rate], editPercent: parameters[.editPercent], retries: parameters[.retries],
+                extensions: parameters[.extensions]),
+            seed: generator.seed, shape: generator.shape)
+        return Case(plan: plan)
+    }
+
+    final class Case: WorkloadCase {
+        let plan: SharedPlan
+        let fingerprint: String
+        let initialChecksum: String
+
+        init(plan: SharedPlan) {
+            self.plan = plan
+            initialChecksum = Checksum.articles(plan.initial).hex
+            var hash = FNV1a()
+            hash.combine(initialChecksum)
+            hash.combine(Checksum.articlesInOrder(plan.appSaves))
+            hash.combine("\(plan.seed) \(plan.parameters)")
+            fingerprint = hash.hex
+        }
+
+        /// The processes, started and waiting at the barrier, and how the store shares.
+        struct Prepared {
+            let processes: SharedProcesses
+            let sharing: ProcessSharing
+        }
+
+        func prepare(_ run: Repetition) throws -> Prepared {
+            guard let executable = run.launch.executable else {
+                throw StoreError.unsupported("no storebench executable to start the processes with")
+            }
+            let store = try run.storeLoaded(with: plan.initial, as: (any ProcessSharingStore).self)
+            let sharing = store.processSharing
+            run.appendNote("sharing: " + sharing.how)
+            try run.closeStore()
+            let processes = try SharedProcesses(
+                executable: executable, plan: plan, store: run.launch.store, countingOn: run.launch.countingOn)
+            run.onFinish { processes.kill() }
+            return Prepared(processes: processes, sharing: sharing)
+        }
+
+        func measure(_ prepared: Prepared, _ run: Repetition) throws -> Measured<[SharedProcessReport]> {
+            try prepared.processes.go()
+            run.stopClock()
+            let reports = try prepared.processes.reports()
+            for latency in reports[0].latencies { run.latencies.record(nanoseconds: latency) }
+            for report in reports {
+                run.addChildBytes(
+                    Dictionary(
+                        uniqueKeysWithValues: report.costs.compactMap { name, value in
+                            CountedCost(rawValue: name).map { ($0, value) }
+                        }))
+            }
+            return Measured(ops: reports.reduce(0) { $0 + $1.acks.count }, reports)
+        }
+
+        func verify(_ reports: [SharedProcessReport], _ prepared: Prepared, _ run: Repetition) throws -> String {
+            try prepared.processes.finish()
+            let store = try run.reopen(as: (any ProcessSharingStore).self)
+            let result = try SharedVerification(plan: plan, reports: reports).check(store, sharing: prepared.sharing)
+            try run.closeStore()
+            let waits = reports.reduce(LockWaits()) { $0 + $1.lockWaits }
+            run.note(.lostUpdates, String(result.lostUpdates))
+            run.note(.refusals, String(reports.reduce(0) { $0 + $1.refusals }))
+            run.note(.retries, String(reports.reduce(0) { $0 + $1.retries }))
+            run.note(.lockWaits, String(waits.waits))
+            run.note(
+                .lockWaitSeconds, CSVFormat.seconds(Double(reports.reduce(0) { $0 + $1.waitNanoseconds }) / 1e9))
+            run.note(
+                .lockHoldSeconds,
+                CSVFormat.seconds(Double(reports.map(\.longestHoldNanoseconds).max() ?? 0) / 1e9))
+            run.note(.processes, reports.map(SharedSummary.line).joined(separator: "; "))
+            if result.lostUpdates > 0 {
+                let kinds = result.lostByKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                run.appendNote("lost updates (last writer wins): " + kinds.joined(separator: ", "))
+            }
+            if let failed = reports.first(where: { $0.firstError != nil }), let message = failed.firstError {
+                run.appendNote("\(failed.name)'s first failed operation: \(message)")
+            }
+            return result.checksum
+        }
+    }
+}

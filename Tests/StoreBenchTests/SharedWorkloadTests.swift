@@ -1,0 +1,190 @@
+import Foundation
+import StoreBenchAdvice
+import StoreBenchAnalysis
+import StoreBenchBackends
+import StoreBenchCore
+import Testing
+
+@Suite("shared: one store, several processes")
+struct SharedWorkloadTests {
+    static func plan(count: Int = 30, stored: Int = 40, rate: Int = 50) -> SharedPlan {
+        SharedPlan(
+            parameters: .init(
+                count: count, stored: stored, screen: 20, rate: rate, editPercent: 20, retries: 5, extensions: 1),
+            seed: 11, shape: RecordShape())
+    }
+
+    /// A store of `backend` with `settings` in `directory`, holding the plan's initial articles.
+    static func store(
+        _ backend: String, _ settings: [String: String] = [:], in directory: URL
+    ) throws -> any ProcessSharingStore {
+        let descriptor = try #require(BackendRegistry.standard()[backend])
+        let location = StoreLocation(directory: directory, variant: try descriptor.variant(settings))
+        return try descriptor.open(location).playing((any ProcessSharingStore).self)
+    }
+
+    @Test(
+        "the plan is the same in every process: saves newer than everything stored, edits of recent saves, a Poisson extension"
+    )
+    func planIsDeterministic() throws {
+        let plan = Self.plan(count: 200)
+        #expect(plan.app == Self.plan(count: 200).app)
+        let saves = plan.appSaves
+        let edits = plan.app.compactMap { if case .edit(let edit) = $0 { edit } else { nil } }
+        #expect(!edits.isEmpty && saves.count + edits.count == 200)
+        #expect(Set(edits.map(\.uid)).count == edits.count)
+        #expect(edits.allSatisfy { edit in saves.contains { $0.uid == edit.uid } })
+        let newest = plan.initial.map(\.published).max()!
+        #expect(saves.allSatisfy { $0.published > newest })
+        #expect(plan.extensionOperation(0, number: 0).kind == "mark")
+        #expect(plan.extensionOperation(0, number: 1).kind == "setting")
+        #expect(plan.extensionOperation(0, number: 2).kind == "draft")
+        #expect(plan.extensionOperation(0, number: 4) == Self.plan(count: 200).extensionOperation(0, number: 4))
+        var arrivals = plan.arrivals(ofExtension: 0)
+        var last: UInt64 = 0
+        for _ in 0..<10_000 {
+            let next = arrivals.next()
+            #expect(next >= last)
+            last = next
+        }
+        // 10,000 arrivals at 50 a second: 200 s, within 5%.
+        #expect(abs(Double(last) / 1e9 - 200) < 10, "\(Double(last) / 1e9)")
+    }
+
+    @Test(
+        "a planted lost update: two handles rewrite one plist; the overwritten save is counted, proven by the later rewrite"
+    )
+    func plantedLostUpdate() throws {
+        let temp = try TemporaryDirectory()
+        let plan = Self.plan()
+        let loader = try Self.store("plist", in: temp.url)
+        try loader.load(articles: plan.initial)
+        try loader.close()
+        // Two processes' copies: each decodes the file before either writes.
+        let app = try Self.store("plist", in: temp.url)
+        let widget = try Self.store("plist", in: temp.url)
+        _ = try app.newestArticles(limit: 5)
+        _ = try widget.newestArticles(limit: 5)
+        guard case .save(let saved) = plan.app[0], case .draft(let draft) = plan.extensionOperation(0, number: 2) else {
+            Issue.record("the plan's first app operation is a save and the extension's third a draft")
+            return
+        }
+        try app.unitOfWork { try app.insert(saved) }
+        let savedAt = monotonicNanoseconds()
+        try widget.unitOfWork { try widget.insert(draft) }
+        let draftedAt = monotonicNanoseconds()
+        let sharing = app.processSharing
+        try app.close()
+        try widget.close()
+        var appReport = SharedProcessReport(name: "app")
+        appReport.acks = [.init(operation: 0, nanoseconds: savedAt, uid: nil)]
+        var widgetReport = SharedProcessReport(name: "extension")
+        widgetReport.acks = [.init(operation: 2, nanoseconds: draftedAt, uid: nil)]
+        let reader = try Self.store("plist", in: temp.url)
+        defer { try? reader.close() }
+        let result = try SharedVerification(plan: plan, reports: [appReport, widgetReport]).check(
+            reader, sharing: sharing)
+        #expect(result.lostUpdates == 1 && result.lostByKind == ["save": 1])
+        // The same missing save with no later rewrite by the other process is no lost update: the row fails.
+        widgetReport.acks[0].nanoseconds = savedAt - 1
+        #expect(throws: VerificationError.self) {
+            try SharedVerification(plan: plan, reports: [appReport, widgetReport]).check(reader, sharing: sharing)
+        }
+    }
+
+    @Test(
+        "a planted refusal: a rollback journal without a busy timeout refuses a second writer at once with SQLITE_BUSY; with one, it waits and counts the waits"
+    )
+    func plantedRefusal() throws {
+        for (timeout, waits) in [("0", false), ("150", true)] {
+            let temp = try TemporaryDirectory()
+            let settings = ["txn": "single", "journal": "delete", "sync": "normal", "busy_timeout": timeout]
+            let plan = Self.plan()
+            let holder = try Self.store("sqlite", settings, in: temp.url)
+            try holder.load(articles: plan.initial)
+            let other = try Self.store("sqlite", settings, in: temp.url)
+            let started = monotonicNanoseconds()
+            var refusal: String?
+            try holder.unitOfWork {
+                try holder.insert(plan.appSaves[0])
+                do {
+                    try other.unitOfWork { try other.insert(plan.appSaves[1]) }
+                } catch {
+                    refusal = other.refusal(in: error)
+                }
+            }
+            let waited = Double(monotonicNanoseconds() - started) / 1e6
+            #expect(refusal == "SQLITE_BUSY", "busy_timeout=\(timeout)")
+            #expect((other.lockWaits.waits > 0) == waits, "busy_timeout=\(timeout): \(other.lockWaits)")
+            if waits {
+                #expect(other.lockWaits.nanoseconds >= 100_000_000 && waited >= 140, "\(other.lockWaits) \(waited) ms")
+            }
+            // The refused writer did nothing; the holder's save is there.
+            try other.unitOfWork { try other.insert(plan.appSaves[1]) }
+            #expect(try other.allUIDs().count == plan.initial.count + 2)
+            try holder.close()
+            try other.close()
+        }
+    }
+
+    @Test(
+        "end to end: two processes rewriting one plist lose updates, counted; sqlite's rollback journal without a busy timeout refuses, counted; both rows verified ok"
+    )
+    func endToEnd() throws {
+        let workload = SharedWorkload()
+        let plist = try AppDataWorkloadTests.sample(
+            workload, ["count": 200, "stored": 50, "rate": 400], "plist")
+        #expect(plist.status == .ok, "\(plist.error)")
+        #expect(Int(plist.notes[.lostUpdates] ?? "") ?? 0 > 0, "\(plist.notes)")
+        #expect(plist.notes[.note]?.contains("lost updates (last writer wins)") == true)
+        #expect(plist.notes[.processes]?.hasPrefix("app: ") == true)
+        let sqlite = try AppDataWorkloadTests.sample(
+            workload, ["count": 200, "stored": 50, "rate": 400], "sqlite",
+            ["txn": "single", "journal": "delete", "sync": "full", "busy_timeout": "0"])
+        #expect(sqlite.status == .ok, "\(sqlite.error)")
+        #expect(Int(sqlite.notes[.refusals] ?? "") ?? 0 > 0, "\(sqlite.notes)")
+        #expect(sqlite.notes[.lostUpdates] == "0")
+        #expect(sqlite.notes[.processes]?.contains("SQLITE_BUSY") == true)
+        let memory = try AppDataWorkloadTests.sample(workload, ["count": 10, "stored": 30], "memory")
+        #expect(memory.status == .unsupported)
+    }
+
+    @Test(
+        "a profile's extension: processes.extension.per_day makes advise measure shared; lost updates or too many refusals fail the need"
+    )
+    func profileProcesses() throws {
+        let text = """
+            name: widget
+            data: {records: 500}
+            per_day: {launch: 10, save: 50}
+            processes: {extension: {per_day: 200, refused_percent: 1}}
+            durability: kill
+            """
+        let profile = try AppProfile(data: Data(text.utf8), file: "w.yaml")
+        #expect(profile.processes == AppProfile.Processes(extensionPerDay: 200, refusedPercent: 1))
+        #expect(profile.perDay[.extensionOperation] == 200)
+        let plan = AdvicePlan(profile, backends: .standard())
+        let measure = try #require(plan.operation(of: .extensionOperation))
+        #expect(measure.workload == "shared" && measure.parameters["stored"] == 500)
+        #expect(plan.scenarioText.contains("workload: shared"))
+        #expect(throws: (any Error).self) {
+            try AppProfile(data: Data(text.replacingOccurrences(of: "save: 50", with: "extension: 5").utf8), file: "w")
+        }
+        #expect(throws: (any Error).self) {
+            try AppProfile(
+                data: Data(text.replacingOccurrences(of: "per_day: 200, ", with: "").utf8), file: "w")
+        }
+        let header = "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,lost_updates,refusals"
+        let rows = [
+            "a,shared,sqlite,x,200,1,ok,0.5,300,0,1", "a,shared,sqlite,x,200,2,ok,0.5,300,0,2",
+            "a,shared,plist,y,200,1,ok,0.5,300,7,0",
+        ]
+        let table = try SampleTable(text: ([header] + rows).joined(separator: "\n") + "\n", source: "t")
+        let sqlite = try #require(
+            SharingCheck(rows: table.rows.filter { $0.key.backend == "sqlite" }, profile: profile, workload: "shared"))
+        #expect(sqlite.met && sqlite.refusals == 3 && sqlite.operations == 600)
+        let plist = try #require(
+            SharingCheck(rows: table.rows.filter { $0.key.backend == "plist" }, profile: profile, workload: "shared"))
+        #expect(!plist.met && plist.phrase.hasPrefix("7 lost updates and 0 refused attempts in 300 operations"))
+    }
+}
