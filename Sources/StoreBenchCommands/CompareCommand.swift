@@ -225,6 +225,8 @@ struct CompareOptions: ParsableArguments {
         options.alpha = alpha
         options.resamples = resamples
         options.seed = bootstrapSeed
+        options.timingDependentWorkloads = Set(
+            WorkloadRegistry.standard.workloads.filter(\.resultDependsOnTiming).map(\.name))
         return options
     }
 }

@@ -454,7 +454,7 @@ struct VariantUpgradeTests {
         let registry = BackendRegistry.standard()
         let old = "txn=single journal=wal sync=normal index=on search=like"
         let between = "txn=single journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none"
-        let today = between + " migrate=alter tags=join fullfsync=off"
+        let today = between + " migrate=alter tags=join fullfsync=off busy_timeout=10000"
         #expect(registry.currentVariantText(backend: "sqlite", variant: old) == today)
         #expect(registry.currentVariantText(backend: "sqlite", variant: between) == today)
         #expect(registry.currentVariantText(backend: "sqlite", variant: today) == today)

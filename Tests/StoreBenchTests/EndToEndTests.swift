@@ -82,7 +82,7 @@ struct EndToEndTests {
             let values: [Double?] = percentiles.map { Double(row[$0]) }
             if [
                 "insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache", "edit", "tags",
-                "tag-edit", "open-parent", "parent-save", "parent-read",
+                "tag-edit", "open-parent", "parent-save", "parent-read", "shared",
             ]
             .contains(row[workload]),
                 row[sampleStatus] == "ok"

@@ -28,7 +28,7 @@ struct ExportTests {
             as? [String: [String: [String: Double]]]
         let sqliteName =
             "insert/sqlite [txn=single journal=wal sync=full index=on list_index=off search=like auto_vacuum=none "
-            + "migrate=alter tags=join fullfsync=off]/100 (count=100)"
+            + "migrate=alter tags=join fullfsync=off busy_timeout=10000]/100 (count=100)"
         let sqlite = try #require(object?[sqliteName], "\(object?.keys.sorted() ?? [])")
         #expect(sqlite["latency"] == ["value": 5e8, "lower_value": 4e8, "upper_value": 7e8])
         #expect(sqlite["syncs_per_op"] == ["value": 2] && sqlite["written_bytes_per_op"] == ["value": 8192])

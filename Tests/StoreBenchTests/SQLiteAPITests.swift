@@ -91,11 +91,11 @@ struct SQLiteAPITests {
         arguments: [
             (
                 ["journal": "wal", "sync": "normal", "txn": "none"],
-                "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"
+                "txn=none journal=wal sync=normal index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off busy_timeout=10000 temp_store=memory"
             ),
             (
                 ["journal": "delete", "sync": "off", "txn": "single"],
-                "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off temp_store=memory"
+                "txn=single journal=delete sync=off index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off busy_timeout=10000 temp_store=memory"
             ),
         ])
     func effectiveSettings(_ variant: [String: String], _ expected: String) throws {

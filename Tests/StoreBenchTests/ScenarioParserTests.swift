@@ -39,7 +39,7 @@ struct ScenarioParserTests {
                 && scenario.policy == RepetitionPolicy(warmup: 1, minimum: 6, maximum: 20, targetPrecision: 0.05))
         #expect(
             scenario.backends.map(\.variant.description) == [
-                "txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off"
+                "txn=none journal=delete sync=full index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off busy_timeout=10000"
             ])
         #expect(scenario.workloads.first?.cases == [WorkloadParameters(["count": 10_000])])
     }
@@ -146,7 +146,7 @@ struct ScenarioParserTests {
             ),
             (
                 "name: x\nbackends: [{backend: sqlite, variants: [{wal: true}]}]\nworkloads: [{workload: insert}]",
-                "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms, index, list_index, search, auto_vacuum, migrate, tags, fullfsync"
+                "test.yaml: backends[0].variants[0].wal: unknown key; allowed settings of backend 'sqlite': txn, journal, sync, batch_ops, batch_ms, index, list_index, search, auto_vacuum, migrate, tags, fullfsync, busy_timeout"
             ),
             (
                 "name: x\nbackends: [{backend: memory}]\nworkloads: [{workload: insert, parameters: {count: -5}}]",
@@ -248,7 +248,7 @@ struct ScenarioParserTests {
         )
         #expect(
             batch.backends[0].variant.description
-                == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off"
+                == "txn=batch journal=delete sync=full batch_ops=7 batch_ms=100 index=on list_index=off search=like auto_vacuum=none migrate=alter tags=join fullfsync=off busy_timeout=10000"
         )
         #expect(
             failure(

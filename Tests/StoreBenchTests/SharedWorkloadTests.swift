@@ -187,4 +187,23 @@ struct SharedWorkloadTests {
             SharingCheck(rows: table.rows.filter { $0.key.backend == "plist" }, profile: profile, workload: "shared"))
         #expect(!plist.met && plist.phrase.hasPrefix("7 lost updates and 0 refused attempts in 300 operations"))
     }
+
+    @Test(
+        "compare: a shared row's counts are never judged as deterministic, even with identical repetitions on each side"
+    )
+    func countsAreTimingDependent() throws {
+        func table(_ bytes: Int) throws -> SampleTable {
+            let header = "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,store_bytes"
+            let rows = (1...3).map { "s,shared,sqlite,x,100,\($0),ok,0.5,100,\(bytes)" }
+            return try SampleTable(text: ([header] + rows).joined(separator: "\n") + "\n", source: "t")
+        }
+        var options = Comparison.Options()
+        options.metrics = [.of(.storeBytes)]
+        let exact = Comparison(baseline: try table(1_000_000), current: try table(1_200_000), options: options)
+        #expect(exact.findings.first?.method == "identical repetitions" && exact.hasRegression)
+        options.timingDependentWorkloads = ["shared"]
+        let judged = Comparison(baseline: try table(1_000_000), current: try table(1_200_000), options: options)
+        #expect(judged.findings.first?.method != "identical repetitions" && !judged.hasRegression)
+        #expect(WorkloadRegistry.standard.workloads.filter(\.resultDependsOnTiming).map(\.name) == ["shared"])
+    }
 }

@@ -52,7 +52,7 @@ extension Comparison {
             if low >= 1 - threshold && high <= 1 + threshold { return .unchanged }
             return .inconclusive
         }
-        if identical(baseline, current) {
+        if !options.timingDependentWorkloads.contains(key.workload), identical(baseline, current) {
             return finding(
                 classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold),
                 method: "identical repetitions")

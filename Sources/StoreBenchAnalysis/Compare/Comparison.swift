@@ -94,6 +94,10 @@ public struct Comparison {
         public var familyAlpha = 0.05
         public var resamples = 2000
         public var seed: UInt64 = 42
+        /// Workloads whose counts depend on timing (several processes at once: `shared`): even identical repetitions
+        /// of their rows are judged statistically, never as deterministic counts (the workload registry says which,
+        /// ``Workload/resultDependsOnTiming``).
+        public var timingDependentWorkloads: Set<String> = []
         public init() {}
     }
 

@@ -139,7 +139,7 @@ final class SharedWorker {
                 try self.write(store) {
                     switch operation {
                     case .mark(let position):
-                        guard !shown.isEmpty else { throw StoreError.inconsistent("the newest screen is empty") }
+                        guard !shown.isEmpty else { throw VerificationError("the newest screen is empty") }
                         let uid = shown[position % shown.count].uid
                         try store.markRead(uids: [uid])
                         marked = uid

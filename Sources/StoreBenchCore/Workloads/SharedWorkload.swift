@@ -19,6 +19,8 @@ public struct SharedWorkload: Workload {
         + "settings and drafts at a Poisson rate: waits, refusals, lost updates"
     public let sizeParameter = ParameterName.count
     public let requires: StoreRoles = [.processes, .persistence]
+    /// The store ends with whatever each process managed to do before the app finished.
+    public let resultDependsOnTiming = true
     public let smokeParameters = [
         "count": 100, "stored": 100, "screen": 20, "rate": 50, "edit_percent": 20, "retries": 5, "extensions": 1,
     ]

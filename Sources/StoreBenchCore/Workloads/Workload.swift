@@ -95,6 +95,10 @@ public protocol Workload: Sendable {
     /// workload that keeps its store finds it read back into the page cache before each later repetition
     /// (``PageCache/warm(_:)``), as its first repetition found it; a cold one would only evict it again.
     var startsCold: Bool { get }
+    /// Whether what verify returns (the checksum of what was verified) depends on timing, not on the data alone:
+    /// with several processes the store ends with whatever each managed to do (`shared`). Such a workload's checksum
+    /// is not compared across backends.
+    var resultDependsOnTiming: Bool { get }
     /// Checks relations between parameters (each is already within its range); throws a message.
     func validate(_ parameters: WorkloadParameters) throws
     /// Generates the workload's data for one parameter set.
@@ -110,6 +114,8 @@ extension Workload {
     public var leavesStoreUnchanged: Bool { false }
 
     public var startsCold: Bool { false }
+
+    public var resultDependsOnTiming: Bool { false }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
