@@ -143,6 +143,12 @@ final class PageBlocks {
                     "| \(label) | \(MarkdownTable.escape(durability)) | " + cells.joined(separator: " | ") + " |")
             }
             return lines
+        case "figures":
+            let (_, report) = try decision(try folder(options, "run", name))
+            guard let workload = options["workload"], let table = report.figureTable(named: workload) else {
+                throw ValidationError("generated:figures needs workload=NAME of a workload with figures in its run")
+            }
+            return table.dropFirst(2).map { $0 }
         case "recommendations":
             let (_, report) = try decision(try folder(options, "run", name))
             return Self.seedWorkloads.compactMap { report.recommendation(named: $0.0) }

@@ -174,6 +174,9 @@ struct SharedWorkloadTests {
             try AppProfile(
                 data: Data(text.replacingOccurrences(of: "per_day: 200, ", with: "").utf8), file: "w")
         }
+        #expect(throws: (any Error).self) {
+            try AppProfile(data: Data((text + "\nbudgets: {extension: {ms: 50}}").utf8), file: "w")
+        }
         let header = "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,lost_updates,refusals"
         let rows = [
             "a,shared,sqlite,x,200,1,ok,0.5,300,0,1", "a,shared,sqlite,x,200,2,ok,0.5,300,0,2",

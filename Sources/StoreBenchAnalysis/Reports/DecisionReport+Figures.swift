@@ -32,31 +32,24 @@ extension DecisionReport {
     public var figures: String {
         var lines: [String] = []
         for workload in workloads {
-            guard let main = workload.groups.first else { continue }
-            let columns = Self.figureColumns.filter { column in main.entries.contains { $0.figures[column] != nil } }
-            guard !columns.isEmpty else { continue }
-            let shared = columns.contains { Self.sharedColumns.contains($0) }
-            lines += [
-                "### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) "
-                    + (shared ? "app operations" : "records"), "",
-                "| backend [variant] | median | " + columns.map(Self.heading).joined(separator: " | ") + " |",
-                "|---|---:|" + String(repeating: "---:|", count: columns.count),
-            ]
-            for entry in main.entries {
-                let cells = columns.map { column in entry.figures[column].map { Self.format($0, column) } ?? "–" }
-                lines.append(
-                    "| \(MarkdownTable.escape(entry.label)) | \(MarkdownTable.duration(entry.median)) | "
-                        + cells.joined(separator: " | ") + " |")
-            }
-            lines.append("")
+            guard let table = figureTable(workload) else { continue }
+            lines += table + [""]
         }
         guard !lines.isEmpty else { return "" }
-        var intro =
-            "Medians over the repetitions. `migrate`: the first full read as version 2 right after the timed "
-            + "upgrade. `aging`: the store's allocated bytes after the churn, what the timed compaction gave "
-            + "back, and the launch list's time after the churn over its time on the fresh store (every round "
-            + "is in rounds.csv and charts/aging.png)."
-        if workloads.contains(where: { $0.groups.first?.entries.contains { $0.figures[.lockWaits] != nil } == true }) {
+        func has(_ column: SampleColumn) -> Bool {
+            workloads.contains { $0.groups.first?.entries.contains { $0.figures[column] != nil } == true }
+        }
+        var intro = "Medians over the repetitions."
+        if has(.firstReadSeconds) {
+            intro += " `migrate`: the first full read as version 2 right after the timed upgrade."
+        }
+        if has(.agedAllocatedBytes) || has(.listSlowdown) {
+            intro +=
+                " `aging`: the store's allocated bytes after the churn, what the timed compaction gave "
+                + "back, and the launch list's time after the churn over its time on the fresh store (every round "
+                + "is in rounds.csv and charts/aging.png)."
+        }
+        if has(.lockWaits) {
             intro +=
                 " `shared`: the app and its extension as two processes on one store, summed over both: acknowledged "
                 + "writes lost to the other process's later whole-file rewrite, attempts the library refused "
@@ -65,6 +58,32 @@ extension DecisionReport {
                 + "`processes`)."
         }
         return (["## What the workloads report beside time", "", intro, ""] + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// The table of one workload's figures (its heading first), nil when it has none.
+    func figureTable(_ workload: Workload) -> [String]? {
+        guard let main = workload.groups.first else { return nil }
+        let columns = Self.figureColumns.filter { column in main.entries.contains { $0.figures[column] != nil } }
+        guard !columns.isEmpty else { return nil }
+        let shared = columns.contains { Self.sharedColumns.contains($0) }
+        var lines = [
+            "### \(workload.name): \(MarkdownTable.grouped(Double(main.size))) "
+                + (shared ? "app operations" : "records"), "",
+            "| backend [variant] | median | " + columns.map(Self.heading).joined(separator: " | ") + " |",
+            "|---|---:|" + String(repeating: "---:|", count: columns.count),
+        ]
+        for entry in main.entries {
+            let cells = columns.map { column in entry.figures[column].map { Self.format($0, column) } ?? "–" }
+            lines.append(
+                "| \(MarkdownTable.escape(entry.label)) | \(MarkdownTable.duration(entry.median)) | "
+                    + cells.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+
+    /// The figures table of the workload called `name` (the `shared` block of docs/BACKENDS.md), nil when it has none.
+    public func figureTable(named name: String) -> [String]? {
+        workloads.first { $0.name == name }.flatMap(figureTable)
     }
 
     private static func heading(_ column: SampleColumn) -> String {

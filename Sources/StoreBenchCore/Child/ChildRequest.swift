@@ -51,6 +51,10 @@ public enum ChildRequest: Codable, Sendable, Equatable {
     case sharedWorker(
         ChildStore, parameters: SharedPlan.Parameters, seed: UInt64, shape: RecordShape, process: Int,
         countingOn: String?)
+    /// The `shared` workload's check, in a fresh process (nothing of the store cached, as the next launch finds it):
+    /// reads the processes' reports (a JSON array, one line of standard input) and checks them against the store
+    /// (``SharedVerification``).
+    case sharedCheck(ChildStore, parameters: SharedPlan.Parameters, seed: UInt64, shape: RecordShape)
 
     /// The request as the child's command-line argument.
     public var argument: String { String(decoding: try! JSONEncoder().encode(self), as: UTF8.self) }
@@ -110,6 +114,10 @@ public enum ChildRequest: Codable, Sendable, Equatable {
             try SharedWorker(plan: plan, index: process, descriptor: descriptor, location: location).run(
                 countingOn: fileSystem)
             return .done
+        case .sharedCheck(let store, let parameters, let seed, let shape):
+            let (descriptor, location) = try store.resolve(in: registry)
+            let plan = SharedPlan(parameters: parameters, seed: seed, shape: shape)
+            return .sharedCheck(try SharedCheckAnswer.check(plan: plan, descriptor: descriptor, location: location))
         case .verify(let store, let expectedChecksum):
             let (descriptor, location) = try store.resolve(in: registry)
             return .verify(
@@ -125,6 +133,7 @@ public enum ChildAnswer: Codable, Sendable {
     case launch(LaunchReport)
     case crashCheck(CrashBatches.Report)
     case verify(StoreVerification)
+    case sharedCheck(SharedCheckAnswer)
     case done
 
     /// The answer as one line (no newline).
@@ -139,6 +148,7 @@ public enum ChildAnswer: Codable, Sendable {
     public var launchReport: LaunchReport? { if case .launch(let report) = self { report } else { nil } }
     public var crashReport: CrashBatches.Report? { if case .crashCheck(let report) = self { report } else { nil } }
     public var verification: StoreVerification? { if case .verify(let report) = self { report } else { nil } }
+    public var sharedCheck: SharedCheckAnswer? { if case .sharedCheck(let answer) = self { answer } else { nil } }
 }
 
 extension ChildProcess {

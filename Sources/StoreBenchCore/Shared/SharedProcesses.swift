@@ -67,6 +67,29 @@ final class SharedProcesses {
         }
     }
 
+    /// Untimed, after ``finish()``: checks `reports` against the store in a fresh process (``SharedCheckAnswer``); throws
+    /// the check's failure.
+    static func check(
+        _ reports: [SharedProcessReport], executable: URL, plan: SharedPlan, store: ChildStore
+    ) throws -> SharedCheckAnswer {
+        let child = try ChildProcess(
+            executable: executable,
+            request: .sharedCheck(store, parameters: plan.parameters, seed: plan.seed, shape: plan.shape), input: true)
+        try child.spawn()
+        do {
+            try child.send(String(decoding: try JSONEncoder().encode(reports), as: UTF8.self))
+        } catch {
+            _ = child.killAndWait()
+            throw error
+        }
+        let outcome = child.wait()
+        guard let answer = outcome.answer?.sharedCheck else {
+            throw VerificationError("the checking process \(outcome.how): \(outcome.errors)")
+        }
+        if let failure = answer.failure { throw VerificationError(failure) }
+        return answer
+    }
+
     /// Kills every process not collected yet (after a failure).
     func kill() {
         guard !collected else { return }
@@ -104,7 +127,7 @@ enum SharedSummary {
         var parts = [
             "\(report.acks.count) ops", "p50 \(percentile(0.5)) ms", "p99 \(percentile(0.99)) ms",
             String(format: "%.0f ops/s", report.throughput),
-            "waits \(report.lockWaits.waits) (\(milliseconds(report.waitNanoseconds)) ms)",
+            "lock waits \(report.lockWaits.waits)", "waited \(milliseconds(report.waitNanoseconds)) ms",
             "refusals \(report.refusals)"
                 + (report.refusalNames.isEmpty ? "" : " " + report.refusalNames.joined(separator: "/")),
             "retries \(report.retries)", "given up \(report.givenUp)", "failed \(report.errors)",

@@ -110,3 +110,34 @@ public struct SharedVerification {
         }
     }
 }
+
+/// What the `shared` check found, answered by the checking child: the lost updates by kind and the store's checksum,
+/// or why the row fails.
+public struct SharedCheckAnswer: Codable, Sendable, Equatable {
+    public var lostUpdates = 0
+    public var lostByKind: [String: Int] = [:]
+    public var checksum = ""
+    /// The verification failure, when the store does not hold what the processes acknowledged.
+    public var failure: String?
+
+    /// Runs in the child: reads the reports from standard input, opens the store and checks them.
+    static func check(plan: SharedPlan, descriptor: BackendDescriptor, location: StoreLocation) throws
+        -> SharedCheckAnswer
+    {
+        guard let line = readLine(strippingNewline: true) else {
+            throw HarnessError(.childRequest, "the shared check expected the reports on its input")
+        }
+        let reports = try JSONDecoder().decode([SharedProcessReport].self, from: Data(line.utf8))
+        let opened = try descriptor.open(location)
+        defer { try? opened.close() }
+        let store = try opened.playing((any ProcessSharingStore).self)
+        do {
+            let result = try SharedVerification(plan: plan, reports: reports).check(
+                store, sharing: store.processSharing)
+            return SharedCheckAnswer(
+                lostUpdates: result.lostUpdates, lostByKind: result.lostByKind, checksum: result.checksum)
+        } catch let error as VerificationError {
+            return SharedCheckAnswer(failure: error.message)
+        }
+    }
+}
