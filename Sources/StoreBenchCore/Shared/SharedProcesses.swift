@@ -134,6 +134,7 @@ enum SharedSummary {
             "longest hold \(milliseconds(report.longestHoldNanoseconds)) ms",
         ]
         if report.screens > 0 { parts.insert("\(report.screens) screens", at: 1) }
+        if report.skipped > 0 { parts.insert("\(report.skipped) edits of unsaved articles skipped", at: 1) }
         for cost in [CountedCost.syncs, .writeCalls, .writtenBytes] {
             if let value = report.costs[cost.rawValue] { parts.append("\(cost.rawValue) \(value)") }
         }

@@ -28,6 +28,8 @@ public struct SharedProcessReport: Codable, Sendable {
     public var givenUp = 0
     /// The refusals' names, each once (`SQLITE_BUSY`).
     public var refusalNames: [String] = []
+    /// The app's edits left out because the save they edit was given up or failed.
+    public var skipped = 0
     /// Operations that failed with another error (not retried), and the first one's message.
     public var errors = 0
     public var firstError: String?

@@ -103,7 +103,13 @@ final class SharedWorker {
     /// The app: its operations one after another.
     private func runApp() throws {
         report.latencies.reserveCapacity(plan.app.count)
+        var unsaved = Set<String>()
         for (number, operation) in plan.app.enumerated() {
+            // The app does not edit what it could not save.
+            if case .edit(let edit) = operation, unsaved.contains(edit.uid) {
+                report.skipped += 1
+                continue
+            }
             let started = monotonicNanoseconds()
             let done = attempt { store in
                 try self.write(store) {
@@ -115,7 +121,11 @@ final class SharedWorker {
                 }
                 return nil
             }
-            if let done { acknowledge(number, uid: done.uid, since: started) }
+            if let done {
+                acknowledge(number, uid: done.uid, since: started)
+            } else if case .save(let article) = operation {
+                unsaved.insert(article.uid)
+            }
         }
         _ = attempt { store in
             try store.commitPending()
