@@ -223,12 +223,20 @@ public struct Advice: Sendable {
         var atPercentile: Double?
         var basis = ""
         if let percentile {
-            let column: SampleColumn = percentile == 50 ? .p50 : percentile == 90 ? .p90 : .p99
+            // The extension's own operations where the profile's other process is judged (its latency columns).
+            let columns: [SampleColumn] =
+                measure.operation == .extensionOperation
+                ? [.extensionP50, .extensionP90, .extensionP99] : [.p50, .p90, .p99]
+            let column = percentile == 50 ? columns[0] : percentile == 90 ? columns[1] : columns[2]
             let recorded = ok.compactMap { $0.values[column] }
             if !measure.wholeRepetition, recorded.count == ok.count, let median = Statistics.median(recorded) {
                 let ops = Int(ok.compactMap { $0.values[.ops] }.min() ?? 0)
                 atPercentile = median / 1_000_000
-                basis = "p\(percentile) of \(ops) operations, median of \(ok.count) repetitions"
+                basis =
+                    measure.operation == .extensionOperation
+                    ? "p\(percentile) of the extension's operations (from their arrival), median of \(ok.count) "
+                        + "repetitions"
+                    : "p\(percentile) of \(ops) operations, median of \(ok.count) repetitions"
             } else if !perOp.isEmpty {
                 // Nearest rank over the repetitions: with fewer than 100, p99 is the slowest one.
                 let sorted = perOp.sorted()

@@ -226,12 +226,6 @@ public struct AppProfile: Sendable, Equatable {
                     throw reader.error("\(path).percentile", "'\(percentileText)'; allowed: p50, p90, p99")
                 }
                 let operation = Operation(rawValue: key)!
-                guard operation != .extensionOperation else {
-                    throw reader.error(
-                        path,
-                        "the extension is judged by lost updates and refusals (processes.extension.refused_percent), "
-                            + "not a time budget: each process's latency is in samples.csv's `processes` column")
-                }
                 guard (perDay[operation] ?? 0) > 0 else {
                     throw reader.error(
                         path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")

@@ -174,9 +174,20 @@ struct SharedWorkloadTests {
             try AppProfile(
                 data: Data(text.replacingOccurrences(of: "per_day: 200, ", with: "").utf8), file: "w")
         }
-        #expect(throws: (any Error).self) {
-            try AppProfile(data: Data((text + "\nbudgets: {extension: {ms: 50}}").utf8), file: "w")
-        }
+        let budgeted = try AppProfile(data: Data((text + "\nbudgets: {extension: {ms: 50}}").utf8), file: "w")
+        #expect(
+            budgeted.budgets[.extensionOperation]?.milliseconds == 50
+                && budgeted.budgets[.extensionOperation]?.percentile == 99)
+        // The extension's budget is judged on the extension's own latency, not the app's.
+        let latencies = try SampleTable(
+            text: "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,p99_us,extension_p99_us\n"
+                + "a,shared,sqlite,x,200,1,ok,0.5,300,800,42000\n", source: "t")
+        let judged = Advice(
+            plan: AdvicePlan(budgeted, backends: .standard()), table: latencies, crashes: [:],
+            promise: { _, _ in .durable }, resamples: 200)
+        let extensionResult = try #require(
+            judged.strategies.first?.operations.first { $0.operation == .extensionOperation })
+        #expect(extensionResult.atPercentile == 0.042 && extensionResult.percentileBasis.contains("extension"))
         let header = "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,lost_updates,refusals"
         let rows = [
             "a,shared,sqlite,x,200,1,ok,0.5,300,0,1", "a,shared,sqlite,x,200,2,ok,0.5,300,0,2",

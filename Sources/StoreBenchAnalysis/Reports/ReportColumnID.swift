@@ -36,6 +36,9 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case lockWaits = "lock_waits"
     case lockWaitSeconds = "lock_wait_s"
     case lockHoldSeconds = "lock_hold_max_s"
+    case extensionP50 = "extension_p50_us"
+    case extensionP90 = "extension_p90_us"
+    case extensionP99 = "extension_p99_us"
     case processes
     case memoryGrowthKiB = "mem_growth_kib"
     case otherCPUSeconds = "other_cpu_s"

@@ -197,6 +197,16 @@ public enum ReportColumns {
                 "shared: the longest write (one unit of work, less its lock waits) of any process: how long a "
                     + "writer held the lock"),
             .column(
+                .extensionP50, .microseconds, .lowerIsBetter, .none, .workload,
+                "shared: median latency of the extensions' operations, from each one's arrival (so a wait for the "
+                    + "app's lock is in it)"),
+            .column(
+                .extensionP90, .microseconds, .lowerIsBetter, .none, .workload,
+                "shared: 90th percentile latency of the extensions' operations, from each one's arrival"),
+            .column(
+                .extensionP99, .microseconds, .lowerIsBetter, .none, .workload,
+                "shared: 99th percentile latency of the extensions' operations, from each one's arrival"),
+            .column(
                 .processes, .text, .neither, .none, .workload,
                 "shared: per process, its operations, latency p50/p99, throughput, waits, refusals, retries, "
                     + "given-up and failed operations, longest hold and counted costs"),

@@ -119,11 +119,7 @@ final class SharedProcesses {
 enum SharedSummary {
     static func line(_ report: SharedProcessReport) -> String {
         let sorted = report.latencies.sorted()
-        func percentile(_ p: Double) -> String {
-            guard !sorted.isEmpty else { return "-" }
-            let index = min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1)
-            return milliseconds(sorted[max(index, 0)])
-        }
+        func percentile(_ p: Double) -> String { Self.percentile(sorted, p).map(milliseconds) ?? "-" }
         var parts = [
             "\(report.acks.count) ops", "p50 \(percentile(0.5)) ms", "p99 \(percentile(0.99)) ms",
             String(format: "%.0f ops/s", report.throughput),
@@ -139,6 +135,12 @@ enum SharedSummary {
             if let value = report.costs[cost.rawValue] { parts.append("\(cost.rawValue) \(value)") }
         }
         return "\(report.name): " + parts.joined(separator: ", ")
+    }
+
+    /// The nearest-rank percentile `share` of `sorted` (ascending), nil when it is empty.
+    static func percentile(_ sorted: [UInt64], _ share: Double) -> UInt64? {
+        guard !sorted.isEmpty else { return nil }
+        return sorted[max(0, min(sorted.count - 1, Int((share * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
     private static func milliseconds(_ nanoseconds: UInt64) -> String {

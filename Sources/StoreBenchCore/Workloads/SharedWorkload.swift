@@ -119,6 +119,12 @@ public struct SharedWorkload: Workload {
                 .lockHoldSeconds,
                 CSVFormat.seconds(Double(reports.map(\.longestHoldNanoseconds).max() ?? 0) / 1e9))
             run.note(.processes, reports.map(SharedSummary.line).joined(separator: "; "))
+            let extensions = reports.dropFirst().flatMap(\.latencies).sorted()
+            for (column, share) in [(SampleColumn.extensionP50, 0.5), (.extensionP90, 0.9), (.extensionP99, 0.99)] {
+                if let nanoseconds = SharedSummary.percentile(extensions, share) {
+                    run.note(column, CSVFormat.number(Double(nanoseconds) / 1_000, unit: .microseconds))
+                }
+            }
             if result.lostUpdates > 0 {
                 let kinds = result.lostByKind.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
                 run.appendNote("lost updates (last writer wins): " + kinds.joined(separator: ", "))
