@@ -8,7 +8,8 @@ extension DecisionReport {
     static let figureColumns: [SampleColumn] =
         [.firstReadSeconds, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown] + sharedColumns
     static let sharedColumns: [SampleColumn] = [
-        .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
+        .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .extensionP50,
+        .extensionP99,
     ]
 
     /// The sentence a recommendation needs when the timed operation is not the whole cost: a lazy migration is fast
@@ -54,8 +55,8 @@ extension DecisionReport {
                 " `shared`: the app and its extension as two processes on one store, summed over both: acknowledged "
                 + "writes lost to the other process's later whole-file rewrite, attempts the library refused "
                 + "(SQLITE_BUSY, GDBM_CANT_BE_WRITER) and their retries, lock waits (busy-handler calls) and the time "
-                + "spent waiting, and the longest write lock held (each process's own figures are in samples.csv's "
-                + "`processes`)."
+                + "spent waiting, the longest write lock held, and the extension's latency from each operation's "
+                + "arrival (each process's own figures are in samples.csv's `processes`)."
         }
         return (["## What the workloads report beside time", "", intro, ""] + lines).joined(separator: "\n") + "\n"
     }
@@ -98,6 +99,8 @@ extension DecisionReport {
         case .lockWaits: "lock waits"
         case .lockWaitSeconds: "waiting for locks"
         case .lockHoldSeconds: "longest lock hold"
+        case .extensionP50: "extension p50"
+        case .extensionP99: "extension p99"
         default: column.rawValue
         }
     }
@@ -107,6 +110,7 @@ extension DecisionReport {
         case .seconds: MarkdownTable.duration(value)
         case .bytes: MarkdownTable.grouped(value.rounded()) + " B"
         case .count: MarkdownTable.grouped(value)
+        case .microseconds: MarkdownTable.duration(value / 1_000_000)
         default: String(format: "%.2f×", value)
         }
     }
