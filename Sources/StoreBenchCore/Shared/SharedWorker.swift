@@ -21,7 +21,6 @@ final class SharedWorker {
     private var kept: (any ProcessSharingStore)?
     /// The first store opened: it names refusals (``ProcessSharingStore/refusal(in:)`` reads only the error).
     private var classifier: (any ProcessSharingStore)?
-    private var perOperation = false
 
     init(plan: SharedPlan, index: Int, descriptor: BackendDescriptor, location: StoreLocation) {
         self.plan = plan
@@ -35,7 +34,7 @@ final class SharedWorker {
     func run(countingOn fileSystem: String?) throws {
         let store = try openBeforeTheBarrier()
         classifier = store
-        perOperation = index > 0 || store.processSharing.opensPerOperation
+        let perOperation = index > 0 || store.processSharing.opensPerOperation
         // Untimed: the first read loads what the process keeps (a decoded file, prepared statements).
         _ = try store.newestArticles(limit: plan.parameters.screen)
         if perOperation {
@@ -45,7 +44,7 @@ final class SharedWorker {
         }
         let counters = fileSystem.map { CostCounters.open(fileSystem: $0) }
         defer { counters?.close() }
-        try CrashBatches.say("ready", what: "say ready")
+        try SharedWorker.say("ready", what: "say ready")
         guard let go = input.line(), go.hasPrefix("go "), let barrier = UInt64(go.dropFirst(3)) else {
             throw HarnessError(.childRequest, "the shared workload's child expected `go <barrier>` on its input")
         }
@@ -58,15 +57,29 @@ final class SharedWorker {
         }
         report.end = monotonicNanoseconds()
         counters?.stop()
-        try CrashBatches.say("done", what: "say done")
+        try SharedWorker.say("done", what: "say done")
         if let kept { report.lockWaits = report.lockWaits + kept.lockWaits }
         if let counters {
             report.costs = Dictionary(uniqueKeysWithValues: counters.read().map { ($0.key.rawValue, $0.value) })
         }
         let line = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
-        try CrashBatches.say(line, what: "answer with the shared workload's report")
+        try SharedWorker.say(line, what: "answer with the shared workload's report")
         while input.line() != nil {}
         try kept?.close()
+    }
+
+    /// Writes one line to standard output (the runner reads it), whole.
+    static func say(_ line: String, what: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw HarnessError(.childProcess, "cannot \(what): \(SystemError("write", path: "standard output"))")
+            }
+            written += count
+        }
     }
 
     /// Untimed: the first open, retried while another process's open holds a single-writer store (GDBM) — both
