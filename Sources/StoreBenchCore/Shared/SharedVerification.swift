@@ -74,13 +74,12 @@ public struct SharedVerification {
         var result = Result(checksum: Checksum.articles(articles).hex)
         for write in writes {
             if try holds(write, stored: stored, store: store) { continue }
-            guard let later = overwriter(of: write, sharing: sharing) else {
+            guard overwriter(of: write, sharing: sharing) != nil else {
                 let process = plan.processName(write.process)
                 throw VerificationError(
                     "\(process)'s acknowledged \(write.operation.kind) of \(write.target) is missing, and no other "
                         + "process rewrote its file afterwards")
             }
-            _ = later
             result.lostUpdates += 1
             result.lostByKind[write.operation.kind, default: 0] += 1
         }

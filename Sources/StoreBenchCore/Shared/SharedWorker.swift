@@ -194,29 +194,18 @@ final class SharedWorker {
         report.longestHoldNanoseconds = max(report.longestHoldNanoseconds, took > waited ? took - waited : 0)
     }
 
+    /// An operation a process acknowledged; a mark names the article it marked.
+    struct Acknowledged {
+        var uid: String?
+    }
+
     /// Runs `body` on the store (opened for it when the process opens per operation) until it is not refused, up
     /// to `retries` retries; returns nil when it was given up or failed otherwise.
-    private func attempt(
-        _ body: (any ProcessSharingStore) throws -> String?
-    ) -> (uid: String?, Void)? {
+    private func attempt(_ body: (any ProcessSharingStore) throws -> String?) -> Acknowledged? {
         var tries = 0
         while true {
             do {
-                let store = try kept ?? open()
-                do {
-                    let uid = try body(store)
-                    if kept == nil {
-                        try store.close()
-                        report.lockWaits = report.lockWaits + store.lockWaits
-                    }
-                    return (uid, ())
-                } catch {
-                    if kept == nil {
-                        try? store.close()
-                        report.lockWaits = report.lockWaits + store.lockWaits
-                    }
-                    throw error
-                }
+                return Acknowledged(uid: try once(body))
             } catch {
                 guard let refusal = refusal(in: error) else {
                     report.errors += 1
@@ -236,6 +225,23 @@ final class SharedWorker {
                 report.backoffNanoseconds += monotonicNanoseconds() - started
             }
         }
+    }
+
+    /// One try: on the kept store, or on a store opened for it and closed after (its lock waits added).
+    private func once(_ body: (any ProcessSharingStore) throws -> String?) throws -> String? {
+        if let kept { return try body(kept) }
+        let store = try open()
+        let uid: String?
+        do {
+            uid = try body(store)
+        } catch {
+            report.lockWaits = report.lockWaits + store.lockWaits
+            try? store.close()
+            throw error
+        }
+        report.lockWaits = report.lockWaits + store.lockWaits
+        try store.close()
+        return uid
     }
 
     /// The refusal `error` is, asked of a store of this backend (the one that threw may be closed by now).

@@ -55,19 +55,17 @@ public struct SharedWorkload: Workload {
     final class Case: WorkloadCase {
         let plan: SharedPlan
         let fingerprint: String
-        let initialChecksum: String
 
         init(plan: SharedPlan) {
             self.plan = plan
-            initialChecksum = Checksum.articles(plan.initial).hex
             var hash = FNV1a()
-            hash.combine(initialChecksum)
+            hash.combine(Checksum.articles(plan.initial).hex)
             hash.combine(Checksum.articlesInOrder(plan.appSaves))
             hash.combine("\(plan.seed) \(plan.parameters)")
             fingerprint = hash.hex
         }
 
-        /// The processes, started and waiting at the barrier, and how the store shares.
+        /// The processes, started and waiting at the barrier, and the executable that checks their work.
         struct Prepared {
             let processes: SharedProcesses
             let executable: URL
