@@ -69,24 +69,27 @@ struct SharedWorkloadTests {
             Issue.record("the plan's first app operation is a save and the extension's third a draft")
             return
         }
+        let saving = monotonicNanoseconds()
         try app.unitOfWork { try app.insert(saved) }
         let savedAt = monotonicNanoseconds()
+        let drafting = monotonicNanoseconds()
         try widget.unitOfWork { try widget.insert(draft) }
         let draftedAt = monotonicNanoseconds()
         let sharing = app.processSharing
         try app.close()
         try widget.close()
         var appReport = SharedProcessReport(name: "app")
-        appReport.acks = [.init(operation: 0, nanoseconds: savedAt, uid: nil)]
+        appReport.acks = [.init(operation: 0, started: saving, nanoseconds: savedAt, uid: nil)]
         var widgetReport = SharedProcessReport(name: "extension")
-        widgetReport.acks = [.init(operation: 2, nanoseconds: draftedAt, uid: nil)]
+        widgetReport.acks = [.init(operation: 2, started: drafting, nanoseconds: draftedAt, uid: nil)]
         let reader = try Self.store("plist", in: temp.url)
         defer { try? reader.close() }
         let result = try SharedVerification(plan: plan, reports: [appReport, widgetReport]).check(
             reader, sharing: sharing)
         #expect(result.lostUpdates == 1 && result.lostByKind == ["save": 1])
-        // The same missing save with no later rewrite by the other process is no lost update: the row fails.
-        widgetReport.acks[0].nanoseconds = savedAt - 1
+        // The same missing save with no rewrite by the other process ending after it began is no lost update: the
+        // row fails.
+        widgetReport.acks[0].nanoseconds = saving - 1
         #expect(throws: VerificationError.self) {
             try SharedVerification(plan: plan, reports: [appReport, widgetReport]).check(reader, sharing: sharing)
         }

@@ -2,15 +2,19 @@ import Foundation
 
 /// What one process of the `shared` workload did, sent to the runner as one JSON line when it finishes.
 public struct SharedProcessReport: Codable, Sendable {
-    /// One acknowledged write: which operation (the app's index, or the extension's number), when its call returned
-    /// (CLOCK_MONOTONIC, comparable across the processes of one machine) and, for a mark, the article it marked.
+    /// One acknowledged write: which operation (the app's index, or the extension's number), when its unit of work
+    /// began and when its call returned (CLOCK_MONOTONIC, comparable across the processes of one machine) and, for a
+    /// mark, the article it marked.
     public struct Ack: Codable, Sendable, Equatable {
         public var operation: Int
+        /// When the write's unit of work began (its file can be replaced from then on).
+        public var started: UInt64
+        /// When its call returned.
         public var nanoseconds: UInt64
         public var uid: String?
 
-        public init(operation: Int, nanoseconds: UInt64, uid: String?) {
-            (self.operation, self.nanoseconds, self.uid) = (operation, nanoseconds, uid)
+        public init(operation: Int, started: UInt64, nanoseconds: UInt64, uid: String?) {
+            (self.operation, self.started, self.nanoseconds, self.uid) = (operation, started, nanoseconds, uid)
         }
     }
 

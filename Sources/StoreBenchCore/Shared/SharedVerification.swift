@@ -1,14 +1,16 @@
 import Foundation
 
 /// The `shared` workload's check across processes: every write a process acknowledged must be in the store
-/// afterwards, unless another process later acknowledged a write that replaced the same whole file from its own
-/// copy (``ProcessSharing/rewrittenFile``): that write is a **lost update**, counted. Any other missing write fails
-/// the row, and so does a stored article that no process wrote.
+/// afterwards, unless another process acknowledged, after that write began, a write that replaced the same whole file
+/// from its own copy (``ProcessSharing/rewrittenFile``): the last replacement of a file can only be such a write, so
+/// that write is a **lost update**, counted. Any other missing write fails the row, and so does a stored article that
+/// no process wrote.
 public struct SharedVerification {
     /// One acknowledged write, as the check sees it.
     struct Write {
         let process: Int
         let operation: SharedPlan.Operation
+        let started: UInt64
         let acknowledged: UInt64
         let target: SharedTarget
         /// For a mark: the article marked.
@@ -45,7 +47,8 @@ public struct SharedVerification {
                 }
                 writes.append(
                     Write(
-                        process: process, operation: operation, acknowledged: ack.nanoseconds, target: target,
+                        process: process, operation: operation, started: ack.started,
+                        acknowledged: ack.nanoseconds, target: target,
                         uid: ack.uid))
             }
         }
@@ -100,11 +103,13 @@ public struct SharedVerification {
         }
     }
 
-    /// Another process's write, acknowledged after `write`, that replaced the same whole file; nil when none did.
+    /// Another process's write that replaced the same whole file and returned after `write` began, so its
+    /// replacement can have come last (a write's replacement lies between its start and its acknowledgement); nil
+    /// when none did: then nothing but the store can have lost `write`.
     private func overwriter(of write: Write, sharing: ProcessSharing) -> Write? {
         guard let file = sharing.rewrittenFile(write.target) else { return nil }
         return writes.first {
-            $0.process != write.process && $0.acknowledged > write.acknowledged
+            $0.process != write.process && $0.acknowledged > write.started
                 && sharing.rewrittenFile($0.target) == file
         }
     }

@@ -21,6 +21,8 @@ final class SharedWorker {
     private var kept: (any ProcessSharingStore)?
     /// The first store opened: it names refusals (``ProcessSharingStore/refusal(in:)`` reads only the error).
     private var classifier: (any ProcessSharingStore)?
+    /// When the latest unit of work began (its acknowledgement's `started`).
+    private var writeStarted: UInt64 = 0
 
     init(plan: SharedPlan, index: Int, descriptor: BackendDescriptor, location: StoreLocation) {
         self.plan = plan
@@ -180,7 +182,7 @@ final class SharedWorker {
 
     private func acknowledge(_ operation: Int, uid: String?, since: UInt64) {
         let now = monotonicNanoseconds()
-        report.acks.append(.init(operation: operation, nanoseconds: now, uid: uid))
+        report.acks.append(.init(operation: operation, started: writeStarted, nanoseconds: now, uid: uid))
         report.latencies.append(now > since ? now - since : 0)
     }
 
@@ -188,6 +190,7 @@ final class SharedWorker {
     private func write(_ store: any ProcessSharingStore, _ body: () throws -> Void) throws {
         let waitedBefore = store.lockWaits.nanoseconds
         let started = monotonicNanoseconds()
+        writeStarted = started
         try store.unitOfWork(body)
         let took = monotonicNanoseconds() - started
         let waited = store.lockWaits.nanoseconds - waitedBefore
