@@ -97,12 +97,22 @@ extension Advice {
         case .missesBudget:
             return "misses "
                 + strategy.budgets.filter { !$0.met }.map { check in
-                    guard let measured = check.measured else { return "\(check.operation.rawValue) (not measured)" }
+                    guard let measured = check.measured else {
+                        let why = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
+                        return "\(check.operation.rawValue) (no figure\(why.isEmpty ? "" : ": " + why))"
+                    }
                     return "\(check.operation.rawValue): p\(check.budget.percentile) \(Self.time(measured)), "
                         + String(
                             format: "%.1f× the %@ ms budget", measured * 1_000 / check.budget.milliseconds,
                             Self.number(check.budget.milliseconds))
                 }.joined(separator: "; ")
+                // A store that also loses the extension's updates says so: a budget is not its only failure.
+                + (strategy.sharing.map {
+                    $0.met
+                        ? ""
+                        : "; and fails the need (one store for the app and its "
+                            + "extension): \($0.phrase)"
+                } ?? "")
         case .failsNeed:
             if let sharing = strategy.sharing, !sharing.met {
                 return "fails the need (one store for the app and its extension): \(sharing.phrase)"

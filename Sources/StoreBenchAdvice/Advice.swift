@@ -229,14 +229,19 @@ public struct Advice: Sendable {
                 ? [.extensionP50, .extensionP90, .extensionP99] : [.p50, .p90, .p99]
             let column = percentile == 50 ? columns[0] : percentile == 90 ? columns[1] : columns[2]
             let recorded = ok.compactMap { $0.values[column] }
-            if !measure.wholeRepetition, recorded.count == ok.count, let median = Statistics.median(recorded) {
+            if measure.operation == .extensionOperation {
+                // Only the extension's own latencies say how long it waited: a repetition in which it ran no operation
+                // (the app finished first) has none, and the app's time per operation is no stand-in.
+                atPercentile = Statistics.median(recorded).map { $0 / 1_000_000 }
+                basis =
+                    recorded.isEmpty
+                    ? "the extension ran no operation in \(ok.count) repetition\(ok.count == 1 ? "" : "s")"
+                    : "p\(percentile) of the extension's operations (from their arrival), median of the "
+                        + "\(recorded.count) of \(ok.count) repetitions in which it ran"
+            } else if !measure.wholeRepetition, recorded.count == ok.count, let median = Statistics.median(recorded) {
                 let ops = Int(ok.compactMap { $0.values[.ops] }.min() ?? 0)
                 atPercentile = median / 1_000_000
-                basis =
-                    measure.operation == .extensionOperation
-                    ? "p\(percentile) of the extension's operations (from their arrival), median of \(ok.count) "
-                        + "repetitions"
-                    : "p\(percentile) of \(ops) operations, median of \(ok.count) repetitions"
+                basis = "p\(percentile) of \(ops) operations, median of \(ok.count) repetitions"
             } else if !perOp.isEmpty {
                 // Nearest rank over the repetitions: with fewer than 100, p99 is the slowest one.
                 let sorted = perOp.sorted()

@@ -184,13 +184,20 @@ struct SharedWorkloadTests {
         // The extension's budget is judged on the extension's own latency, not the app's.
         let latencies = try SampleTable(
             text: "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,p99_us,extension_p99_us\n"
-                + "a,shared,sqlite,x,200,1,ok,0.5,300,800,42000\n", source: "t")
+                + "a,shared,sqlite,x,200,1,ok,0.5,300,800,42000\na,shared,sqlite,x,200,2,ok,0.5,200,800,\n"
+                + "a,shared,plist,y,200,1,ok,0.5,200,800,\n", source: "t")
         let judged = Advice(
             plan: AdvicePlan(budgeted, backends: .standard()), table: latencies, crashes: [:],
             promise: { _, _ in .durable }, resamples: 200)
         let extensionResult = try #require(
             judged.strategies.first?.operations.first { $0.operation == .extensionOperation })
-        #expect(extensionResult.atPercentile == 0.042 && extensionResult.percentileBasis.contains("extension"))
+        #expect(
+            extensionResult.atPercentile == 0.042
+                && extensionResult.percentileBasis.hasSuffix("median of the 1 of 2 repetitions in which it ran"))
+        // A repetition without extension operations is no evidence: never the app's time per operation instead.
+        let idle = try #require(
+            judged.strategies.first { $0.backend == "plist" }?.operations.first { $0.operation == .extensionOperation })
+        #expect(idle.atPercentile == nil && idle.percentileBasis == "the extension ran no operation in 1 repetition")
         let header = "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,lost_updates,refusals"
         let rows = [
             "a,shared,sqlite,x,200,1,ok,0.5,300,0,1", "a,shared,sqlite,x,200,2,ok,0.5,300,0,2",
