@@ -10,8 +10,4 @@ extension DefaultsStore: ProcessSharingStore {
                 + "the last writer wins (Apple's cfprefsd merges per key instead)"
         ) { _ in "defaults.plist" }
     }
-
-    var lockWaits: LockWaits { LockWaits() }
-
-    func refusal(in error: any Error) -> String? { nil }
 }

@@ -16,8 +16,4 @@ extension FilesStore: ProcessSharingStore {
             }
         }
     }
-
-    var lockWaits: LockWaits { LockWaits() }
-
-    func refusal(in error: any Error) -> String? { nil }
 }

@@ -12,8 +12,6 @@ extension GDBMStore: ProcessSharingStore {
             opensPerOperation: true)
     }
 
-    var lockWaits: LockWaits { LockWaits() }
-
     func refusal(in error: any Error) -> String? {
         guard let error = error as? GDBMError, error.code == .cantBeWriter || error.code == .cantBeReader else {
             return nil

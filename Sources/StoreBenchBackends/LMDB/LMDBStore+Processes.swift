@@ -15,6 +15,4 @@ extension LMDBStore: ProcessSharingStore {
         let waited = environment.writeLockWaits
         return LockWaits(waits: waited.waits, nanoseconds: waited.nanoseconds)
     }
-
-    func refusal(in error: any Error) -> String? { nil }
 }

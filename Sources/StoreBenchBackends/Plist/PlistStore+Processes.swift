@@ -15,8 +15,4 @@ extension PlistStore: ProcessSharingStore {
             }
         }
     }
-
-    var lockWaits: LockWaits { LockWaits() }
-
-    func refusal(in error: any Error) -> String? { nil }
 }

@@ -200,6 +200,14 @@ public protocol ProcessSharingStore: QueryStore, SettingsStore {
     func refusal(in error: any Error) -> String?
 }
 
+extension ProcessSharingStore {
+    /// No waits counted: the library waits unseen, or never waits (whole files, a file per record).
+    public var lockWaits: LockWaits { LockWaits() }
+
+    /// No refusals: the library never refuses another process (it waits, or nothing coordinates processes).
+    public func refusal(in error: any Error) -> String? { nil }
+}
+
 /// The free room inside a store's files, as its library reports it.
 public struct FreeSpace: Sendable, Equatable {
     /// Bytes held free for reuse inside the files; nil when the library cannot say.

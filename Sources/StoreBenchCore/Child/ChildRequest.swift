@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The store a child process works on: a backend by name, its variant's canonical settings text
 /// (`txn=single journal=wal`, or `default`) and the store's directory.
 public struct ChildStore: Codable, Sendable, Equatable {
@@ -166,4 +170,21 @@ extension ChildProcess {
 extension ChildProcess.Outcome {
     /// The child's answer, when it exited 0 and its last line decodes as one; otherwise nil.
     var answer: ChildAnswer? { answerLine.flatMap(ChildAnswer.init(line:)) }
+}
+
+/// A child's lines to its parent: each line and its newline written to standard output at once, unbuffered (the
+/// parent reads them while the child runs), and whole — a long line (a report) may take several writes.
+enum ChildLine {
+    static func say(_ line: String, what: String, part: HarnessError.Part = .childProcess) throws {
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw HarnessError(part, "cannot \(what): \(SystemError("write", path: "standard output"))")
+            }
+            written += count
+        }
+    }
 }

@@ -50,12 +50,9 @@ public enum CrashBatches {
         try store.close()
     }
 
-    /// Writes `line` and a newline to standard output at once (no buffering: the parent reads it while this runs).
+    /// Writes `line` to the parent (``ChildLine/say(_:what:part:)``); a failure is the crash trial's.
     static func say(_ line: String, what: String) throws {
-        let bytes = Array((line + "\n").utf8)
-        guard bytes.withUnsafeBytes({ Glibc.write(1, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw HarnessError(.crashTrial, "cannot \(what): \(SystemError("write", path: "standard output"))")
-        }
+        try ChildLine.say(line, what: what, part: .crashTrial)
     }
 
     /// What the checker found in a store after the writer was killed.

@@ -118,10 +118,12 @@ final class SharedProcesses {
 /// One process's figures as the row's `processes` cell shows them.
 enum SharedSummary {
     static func line(_ report: SharedProcessReport) -> String {
-        let sorted = report.latencies.sorted()
-        func percentile(_ p: Double) -> String { Self.percentile(sorted, p).map(milliseconds) ?? "-" }
+        let latency = percentiles(report.latencies)
+        func percentile(_ value: KeyPath<LatencyPercentiles, Double>) -> String {
+            latency.map { String(format: "%.2f", $0[keyPath: value] / 1_000) } ?? "-"
+        }
         var parts = [
-            "\(report.acks.count) ops", "p50 \(percentile(0.5)) ms", "p99 \(percentile(0.99)) ms",
+            "\(report.acks.count) ops", "p50 \(percentile(\.p50)) ms", "p99 \(percentile(\.p99)) ms",
             String(format: "%.0f ops/s", report.throughput),
             "lock waits \(report.lockWaits.waits)", "waited \(milliseconds(report.waitNanoseconds)) ms",
             "refusals \(report.refusals)"
@@ -137,10 +139,12 @@ enum SharedSummary {
         return "\(report.name): " + parts.joined(separator: ", ")
     }
 
-    /// The nearest-rank percentile `share` of `sorted` (ascending), nil when it is empty.
-    static func percentile(_ sorted: [UInt64], _ share: Double) -> UInt64? {
-        guard !sorted.isEmpty else { return nil }
-        return sorted[max(0, min(sorted.count - 1, Int((share * Double(sorted.count)).rounded(.up)) - 1))]
+    /// The percentiles of `latencies` (ns) as a row's latency columns are taken (``LatencyRecorder``, µs); nil
+    /// when there are none.
+    static func percentiles(_ latencies: [UInt64]) -> LatencyPercentiles? {
+        let recorder = LatencyRecorder(capacity: latencies.count)
+        for latency in latencies { recorder.record(nanoseconds: latency) }
+        return recorder.percentiles
     }
 
     private static func milliseconds(_ nanoseconds: UInt64) -> String {

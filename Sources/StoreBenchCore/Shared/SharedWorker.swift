@@ -46,7 +46,7 @@ final class SharedWorker {
         }
         let counters = fileSystem.map { CostCounters.open(fileSystem: $0) }
         defer { counters?.close() }
-        try SharedWorker.say("ready", what: "say ready")
+        try ChildLine.say("ready", what: "say ready")
         guard let go = input.line(), go.hasPrefix("go "), let barrier = UInt64(go.dropFirst(3)) else {
             throw HarnessError(.childRequest, "the shared workload's child expected `go <barrier>` on its input")
         }
@@ -59,29 +59,15 @@ final class SharedWorker {
         }
         report.end = monotonicNanoseconds()
         counters?.stop()
-        try SharedWorker.say("done", what: "say done")
+        try ChildLine.say("done", what: "say done")
         if let kept { report.lockWaits = report.lockWaits + kept.lockWaits }
         if let counters {
             report.costs = Dictionary(uniqueKeysWithValues: counters.read().map { ($0.key.rawValue, $0.value) })
         }
         let line = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
-        try SharedWorker.say(line, what: "answer with the shared workload's report")
+        try ChildLine.say(line, what: "answer with the shared workload's report")
         while input.line() != nil {}
         try kept?.close()
-    }
-
-    /// Writes one line to standard output (the runner reads it), whole.
-    static func say(_ line: String, what: String) throws {
-        let bytes = Array((line + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw HarnessError(.childProcess, "cannot \(what): \(SystemError("write", path: "standard output"))")
-            }
-            written += count
-        }
     }
 
     /// Untimed: the first open, retried while another process's open holds a single-writer store (GDBM) — both

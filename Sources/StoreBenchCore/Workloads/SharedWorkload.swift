@@ -117,10 +117,12 @@ public struct SharedWorkload: Workload {
                 .lockHoldSeconds,
                 CSVFormat.seconds(Double(reports.map(\.longestHoldNanoseconds).max() ?? 0) / 1e9))
             run.note(.processes, reports.map(SharedSummary.line).joined(separator: "; "))
-            let extensions = reports.dropFirst().flatMap(\.latencies).sorted()
-            for (column, share) in [(SampleColumn.extensionP50, 0.5), (.extensionP90, 0.9), (.extensionP99, 0.99)] {
-                if let nanoseconds = SharedSummary.percentile(extensions, share) {
-                    run.note(column, CSVFormat.number(Double(nanoseconds) / 1_000, unit: .microseconds))
+            if let extensions = SharedSummary.percentiles(reports.dropFirst().flatMap(\.latencies)) {
+                for (column, value) in [
+                    (SampleColumn.extensionP50, extensions.p50), (.extensionP90, extensions.p90),
+                    (.extensionP99, extensions.p99),
+                ] {
+                    run.note(column, CSVFormat.number(value, unit: .microseconds))
                 }
             }
             if result.lostUpdates > 0 {
