@@ -49,12 +49,20 @@ struct ClaimsTests {
         #expect(
             CrashEvidence.kill(kill) == "no loss in 8 kills (396 batches acknowledged; ≤ 31.2% per kill, one-sided 95%)"
         )
-        let synced = CrashResult.Counts(trials: 50, acknowledged: 823, lost: 316, corrupt: 0)
+        let synced = CrashResult.Counts(trials: 50, acknowledged: 823, lost: 316, corrupt: 0, losingStates: 41)
         let prefix = CrashResult.Counts(trials: 50, states: 150, acknowledged: 2469, lost: 0, corrupt: 92)
         #expect(
             CrashEvidence.powerCut(synced: synced, prefix: prefix)
-                == "synced image lost 316 of 823 acknowledged batches in 50 cuts; prefix images no acknowledged batch lost in 150 images of 50 cuts, 92 of 150 images unreadable",
-            "unreadable images are counted in images (150), not cuts (50)")
+                == "synced image lost saves in 41 of 50 cuts (lost 316 of 823 acknowledged batches); prefix images lost saves in 92 of 150 images of 50 cuts (no acknowledged batch among them; 92 of 150 images unreadable or damaged, each losing every save it held)",
+            "unreadable images are losses, counted in images (150), not cuts (50)")
+        // A file written before losing states were counted gives only the least count, and says so.
+        let old = CrashResult.Counts(trials: 50, acknowledged: 823, lost: 316, corrupt: 3)
+        #expect(
+            CrashEvidence.kill(old)
+                == "lost saves in at least 3 of 50 kills (lost 316 of 823 acknowledged batches; 3 of 50 stores unreadable or damaged, each losing every save it held)"
+        )
+        #expect(
+            CrashEvidence.briefKill(old) == "lost saves in at least 3 of 50 kills (316 batches, 3 stores unreadable)")
     }
 
     /// A package-like folder: a README, one run folder with an environment and crash results.

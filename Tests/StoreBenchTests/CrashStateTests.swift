@@ -154,7 +154,7 @@ struct CrashStateTests {
     func rendersStates() throws {
         let row = { (image: String, states: Int, lost: Int, lostStates: Int, window: String) in
             "sqlite,v,s,power-loss,\(image),1,\(states),20,\(lost),0,0,0,0,measured,,enumerated,137,0,96,\(lostStates),\(window),"
-                + (window.isEmpty ? "" : "1")
+                + (window.isEmpty ? "" : "1") + ",\(lostStates)"
         }
         let header = DurabilityColumn.header.joined(separator: ",")
         let clean = try CrashResult.read(

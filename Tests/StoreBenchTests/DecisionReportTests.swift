@@ -90,10 +90,10 @@ struct DecisionReportTests {
                 && rankings.contains("| 1 | small [default] |"))
         #expect(
             rankings.contains("| liar [default] | 10 |")
-                && rankings.contains("lost 7 of 1,000 acknowledged batches in 50 kills"))
+                && rankings.contains("lost saves in at least 1 of 50 kills (lost 7 of 1,000 acknowledged batches)"))
         #expect(
             rankings.contains(
-                "may lose data when the app is killed (measured: killed app: lost 7 of 1,000 acknowledged batches in 50 kills)"
+                "may lose data when the app is killed (measured: killed app: lost saves in at least 1 of 50 kills (lost 7 of 1,000 acknowledged batches))"
             ))
         #expect(
             rankings.contains(
@@ -211,7 +211,7 @@ struct DecisionReportTests {
         #expect(
             row[1].hasPrefix("wal [default]")
                 && row[1].contains(
-                    "survives a killed app, measured: no loss in 50 kills (≤ 5.8% per kill); lost 12 batches in 50 cuts (synced image)"
+                    "survives a killed app, measured: no loss in 50 kills (≤ 5.8% per kill); lost saves in at least 1 of 50 cuts (12 batches; synced image)"
                 ), "\(row)")
         #expect(row[3].hasPrefix("trusted [default]") && row[3].contains("survives power loss, declared"), "\(row)")
         let classes = Dictionary(uniqueKeysWithValues: report.classRows.dropFirst().map { ($0[0], $0) })
@@ -223,7 +223,7 @@ struct DecisionReportTests {
             "the evidence is crash states (cuts), never batches re-counted over the prefix images")
         #expect(
             classes["torn"]?[6].contains(
-                "prefix images lost 3 of 2,400 acknowledged batches in 150 images of 50 cuts, 1 of 150 images unreadable"
+                "prefix images lost saves in at least 1 of 150 images of 50 cuts (lost 3 of 2,400 acknowledged batches; 1 of 150 images unreadable or damaged, each losing every save it held)"
             ) == true,
             "\(classes["torn"]?[6] ?? "")")
         #expect(classes["trusted"]?[5] == "no")
@@ -235,7 +235,7 @@ struct DecisionReportTests {
         let rankings = report.rankings
         #expect(
             rankings.contains(
-                "synced image lost 12 of 800 acknowledged batches in 50 cuts; prefix images no acknowledged batch lost in 150 images of 50 cuts"
+                "synced image lost saves in at least 1 of 50 cuts (lost 12 of 800 acknowledged batches); prefix images no acknowledged batch lost in 150 images of 50 cuts"
             ), "\(rankings)")
         #expect(
             rankings.contains("survives power loss (declared; measured: killed app: no loss in 50 kills")

@@ -35,9 +35,14 @@ public enum ClaimSyntax {
     static let measured = #"measured(:?)([^|\n]*)"#
     /// "in 50 kills", "in 150 images of 50 cuts", "in all 412 crash states", "in 19 of 137 synced states" (the total)
     static let states =
-        "in (?:all )?(?:[0-9][0-9,]* of )?" + count
+        "in (?:all )?(?:(?:at least )?[0-9][0-9,]* of )?" + count
         + " (kills|cuts|images|crash states|synced states|prefix states|torn states)(?: of "
         + count + " cuts)?"
+    /// "lost saves in 131 of 254 prefix states (…" up to the end of its cell or line: group 1 the losing states.
+    static let losingStates = "lost (?:saves )?in (?:at least )?" + count + " of [0-9][0-9,]* [^|\\n]*"
+    /// "131 of them unreadable", "3 of 50 stores unreadable", "3 stores unreadable": the damaged states a losing
+    /// count includes.
+    static let unreadableStates = count + " (?:of them |of [0-9][0-9,]* (?:stores|images) |stores |images )unreadable"
     /// "lost 316 of 823 acknowledged batches"
     static let lostBatches = "lost " + count + " of " + count + " acknowledged batches"
     /// "823 batches acknowledged"

@@ -113,6 +113,17 @@ struct LineRules {
                 )
             }
         }
+        // A damaged or unreadable state loses every save it held: a losing count is never below the damaged count.
+        for match in ClaimSyntax.matches(ClaimSyntax.losingStates, in: line) {
+            guard let losing = ClaimSyntax.integer(match[1]),
+                let damaged = ClaimSyntax.first(ClaimSyntax.unreadableStates, in: match[0]).flatMap({
+                    ClaimSyntax.integer($0[1])
+                }), damaged > losing
+            else { continue }
+            report(
+                .durabilityEvidence,
+                "'\(match[0].prefix(60))…': lost in \(losing), yet \(damaged) unreadable or damaged (each a loss)")
+        }
         guard evidence.available else { return }
         for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
             guard let count = ClaimSyntax.integer(match[1]) else { continue }

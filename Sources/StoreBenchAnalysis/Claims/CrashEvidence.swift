@@ -16,13 +16,30 @@ public enum CrashEvidence {
     /// "5.8%", "31.2%", "0.6%".
     public static func percent(_ rate: Double) -> String { ClaimNumber.trimmed(rate * 100, digits: 1) + "%" }
 
-    /// "no loss in 50 kills (2,479 batches acknowledged; ≤ 5.8% per kill, one-sided 95%)" or "lost 12 of 2,479
-    /// acknowledged batches in 50 kills, 3 of 50 stores unreadable".
+    /// "no loss in 50 kills (2,479 batches acknowledged; ≤ 5.8% per kill, one-sided 95%)" or "lost saves in 5 of 50
+    /// kills (lost 12 of 2,479 acknowledged batches; 3 of 50 stores unreadable or damaged, each losing every save it
+    /// held)".
     public static func kill(_ counts: CrashResult.Counts) -> String {
         clean(counts)
             ? "no loss in \(counts.trials) kills (\(acknowledged(counts)); \(bound(counts.trials, "kill")))"
-            : (counts.lost > 0 ? "lost \(lost(counts))" : "no acknowledged batch lost") + " in \(counts.trials) kills"
-                + unreadable(counts, "stores")
+            : "lost saves in \(losing(counts)) of \(counts.trials) kills (\(lossParts(counts, "stores")))"
+    }
+
+    /// How many states (kills, images) lost a save, a damaged or unreadable store included: "5", or "at least 3"
+    /// from a file that did not count them (``CrashResult/Counts/losing``).
+    public static func losing(_ counts: CrashResult.Counts) -> String {
+        let losing = counts.losing
+        return (losing.exact ? "" : "at least ") + MarkdownTable.grouped(Double(losing.count))
+    }
+
+    /// "lost 12 of 2,479 acknowledged batches; 3 of 50 stores unreadable or damaged, each losing every save it held".
+    private static func lossParts(_ counts: CrashResult.Counts, _ noun: String) -> String {
+        var parts = [counts.lost > 0 ? "lost \(lost(counts))" : "no acknowledged batch among them"]
+        if counts.corrupt > 0 {
+            parts.append(
+                "\(counts.corrupt) of \(counts.states) \(noun) unreadable or damaged, each losing every save it held")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// The power cut's evidence, cut by cut: "no loss in 50 cuts (50 synced and 150 prefix images; 823 batches
@@ -44,18 +61,21 @@ public enum CrashEvidence {
         return parts.compactMap { $0 }.joined(separator: "; ")
     }
 
-    /// What the synced images of the cuts kept: "lost 42 of 740 acknowledged batches in 50 cuts".
+    /// What the synced images of the cuts kept: "lost saves in 12 of 50 cuts (lost 42 of 740 acknowledged
+    /// batches)".
     static func syncedOutcome(_ counts: CrashResult.Counts) -> String {
-        "\(outcome(counts)) in \(counts.trials) cuts\(unreadable(counts, "images"))"
+        guard !clean(counts) else { return "no acknowledged batch lost in \(counts.trials) cuts" }
+        return "lost saves in \(losing(counts)) of \(counts.trials) cuts (\(lossParts(counts, "images")))"
     }
 
-    /// What the prefix images kept: "lost 22 of 2,220 acknowledged batches in 150 images of 50 cuts".
+    /// What the prefix images kept: "lost saves in 9 of 150 images of 50 cuts (lost 22 of 2,220 acknowledged
+    /// batches)".
     static func prefixOutcome(_ counts: CrashResult.Counts) -> String {
-        "\(outcome(counts)) in \(counts.states) images of \(counts.trials) cuts\(unreadable(counts, "images"))"
-    }
-
-    private static func outcome(_ counts: CrashResult.Counts) -> String {
-        counts.lost > 0 ? "lost \(lost(counts))" : "no acknowledged batch lost"
+        guard !clean(counts) else {
+            return "no acknowledged batch lost in \(counts.states) images of \(counts.trials) cuts"
+        }
+        return "lost saves in \(losing(counts)) of \(counts.states) images of \(counts.trials) cuts "
+            + "(\(lossParts(counts, "images")))"
     }
 
     /// A Markdown table of crash results, one row per variant (by name): the killed app, the power cut's synced
@@ -96,14 +116,15 @@ public enum CrashEvidence {
         return lines
     }
 
-    /// The short form for table cells: "no loss in 50 kills (≤ 5.8% per kill)", "lost 12 batches in 50 kills".
+    /// The short form for table cells: "no loss in 50 kills (≤ 5.8% per kill)", "lost saves in 5 of 50 kills (12
+    /// batches, 3 stores unreadable)".
     public static func briefKill(_ counts: CrashResult.Counts) -> String {
         clean(counts)
             ? "no loss in \(counts.trials) kills (\(shortBound(counts.trials, "kill")))"
-            : "lost \(briefLoss(counts)) in \(counts.trials) kills"
+            : "lost saves in \(losing(counts)) of \(counts.trials) kills (\(briefLoss(counts, "stores")))"
     }
 
-    /// "no loss in 50 cuts (≤ 5.8% per cut)", "lost 316 batches in 50 cuts".
+    /// "no loss in 50 cuts (≤ 5.8% per cut)", "lost saves in 12 of 50 cuts (316 batches; synced image)".
     public static func briefPowerCut(
         synced: CrashResult.Counts?, prefix: CrashResult.Counts?, torn: CrashResult.Counts? = nil
     ) -> String {
@@ -111,12 +132,17 @@ public enum CrashEvidence {
         let cuts = max(synced?.trials ?? 0, prefix?.trials ?? 0)
         let lossy = [synced, prefix].compactMap { $0 }.filter { !clean($0) }
         guard let first = lossy.first else { return "no loss in \(cuts) cuts (\(shortBound(cuts, "cut")))" }
-        return "lost \(briefLoss(first)) in \(cuts) cuts" + (first == synced ? " (synced image)" : " (prefix images)")
+        return first == synced
+            ? "lost saves in \(losing(first)) of \(cuts) cuts (\(briefLoss(first, "images")); synced image)"
+            : "lost saves in \(losing(first)) of \(first.states) images of \(cuts) cuts (\(briefLoss(first, "images")))"
     }
 
-    private static func briefLoss(_ counts: CrashResult.Counts) -> String {
-        counts.lost > 0
-            ? "\(MarkdownTable.grouped(Double(counts.lost))) batches" : "the store (\(counts.corrupt) unreadable)"
+    /// "12 batches", "12 batches, 3 stores unreadable", "3 stores unreadable".
+    private static func briefLoss(_ counts: CrashResult.Counts, _ noun: String) -> String {
+        [
+            counts.lost > 0 ? "\(MarkdownTable.grouped(Double(counts.lost))) batches" : nil,
+            counts.corrupt > 0 ? "\(counts.corrupt) \(noun) unreadable" : nil,
+        ].compactMap { $0 }.joined(separator: ", ")
     }
 
     static func clean(_ counts: CrashResult.Counts) -> Bool { !counts.lostSomething }
@@ -127,10 +153,6 @@ public enum CrashEvidence {
 
     private static func lost(_ counts: CrashResult.Counts) -> String {
         "\(MarkdownTable.grouped(Double(counts.lost))) of \(MarkdownTable.grouped(Double(counts.acknowledged))) acknowledged batches"
-    }
-
-    private static func unreadable(_ counts: CrashResult.Counts, _ noun: String) -> String {
-        counts.corrupt > 0 ? ", \(counts.corrupt) of \(counts.states) \(noun) unreadable" : ""
     }
 
     /// "≤ 5.8% per cut".

@@ -48,7 +48,9 @@ struct EnumeratedStates {
 
     /// "lost saves in 19 of 137 synced states (only the newest save each, the oldest loss 4.2 ms after its
     /// acknowledgement; lost 19 of 20 acknowledged batches across them)": the states that lost, how far back a loss
-    /// reaches, and the run's batches lost in one state or another (each batch once).
+    /// reaches, and the run's batches lost in one state or another (each batch once). A damaged or unreadable state
+    /// is a losing state (it loses every save it held); a file written before that was counted gives the least count
+    /// ("at least 131 of 254").
     private func outcome(_ counts: CrashResult.Counts, _ name: String) -> String {
         let enumerated = counts.enumerated ?? run
         let total = "\(grouped(counts.states)) \(name) states"
@@ -65,18 +67,17 @@ struct EnumeratedStates {
             parts.append(
                 "lost \(grouped(counts.lost)) of \(grouped(counts.acknowledged)) acknowledged batches across them")
         }
-        if counts.corrupt > 0 { parts.append("\(grouped(counts.corrupt)) of them unreadable or damaged") }
-        let states = enumerated.lostStates > 0 ? enumerated.lostStates : counts.corrupt
-        return "lost saves in \(grouped(states)) of \(total) (\(parts.joined(separator: "; ")))"
+        if counts.corrupt > 0 {
+            parts.append("\(grouped(counts.corrupt)) of them unreadable or damaged, each losing every save it held")
+        }
+        return "lost saves in \(CrashEvidence.losing(counts)) of \(total) (\(parts.joined(separator: "; ")))"
     }
 
-    /// "no loss in all 412 states (137 points)", "lost batches in 19 of 137 synced states".
+    /// "no loss in all 412 states (137 points)", "lost in 19 of 137 synced states".
     var brief: String {
         if clean { return "no loss in \(run.sampledPoints == 0 ? "all " : "")\(grouped(states)) crash states" }
         let first = kinds.first { $0.counts.lostSomething }!
-        let bad =
-            (first.counts.enumerated?.lostStates ?? 0) > 0 ? first.counts.enumerated!.lostStates : first.counts.corrupt
-        return "lost in \(grouped(bad)) of \(grouped(first.counts.states)) \(first.name) states"
+        return "lost in \(CrashEvidence.losing(first.counts)) of \(grouped(first.counts.states)) \(first.name) states"
     }
 
     /// The report table's two power-cut cells: the synced states, and the prefix (and torn) states.

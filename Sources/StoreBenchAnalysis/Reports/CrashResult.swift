@@ -17,7 +17,23 @@ public struct CrashResult: Sendable, Equatable {
         /// runs, `states` the states of this kind, `acknowledged` the run's batches once, `lost` the distinct
         /// batches lost in any state, `corrupt` the corrupt states.
         public var enumerated: Enumerated?
-        public var lostSomething: Bool { lost > 0 || corrupt > 0 }
+        /// The `losing_states` column: the stores checked that lost a save (nil: a file written before it was
+        /// counted).
+        public var losingStates: Int?
+        public var lostSomething: Bool { lost > 0 || corrupt > 0 || (losingStates ?? 0) > 0 }
+
+        /// The states (kills, images) that lost a save — an acknowledged batch missing, or a store unreadable or
+        /// damaged, which loses every save it held — and whether the count is exact. A file written before
+        /// `losing_states` tells only its least value: the larger of the states that lost a batch and the damaged ones.
+        public var losing: (count: Int, exact: Bool) {
+            if let losingStates { return (losingStates, true) }
+            guard let lostStates = enumerated?.lostStates else {
+                // Random trials counted batches, not the trials that lost them: exact only when none was lost.
+                return (max(corrupt, lost > 0 ? 1 : 0), lost == 0)
+            }
+            // Exact when one of the two kinds is empty: then the other is every losing state.
+            return (max(lostStates, corrupt), lostStates == 0 || corrupt == 0)
+        }
 
         /// What an enumerated row adds (``DurabilityColumn/points`` …).
         public struct Enumerated: Sendable, Equatable {
@@ -48,9 +64,10 @@ public struct CrashResult: Sendable, Equatable {
 
         public init(
             trials: Int = 0, states: Int? = nil, acknowledged: Int = 0, lost: Int = 0, corrupt: Int = 0,
-            enumerated: Enumerated? = nil
+            enumerated: Enumerated? = nil, losingStates: Int? = nil
         ) {
             self.enumerated = enumerated
+            self.losingStates = losingStates
             self.trials = trials
             self.states = states ?? trials
             self.acknowledged = acknowledged
@@ -73,7 +90,8 @@ public struct CrashResult: Sendable, Equatable {
                 lost: a.lost + b.lost,
                 corrupt: a.corrupt + b.corrupt,
                 // Two enumerated runs add up; an enumerated and a random count are neither.
-                enumerated: a.enumerated.flatMap { a in b.enumerated.map { a + $0 } })
+                enumerated: a.enumerated.flatMap { a in b.enumerated.map { a + $0 } },
+                losingStates: a.losingStates.flatMap { a in b.losingStates.map { a + $0 } })
         }
     }
 
@@ -153,7 +171,8 @@ public struct CrashResult: Sendable, Equatable {
             let trials = max(int(.trials), int("kills"))
             var counts = Counts(
                 trials: trials, states: text(.images).flatMap { Int($0) } ?? trials, acknowledged: int(.ackedBatches),
-                lost: int(.lostBatches), corrupt: int(.corruptOpens))
+                lost: int(.lostBatches), corrupt: int(.corruptOpens),
+                losingStates: text(.losingStates).flatMap { Int($0) })
             if text(.method) == DurabilityMethod.enumerated.rawValue {
                 let window = text(.lossWindowMilliseconds) ?? ""
                 guard window.isEmpty || Double(window).map({ $0 >= 0 }) == true else {

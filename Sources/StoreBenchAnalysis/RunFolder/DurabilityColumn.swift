@@ -19,6 +19,10 @@ public enum DurabilityColumn: String, CaseIterable, Sendable {
     case lossWindowMilliseconds = "loss_window_ms"
     /// Enumerated rows: the loss window in acknowledgements (how many of the newest saves a state lost, at most).
     case lossDepth = "loss_depth"
+    /// Measured rows: the stores checked (kills, images, states) that lost a save — an acknowledged batch missing, or
+    /// the store unreadable or damaged, which loses every save it held. Empty in files written before it was counted:
+    /// readers then know only its least value (``CrashResult/Counts/losing``).
+    case losingStates = "losing_states"
 
     /// The header line's names.
     public static var header: [String] { allCases.map(\.rawValue) }
@@ -26,7 +30,7 @@ public enum DurabilityColumn: String, CaseIterable, Sendable {
     /// The counts: whole numbers, never negative.
     public static let counts: [DurabilityColumn] = [
         .trials, .images, .ackedBatches, .lostBatches, .partialBatches, .corruptOpens, .unrecoverable, .retries,
-        .points, .sampledPoints, .distinctImages, .lostStates, .lossDepth,
+        .points, .sampledPoints, .distinctImages, .lostStates, .lossDepth, .losingStates,
     ]
 
     /// What a crash result file must have to be read at all (older files say `kills` for `trials`).

@@ -8,8 +8,11 @@ public struct CrashStateVerdicts: Sendable {
     /// One kind of state's counts.
     public struct Tally: Sendable, Equatable {
         public var states = 0
-        /// States that lost at least one acknowledged batch.
+        /// States that lost at least one acknowledged batch (a damaged or unreadable state loses all it held).
         public var lostStates = 0
+        /// States that lost a save: an acknowledged batch missing, or a store unreadable or damaged — which loses every
+        /// save it held, even one destroyed before the run's first acknowledgement (it held the settled batch 0).
+        public var losingStates = 0
         /// States whose store did not open or read, failed its integrity check, or held foreign articles.
         public var corruptStates = 0
         /// States whose store did not open or read at all.
@@ -53,11 +56,13 @@ public struct CrashStateVerdicts: Sendable {
             let report = reports[state.image]
             var tally = tallies[state.kind] ?? Tally()
             tally.states += 1
-            let complete = Set(report.completeBatches)
-            let lost = point.acknowledged.filter { !complete.contains($0.batch) }
             let corrupt = report.isCorrupt
+            // A damaged store is not trusted with any of its saves: none of its batches counts as kept.
+            let complete = corrupt ? [] : Set(report.completeBatches)
+            let lost = point.acknowledged.filter { !complete.contains($0.batch) }
             if !report.opened { tally.unreadableStates += 1 }
             if corrupt { tally.corruptStates += 1 }
+            if corrupt || !lost.isEmpty { tally.losingStates += 1 }
             tally.partialBatches.formUnion(report.partialBatches)
             stateLosses.append((lost.map(\.batch), corrupt))
             if !lost.isEmpty {

@@ -122,6 +122,7 @@ extension CrashTrials {
             row.corruptOpens = tally.corruptStates
             row.unrecoverable = tally.unreadableStates
             row.lostStates = tally.lostStates
+            row.losingStates = tally.losingStates
             row.points = verdicts.points
             row.sampledPoints = verdicts.sampledPoints
             row.distinctImages = verdicts.images

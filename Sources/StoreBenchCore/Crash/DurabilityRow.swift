@@ -16,8 +16,11 @@ public struct DurabilityRow: Sendable, Equatable {
     public var images = 0
     /// Batches acknowledged (committed, by the backend's own account) before the fault, summed over the images.
     public var ackedBatches = 0
-    /// Acknowledged batches that were not complete after reopening.
+    /// Acknowledged batches that were not complete after reopening (all of a damaged or unreadable store's).
     public var lostBatches = 0
+    /// Stores checked (kills, images, states) that lost a save: an acknowledged batch missing, or the store unreadable
+    /// or damaged, which loses every save it held (the settled batch 0 too, before any acknowledgement).
+    public var losingStates = 0
     /// Batches present only in part (acknowledged or not).
     public var partialBatches = 0
     /// Reopens whose integrity check failed, or that found articles the writer never wrote.
@@ -78,29 +81,31 @@ public struct DurabilityRow: Sendable, Equatable {
     }
 
     public var fields: [String] {
-        [backend, variant, settings, fault.rawValue, image.rawValue]
-            + [trials, images, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries].map(
-                String.init)
-            + [status.rawValue, detail, method?.rawValue ?? ""]
-            + (method == .enumerated
-                ? [points, sampledPoints, distinctImages, lostStates].map(String.init)
-                    + [
-                        lossWindowMilliseconds.map { String(format: "%.3f", $0) } ?? "",
-                        lossDepth.map(String.init) ?? "",
-                    ]
-                : ["", "", "", "", "", ""])
+        let counts = [trials, images, ackedBatches, lostBatches, partialBatches, corruptOpens, unrecoverable, retries]
+        let enumerated: [String] =
+            method == .enumerated
+            ? [points, sampledPoints, distinctImages, lostStates].map(String.init) + [
+                lossWindowMilliseconds.map { String(format: "%.3f", $0) } ?? "", lossDepth.map(String.init) ?? "",
+            ]
+            : ["", "", "", "", "", ""]
+        let losing = status == .measured ? String(losingStates) : ""
+        return [backend, variant, settings, fault.rawValue, image.rawValue] + counts.map(String.init)
+            + [status.rawValue, detail, method?.rawValue ?? ""] + enumerated + [losing]
     }
 
     /// Adds one checked store: `acked` were acknowledged before the fault, `report` is what the checker found.
     mutating func count(acked: [Int], report: CrashBatches.Report) {
         images += 1
         ackedBatches += acked.count
-        let complete = Set(report.completeBatches)
-        lostBatches += acked.filter { !complete.contains($0) }.count
+        // A damaged store is not trusted with any of its saves: none of its batches counts as kept.
+        let complete = report.isCorrupt ? [] : Set(report.completeBatches)
+        let lost = acked.filter { !complete.contains($0) }.count
+        lostBatches += lost
         partialBatches += report.partialBatches.count
         if !report.opened { unrecoverable += 1 }
         if settings.isEmpty { settings = report.settings }
         if report.isCorrupt { corruptOpens += 1 }
+        if report.isCorrupt || lost > 0 { losingStates += 1 }
     }
 
     /// "3 kills, 120 acknowledged, 0 lost, …" for progress lines.
