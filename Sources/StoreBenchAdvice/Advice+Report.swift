@@ -70,8 +70,16 @@ extension Advice {
             let limit = "\(Self.number(check.budget.milliseconds)) ms"
             guard let measured = check.measured else { return "\(check.operation.rawValue): not measured" }
             let basis = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
+            // A figure from fewer repetitions than a verdict needs is shown, never judged against its budget.
+            let relation =
+                switch check.outcome {
+                case .met: "≤"
+                case .missed: ">"
+                case .notMeasuredEnough: "vs"
+                }
+            let thin = check.outcome == .notMeasuredEnough ? "; not measured enough: \(check.minimum) needed" : ""
             return
-                "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(check.met ? "≤" : ">") \(limit) (\(basis))"
+                "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(relation) \(limit) (\(basis)\(thin))"
         }.joined(separator: "; ")
     }
 
@@ -90,13 +98,17 @@ extension Advice {
         case .recommended: return "recommended"
         case .tied:
             return "tied: its cost a day is " + (claim(strategy) ?? "not comparable") + " against the recommendation's"
+        case .candidate:
+            return "meets everything measured, but the answer waits for the strategies not measured enough"
+        case .notMeasuredEnough:
+            return "not measured enough to judge: " + strategy.missingEvidence.joined(separator: "; ")
         case .costlier:
             return "costlier: "
                 + (claim(strategy).map { "its cost a day is \($0) against the recommendation's" }
                     ?? "more storage time a day")
         case .missesBudget:
             return "misses "
-                + strategy.budgets.filter { !$0.met }.map { check in
+                + strategy.budgets.filter { $0.outcome == .missed }.map { check in
                     guard let measured = check.measured else {
                         let why = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
                         return "\(check.operation.rawValue) (no figure\(why.isEmpty ? "" : ": " + why))"
@@ -108,13 +120,13 @@ extension Advice {
                 }.joined(separator: "; ")
                 // A store that also loses the extension's updates says so: a budget is not its only failure.
                 + (strategy.sharing.map {
-                    $0.met
+                    $0.outcome != .fails
                         ? ""
                         : "; and fails the need (one store for the app and its "
                             + "extension): \($0.phrase)"
                 } ?? "")
         case .failsNeed:
-            if let sharing = strategy.sharing, !sharing.met {
+            if let sharing = strategy.sharing, sharing.outcome == .fails {
                 return "fails the need (one store for the app and its extension): \(sharing.phrase)"
             }
             // With a loss window, the durability cell beside the verdict holds the class and the window.
@@ -157,6 +169,15 @@ extension Advice {
                         + tied.map { "**\($0.label)**" }.joined(separator: ", ") + ".",
                 ]
             }
+        } else if noAnswerYet {
+            let thin = strategies.filter { $0.verdict == .notMeasuredEnough }
+            lines += [
+                "**No answer yet: \(thin.count) of \(strategies.count) strategies are not measured enough to be "
+                    + "judged**, and any of them might be the cheapest that meets everything. A budget met or missed, "
+                    + "no lost update and a recommendation each need \(minimumRepetitions) repetitions (the first "
+                    + "look); what each strategy still needs is in its verdict below. Ask again with more "
+                    + "`run_seconds`, or with fewer candidates."
+            ]
         } else {
             lines += [
                 "**No strategy meets everything this profile asks.** Each one's failure is below; relax a budget, "
@@ -277,13 +298,15 @@ extension Advice {
                 entry["sharing"] = [
                     "lost_updates": sharing.lostUpdates, "refusals": sharing.refusals, "operations": sharing.operations,
                     "refused_percent": sharing.refusedPercent, "allowed_refused_percent": sharing.allowedPercent,
-                    "repetitions": sharing.repetitions, "met": sharing.met,
+                    "repetitions": sharing.repetitions, "exercised_repetitions": sharing.exercised,
+                    "outcome": "\(sharing.outcome)", "met": sharing.met,
                 ]
             }
             entry["budgets"] = strategy.budgets.map { check -> [String: Any] in
                 var item: [String: Any] = [
                     "operation": check.operation.rawValue, "percentile": check.budget.percentile,
-                    "budget_ms": check.budget.milliseconds, "met": check.met,
+                    "budget_ms": check.budget.milliseconds, "met": check.met, "outcome": "\(check.outcome)",
+                    "repetitions": check.repetitions,
                 ]
                 if let measured = check.measured { item["measured_ms"] = measured * 1_000 }
                 return item
@@ -303,6 +326,7 @@ extension Advice {
         var record: [String: Any] = [
             "profile": profile.name, "profile_file": profile.file, "need": profile.need.rawValue,
             "recommendation": recommendation.map { ["backend": $0.backend, "variant": $0.variant] as Any } ?? NSNull(),
+            "answer": recommendation != nil ? "recommendation" : noAnswerYet ? "no-answer-yet" : "no-strategy",
             "strategies": strategies,
             "not_considered": notConsidered.map { ["candidate": $0.candidate, "reason": $0.reason] },
             "measured_on": [

@@ -23,20 +23,42 @@ public struct Advice: Sendable {
         public let problem: String?
         /// The noise flags of the operation's repetitions (`contended`: the machine was busy with other work).
         public var flags: [String] = []
+        /// The repetitions the percentile rests on (the extension's: those in which it was exercised; nil: all
+        /// measured repetitions).
+        public var evidence: Int?
         /// The measured repetitions.
         public var repetitions: Int { perOp.count }
+        /// The repetitions a verdict on this operation's budget rests on.
+        public var evidenceRepetitions: Int { evidence ?? repetitions }
     }
 
-    /// A budget's outcome for one strategy.
+    /// A budget's outcome for one strategy: met or missed only on the repetitions the first look needs
+    /// (``AdvicePlan/minimumRepetitions``); on fewer, not measured enough — nothing else decides.
     public struct BudgetCheck: Sendable {
         public let operation: AppProfile.Operation
         public let budget: AppProfile.Budget
         public let measured: Double?
-        public var met: Bool { measured.map { $0 * 1_000 <= budget.milliseconds } ?? false }
+        /// The repetitions the figure rests on, and the fewest a verdict needs.
+        public var repetitions = 0
+        public var minimum = 0
+
+        public enum Outcome: Sendable, Equatable { case met, missed, notMeasuredEnough }
+
+        public var outcome: Outcome {
+            guard let measured, repetitions >= minimum else { return .notMeasuredEnough }
+            return measured * 1_000 <= budget.milliseconds ? .met : .missed
+        }
+        public var met: Bool { outcome == .met }
     }
 
     public enum Verdict: Sendable, Equatable {
-        case recommended, tied, costlier, missesBudget, failsNeed, cannotRun
+        case recommended, tied, costlier
+        /// Meets everything measured so far, while another strategy is not measured enough to be judged: no answer
+        /// yet, so no recommendation either.
+        case candidate
+        /// Some deciding figure rests on fewer repetitions than a verdict needs, and nothing measured rules it out.
+        case notMeasuredEnough
+        case missesBudget, failsNeed, cannotRun
     }
 
     /// One candidate and its judgement.
@@ -62,6 +84,21 @@ public struct Advice: Sendable {
         /// Cost relative to the recommendation: median ratio and its 95% interval.
         public var ratio: (median: Double, low: Double, high: Double)?
         public var meetsBudgets: Bool { budgets.allSatisfy(\.met) }
+        /// A budget missed on enough repetitions.
+        public var missesABudget: Bool { budgets.contains { $0.outcome == .missed } }
+        /// What the strategy's verdict still needs: "save p99: not measured enough (n=1; 8 needed)".
+        public var missingEvidence: [String] {
+            budgets.filter { $0.outcome == .notMeasuredEnough }.map { check in
+                let what =
+                    check.operation == .extensionOperation
+                    ? "not exercised enough (the extension worked beside the app in \(check.repetitions) "
+                        + "repetitions; \(check.minimum) needed)"
+                    : "not measured enough (n=\(check.repetitions); \(check.minimum) needed)"
+                return "\(check.operation.rawValue) p\(check.budget.percentile): \(what)"
+            }
+                + (sharing.flatMap { $0.outcome == .notMeasuredEnough ? "sharing: \($0.missing)" : nil }.map { [$0] }
+                    ?? [])
+        }
         public var runs: Bool { operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty } }
     }
 
@@ -74,6 +111,8 @@ public struct Advice: Sendable {
     public var strategies: [Strategy]
     public let notConsidered: [(candidate: String, reason: String)]
     public var recommendation: Strategy? { strategies.first { $0.verdict == .recommended } }
+    /// No recommendation because some strategy is not measured enough to be judged (exit 7, not 6).
+    public var noAnswerYet: Bool { strategies.contains { $0.verdict == .notMeasuredEnough } }
 
     /// Judges the rows of `table` (the run of `plan`'s scenario) with the crash results `crashes` ("backend
     /// [variant]");
@@ -105,7 +144,9 @@ public struct Advice: Sendable {
             let budgets = plan.profile.budgets.sorted { $0.key < $1.key }.map { operation, budget in
                 BudgetCheck(
                     operation: operation, budget: budget,
-                    measured: operations.first { $0.operation == operation }?.atPercentile)
+                    measured: operations.first { $0.operation == operation }?.atPercentile,
+                    repetitions: operations.first { $0.operation == operation }?.evidenceRepetitions ?? 0,
+                    minimum: AdvicePlan.minimumRepetitions)
             }
             let runs = operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty }
             let cost = runs ? Self.cost(operations, perDay: plan.profile.perDay, resamples: resamples, rng: &rng) : nil
@@ -118,7 +159,7 @@ public struct Advice: Sendable {
                 SharingCheck(rows: rows, profile: plan.profile, workload: $0.workload)
             }
             let meets =
-                Self.meetsNeed(plan.profile, durability: durability, window: window) && (sharing?.met ?? true)
+                Self.meetsNeed(plan.profile, durability: durability, window: window) && sharing?.outcome != .fails
             let perDay = plan.profile.perDay
             return Strategy(
                 backend: backend, variant: variant, label: label(backend, variant), operations: operations,
@@ -147,9 +188,16 @@ public struct Advice: Sendable {
             strategies[index].verdict =
                 !strategy.runs
                 ? .cannotRun
-                : !strategy.meetsBudgets
+                : strategy.missesABudget
                     ? .missesBudget
-                    : !strategy.meetsNeed ? .failsNeed : .costlier
+                    : !strategy.meetsNeed
+                        ? .failsNeed : !strategy.missingEvidence.isEmpty ? .notMeasuredEnough : .costlier
+        }
+        // A recommendation needs every strategy judged: one not measured enough might be the cheapest.
+        if noAnswerYet {
+            for index in strategies.indices where strategies[index].verdict == .costlier {
+                strategies[index].verdict = .candidate
+            }
         }
         let rank: (Strategy) -> Double = { $0.costPerDay ?? .infinity }
         strategies.sort { a, b in
@@ -200,7 +248,8 @@ public struct Advice: Sendable {
     }
 
     private static func order(_ verdict: Verdict) -> Int {
-        [.recommended, .tied, .costlier, .missesBudget, .failsNeed, .cannotRun].firstIndex(of: verdict)!
+        [.recommended, .tied, .costlier, .candidate, .notMeasuredEnough, .missesBudget, .failsNeed, .cannotRun]
+            .firstIndex(of: verdict)!
     }
 
     /// One operation's figures from its rows (one per repetition).
@@ -222,6 +271,7 @@ public struct Advice: Sendable {
         }
         var atPercentile: Double?
         var basis = ""
+        var exercised: Int?
         if let percentile {
             // The extension's own operations where the profile's other process is judged (its latency columns).
             let columns: [SampleColumn] =
@@ -233,11 +283,12 @@ public struct Advice: Sendable {
                 // Only the extension's own latencies say how long it waited: a repetition in which it ran no operation
                 // (the app finished first) has none, and the app's time per operation is no stand-in.
                 atPercentile = Statistics.median(recorded).map { $0 / 1_000_000 }
+                exercised = recorded.count
                 basis =
                     recorded.isEmpty
-                    ? "the extension ran no operation in \(ok.count) repetition\(ok.count == 1 ? "" : "s")"
-                    : "p\(percentile) of the extension's operations (from their arrival), median of the "
-                        + "\(recorded.count) of \(ok.count) repetitions in which it ran"
+                    ? "the extension was not exercised in \(ok.count) repetition\(ok.count == 1 ? "" : "s")"
+                    : "p\(percentile) of the extension's operations that arrived while the app worked (from their "
+                        + "arrival), median of the \(recorded.count) of \(ok.count) repetitions in which it was exercised"
             } else if !measure.wholeRepetition, recorded.count == ok.count, let median = Statistics.median(recorded) {
                 let ops = Int(ok.compactMap { $0.values[.ops] }.min() ?? 0)
                 atPercentile = median / 1_000_000
@@ -254,6 +305,7 @@ public struct Advice: Sendable {
             operation: measure.operation, perOp: perOp, atPercentile: atPercentile, percentileBasis: basis,
             writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
             syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
+        result.evidence = exercised
         if let statistics = Statistics(perOp) {
             let wall = ok.compactMap { $0.values[.wallSeconds] }.reduce(0, +)
             result.flags = NoiseFlags.flags(

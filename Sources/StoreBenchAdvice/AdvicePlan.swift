@@ -140,8 +140,10 @@ public struct AdvicePlan: Sendable {
                     ]), false,
                     "1 operation of the app (a save or an edit of a recent save) or of its extension (the newest "
                         + "\(screen) records read, then a mark, a setting or a draft written), both processes on one "
-                        + "store (shared); \(Self.sharedAppOperations) app operations per repetition, the extension at "
-                        + "\(Self.sharedExtensionRate) a second"
+                        + "store (shared); \(Self.sharedAppOperations) app operations per repetition, 2 ms apart, and "
+                        + "the extension's arrivals at \(Self.sharedExtensionRate) a second within them (about "
+                        + "\(Self.sharedAppOperations * Self.sharedExtensionRate / 500) a repetition, each while the app "
+                        + "works)"
                 )
             case .migration:
                 (

@@ -2,18 +2,35 @@ import StoreBenchAnalysis
 
 /// Whether a strategy keeps a profile's `processes` need, from its `shared` rows: no acknowledged update lost (last
 /// writer wins), and no more refused attempts (`SQLITE_BUSY`, `GDBM_CANT_BE_WRITER`) per operation than the profile
-/// allows. Counted over every ok repetition.
+/// allows. Counted over every ok repetition. A lost update is a proof on its own; "none lost" needs the first look's
+/// repetitions in which the extension was exercised (it worked beside the app: `extension_ops`).
 public struct SharingCheck: Sendable, Equatable {
     public let lostUpdates: Int
     public let refusals: Int
     public let operations: Int
     public let repetitions: Int
+    /// Repetitions in which the extension worked beside the app, and the fewest "none lost" needs.
+    public let exercised: Int
+    public let minimum: Int
     /// The profile's allowance, in percent of the operations.
     public let allowedPercent: Double
 
+    public enum Outcome: Sendable, Equatable { case met, fails, notMeasuredEnough }
+
+    public var outcome: Outcome {
+        if lostUpdates > 0 || (exercised >= minimum && refusedPercent > allowedPercent) { return .fails }
+        return exercised >= minimum ? .met : .notMeasuredEnough
+    }
+
+    /// "not exercised enough (the extension worked beside the app in 3 of 8 repetitions; 8 needed)".
+    public var missing: String {
+        "not exercised enough (the extension worked beside the app in \(exercised) of \(repetitions) repetition"
+            + "\(repetitions == 1 ? "" : "s"); \(minimum) needed)"
+    }
+
     /// Refused attempts per 100 acknowledged operations.
     public var refusedPercent: Double { operations > 0 ? Double(refusals) * 100 / Double(operations) : 0 }
-    public var met: Bool { lostUpdates == 0 && refusedPercent <= allowedPercent }
+    public var met: Bool { outcome == .met }
 
     /// The check of the `shared` rows among `rows`; nil when the profile has no other process or no row ran.
     public init?(rows: [SampleTable.Row], profile: AppProfile, workload: String) {
@@ -25,6 +42,8 @@ public struct SharingCheck: Sendable, Equatable {
         refusals = total(.refusals)
         operations = total(.ops)
         repetitions = ok.count
+        exercised = ok.filter { ($0.values[.extensionOps] ?? 0) > 0 }.count
+        minimum = AdvicePlan.minimumRepetitions
         allowedPercent = processes.refusedPercent
     }
 
@@ -33,6 +52,6 @@ public struct SharingCheck: Sendable, Equatable {
         "\(lostUpdates) lost update\(lostUpdates == 1 ? "" : "s") and \(refusals) refused attempt"
             + "\(refusals == 1 ? "" : "s") in \(operations) operations of the app and its extension ("
             + String(format: "%.1f%%; allowed %@%%", refusedPercent, Advice.number(allowedPercent))
-            + "), \(repetitions) repetition\(repetitions == 1 ? "" : "s")"
+            + "), \(repetitions) repetition\(repetitions == 1 ? "" : "s"), the extension exercised in \(exercised)"
     }
 }

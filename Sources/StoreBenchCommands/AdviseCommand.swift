@@ -19,7 +19,8 @@ struct AdviseCommand: ParsableCommand {
             budgets, with the profile's record shape (durability.csv, also in run/ so `storebench report run` shows \
             it), and answers: the cheapest strategy that meets every budget and the need, its runner-ups and why each \
             lost. Exit codes: 0 a strategy meets everything; 6 none does (the answer says which budget or need each \
-            failed); 1 a run or trial failed; 64 bad input; 130/143 interrupted. --report OUT renders the answer again \
+            failed); 7 no answer yet (a strategy is not measured enough to be judged: the answer says what each \
+            needs); 1 a run or trial failed; 64 bad input; 130/143 interrupted. --report OUT renders the answer again \
             from OUT (after scripts/plot drew run/charts).
             """
     )
@@ -257,6 +258,7 @@ struct AdviseCommand: ParsableCommand {
         try claim.write(try advice.json(provenance, growth: growth), name: "advice.json")
         print(markdown, terminator: "")
         printError("answer: \(out.appendingPathComponent("advice.md").path)")
-        return ExitCode(advice.recommendation == nil ? Exit.noStrategy : Exit.ok)
+        return ExitCode(
+            advice.recommendation != nil ? Exit.ok : advice.noAnswerYet ? Exit.noAnswerYet : Exit.noStrategy)
     }
 }

@@ -8,8 +8,8 @@ extension DecisionReport {
     static let figureColumns: [SampleColumn] =
         [.firstReadSeconds, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown] + sharedColumns
     static let sharedColumns: [SampleColumn] = [
-        .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .extensionP50,
-        .extensionP99,
+        .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .extensionOps,
+        .extensionP50, .extensionP99,
     ]
 
     /// The sentence a recommendation needs when the timed operation is not the whole cost: a lazy migration is fast
@@ -99,6 +99,7 @@ extension DecisionReport {
         case .lockWaits: "lock waits"
         case .lockWaitSeconds: "waiting for locks"
         case .lockHoldSeconds: "longest lock hold"
+        case .extensionOps: "extension operations with the app working"
         case .extensionP50: "extension p50"
         case .extensionP99: "extension p99"
         default: column.rawValue

@@ -36,6 +36,7 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case lockWaits = "lock_waits"
     case lockWaitSeconds = "lock_wait_s"
     case lockHoldSeconds = "lock_hold_max_s"
+    case extensionOps = "extension_ops"
     case extensionP50 = "extension_p50_us"
     case extensionP90 = "extension_p90_us"
     case extensionP99 = "extension_p99_us"

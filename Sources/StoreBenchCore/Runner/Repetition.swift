@@ -146,6 +146,14 @@ public final class Repetition {
     /// the clock. The counted costs still run until measure returns.
     public func stopClock() { clockStopped = monotonicNanoseconds() }
 
+    /// The work's own time, when the timed span holds pauses that are no work of the store (``timeWork(nanoseconds:)``);
+    /// nil: the clock's span is the time.
+    public private(set) var workNanoseconds: UInt64?
+
+    /// Measure: the row's time is `nanoseconds` of work, not the clock's span — for processes that pause between
+    /// operations as an app's user does (`shared`); the span still bounds what the counted costs cover.
+    public func timeWork(nanoseconds: UInt64) { workNanoseconds = nanoseconds }
+
     /// Bytes counted by child processes the timed operation ran and has not reaped (``CountedCost/isBytes`` costs),
     /// added to the row's counted costs.
     public private(set) var childBytes: [CountedCost: Int64] = [:]

@@ -195,7 +195,7 @@ final class RepetitionRunner {
         sample.latency = run.latencies.percentiles
         let io = ProcessIO.delta(ioBefore, ioAfter)
         let usage = DiskUsage.of(directory)
-        sample.wallSeconds = Double(end - start) / 1_000_000_000
+        sample.wallSeconds = Double(run.workNanoseconds ?? (end - start)) / 1_000_000_000
         sample.cpuUserSeconds = cpuAfter.user - cpuBefore.user
         sample.cpuSystemSeconds = cpuAfter.system - cpuBefore.system
 

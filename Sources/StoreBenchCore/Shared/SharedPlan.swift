@@ -6,10 +6,13 @@ import Foundation
 ///
 /// - The **app** saves new articles one app operation at a time (closed loop), each newer than everything stored;
 ///   `edit_percent` of its operations instead edit one of its own saves from a few operations before (still on the
-///   newest screen, where the extension works too).
+///   newest screen, where the extension works too). Between two operations it pauses `pause_us` (a user's time
+///   between saves, untimed), so its work spans at least `count × pause_us`, whatever the strategy's speed.
 /// - Each **extension** works open loop: operations arrive at seeded exponential intervals (a Poisson process at
-///   `rate` a second). Each reads the newest `screen` articles and writes one small change of its own, in turn: a
-///   mark (one article of the screen it read, marked read), a setting, a draft (a new article).
+///   `rate` a second), and its **planned** operations are the arrivals that fall within the app's least span — so
+///   every one arrives while the app is still working, on a fast strategy as on a slow one. Each reads the newest
+///   `screen` articles and writes one small change of its own, in turn: a mark (one article of the screen it read,
+///   marked read), a setting, a draft (a new article).
 public struct SharedPlan: Sendable {
     /// The parameters a child needs (what ``SharedWorkload`` declares, by name).
     public struct Parameters: Codable, Sendable, Equatable {
@@ -20,13 +23,23 @@ public struct SharedPlan: Sendable {
         public var editPercent: Int
         public var retries: Int
         public var extensions: Int
+        /// The app's pause between two operations, in microseconds.
+        public var pauseMicroseconds: Int
 
         public init(
-            count: Int, stored: Int, screen: Int, rate: Int, editPercent: Int, retries: Int, extensions: Int
+            count: Int, stored: Int, screen: Int, rate: Int, editPercent: Int, retries: Int, extensions: Int,
+            pauseMicroseconds: Int
         ) {
             (self.count, self.stored, self.screen, self.rate) = (count, stored, screen, rate)
             (self.editPercent, self.retries, self.extensions) = (editPercent, retries, extensions)
+            self.pauseMicroseconds = pauseMicroseconds
         }
+
+        /// The app's least span (ns): its pauses, `count - 1` of them.
+        public var appSpanNanoseconds: UInt64 { UInt64(max(count - 1, 0)) * UInt64(pauseMicroseconds) * 1_000 }
+
+        /// How many operations one extension is expected to plan: `rate` × the app's least span.
+        public var expectedExtensionOperations: Double { Double(rate) * Double(appSpanNanoseconds) / 1e9 }
     }
 
     /// An app operation or an extension's write.
@@ -133,6 +146,18 @@ public struct SharedPlan: Sendable {
         Arrivals(
             rng: SplitMix64.forItem(seed: seed ^ 0x5348_4152, stream: UInt64(index) + 1, index: 0),
             rate: parameters.rate)
+    }
+
+    /// Extension `index`'s planned arrivals (ns after the barrier): every arrival within the app's least span
+    /// (``Parameters/appSpanNanoseconds``), so each one finds the app still working.
+    public func plannedArrivals(ofExtension index: Int) -> [UInt64] {
+        var arrivals = arrivals(ofExtension: index)
+        var planned: [UInt64] = []
+        while true {
+            let next = arrivals.next()
+            guard next < parameters.appSpanNanoseconds else { return planned }
+            planned.append(next)
+        }
     }
 
     /// The next arrival, each call later than the one before.

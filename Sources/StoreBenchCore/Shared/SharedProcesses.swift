@@ -3,9 +3,9 @@ import Foundation
 /// The runner's side of the `shared` workload: the app and extension processes (``SharedWorker``), started in
 /// prepare and waiting at the barrier, released together in measure, and collected in verify.
 ///
-/// Each says `ready`, then — after `go <barrier>` — `done` the moment its work is over, then its report as one JSON
-/// line. The app's `done` is what ends the extensions (`stop`); the clock stops at the last `done`, before any report
-/// is read or decoded.
+/// Each says `ready`, then — after `go <barrier>` — `done` the moment its planned work is over, then its report as one
+/// JSON line. The repetition ends when every process has done its planned operations (the last `done`), before any
+/// report is read or decoded.
 final class SharedProcesses {
     private let children: [ChildProcess]
     private let names: [String]
@@ -38,9 +38,7 @@ final class SharedProcesses {
     func go() throws {
         let barrier = monotonicNanoseconds()
         for child in children { try child.send("go \(barrier)") }
-        try expect("done", from: 0)
-        for child in children.dropFirst() { try child.send("stop") }
-        for index in children.indices.dropFirst() { try expect("done", from: index) }
+        for index in children.indices { try expect("done", from: index) }
     }
 
     /// Untimed: every process's report, the app's first.
@@ -132,6 +130,7 @@ enum SharedSummary {
             "longest hold \(milliseconds(report.longestHoldNanoseconds)) ms",
         ]
         if report.screens > 0 { parts.insert("\(report.screens) screens", at: 1) }
+        if report.planned > 0 { parts.insert("\(report.attempted) of \(report.planned) planned attempted", at: 1) }
         if report.skipped > 0 { parts.insert("\(report.skipped) edits of unsaved articles skipped", at: 1) }
         for cost in [CountedCost.syncs, .writeCalls, .writtenBytes] {
             if let value = report.costs[cost.rawValue] { parts.append("\(cost.rawValue) \(value)") }

@@ -25,6 +25,10 @@ public struct SharedProcessReport: Codable, Sendable {
     public var latencies: [UInt64] = []
     /// Screens read (extensions).
     public var screens = 0
+    /// An extension's planned operations (``SharedPlan/plannedArrivals(ofExtension:)``), and those it attempted
+    /// (acknowledged, given up or failed): fewer attempted than planned means it was stopped early.
+    public var planned = 0
+    public var attempted = 0
     /// Attempts the library refused (``ProcessSharingStore/refusal(in:)``), retries made, and operations given up
     /// after the last retry.
     public var refusals = 0
@@ -58,4 +62,16 @@ public struct SharedProcessReport: Codable, Sendable {
 
     /// Time waiting for the other processes' locks: the library's waits and the back-off before retries.
     public var waitNanoseconds: UInt64 { lockWaits.nanoseconds + backoffNanoseconds }
+
+    /// The process's own time in its acknowledged operations (the sum of their latencies; the app's pauses are not
+    /// in it).
+    public var busyNanoseconds: UInt64 { latencies.reduce(0, +) }
+
+    /// The latencies of the operations that arrived before `end` (the app's last operation): an extension's
+    /// operations that competed with the app. An operation arrived `latency` before its acknowledgement.
+    public func latencies(arrivingBefore end: UInt64) -> [UInt64] {
+        zip(acks, latencies).compactMap { ack, latency in
+            ack.nanoseconds >= latency && ack.nanoseconds - latency < end ? latency : nil
+        }
+    }
 }

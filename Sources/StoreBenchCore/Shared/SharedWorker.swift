@@ -6,7 +6,9 @@ import Foundation
 
 /// One process of the `shared` workload, in a `storebench child`: opens the store, says `ready`, waits for `go
 /// <barrier>` on standard input, does its plan's work, answers with its ``SharedProcessReport`` as one JSON line, and
-/// closes the store when its input ends. An extension stops at `stop` (sent when the app has finished).
+/// closes the store when its input ends. The app pauses `pause_us` between its operations (untimed); an extension
+/// does its planned operations (``SharedPlan/plannedArrivals(ofExtension:)``), each at its arrival, and is done — or
+/// stops early at `stop` or the end of its input (the runner giving up).
 ///
 /// The app keeps its store open (unless the backend must open per operation, ``ProcessSharing/opensPerOperation``);
 /// an extension opens the store for each operation and closes it after, as an extension woken per event does. A
@@ -105,7 +107,9 @@ final class SharedWorker {
     private func runApp() throws {
         report.latencies.reserveCapacity(plan.app.count)
         var unsaved = Set<String>()
+        let pause = UInt64(plan.parameters.pauseMicroseconds) * 1_000
         for (number, operation) in plan.app.enumerated() {
+            if number > 0 && pause > 0 { Self.sleep(pause) }
             // The app does not edit what it could not save.
             if case .edit(let edit) = operation, unsaved.contains(edit.uid) {
                 report.skipped += 1
@@ -134,12 +138,22 @@ final class SharedWorker {
         }
     }
 
-    /// An extension: operations at their arrival times until `stop`.
-    private func runExtension(barrier: UInt64) {
-        var arrivals = plan.arrivals(ofExtension: index - 1)
-        var number = 0
+    /// The app's pause between two operations: at least `nanoseconds` (a sleep cut short by a signal goes on).
+    private static func sleep(_ nanoseconds: UInt64) {
+        let until = monotonicNanoseconds() + nanoseconds
         while true {
-            let due = barrier + arrivals.next()
+            let now = monotonicNanoseconds()
+            guard now < until else { return }
+            usleep(useconds_t(min((until - now + 999) / 1_000, 1_000_000)))
+        }
+    }
+
+    /// An extension: its planned operations at their arrival times (or until `stop`).
+    private func runExtension(barrier: UInt64) {
+        let arrivals = plan.plannedArrivals(ofExtension: index - 1)
+        report.planned = arrivals.count
+        for (number, arrival) in arrivals.enumerated() {
+            let due = barrier + arrival
             if input.stopRequested(before: due) { break }
             let operation = plan.extensionOperation(index - 1, number: number)
             let screen = plan.parameters.screen
@@ -161,8 +175,8 @@ final class SharedWorker {
                 }
                 return marked
             }
+            report.attempted += 1
             if let done { acknowledge(number, uid: done.uid, since: due) }
-            number += 1
         }
     }
 

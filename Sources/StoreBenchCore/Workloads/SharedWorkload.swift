@@ -2,12 +2,18 @@ import Foundation
 
 /// `shared`: one store, several processes — an app and its extension (a widget, a share extension, a notification
 /// service) opening the same container. The runner starts the processes (`storebench child`), each opens the store
-/// in the backend's idiom for sharing (``ProcessSharingStore``), and all wait at a barrier; the clock runs from the
-/// barrier until every process has finished. The app does `count` operations closed loop (saves, and edits of its
-/// own recent saves); each extension works open loop at a seeded Poisson `rate` a second, reading the newest screen
-/// and writing a small change of its own (a mark, a setting, a draft) — see ``SharedPlan``.
+/// in the backend's idiom for sharing (``ProcessSharingStore``), and all wait at a barrier; the repetition ends when
+/// every process has done its planned operations. The app does `count` operations closed loop (saves, and edits of
+/// its own recent saves) with a pause of `pause_us` between two; each extension works open loop at a seeded Poisson
+/// `rate` a second, its planned operations being the arrivals within the app's least span, so each arrives while the
+/// app works: it reads the newest screen and writes a small change of its own (a mark, a setting, a draft) — see
+/// ``SharedPlan``.
 ///
-/// The row's latency columns are the app's operations; `ops` counts every process's acknowledged operations. Lock
+/// The row's time is the processes' own time in their operations (the app's pauses are not in it), so `wall_s / ops`
+/// is the mean operation's; its latency columns are the app's operations; `ops` counts every process's acknowledged
+/// operations. The extension's figures (`extension_ops`, its percentiles) count only its operations that arrived
+/// while the app was working; a repetition whose extension did fewer than planned, or none while the app worked, was
+/// **not exercised**: its extension figures stay empty and its note says so. Lock
 /// waits, refusals, retries, the longest lock hold and lost updates are summed into their columns, and `processes`
 /// has each process's own figures and counted costs. Verification reads the store back and requires every
 /// acknowledged write (``SharedVerification``).
@@ -23,6 +29,7 @@ public struct SharedWorkload: Workload {
     public let resultDependsOnTiming = true
     public let smokeParameters = [
         "count": 100, "stored": 100, "screen": 20, "rate": 50, "edit_percent": 20, "retries": 5, "extensions": 1,
+        "pause_us": 2_000,
     ]
     public let parameters =
         [
@@ -36,19 +43,31 @@ public struct SharedWorkload: Workload {
             WorkloadParameter(
                 .retries, default: 5, range: 0...20, summary: "retries of a refused attempt (1, 2, 4, … ms apart)"),
             WorkloadParameter(.extensions, default: 1, range: 1...8, summary: "extension processes beside the app"),
+            WorkloadParameter(
+                .pauseMicroseconds, default: 2_000, range: 0...1_000_000,
+                summary: "the app's pause between two operations (a user's time between saves; untimed), µs"),
         ] + RecordShape.parameters
 
     public func validate(_ parameters: WorkloadParameters) throws {
         try WorkloadParameter.validateScreen(parameters)
+        let plan = Self.parameters(parameters)
+        guard plan.expectedExtensionOperations >= 1 else {
+            throw ParameterError(
+                "the extension would plan no operation: its arrivals must fall within the app's (count − 1) × pause_us "
+                    + "= \(plan.appSpanNanoseconds / 1_000) µs, and rate (\(plan.rate) a second) × that span is "
+                    + String(format: "%.2f", plan.expectedExtensionOperations) + "; raise count, pause_us or rate")
+        }
+    }
+
+    static func parameters(_ parameters: WorkloadParameters) -> SharedPlan.Parameters {
+        SharedPlan.Parameters(
+            count: parameters[.count], stored: parameters[.stored], screen: parameters[.screen],
+            rate: parameters[.rate], editPercent: parameters[.editPercent], retries: parameters[.retries],
+            extensions: parameters[.extensions], pauseMicroseconds: parameters[.pauseMicroseconds])
     }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        let plan = SharedPlan(
-            parameters: SharedPlan.Parameters(
-                count: parameters[.count], stored: parameters[.stored], screen: parameters[.screen],
-                rate: parameters[.rate], editPercent: parameters[.editPercent], retries: parameters[.retries],
-                extensions: parameters[.extensions]),
-            seed: generator.seed, shape: generator.shape)
+        let plan = SharedPlan(parameters: Self.parameters(parameters), seed: generator.seed, shape: generator.shape)
         return Case(plan: plan)
     }
 
@@ -89,6 +108,8 @@ public struct SharedWorkload: Workload {
             try prepared.processes.go()
             run.stopClock()
             let reports = try prepared.processes.reports()
+            // The processes' own time in their operations: the app's pauses between saves are no work of the store.
+            run.timeWork(nanoseconds: reports.reduce(0) { $0 + $1.busyNanoseconds })
             for latency in reports[0].latencies { run.latencies.record(nanoseconds: latency) }
             for report in reports {
                 run.addChildBytes(
@@ -117,7 +138,17 @@ public struct SharedWorkload: Workload {
                 .lockHoldSeconds,
                 CSVFormat.seconds(Double(reports.map(\.longestHoldNanoseconds).max() ?? 0) / 1e9))
             run.note(.processes, reports.map(SharedSummary.line).joined(separator: "; "))
-            if let extensions = SharedSummary.percentiles(reports.dropFirst().flatMap(\.latencies)) {
+            let appEnd = reports[0].end
+            let competing = reports.dropFirst().flatMap { $0.latencies(arrivingBefore: appEnd) }
+            let planned = reports.dropFirst().reduce(0) { $0 + $1.planned }
+            let attempted = reports.dropFirst().reduce(0) { $0 + $1.attempted }
+            if planned == 0 || attempted < planned || competing.isEmpty {
+                // Not exercised: nothing of the extension's figures rests on work beside the app.
+                run.appendNote(
+                    "not exercised: the extension ran \(competing.count) of its \(planned) planned operations while "
+                        + "the app worked (\(attempted) attempted)")
+            } else if let extensions = SharedSummary.percentiles(competing) {
+                run.note(.extensionOps, String(competing.count))
                 for (column, value) in [
                     (SampleColumn.extensionP50, extensions.p50), (.extensionP90, extensions.p90),
                     (.extensionP99, extensions.p99),

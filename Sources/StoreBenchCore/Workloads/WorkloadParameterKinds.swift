@@ -14,6 +14,7 @@ extension ParameterName {
     public static let emptyParents = ParameterName("empty_parents")
     public static let extensions = ParameterName("extensions")
     public static let parents = ParameterName("parents")
+    public static let pauseMicroseconds = ParameterName("pause_us")
     public static let parentSkew = ParameterName("parent_skew")
     public static let unreadPercent = ParameterName("unread_percent")
     public static let rate = ParameterName("rate")
