@@ -127,6 +127,10 @@ final class PageBlocks {
                     + "\(runTime(run, link: options["run"]!)), on \(environment.cores.map(String.init) ?? "?") cores "
                     + "(\(environment.cpuModel ?? "?"), \(environment.workdirFileSystem ?? "?"))."
             ]
+        case "method":
+            // How the run's rows stopped and how many have intervals, counted from its summary.
+            let (folder, _) = try decision(try folder(options, "run", name))
+            return [RunMethod(summary: folder.summary.cells).sentence]
         case "seed-table":
             let (_, report) = try decision(try folder(options, "run", name))
             var lines = [

@@ -4,7 +4,8 @@ import Foundation
 /// from the interval of their ratio (the compared value over the reference):
 /// - **equivalent**: the interval lies within the tie margin (±10% by default): any difference is smaller than what
 ///   the margin says matters;
-/// - **slower** / **faster**: the interval lies above / below 1 and leaves the margin;
+/// - **slower** / **faster**: the interval lies wholly above / below 1 (the difference is shown) and not wholly within
+///   the margin — its near end may lie inside it, so the difference may be smaller than the margin;
 /// - **indistinguishable**: the interval includes 1 but is wider than the margin: not settled, no verdict.
 public enum RatioVerdict: String, CaseIterable, Sendable {
     case faster, slower, equivalent, indistinguishable
