@@ -167,7 +167,7 @@ struct ClaimsTests {
         #expect(!readme.contains("Each row stops at a fixed look once"))
         // "slower" is what TieMargin.verdict does: wholly above 1, its low end possibly inside the margin.
         #expect(TieMargin.standard.verdict(low: 1.01, high: 1.26) == .slower)
-        #expect(readme.contains("lies wholly above 1 (the difference is shown; its low end may still lie inside"))
+        #expect(readme.contains("lies wholly above 1 (the difference is shown; its low end may still lie inside the ±10% tie margin)"))
         let measuring = try String(
             contentsOf: packageRoot.appendingPathComponent("docs/MEASURING.md"), encoding: .utf8)
         #expect(

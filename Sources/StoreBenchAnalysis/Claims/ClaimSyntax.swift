@@ -38,8 +38,9 @@ public enum ClaimSyntax {
         "in (?:all )?(?:(?:at least )?[0-9][0-9,]* of )?" + count
         + " (kills|cuts|images|crash states|synced states|prefix states|torn states)(?: of "
         + count + " cuts)?"
-    /// "lost saves in 131 of 254 prefix states (…" up to the end of its cell or line: group 1 the losing states.
-    static let losingStates = "lost (?:saves )?in (?:at least )?" + count + " of [0-9][0-9,]* [^|\\n]*"
+    /// "lost saves in 131 of 254 prefix states": group 1 the losing states; the claim runs to the next such count or
+    /// the end of its cell.
+    static let losingStates = "lost (?:saves )?in (?:at least )?" + count + " of [0-9][0-9,]* "
     /// "131 of them unreadable", "3 of 50 stores unreadable", "3 stores unreadable": the damaged states a losing
     /// count includes.
     static let unreadableStates = count + " (?:of them |of [0-9][0-9,]* (?:stores|images) |stores |images )unreadable"

@@ -114,15 +114,15 @@ struct LineRules {
             }
         }
         // A damaged or unreadable state loses every save it held: a losing count is never below the damaged count.
-        for match in ClaimSyntax.matches(ClaimSyntax.losingStates, in: line) {
-            guard let losing = ClaimSyntax.integer(match[1]),
-                let damaged = ClaimSyntax.first(ClaimSyntax.unreadableStates, in: match[0]).flatMap({
+        for (claim, losing) in Self.losingClaims(in: line) {
+            guard
+                let damaged = ClaimSyntax.first(ClaimSyntax.unreadableStates, in: claim).flatMap({
                     ClaimSyntax.integer($0[1])
                 }), damaged > losing
             else { continue }
             report(
                 .durabilityEvidence,
-                "'\(match[0].prefix(60))…': lost in \(losing), yet \(damaged) unreadable or damaged (each a loss)")
+                "'\(claim.prefix(60))…': lost in \(losing), yet \(damaged) unreadable or damaged (each a loss)")
         }
         guard evidence.available else { return }
         for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
@@ -152,6 +152,20 @@ struct LineRules {
         where !evidence.acknowledged.contains(ClaimSyntax.integer(match[1]) ?? -1) {
             report(
                 .durabilityCSV, "'\(match[0])': no crash result beside this page acknowledged \(match[1]) batches")
+        }
+    }
+
+    /// Each "lost saves in K of N …" claim of `line` with its losing count K: the text from it to the next such claim
+    /// or the end of its table cell.
+    static func losingClaims(in line: String) -> [(claim: String, losing: Int)] {
+        let expression = try! NSRegularExpression(pattern: ClaimSyntax.losingStates)
+        let text = line as NSString
+        let found = expression.matches(in: line, range: NSRange(location: 0, length: text.length))
+        return found.enumerated().compactMap { index, match in
+            let end = index + 1 < found.count ? found[index + 1].range.location : text.length
+            var claim = text.substring(with: NSRange(location: match.range.location, length: end - match.range.location))
+            if let cell = claim.firstIndex(of: "|") { claim = String(claim[..<cell]) }
+            return ClaimSyntax.integer(text.substring(with: match.range(at: 1))).map { (claim, $0) }
         }
     }
 

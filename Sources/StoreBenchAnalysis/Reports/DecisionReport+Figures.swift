@@ -74,7 +74,12 @@ extension DecisionReport {
             "|---|---:|" + String(repeating: "---:|", count: columns.count),
         ]
         for entry in main.entries {
-            let cells = columns.map { column in entry.figures[column].map { Self.format($0, column) } ?? "–" }
+            // A sharing row whose extension never worked beside the app says so: its "0 lost" rests on nothing.
+            let idle = shared && entry.figures[.extensionOps] == nil
+            let cells = columns.map { column in
+                idle && Self.sharedColumns.contains(column)
+                    ? "not exercised" : entry.figures[column].map { Self.format($0, column) } ?? "–"
+            }
             lines.append(
                 "| \(MarkdownTable.escape(entry.label)) | \(MarkdownTable.duration(entry.median)) | "
                     + cells.joined(separator: " | ") + " |")
