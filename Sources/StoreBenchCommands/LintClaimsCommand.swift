@@ -18,7 +18,7 @@ struct LintClaimsCommand: ParsableCommand {
             throw CommandFailure(exit: .badInput, message: "storebench lint-claims: \(root) is not a folder")
         }
         let pages = ClaimsLint.pages(under: url)
-        let findings = ClaimsLint.lint(root: url, pages: pages)
+        let findings = ClaimsLint.lint(root: url, pages: pages) + (try staleBlocks(root: url))
         for finding in findings { writeStandardOutput(Data((finding.description + "\n").utf8)) }
         printError(
             "\(pages.count) pages checked: \(findings.isEmpty ? "every claim holds" : "\(findings.count) findings")")
@@ -26,5 +26,38 @@ struct LintClaimsCommand: ParsableCommand {
             throw CommandFailure(
                 exit: .failure, message: "storebench lint-claims: \(findings.count) claims do not hold")
         }
+    }
+
+    /// Every generated block of README.md and docs/ rendered again from the run it names (``PageBlocks``): a block
+    /// whose figures differ from its run's is a finding, whatever its numbers look like.
+    private func staleBlocks(root: URL) throws -> [ClaimsLint.Finding] {
+        let docs = root.appendingPathComponent("docs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+        let pages =
+            [root.appendingPathComponent("README.md")]
+            + names.filter { $0.hasSuffix(".md") }.sorted().map { docs.appendingPathComponent($0) }
+        let blocks = PageBlocks(root: root)
+        var findings: [ClaimsLint.Finding] = []
+        for page in pages where FileManager.default.fileExists(atPath: page.path) {
+            let text = try failing(.badInput) { try String(contentsOf: page, encoding: .utf8) }
+            let name = ClaimsLint.relative(page, to: root)
+            let changed: [String]
+            do {
+                changed = try blocks.render(text, page: page).1
+            } catch {
+                findings.append(
+                    .init(file: name, line: 1, rule: .generated, message: "its blocks cannot be rendered: \(error)"))
+                continue
+            }
+            let lines = text.components(separatedBy: "\n")
+            for block in changed {
+                let line = (lines.firstIndex { $0.hasPrefix("<!-- generated:\(block)") } ?? 0) + 1
+                findings.append(
+                    .init(
+                        file: name, line: line, rule: .generated,
+                        message: "generated:\(block) differs from what its run renders (scripts/regenerate-pages)"))
+            }
+        }
+        return findings
     }
 }

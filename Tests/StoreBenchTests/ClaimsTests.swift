@@ -81,6 +81,7 @@ struct ClaimsTests {
             a,default,,kill,live,50,50,900,0,0,0,0,0,measured,\r
             a,default,,power-loss,synced,50,50,800,12,0,0,0,0,measured,\r
             a,default,,power-loss,prefix,50,150,2400,0,0,0,0,0,measured,\r
+            b,txn=x,,kill,live,20,20,400,3,0,0,0,0,measured,\r
 
             """.utf8
         ).write(to: run.appendingPathComponent("durability.csv"))
@@ -136,7 +137,60 @@ struct ClaimsTests {
             ClaimsLint.lint(
                 page: String(repeating: "line\n", count: ClaimsLint.readmeLimit), at: readme, name: "README.md"
             ).isEmpty)
-        #expect(Set(planted.map(\.0) + [.readmeLength]) == Set(ClaimsLint.Rule.allCases), "every class is planted")
+        // figure and generated are planted by figuresAreRederived.
+        #expect(
+            Set(planted.map(\.0) + [.readmeLength, .figure, .generated]) == Set(ClaimsLint.Rule.allCases),
+            "every class is planted")
+    }
+
+    @Test(
+        "the lint re-derives figures: a strategy's durability line with another's count, a prose time beside a run, a time in a hand-written table, a bound figure its run does not give, a stale block"
+    )
+    func figuresAreRederived() throws {
+        let temp = try plantedRoot()
+        let smoke = temp.url.appendingPathComponent("results/smoke")
+        try FileManager.default.copyItem(
+            at: packageRoot.appendingPathComponent("Tests/Fixtures/smoke-run"), to: smoke)
+        let readme = temp.url.appendingPathComponent("README.md")
+        let evidence = "<!-- storebench evidence: results/run -->\n"
+        func findings(_ line: String) -> [ClaimsLint.Rule] {
+            ClaimsLint.lint(page: evidence + line + "\n", at: readme, name: "README.md").map(\.rule)
+        }
+        // Bound, and right: the marker's row gives 287 µs.
+        let bound =
+            #"- sqlite's single-transaction insert took <!-- figure run=results/smoke workload=insert strategy="sqlite [txn=single journal=wal]" column=median_s -->287 µs a record ([run](results/smoke/))"#
+        #expect(findings(bound).isEmpty, "\(findings(bound))")
+        let own =
+            "- b [txn=x] may lose data when the app is killed (measured: lost saves in at least 1 of 20 kills (lost 3 of 400 acknowledged batches))"
+        #expect(findings(own).isEmpty, "\(findings(own))")
+        let planted: [(ClaimsLint.Rule, String)] = [
+            // b was killed 20 times: 50 kills are a's count, not b's.
+            (.durabilityCSV, "- b [txn=x] survives a killed app (measured: no loss in 50 kills (≤ 5.8% per kill))"),
+            // A changed prose time beside its run, bound or not.
+            (.figure, bound.replacingOccurrences(of: "-->287 µs", with: "-->281 µs")),
+            (.figure, "- sqlite's single-transaction insert took 281 µs a record ([run](results/smoke/))"),
+            // A time in a hand-written table.
+            (.figure, "| sqlite [txn=single] | 281 µs |"),
+            (.figure, bound.replacingOccurrences(of: "workload=insert", with: "workload=nothing")),
+        ]
+        for (rule, line) in planted {
+            #expect(findings(line).contains(rule), "\(rule.rawValue) not caught in \(line): \(findings(line))")
+        }
+        // A setting in code is no measurement; a run time with its run's link is the run-time rule's.
+        #expect(findings("| sqlite | `busy_timeout` `10 s` | quick took 2 min 31 s ([run](results/run/)) |").isEmpty)
+        // A changed number inside a generated block: storebench lint-claims renders every block again.
+        let original = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let copy = try TemporaryDirectory()
+        for name in ["README.md", "docs", "results"] {
+            try FileManager.default.createSymbolicLink(
+                at: copy.url.appendingPathComponent(name == "README.md" ? "README.original.md" : name),
+                withDestinationURL: packageRoot.appendingPathComponent(name))
+        }
+        let changed = original.replacingOccurrences(of: "(n=3, no interval)", with: "(n=4, no interval)")
+        #expect(changed != original)
+        try Data(changed.utf8).write(to: copy.url.appendingPathComponent("README.md"))
+        let result = try runStorebench(["lint-claims", copy.url.path])
+        #expect(result.status == 1 && result.stdout.contains("[generated] generated:seed-table"), "\(result.stdout)")
     }
 
     @Test(
@@ -167,7 +221,9 @@ struct ClaimsTests {
         #expect(!readme.contains("Each row stops at a fixed look once"))
         // "slower" is what TieMargin.verdict does: wholly above 1, its low end possibly inside the margin.
         #expect(TieMargin.standard.verdict(low: 1.01, high: 1.26) == .slower)
-        #expect(readme.contains("lies wholly above 1 (the difference is shown; its low end may still lie inside the ±10% tie margin)"))
+        #expect(
+            readme.contains(
+                "lies wholly above 1 (the difference is shown; its low end may still lie inside the ±10% tie margin)"))
         let measuring = try String(
             contentsOf: packageRoot.appendingPathComponent("docs/MEASURING.md"), encoding: .utf8)
         #expect(

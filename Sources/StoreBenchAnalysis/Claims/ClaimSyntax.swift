@@ -62,6 +62,13 @@ public enum ClaimSyntax {
 
     static func first(_ pattern: String, in text: String) -> [String]? { matches(pattern, in: text).first }
 
+    /// `text` with every match of `pattern` replaced by `replacement`.
+    static func replacing(_ pattern: String, in text: String, with replacement: String) -> String {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        return expression.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement)
+    }
+
     /// "25,684" → 25684.
     static func integer(_ text: String) -> Int? { Int(text.replacingOccurrences(of: ",", with: "")) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The numbers the crash results beside a page hold, which its durability claims may quote.
+/// The numbers the crash results beside a page hold, which its durability claims may quote: pooled over every
+/// result, and strategy by strategy, so that a line naming a strategy is held to that strategy's own numbers.
 struct CrashNumbers {
     var available = false
     var kills: Set<Int> = []
@@ -10,12 +11,51 @@ struct CrashNumbers {
     var states: Set<Int> = []
     var lost: Set<[Int]> = []
     var acknowledged: Set<Int> = []
+    /// Each result's own numbers, by "backend [variant]" (several folders' results of one key side by side).
+    var byStrategy: [(key: String, numbers: CrashNumbers)] = []
 
     init(folders: [URL]) {
         // Each folder's results on their own (two folders' counts never add up into a claim).
-        let results = folders.flatMap { folder in
-            ((try? CrashResult.read(files: CrashResult.files(in: folder))) ?? [:]).values
+        let keyed = folders.flatMap { folder in
+            ((try? CrashResult.read(files: CrashResult.files(in: folder))) ?? [:]).sorted { $0.key < $1.key }
         }
+        self.init(results: keyed.map(\.value))
+        byStrategy = keyed.map { ($0.key, CrashNumbers(results: [$0.value])) }
+    }
+
+    /// The numbers of the strategies `line` names ("sqlite [txn=single journal=wal]": a backend and settings that a
+    /// result's variant includes), pooled; nil when it names none of them.
+    func named(in line: String) -> CrashNumbers? {
+        let mentions = ClaimSyntax.matches(#"\b([a-z][a-z0-9-]*) \[([a-z_]+=[^\]]*)\]"#, in: line).map { match in
+            (backend: match[1], settings: Set(match[2].split(separator: " ").map(String.init)))
+        }
+        let matched = byStrategy.filter { entry in
+            let (backend, variant) = Self.parts(entry.key)
+            return mentions.contains { $0.backend == backend && $0.settings.isSubset(of: variant) }
+        }
+        guard !matched.isEmpty else { return nil }
+        var pooled = matched[0].numbers
+        for entry in matched.dropFirst() { pooled.merge(entry.numbers) }
+        return pooled
+    }
+
+    private static func parts(_ key: String) -> (String, Set<String>) {
+        guard let open = key.firstIndex(of: "["), key.hasSuffix("]") else { return (key, []) }
+        let backend = key[..<open].trimmingCharacters(in: .whitespaces)
+        let variant = key[key.index(after: open)..<key.index(before: key.endIndex)]
+        return (backend, Set(variant.split(separator: " ").map(String.init)))
+    }
+
+    private mutating func merge(_ other: CrashNumbers) {
+        kills.formUnion(other.kills)
+        cuts.formUnion(other.cuts)
+        images.formUnion(other.images)
+        states.formUnion(other.states)
+        lost.formUnion(other.lost)
+        acknowledged.formUnion(other.acknowledged)
+    }
+
+    init(results: [CrashResult]) {
         guard !results.isEmpty else { return }
         available = true
         for result in results {
@@ -125,6 +165,8 @@ struct LineRules {
                 "'\(claim.prefix(60))…': lost in \(losing), yet \(damaged) unreadable or damaged (each a loss)")
         }
         guard evidence.available else { return }
+        // A line naming a strategy quotes that strategy's numbers, not another's.
+        let evidence = self.evidence.named(in: line) ?? self.evidence
         for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
             guard let count = ClaimSyntax.integer(match[1]) else { continue }
             let known: Set<Int> =
@@ -137,7 +179,7 @@ struct LineRules {
             if !known.contains(count) {
                 report(
                     .durabilityCSV,
-                    "'\(match[0])': the crash results beside this page have no \(match[2]) count of \(count) (they have \(known.sorted()))"
+                    "'\(match[0])': the crash results beside this page\(self.evidence.named(in: line) == nil ? "" : " for the strategy this line names") have no \(match[2]) count of \(count) (they have \(known.sorted()))"
                 )
             }
         }
@@ -163,7 +205,8 @@ struct LineRules {
         let found = expression.matches(in: line, range: NSRange(location: 0, length: text.length))
         return found.enumerated().compactMap { index, match in
             let end = index + 1 < found.count ? found[index + 1].range.location : text.length
-            var claim = text.substring(with: NSRange(location: match.range.location, length: end - match.range.location))
+            var claim = text.substring(
+                with: NSRange(location: match.range.location, length: end - match.range.location))
             if let cell = claim.firstIndex(of: "|") { claim = String(claim[..<cell]) }
             return ClaimSyntax.integer(text.substring(with: match.range(at: 1))).map { (claim, $0) }
         }
@@ -188,13 +231,20 @@ struct LineRules {
             + ClaimSyntax.matches(#"\]\(([^)\s#]+)\)"#, in: line).map { $0[1] }.filter { !$0.contains("://") }
         for match in quotes {
             let quoted = Double((Int(match[1]) ?? 0) * 60 + (Int(match[2]) ?? 0))
-            let folders = runs.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
-                .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("environment.json").path) }
-            guard let run = folders.first else {
+            // A run folder (its environment.json), or a crash run's own environment file.
+            let environments = runs.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL }
+                .map {
+                    $0.lastPathComponent.hasSuffix("environment.json")
+                        ? $0 : $0.appendingPathComponent("environment.json")
+                }
+                .filter { FileManager.default.fileExists(atPath: $0.path) }
+            guard let environment = environments.first else {
                 report(.runTime, "'\(match[0])': a quoted run time without a link to the run folder it comes from")
                 continue
             }
-            guard let seconds = RunEnvironment.read(run)?.duration else {
+            let run = environment.deletingLastPathComponent()
+            guard let seconds = RunEnvironment.read(FileManager.default.contents(atPath: environment.path))?.duration
+            else {
                 report(.runTime, "'\(match[0])': \(run.lastPathComponent)/environment.json records no start and finish")
                 continue
             }
