@@ -63,9 +63,9 @@ public struct SharedProcessReport: Codable, Sendable {
     /// Time waiting for the other processes' locks: the library's waits and the back-off before retries.
     public var waitNanoseconds: UInt64 { lockWaits.nanoseconds + backoffNanoseconds }
 
-    /// The process's own time in its acknowledged operations (the sum of their latencies; the app's pauses are not
-    /// in it).
-    public var busyNanoseconds: UInt64 { latencies.reduce(0, +) }
+    /// The process's own time in its acknowledged operations, each from when it began (the app's pauses and an
+    /// extension's wait behind its own previous operation are not in it; a latency from arrival is).
+    public var busyNanoseconds: UInt64 = 0
 
     /// The latencies of the operations that arrived before `end` (the app's last operation): an extension's
     /// operations that competed with the app. An operation arrived `latency` before its acknowledgement.

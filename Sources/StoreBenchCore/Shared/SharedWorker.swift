@@ -127,7 +127,7 @@ final class SharedWorker {
                 return nil
             }
             if let done {
-                acknowledge(number, uid: done.uid, since: started)
+                acknowledge(number, uid: done.uid, since: started, began: started)
             } else if case .save(let article) = operation {
                 unsaved.insert(article.uid)
             }
@@ -155,6 +155,8 @@ final class SharedWorker {
         for (number, arrival) in arrivals.enumerated() {
             let due = barrier + arrival
             if input.stopRequested(before: due) { break }
+            // It begins at its arrival, or when the one before it ended if that ran past this arrival.
+            let began = max(due, monotonicNanoseconds())
             let operation = plan.extensionOperation(index - 1, number: number)
             let screen = plan.parameters.screen
             let done = attempt { store -> String? in
@@ -176,12 +178,14 @@ final class SharedWorker {
                 return marked
             }
             report.attempted += 1
-            if let done { acknowledge(number, uid: done.uid, since: due) }
+            if let done { acknowledge(number, uid: done.uid, since: due, began: began) }
         }
     }
 
-    private func acknowledge(_ operation: Int, uid: String?, since: UInt64) {
+    /// Records an acknowledged operation: its latency from `since` (its arrival) and its own work from `began`.
+    private func acknowledge(_ operation: Int, uid: String?, since: UInt64, began: UInt64) {
         let now = monotonicNanoseconds()
+        report.busyNanoseconds += now > began ? now - began : 0
         report.acks.append(.init(operation: operation, started: writeStarted, nanoseconds: now, uid: uid))
         report.latencies.append(now > since ? now - since : 0)
     }
