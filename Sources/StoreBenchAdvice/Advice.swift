@@ -79,6 +79,8 @@ public struct Advice: Sendable {
         public let lossWindow: LossWindow?
         /// With another process in the profile: lost updates and refusals on the shared store (``SharingCheck``).
         public let sharing: SharingCheck?
+        /// Set when the need is met only on too few crash trials: "no loss in 4 kills; 8 needed".
+        public var thinDurability: String?
         public let meetsNeed: Bool
         public var verdict = Verdict.costlier
         /// Cost relative to the recommendation: median ratio and its 95% interval.
@@ -97,7 +99,7 @@ public struct Advice: Sendable {
                 return "\(check.operation.rawValue) p\(check.budget.percentile): \(what)"
             }
                 + (sharing.flatMap { $0.outcome == .notMeasuredEnough ? "sharing: \($0.missing)" : nil }.map { [$0] }
-                    ?? [])
+                    ?? []) + (thinDurability.map { ["durability: not measured enough (\($0))"] } ?? [])
         }
         public var runs: Bool { operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty } }
     }
@@ -161,13 +163,15 @@ public struct Advice: Sendable {
             let meets =
                 Self.meetsNeed(plan.profile, durability: durability, window: window) && sharing?.outcome != .fails
             let perDay = plan.profile.perDay
-            return Strategy(
+            var strategy = Strategy(
                 backend: backend, variant: variant, label: label(backend, variant), operations: operations,
                 budgets: budgets,
                 costPerDay: cost?.median, costInterval: cost.map { ($0.low, $0.high) },
                 bytesPerDay: runs ? Self.daily(operations, perDay, \.writtenBytes) : nil,
                 syncsPerDay: runs ? Self.daily(operations, perDay, \.syncs) : nil,
                 durability: durability, lossWindow: window, sharing: sharing, meetsNeed: meets)
+            if meets { strategy.thinDurability = Self.thinDurability(crashes[key], need: plan.profile.need) }
+            return strategy
         }
         judge(resamples: resamples, rng: &rng)
     }
@@ -179,6 +183,19 @@ public struct Advice: Sendable {
         if promise.keeps(atLeast: profile.need == .powerLoss ? .durable : .survivesKill) { return true }
         guard let limit = profile.lossWindowMilliseconds, let window else { return false }
         return promise.keeps(atLeast: .survivesKill) && window.meets(limit)
+    }
+
+    /// Why a clean crash result is too thin to carry the need: fewer clean trials than the first look (8) of the
+    /// need's fault (kills; random power cuts — enumerated states are exhaustive within the model); nil otherwise.
+    static func thinDurability(_ crash: CrashResult?, need: AppProfile.Need) -> String? {
+        let minimum = AdvicePlan.minimumRepetitions
+        if let kill = crash?.kill, !kill.lostSomething, kill.trials < minimum {
+            return "no loss in \(kill.trials) kill\(kill.trials == 1 ? "" : "s"); \(minimum) needed"
+        }
+        guard need == .powerLoss, let cut = crash?.synced ?? crash?.prefix, cut.enumerated == nil,
+            !cut.lostSomething, cut.trials < minimum
+        else { return nil }
+        return "no loss in \(cut.trials) cut\(cut.trials == 1 ? "" : "s"); \(minimum) needed"
     }
 
     /// Orders the strategies and gives each its verdict.

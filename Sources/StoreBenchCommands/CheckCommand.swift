@@ -14,8 +14,10 @@ struct CheckCommand: ParsableCommand {
             median's 95% interval, or on the median with its n where the row has too few repetitions for one; a size \
             on its largest repetition. Prints every judgement as Markdown; --summary FILE also writes the short page \
             a CI step shows (the verdict, then only the broken budgets). \
+            A budget is kept or broken only on 8 repetitions, or on repetitions that all gave the same value; on fewer \
+            it is shown as not measured enough. \
             Exit codes: 0 every budget kept; 1 the run folder cannot be used; 2 a budget broken (or a row it covers \
-            failed); 64 a bad budgets file, a budget that matches no row or a metric the run did not record.
+            failed); 7 none broken, but some not measured enough; 64 a bad budgets file, a budget that matches no row or a metric the run did not record.
             """
     )
 
@@ -36,6 +38,7 @@ struct CheckCommand: ParsableCommand {
         try page.write(inputs: inputs, command: "check") { check.summary(fullReport: $0 ?? runDirectory) }
         print(check.markdown(), terminator: "")
         if !check.broken.isEmpty { throw ExitCode(.regression) }
+        if !check.undecided.isEmpty { throw ExitCode(.noAnswerYet) }
     }
 }
 

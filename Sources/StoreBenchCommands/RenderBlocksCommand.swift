@@ -131,6 +131,10 @@ final class PageBlocks {
             // How the run's rows stopped and how many have intervals, counted from its summary.
             let (folder, _) = try decision(try folder(options, "run", name))
             return [RunMethod(summary: folder.summary.cells).sentence]
+        case "noise":
+            // How one repetition's time varies and what the first one costs, counted from the run's samples.
+            let (folder, _) = try decision(try folder(options, "run", name))
+            return [RunNoise(samples: folder.samples.cells, minimumRepetitions: 8).sentence]
         case "seed-table":
             let (_, report) = try decision(try folder(options, "run", name))
             var lines = [

@@ -19,7 +19,8 @@ public struct StoreBench: ParsableCommand {
             are marked), a report or standard output could not be written, or a run folder given as input cannot be \
             used; 2 a regression (compare, ab) or an overhead above the limit; 3 a corrupt or lost store \
             (verify-store); 4 improvements only (compare --fail-on-improvement); 5 underpowered (compare); 6 no \
-            strategy meets everything (advise); 7 no answer yet (advise: a strategy not measured enough); 64 bad input (nothing is written); 130/143 interrupted.
+            strategy meets everything (advise); 7 no answer yet (advise, check: \
+            evidence too thin to judge); 64 bad input (nothing is written); 130/143 interrupted.
             """,
         version: StoreBenchVersion.current,
         subcommands: [

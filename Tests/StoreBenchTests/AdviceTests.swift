@@ -337,6 +337,20 @@ struct AdviceTests {
         #expect(thin.recommendation == nil && thin.noAnswerYet)
         #expect(thin.strategies[0].verdict == .notMeasuredEnough)
         #expect(thin.reason(thin.strategies[0]).contains("launch p90: not measured enough (n=3; 8 needed)"))
+        // "No loss" from 4 kills carries no need either: the durability is not measured enough.
+        let fast = try Self.table([("f", "v", Array(repeating: 0.001, count: 8), Array(repeating: 0.05, count: 8))])
+        let killed = Advice(
+            plan: AdvicePlan(
+                try Self.profile(
+                    Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")),
+                backends: .standard()),
+            table: fast, crashes: ["f [v]": CrashResult(kill: .init(trials: 4, acknowledged: 80, lost: 0))],
+            promise: { _, _ in .durable }, resamples: 200)
+        #expect(killed.noAnswerYet && killed.strategies[0].verdict == .notMeasuredEnough)
+        #expect(
+            killed.reason(killed.strategies[0]).contains(
+                "durability: not measured enough (no loss in 4 kills; 8 needed)"),
+            "\(killed.reason(killed.strategies[0]))")
     }
 
     @Test(
@@ -353,7 +367,7 @@ struct AdviceTests {
             budgets: {save: {ms: 100}}
             durability: kill
             candidates: ["sqlite[txn=single,journal=wal,sync=normal]", "memory"]
-            crash_trials: 1
+            crash_trials: 8
             run_seconds: 30
             """.utf8
         ).write(to: profile)

@@ -58,10 +58,17 @@ struct BudgetTests {
             let (below, above) = (check.verdicts[0], check.verdicts[1])
             #expect(abs((below.judged ?? -1) - expected) <= expected * 1e-9, "\(item.metric): \(below.evidence)")
             #expect(!below.kept && above.kept, "\(item.metric): \(below.evidence)")
-            // The smoke run has 2 repetitions: no interval, so a per-operation value is judged on its median.
+            // The smoke run has 2 repetitions: no interval, so a per-operation value is judged on its median — a
+            // verdict only when the two agree (an exact count); otherwise not measured enough, and never kept.
+            let exact = values.first == values.last
+            #expect(
+                below.outcome == (exact ? .broken : .notMeasuredEnough)
+                    && above.outcome == (exact ? .kept : .notMeasuredEnough),
+                "\(item.metric): \(below.evidence)")
+            #expect(exact || below.evidence.hasSuffix("; not measured enough (n=\(values.count); 8 needed)"))
             if !item.largest {
                 #expect(
-                    below.evidence.hasSuffix("(n=\(values.count), no interval); judged on the median"),
+                    below.evidence.contains("(n=\(values.count), no interval); judged on the median"),
                     "\(below.evidence)")
             } else {
                 #expect(below.evidence.hasPrefix("largest of n=\(values.count): "))
@@ -87,11 +94,17 @@ struct BudgetTests {
         #expect(Self.refusal("budgets:\n  - {metric: p99_us, max: 5ms, when: always}\n").contains("unknown key"))
     }
 
-    @Test("the command: exit 0 when kept, 2 when broken (the summary opens with the verdict), 64 for a bad file")
+    @Test(
+        "the command: exit 0 when kept, 2 when broken (the summary opens with the verdict), 7 when too thin to judge, 64 for a bad file"
+    )
     func command() throws {
         let sandbox = try TemporaryDirectory()
-        let kept = try sandbox.file("kept.yaml", "budgets:\n  - {workload: insert, metric: p99_us, max: 100s}\n")
-        let broken = try sandbox.file("broken.yaml", "budgets:\n  - {workload: insert, metric: p99_us, max: 1us}\n")
+        // syncs_per_op of lmdb's inserts: both repetitions agree (an exact count), so 2 of them decide.
+        let exact = "workload: insert, backend: lmdb, metric: syncs_per_op"
+        let kept = try sandbox.file("kept.yaml", "budgets:\n  - {\(exact), max: 5}\n")
+        let broken = try sandbox.file("broken.yaml", "budgets:\n  - {\(exact), max: 0.001}\n")
+        // A latency from 2 repetitions that differ is no verdict, however far from the limit.
+        let thin = try sandbox.file("thin.yaml", "budgets:\n  - {workload: insert, metric: p99_us, max: 100s}\n")
         let bad = try sandbox.file("bad.yaml", "budgets:\n  - {workload: nothing, metric: p99_us, max: 1us}\n")
         let summary = sandbox.url.appendingPathComponent("summary.md").path
         let ok = try runStorebench(["check", "--budgets", kept, Self.run, "--summary", summary])
@@ -101,6 +114,9 @@ struct BudgetTests {
         let page = try String(contentsOfFile: summary, encoding: .utf8)
         #expect(page.hasPrefix("**Budgets: ") && page.contains(" broken** of ") && page.contains("| **broken** |"))
         #expect(!page.contains("| kept |") && page.hasSuffix("Full report: \(Self.run)\n"))
+        let unjudged = try runStorebench(["check", "--budgets", thin, Self.run, "--summary", summary])
+        #expect(unjudged.status == 7 && unjudged.stdout.hasPrefix("**Budgets: no answer yet**"), "\(unjudged.stdout)")
+        #expect(unjudged.stdout.contains("| not measured enough |"))
         let refused = try runStorebench(["check", "--budgets", bad, Self.run])
         #expect(refused.status == 64 && refused.stderr.contains("matches workload 'nothing'"), "\(refused.stderr)")
     }

@@ -55,8 +55,9 @@ extension DecisionReport {
                 " `shared`: the app and its extension as two processes on one store, summed over both: acknowledged "
                 + "writes lost to the other process's later whole-file rewrite, attempts the library refused "
                 + "(SQLITE_BUSY, GDBM_CANT_BE_WRITER) and their retries, lock waits (busy-handler calls) and the time "
-                + "spent waiting, the longest write lock held, and the extension's latency from each operation's "
-                + "arrival (each process's own figures are in samples.csv's `processes`)."
+                + "spent waiting, the longest write lock held, the extension's operations that arrived while the app "
+                + "worked and their latency from arrival (\"not exercised\": none did, so the row's counts rest on "
+                + "nothing; each process's own figures are in samples.csv's `processes`)."
         }
         return (["## What the workloads report beside time", "", intro, ""] + lines).joined(separator: "\n") + "\n"
     }

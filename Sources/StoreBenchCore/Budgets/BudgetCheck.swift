@@ -2,7 +2,9 @@ import Foundation
 
 /// A budgets file judged on a run folder: each budget on every row its patterns match, on what the row can support —
 /// a latency, a count or bytes per operation on the upper end of the median's 95% interval where the row has one, on
-/// the median with its n otherwise; a size (store, peak memory) on its largest repetition.
+/// the median with its n otherwise; a size (store, peak memory) on its largest repetition. A budget is kept or broken
+/// only on the first look's repetitions (8), or on repetitions that all gave the same value (an exact count); on
+/// fewer it is **not measured enough**: shown, never judged (a failed row breaks it at once).
 public struct BudgetCheck: Sendable {
     /// One budget on one row.
     public struct Verdict: Sendable {
@@ -13,13 +15,27 @@ public struct BudgetCheck: Sendable {
         public var judged: Double?
         /// What was measured, rendered with its evidence: `12.3 ms [11.9–12.8 ms, n=10], judged on 12.8 ms`.
         public var evidence: String
+        /// The judged value is within the limit.
         public var kept: Bool
+        /// The evidence carries a verdict: enough repetitions, or all of them identical, or a failed row.
+        public var decided = true
+
+        public enum Outcome: String, Sendable {
+            case kept, broken
+            case notMeasuredEnough = "not measured enough"
+        }
+
+        public var outcome: Outcome { !decided ? .notMeasuredEnough : kept ? .kept : .broken }
     }
 
     public var file: String
     public var run: String
     public var verdicts: [Verdict]
-    public var broken: [Verdict] { verdicts.filter { !$0.kept } }
+    public var broken: [Verdict] { verdicts.filter { $0.outcome == .broken } }
+    /// Budgets shown but not judged: too few repetitions for a verdict (exit 7 when none is broken).
+    public var undecided: [Verdict] { verdicts.filter { $0.outcome == .notMeasuredEnough } }
+    /// The repetitions a verdict needs unless they all agree (the first look).
+    public static let minimumRepetitions = 8
 
     /// Judges `budgets` on `run`. A row that failed breaks every budget on it; an unsupported row (it never ran) is
     /// not judged. Throws (bad input) when a budget's patterns match no row of the run or only unsupported ones, or a
@@ -114,8 +130,12 @@ public struct BudgetCheck: Sendable {
                 ? "; judged on the median"
                 : "; judged on the interval's upper end, \(unit.format(judged))"
         }
+        let exact = values.first == values.last
+        let decided = exact || values.count >= minimumRepetitions
+        if !decided { evidence += "; not measured enough (n=\(values.count); \(minimumRepetitions) needed)" }
         return Verdict(
-            budget: budget, row: row, judged: judged, evidence: evidence, kept: judged <= budget.limit)
+            budget: budget, row: row, judged: judged, evidence: evidence, kept: judged <= budget.limit,
+            decided: decided)
     }
 }
 

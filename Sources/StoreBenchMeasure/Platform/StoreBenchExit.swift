@@ -19,8 +19,9 @@ public enum StoreBenchExit: Int32, Sendable {
     /// `advise`: no strategy meets every budget and the durability need of the profile (the answer says why each
     /// failed).
     case noStrategy = 6
-    /// `advise`: no answer yet — some strategy is not measured enough to be judged (a budget or "no lost update" from
-    /// fewer repetitions than the first look), and it might be the cheapest; the answer says what each still needs.
+    /// No answer yet: `advise` — some strategy is not measured enough to be judged (a budget or "no lost update" from
+    /// fewer repetitions than the first look), and it might be the cheapest; `check` — no budget broken, but some not
+    /// measured enough. The page says what each still needs.
     case noAnswerYet = 7
     /// Bad input (a malformed scenario, an unknown backend, data that would not fit the machine or the budget, an
     /// output storebench refuses: a symlink, device, FIFO, an input of the command, a folder of the user's): nothing
