@@ -79,7 +79,7 @@ public struct Advice: Sendable {
         public let lossWindow: LossWindow?
         /// With another process in the profile: lost updates and refusals on the shared store (``SharingCheck``).
         public let sharing: SharingCheck?
-        /// Set when the need is met only on too few crash trials: "no loss in 4 kills; 8 needed".
+        /// Set when the need is met only on too few crash trials: "4 kills without a loss; 8 needed".
         public var thinDurability: String?
         public let meetsNeed: Bool
         public var verdict = Verdict.costlier
@@ -190,12 +190,12 @@ public struct Advice: Sendable {
     static func thinDurability(_ crash: CrashResult?, need: AppProfile.Need) -> String? {
         let minimum = AdvicePlan.minimumRepetitions
         if let kill = crash?.kill, !kill.lostSomething, kill.trials < minimum {
-            return "no loss in \(kill.trials) kill\(kill.trials == 1 ? "" : "s"); \(minimum) needed"
+            return "\(kill.trials) kill\(kill.trials == 1 ? "" : "s") without a loss; \(minimum) needed"
         }
         guard need == .powerLoss, let cut = crash?.synced ?? crash?.prefix, cut.enumerated == nil,
             !cut.lostSomething, cut.trials < minimum
         else { return nil }
-        return "no loss in \(cut.trials) cut\(cut.trials == 1 ? "" : "s"); \(minimum) needed"
+        return "\(cut.trials) cut\(cut.trials == 1 ? "" : "s") without a loss; \(minimum) needed"
     }
 
     /// Orders the strategies and gives each its verdict.

@@ -349,7 +349,7 @@ struct AdviceTests {
         #expect(killed.noAnswerYet && killed.strategies[0].verdict == .notMeasuredEnough)
         #expect(
             killed.reason(killed.strategies[0]).contains(
-                "durability: not measured enough (no loss in 4 kills; 8 needed)"),
+                "durability: not measured enough (4 kills without a loss; 8 needed)"),
             "\(killed.reason(killed.strategies[0]))")
     }
 
