@@ -6,6 +6,8 @@ import StoreBenchAnalysis
 /// repetitions in which the extension was exercised (it worked beside the app: `extension_ops`).
 public struct SharingCheck: Sendable, Equatable {
     public let lostUpdates: Int
+    /// Stored records destroyed by a rewrite from a copy read in part (``SharedVerification``): worse than lost.
+    public let destroyed: Int
     public let refusals: Int
     public let operations: Int
     public let repetitions: Int
@@ -18,7 +20,9 @@ public struct SharingCheck: Sendable, Equatable {
     public enum Outcome: Sendable, Equatable { case met, fails, notMeasuredEnough }
 
     public var outcome: Outcome {
-        if lostUpdates > 0 || (exercised >= minimum && refusedPercent > allowedPercent) { return .fails }
+        if lostUpdates > 0 || destroyed > 0 || (exercised >= minimum && refusedPercent > allowedPercent) {
+            return .fails
+        }
         return exercised >= minimum ? .met : .notMeasuredEnough
     }
 
@@ -39,6 +43,7 @@ public struct SharingCheck: Sendable, Equatable {
         guard !ok.isEmpty else { return nil }
         func total(_ column: SampleColumn) -> Int { Int(ok.compactMap { $0.values[column] }.reduce(0, +)) }
         lostUpdates = total(.lostUpdates)
+        destroyed = total(.destroyedRecords)
         refusals = total(.refusals)
         operations = total(.ops)
         repetitions = ok.count
@@ -49,7 +54,8 @@ public struct SharingCheck: Sendable, Equatable {
 
     /// The evidence in words: `12 lost updates and 3 refusals in 1,204 operations (0.2%; allowed 0%), 8 repetitions`.
     public var phrase: String {
-        "\(lostUpdates) lost update\(lostUpdates == 1 ? "" : "s") and \(refusals) refused attempt"
+        (destroyed > 0 ? "\(destroyed) stored record\(destroyed == 1 ? "" : "s") destroyed, " : "")
+            + "\(lostUpdates) lost update\(lostUpdates == 1 ? "" : "s") and \(refusals) refused attempt"
             + "\(refusals == 1 ? "" : "s") in \(operations) operations of the app and its extension ("
             + String(format: "%.1f%%; allowed %@%%", refusedPercent, Advice.number(allowedPercent))
             + "), \(repetitions) repetition\(repetitions == 1 ? "" : "s"), the extension exercised in \(exercised)"

@@ -127,6 +127,50 @@ struct SharedWorkloadTests {
     }
 
     @Test(
+        "destroyed data: a stored article nobody wrote, gone after a rewrite of its file read in part, is counted as destroyed; gone without any rewrite, the row fails"
+    )
+    func plantedDestroyedData() throws {
+        let temp = try TemporaryDirectory()
+        let plan = Self.plan()
+        let loader = try Self.store("plist", in: temp.url)
+        try loader.load(articles: plan.initial)
+        try loader.close()
+        // A process that read the collection file while another rewrote it in place, and took what it read for an
+        // collection cut short (as Foundation's defaults take a half-written suite): its copy holds one of the stored
+        // articles, and its save rewrites the file whole from that copy.
+        let empty = try TemporaryDirectory()
+        let blank = try Self.store("plist", in: empty.url)
+        try blank.load(articles: [plan.initial[0]])
+        try blank.close()
+        let file = temp.url.appendingPathComponent("articles.plist")
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.copyItem(at: empty.url.appendingPathComponent("articles.plist"), to: file)
+        let app = try Self.store("plist", in: temp.url)
+        guard case .save(let saved) = plan.app[0] else {
+            Issue.record("the plan's first app operation is a save")
+            return
+        }
+        let saving = monotonicNanoseconds()
+        try app.unitOfWork { try app.insert(saved) }
+        let savedAt = monotonicNanoseconds()
+        let sharing = app.processSharing
+        try app.close()
+        var appReport = SharedProcessReport(name: "app")
+        appReport.acks = [.init(operation: 0, started: saving, nanoseconds: savedAt, uid: nil)]
+        let reader = try Self.store("plist", in: temp.url)
+        defer { try? reader.close() }
+        let result = try SharedVerification(plan: plan, reports: [appReport, SharedProcessReport(name: "extension")])
+            .check(reader, sharing: sharing)
+        #expect(result.destroyed == plan.initial.count - 1 && result.lostUpdates == 0, "\(result.destroyed)")
+        // No acknowledged rewrite of that file: nothing proves how the articles went, so the row fails.
+        #expect(throws: VerificationError.self) {
+            try SharedVerification(
+                plan: plan, reports: [SharedProcessReport(name: "app"), SharedProcessReport(name: "extension")]
+            ).check(reader, sharing: sharing)
+        }
+    }
+
+    @Test(
         "a planted refusal: a rollback journal without a busy timeout refuses a second writer at once with SQLITE_BUSY; with one, it waits and counts the waits"
     )
     func plantedRefusal() throws {

@@ -8,7 +8,8 @@ extension DecisionReport {
     static let figureColumns: [SampleColumn] =
         [.firstReadSeconds, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown] + sharedColumns
     static let sharedColumns: [SampleColumn] = [
-        .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .extensionOps,
+        .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
+        .extensionOps,
         .extensionP50, .extensionP99,
     ]
 
@@ -100,6 +101,7 @@ extension DecisionReport {
         case .reclaimedBytes: "given back by compaction"
         case .listSlowdown: "launch list, aged / fresh"
         case .lostUpdates: "lost updates"
+        case .destroyedRecords: "destroyed"
         case .refusals: "refusals"
         case .retries: "retries"
         case .lockWaits: "lock waits"

@@ -32,6 +32,7 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case listSlowdown = "list_slowdown"
     case firstReadSeconds = "first_read_s"
     case lostUpdates = "lost_updates"
+    case destroyedRecords = "destroyed_records"
     case refusals, retries
     case lockWaits = "lock_waits"
     case lockWaitSeconds = "lock_wait_s"

@@ -178,6 +178,11 @@ public enum ReportColumns {
                 "shared: acknowledged writes missing afterwards, each proven overwritten by another process's later "
                     + "rewrite of the same whole file (last writer wins)"),
             .column(
+                .destroyedRecords, .count, .lowerIsBetter, .none, .workload,
+                "shared: records stored before the processes began and gone after, nobody having written them: a "
+                    + "process rewrote their whole file from a copy it read in part (data destroyed, worse than a lost "
+                    + "update)"),
+            .column(
                 .refusals, .count, .lowerIsBetter, .none, .workload,
                 "shared: attempts the library refused because another process held its lock (SQLITE_BUSY, "
                     + "GDBM_CANT_BE_WRITER), all processes"),

@@ -171,7 +171,8 @@ public struct Sample: Sendable {
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
-            .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .extensionOps,
+            .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
+            .extensionOps,
             .extensionP50,
             .extensionP90, .extensionP99, .processes:
             return notes[column].flatMap(Double.init)
@@ -213,7 +214,8 @@ public struct Sample: Sendable {
         case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
-            .lostUpdates, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds, .extensionOps,
+            .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
+            .extensionOps,
             .extensionP50,
             .extensionP90, .extensionP99, .processes:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)

@@ -3,8 +3,10 @@ import Foundation
 /// The `shared` workload's check across processes: every write a process acknowledged must be in the store
 /// afterwards, unless another process acknowledged, after that write began, a write that replaced the same whole file
 /// from its own copy (``ProcessSharing/rewrittenFile``): the last replacement of a file can only be such a write, so
-/// that write is a **lost update**, counted. Any other missing write fails the row, and so does a stored article that
-/// no process wrote.
+/// that write is a **lost update**, counted. An article stored before the processes began that is gone afterwards was
+/// **destroyed** — a class worse than a lost update: nobody wrote it, yet a whole-file rewrite from a copy read in part
+/// (a file truncated while another process read it) left it out — counted when some process acknowledged a rewrite
+/// of its file. Any other missing write or article fails the row, and so does a stored article that no process wrote.
 public struct SharedVerification {
     /// One acknowledged write, as the check sees it.
     struct Write {
@@ -60,6 +62,8 @@ public struct SharedVerification {
         public var lostUpdates = 0
         /// Lost updates by kind of write (`mark`: 12).
         public var lostByKind: [String: Int] = [:]
+        /// Articles stored before the processes began and gone after, their file rewritten by an acknowledged write.
+        public var destroyed = 0
         public var checksum: String
     }
 
@@ -71,10 +75,17 @@ public struct SharedVerification {
         if let stranger = stored.keys.first(where: { !known.contains($0) && !$0.hasPrefix("draft-") }) {
             throw VerificationError("the store holds article \(stranger), which no process wrote")
         }
-        for article in plan.initial where stored[article.uid] == nil {
-            throw VerificationError("stored article \(article.uid) is missing after the processes' work")
-        }
         var result = Result(checksum: Checksum.articles(articles).hex)
+        for article in plan.initial where stored[article.uid] == nil {
+            guard let file = sharing.rewrittenFile(.article(article.uid)),
+                writes.contains(where: { sharing.rewrittenFile($0.target) == file })
+            else {
+                throw VerificationError(
+                    "stored article \(article.uid) is missing after the processes' work, and no process rewrote its file"
+                )
+            }
+            result.destroyed += 1
+        }
         for write in writes {
             if try holds(write, stored: stored, store: store) { continue }
             guard overwriter(of: write, sharing: sharing) != nil else {
@@ -120,6 +131,7 @@ public struct SharedVerification {
 public struct SharedCheckAnswer: Codable, Sendable, Equatable {
     public var lostUpdates = 0
     public var lostByKind: [String: Int] = [:]
+    public var destroyed = 0
     public var checksum = ""
     /// The verification failure, when the store does not hold what the processes acknowledged.
     public var failure: String?
@@ -139,7 +151,8 @@ public struct SharedCheckAnswer: Codable, Sendable, Equatable {
             let result = try SharedVerification(plan: plan, reports: reports).check(
                 store, sharing: store.processSharing)
             return SharedCheckAnswer(
-                lostUpdates: result.lostUpdates, lostByKind: result.lostByKind, checksum: result.checksum)
+                lostUpdates: result.lostUpdates, lostByKind: result.lostByKind, destroyed: result.destroyed,
+                checksum: result.checksum)
         } catch let error as VerificationError {
             return SharedCheckAnswer(failure: error.message)
         }

@@ -129,6 +129,12 @@ public struct SharedWorkload: Workload {
                 reports, executable: prepared.executable, plan: plan, store: run.launch.store)
             let waits = reports.reduce(LockWaits()) { $0 + $1.lockWaits }
             run.note(.lostUpdates, String(result.lostUpdates))
+            run.note(.destroyedRecords, String(result.destroyed))
+            if result.destroyed > 0 {
+                run.appendNote(
+                    "data destroyed: \(result.destroyed) stored articles nobody wrote are gone, their file rewritten "
+                        + "whole from a copy read in part")
+            }
             run.note(.refusals, String(reports.reduce(0) { $0 + $1.refusals }))
             run.note(.retries, String(reports.reduce(0) { $0 + $1.retries }))
             run.note(.lockWaits, String(waits.waits))
