@@ -141,6 +141,12 @@ struct LineRules {
         }
         for match in ClaimSyntax.matches(ClaimSyntax.cleanStates, in: line) {
             guard let states = ClaimSyntax.integer(match[1]) else { continue }
+            // "No loss" is a verdict: it needs the first look's trials, as a budget met or a tie does.
+            if states < settings.minimumCount {
+                report(
+                    .durabilityEvidence,
+                    "'\(match[0].prefix(60))': no loss from \(states) \(match[2]); the first look needs \(settings.minimumCount)")
+            }
             guard let printed = Double(match[3]) else {
                 report(.durabilityEvidence, "'\(match[0].prefix(60))': no loss, but no bound of the loss rate")
                 continue
