@@ -145,7 +145,8 @@ struct LineRules {
             if states < settings.minimumCount {
                 report(
                     .durabilityEvidence,
-                    "'\(match[0].prefix(60))': no loss from \(states) \(match[2]); the first look needs \(settings.minimumCount)")
+                    "'\(match[0].prefix(60))': no loss from \(states) \(match[2]); the first look needs \(settings.minimumCount)"
+                )
             }
             guard let printed = Double(match[3]) else {
                 report(.durabilityEvidence, "'\(match[0].prefix(60))': no loss, but no bound of the loss rate")
