@@ -26,7 +26,7 @@ public struct AdvicePlan: Sendable {
 
     /// Every operation of every strategy gets at least this many measured repetitions (the scenario's minimum and
     /// first look) before an interval is printed beside its figures.
-    public static let minimumRepetitions = 8
+    public static let minimumRepetitions = MedianInterval.verdictCount
     /// The most repetitions of one row.
     public static let maximumRepetitions = 16
     /// A row stops early once its median's interval is within ± this fraction (at a look).

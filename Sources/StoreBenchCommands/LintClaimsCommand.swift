@@ -31,14 +31,9 @@ struct LintClaimsCommand: ParsableCommand {
     /// Every generated block of README.md and docs/ rendered again from the run it names (``PageBlocks``): a block
     /// whose figures differ from its run's is a finding, whatever its numbers look like.
     private func staleBlocks(root: URL) throws -> [ClaimsLint.Finding] {
-        let docs = root.appendingPathComponent("docs")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
-        let pages =
-            [root.appendingPathComponent("README.md")]
-            + names.filter { $0.hasSuffix(".md") }.sorted().map { docs.appendingPathComponent($0) }
         let blocks = PageBlocks(root: root)
         var findings: [ClaimsLint.Finding] = []
-        for page in pages where FileManager.default.fileExists(atPath: page.path) {
+        for page in PageBlocks.pages(root: root) {
             let text = try failing(.badInput) { try String(contentsOf: page, encoding: .utf8) }
             let name = ClaimsLint.relative(page, to: root)
             let changed: [String]

@@ -17,16 +17,9 @@ struct RenderBlocksCommand: ParsableCommand {
 
     func run() throws {
         let base = URL(fileURLWithPath: root, isDirectory: true)
-        let docs =
-            (try? FileManager.default.contentsOfDirectory(atPath: base.appendingPathComponent("docs").path)) ?? []
-        let pages =
-            [base.appendingPathComponent("README.md")]
-            + docs.filter { $0.hasSuffix(".md") }.sorted().map {
-                base.appendingPathComponent("docs").appendingPathComponent($0)
-            }
         var stale: [String] = []
         let blocks = PageBlocks(root: base)
-        for page in pages where FileManager.default.fileExists(atPath: page.path) {
+        for page in PageBlocks.pages(root: base) {
             let text = try failing(.badInput) { try String(contentsOf: page, encoding: .utf8) }
             let (rendered, changed) = try failing(.failure) { try blocks.render(text, page: page) }
             guard !changed.isEmpty, rendered != text else { continue }
@@ -56,6 +49,16 @@ final class PageBlocks {
     private var pageDirectory = ""
 
     init(root: URL) { self.root = root }
+
+    /// The pages with generated blocks: README.md and docs/*.md under `root`, those that exist.
+    static func pages(root: URL) -> [URL] {
+        let docs = root.appendingPathComponent("docs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+        return
+            ([root.appendingPathComponent("README.md")]
+            + names.filter { $0.hasSuffix(".md") }.sorted().map { docs.appendingPathComponent($0) })
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
 
     /// The seed questions the README's table answers: its workloads with their titles (its strategies are the
     /// lines of the file the block's `rows=` names).
@@ -129,12 +132,11 @@ final class PageBlocks {
             ]
         case "method":
             // How the run's rows stopped and how many have intervals, counted from its summary.
-            let (folder, _) = try decision(try folder(options, "run", name))
-            return [RunMethod(summary: folder.summary.cells).sentence]
+            return [RunMethod(summary: try runFolder(try folder(options, "run", name)).summary.cells).sentence]
         case "noise":
             // How one repetition's time varies and what the first one costs, counted from the run's samples.
-            let (folder, _) = try decision(try folder(options, "run", name))
-            return [RunNoise(samples: folder.samples.cells, minimumRepetitions: 8).sentence]
+            let table = try SampleTable(folder: try runFolder(try folder(options, "run", name)))
+            return [RunNoise(table: table, minimumRepetitions: MedianInterval.verdictCount).sentence]
         case "seed-table":
             let (_, report) = try decision(try folder(options, "run", name))
             var lines = [

@@ -24,6 +24,13 @@ struct SharedWorkloadTests {
         return try descriptor.open(location).playing((any ProcessSharingStore).self)
     }
 
+    /// A plist store in `directory` holding `articles`, closed.
+    static func plist(holding articles: [Article], in directory: URL) throws {
+        let loader = try store("plist", in: directory)
+        try loader.load(articles: articles)
+        try loader.close()
+    }
+
     @Test(
         "the plan is the same in every process: saves newer than everything stored, edits of recent saves, a Poisson extension"
     )
@@ -88,9 +95,7 @@ struct SharedWorkloadTests {
     func plantedLostUpdate() throws {
         let temp = try TemporaryDirectory()
         let plan = Self.plan()
-        let loader = try Self.store("plist", in: temp.url)
-        try loader.load(articles: plan.initial)
-        try loader.close()
+        try Self.plist(holding: plan.initial, in: temp.url)
         // Two processes' copies: each decodes the file before either writes.
         let app = try Self.store("plist", in: temp.url)
         let widget = try Self.store("plist", in: temp.url)
@@ -132,16 +137,12 @@ struct SharedWorkloadTests {
     func plantedDestroyedData() throws {
         let temp = try TemporaryDirectory()
         let plan = Self.plan()
-        let loader = try Self.store("plist", in: temp.url)
-        try loader.load(articles: plan.initial)
-        try loader.close()
-        // A process that read the collection file while another rewrote it in place, and took what it read for an
-        // collection cut short (as Foundation's defaults take a half-written suite): its copy holds one of the stored
-        // articles, and its save rewrites the file whole from that copy.
+        try Self.plist(holding: plan.initial, in: temp.url)
+        // A process that read the collection file while another rewrote it in place, and took the part it read for
+        // the whole (as Foundation's defaults take a half-written suite): its copy holds one of the stored articles,
+        // and its save rewrites the file whole from that copy.
         let empty = try TemporaryDirectory()
-        let blank = try Self.store("plist", in: empty.url)
-        try blank.load(articles: [plan.initial[0]])
-        try blank.close()
+        try Self.plist(holding: [plan.initial[0]], in: empty.url)
         let file = temp.url.appendingPathComponent("articles.plist")
         try FileManager.default.removeItem(at: file)
         try FileManager.default.copyItem(at: empty.url.appendingPathComponent("articles.plist"), to: file)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchContract
 
 /// The written forms of claims, read back: what ``RatioClaim``, ``MedianClaim`` and ``CrashEvidence`` print, as
 /// patterns ``ClaimsLint`` checks on every page, and the marker a generated page carries with the settings its claims
@@ -67,6 +68,31 @@ public enum ClaimSyntax {
         let expression = try! NSRegularExpression(pattern: pattern)
         return expression.stringByReplacingMatches(
             in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement)
+    }
+
+    /// A strategy as a page names it: its backend and the settings its label shows ("sqlite [txn=single
+    /// journal=wal]").
+    struct Strategy {
+        let backend: String
+        let settings: Set<String>
+
+        /// Whether this label names the strategy whose full variant is `variant` (its settings include the label's).
+        func names(backend: String, variant: String) -> Bool {
+            self.backend == backend && settings.isSubset(of: variant.split(separator: " ").map(String.init))
+        }
+
+        /// Whether this label names the crash result or row keyed "backend [variant]".
+        func names(key: String) -> Bool {
+            let (backend, variant) = BackendRegistry.parts(ofStrategy: key)
+            return names(backend: backend, variant: variant)
+        }
+    }
+
+    /// Every strategy label in `text`: a backend and, in brackets, settings (`name=value`) or `default`.
+    static func strategies(in text: String) -> [Strategy] {
+        matches(#"\b([a-z][a-z0-9-]*) \[([a-z_]+=[^\]]*|default)\]"#, in: text).map { match in
+            Strategy(backend: match[1], settings: Set(match[2].split(separator: " ").map(String.init)))
+        }
     }
 
     /// "25,684" → 25684.

@@ -26,24 +26,12 @@ struct CrashNumbers {
     /// The numbers of the strategies `line` names ("sqlite [txn=single journal=wal]": a backend and settings that a
     /// result's variant includes), pooled; nil when it names none of them.
     func named(in line: String) -> CrashNumbers? {
-        let mentions = ClaimSyntax.matches(#"\b([a-z][a-z0-9-]*) \[([a-z_]+=[^\]]*)\]"#, in: line).map { match in
-            (backend: match[1], settings: Set(match[2].split(separator: " ").map(String.init)))
-        }
-        let matched = byStrategy.filter { entry in
-            let (backend, variant) = Self.parts(entry.key)
-            return mentions.contains { $0.backend == backend && $0.settings.isSubset(of: variant) }
-        }
+        let mentions = ClaimSyntax.strategies(in: line)
+        let matched = byStrategy.filter { entry in mentions.contains { $0.names(key: entry.key) } }
         guard !matched.isEmpty else { return nil }
         var pooled = matched[0].numbers
         for entry in matched.dropFirst() { pooled.merge(entry.numbers) }
         return pooled
-    }
-
-    private static func parts(_ key: String) -> (String, Set<String>) {
-        guard let open = key.firstIndex(of: "["), key.hasSuffix("]") else { return (key, []) }
-        let backend = key[..<open].trimmingCharacters(in: .whitespaces)
-        let variant = key[key.index(after: open)..<key.index(before: key.endIndex)]
-        return (backend, Set(variant.split(separator: " ").map(String.init)))
     }
 
     private mutating func merge(_ other: CrashNumbers) {
@@ -173,7 +161,8 @@ struct LineRules {
         }
         guard evidence.available else { return }
         // A line naming a strategy quotes that strategy's numbers, not another's.
-        let evidence = self.evidence.named(in: line) ?? self.evidence
+        let named = self.evidence.named(in: line)
+        let evidence = named ?? self.evidence
         for match in ClaimSyntax.matches(ClaimSyntax.states, in: line) {
             guard let count = ClaimSyntax.integer(match[1]) else { continue }
             let known: Set<Int> =
@@ -186,7 +175,7 @@ struct LineRules {
             if !known.contains(count) {
                 report(
                     .durabilityCSV,
-                    "'\(match[0])': the crash results beside this page\(self.evidence.named(in: line) == nil ? "" : " for the strategy this line names") have no \(match[2]) count of \(count) (they have \(known.sorted()))"
+                    "'\(match[0])': the crash results beside this page\(named == nil ? "" : " for the strategy this line names") have no \(match[2]) count of \(count) (they have \(known.sorted()))"
                 )
             }
         }

@@ -60,11 +60,10 @@ enum FigureBinding {
     /// The summary cell a marker names, formatted as a page prints it.
     static func value(run: URL, workload: String, strategy: String, column: String) throws -> String {
         let folder = try RunFolder(run.standardizedFileURL.path)
-        let mention = ClaimSyntax.first(#"^([a-z][a-z0-9-]*) \[([^\]]*)\]$"#, in: strategy)
-        let settings = Set((mention?[2] ?? "").split(separator: " ").map(String.init))
+        let label = ClaimSyntax.strategies(in: strategy)
         let rows = folder.summary.cells.filter { row in
-            row["workload"] == workload && row["backend"] == mention?[1]
-                && settings.isSubset(of: Set((row["variant"] ?? "").split(separator: " ").map(String.init)))
+            row["workload"] == workload && label.count == 1
+                && label[0].names(backend: row["backend"] ?? "", variant: row["variant"] ?? "")
         }
         guard rows.count == 1, let cell = rows[0][column] else {
             throw CompareError(

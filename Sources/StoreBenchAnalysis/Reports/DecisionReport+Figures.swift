@@ -9,8 +9,7 @@ extension DecisionReport {
         [.firstReadSeconds, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown] + sharedColumns
     static let sharedColumns: [SampleColumn] = [
         .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-        .extensionOps,
-        .extensionP50, .extensionP99,
+        .extensionOps, .extensionP50, .extensionP99,
     ]
 
     /// The sentence a recommendation needs when the timed operation is not the whole cost: a lazy migration is fast

@@ -24,6 +24,10 @@ public struct MedianInterval: Sendable, Equatable {
     /// The smallest number of repetitions that has a 95% interval of the median.
     public static let minimumCount = 6
 
+    /// The repetitions a verdict needs (a budget kept or missed, "no lost update", a recommendation) where no run's own
+    /// first look says otherwise: 8, the first look of storebench's adaptive schedules.
+    public static let verdictCount = 8
+
     /// The smallest number of repetitions that has an interval at `alpha`.
     public static func minimumCount(alpha: Double) -> Int {
         var n = 1

@@ -7,7 +7,7 @@ import Foundation
 ///   same over those of them whose median `syncs_per_op` is 1 or more;
 /// - the **first repetition's** `wall_s` over the median of the row's later ones, over the rows with at least 4,
 ///   at the median row and from the 10th to the 90th percentile (nearest rank).
-public struct RunNoise: Sendable, Equatable {
+public struct RunNoise: Sendable {
     public let rows: Int
     public let logStandardDeviation: Double?
     public let syncingRows: Int
@@ -16,24 +16,12 @@ public struct RunNoise: Sendable, Equatable {
     /// The first repetition's ratio at the 10th, 50th and 90th percentile row.
     public let firstRepetition: (low: Double, median: Double, high: Double)?
 
-    public static func == (a: RunNoise, b: RunNoise) -> Bool {
-        a.rows == b.rows && a.logStandardDeviation == b.logStandardDeviation && a.syncingRows == b.syncingRows
-            && a.firstRepetitionRows == b.firstRepetitionRows
-            && a.firstRepetition.map { [$0.low, $0.median, $0.high] }
-                == b.firstRepetition.map {
-                    [$0.low, $0.median, $0.high]
-                }
-    }
-
-    /// Counts `samples` (a run folder's samples.csv as cells by column name).
-    public init(samples: [[String: String]], minimumRepetitions: Int) {
-        var byRow: [String: [(repetition: Int, wall: Double, syncs: Double)]] = [:]
-        for cells in samples where cells["status"] == "ok" {
-            guard let wall = cells["wall_s"].flatMap(Double.init), wall > 0,
-                let repetition = cells["repetition"].flatMap(Int.init)
-            else { continue }
-            let key = ["workload", "backend", "variant", "size"].map { cells[$0] ?? "" }.joined(separator: "\u{1F}")
-            byRow[key, default: []].append((repetition, wall, cells["syncs_per_op"].flatMap(Double.init) ?? 0))
+    /// Counts `table`'s ok repetitions, row by row in repetition order.
+    public init(table: SampleTable, minimumRepetitions: Int) {
+        var byRow: [RowKey: [(repetition: Int, wall: Double, syncs: Double)]] = [:]
+        for row in table.rows where row.status == .ok {
+            guard let wall = row.values[.wallSeconds], wall > 0 else { continue }
+            byRow[row.key, default: []].append((row.repetition, wall, row.values[.syncsPerOp] ?? 0))
         }
         var pooled = (sum: 0.0, weight: 0.0, rows: 0)
         var syncing = (sum: 0.0, weight: 0.0, rows: 0)

@@ -172,9 +172,7 @@ public struct Sample: Sendable {
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
             .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-            .extensionOps,
-            .extensionP50,
-            .extensionP90, .extensionP99, .processes:
+            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes:
             return notes[column].flatMap(Double.init)
         }
     }
@@ -215,9 +213,7 @@ public struct Sample: Sendable {
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
             .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-            .extensionOps,
-            .extensionP50,
-            .extensionP90, .extensionP99, .processes:
+            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }

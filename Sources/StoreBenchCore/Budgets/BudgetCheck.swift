@@ -35,7 +35,7 @@ public struct BudgetCheck: Sendable {
     /// Budgets shown but not judged: too few repetitions for a verdict (exit 7 when none is broken).
     public var undecided: [Verdict] { verdicts.filter { $0.outcome == .notMeasuredEnough } }
     /// The repetitions a verdict needs unless they all agree (the first look).
-    public static let minimumRepetitions = 8
+    public static var minimumRepetitions: Int { MedianInterval.verdictCount }
 
     /// Judges `budgets` on `run`. A row that failed breaks every budget on it; an unsupported row (it never ran) is
     /// not judged. Throws (bad input) when a budget's patterns match no row of the run or only unsupported ones, or a

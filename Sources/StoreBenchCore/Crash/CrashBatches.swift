@@ -79,6 +79,10 @@ public enum CrashBatches {
         /// The store did not open or read, failed its integrity check, or held articles the writer never wrote.
         public var isCorrupt: Bool { !opened || integrity != "ok" || foreignArticles > 0 }
 
+        /// The batches the store kept: its complete ones, or none when it is damaged — a damaged store is not
+        /// trusted with any of its saves, so every save it held counts as lost.
+        public var keptBatches: Set<Int> { isCorrupt ? [] : Set(completeBatches) }
+
         public init(
             opened: Bool, integrity: String, settings: String, completeBatches: [Int], partialBatches: [Int],
             foreignArticles: Int

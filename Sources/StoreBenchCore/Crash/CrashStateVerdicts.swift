@@ -57,9 +57,8 @@ public struct CrashStateVerdicts: Sendable {
             var tally = tallies[state.kind] ?? Tally()
             tally.states += 1
             let corrupt = report.isCorrupt
-            // A damaged store is not trusted with any of its saves: none of its batches counts as kept.
-            let complete = corrupt ? [] : Set(report.completeBatches)
-            let lost = point.acknowledged.filter { !complete.contains($0.batch) }
+            let kept = report.keptBatches
+            let lost = point.acknowledged.filter { !kept.contains($0.batch) }
             if !report.opened { tally.unreadableStates += 1 }
             if corrupt { tally.corruptStates += 1 }
             if corrupt || !lost.isEmpty { tally.losingStates += 1 }

@@ -97,9 +97,8 @@ public struct DurabilityRow: Sendable, Equatable {
     mutating func count(acked: [Int], report: CrashBatches.Report) {
         images += 1
         ackedBatches += acked.count
-        // A damaged store is not trusted with any of its saves: none of its batches counts as kept.
-        let complete = report.isCorrupt ? [] : Set(report.completeBatches)
-        let lost = acked.filter { !complete.contains($0) }.count
+        let kept = report.keptBatches
+        let lost = acked.filter { !kept.contains($0) }.count
         lostBatches += lost
         partialBatches += report.partialBatches.count
         if !report.opened { unrecoverable += 1 }
