@@ -147,7 +147,7 @@ extension Advice {
     public func markdown(
         _ provenance: Provenance, chart: String?, growth: AdviceGrowth? = nil, powerCut: [String] = []
     ) -> String {
-        var lines = ["# storebench advise: \(profile.name)", ""]
+        var lines = [ClaimSyntax.renderedMarker("advice"), "# storebench advise: \(profile.name)", ""]
         if !profile.description.isEmpty { lines += ["_\(profile.description)_", ""] }
         if let best = recommendation {
             lines += [

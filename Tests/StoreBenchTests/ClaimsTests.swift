@@ -178,6 +178,18 @@ struct ClaimsTests {
         for (rule, line) in planted {
             #expect(findings(line).contains(rule), "\(rule.rawValue) not caught in \(line): \(findings(line))")
         }
+        // A page storebench rendered whole says so on its first line and is rendered again from its run, wherever it
+        // lies; a hand-written page is held to binding its figures wherever it lies, under results/ too.
+        let unbound = "- sqlite's single-transaction insert took 281 µs a record ([run](results/smoke/))"
+        let anywhere = temp.url.appendingPathComponent("results/run/notes.md")
+        #expect(
+            !ClaimsLint.lint(
+                page: ClaimSyntax.renderedMarker("report") + "\n" + unbound + "\n", at: anywhere,
+                name: "answers/report.md"
+            ).map(\.rule).contains(.figure))
+        #expect(
+            ClaimsLint.lint(page: unbound + "\n", at: anywhere, name: "results/run/notes.md").map(\.rule).contains(
+                .figure))
         // A setting in code is no measurement; a run time with its run's link is the run-time rule's.
         #expect(findings("| sqlite | `busy_timeout` `10 s` | quick took 2 min 31 s ([run](results/run/)) |").isEmpty)
         // A changed number inside a generated block: storebench lint-claims renders every block again.

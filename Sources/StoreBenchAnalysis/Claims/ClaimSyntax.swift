@@ -10,6 +10,14 @@ public enum ClaimSyntax {
         "<!-- storebench claims: tie-margin=\(ClaimNumber.trimmed(margin.fraction, digits: 4)) minimum-repetitions=\(minimumCount) -->"
     }
 
+    /// `<!-- storebench rendered: report -->`: the first line of a page storebench renders whole (report.md,
+    /// advice.md). Such a page is rendered again from its run, never edited, so the lint holds only hand-written pages
+    /// to binding their figures (``FigureBinding``).
+    public static func renderedMarker(_ kind: String) -> String { "<!-- storebench rendered: \(kind) -->" }
+
+    /// Whether `page` is one storebench rendered whole (its first line is a ``renderedMarker(_:)``).
+    static func isRendered(_ page: String) -> Bool { page.hasPrefix("<!-- storebench rendered: ") }
+
     /// The settings a page's marker names (the defaults where it has none).
     public static func settings(of page: String) -> (margin: TieMargin, minimumCount: Int) {
         var margin = TieMargin.standard

@@ -14,7 +14,7 @@ public enum RunReport {
         summary: String, environment: [String: Any]?, charts: [String],
         decision: DecisionReport? = nil, crashFiles: [String] = [], powerCut: [String] = []
     ) -> String {
-        var lines = ["# storebench run", ""]
+        var lines = [ClaimSyntax.renderedMarker("report"), "# storebench run", ""]
         if let environment {
             let scenario = environment["scenario_name"] ?? "?"
             lines.append(
