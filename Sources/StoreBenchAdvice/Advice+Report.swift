@@ -78,6 +78,10 @@ extension Advice {
                 case .notMeasuredEnough: "vs"
                 }
             let thin = check.outcome == .notMeasuredEnough ? "; not measured enough: \(check.minimum) needed" : ""
+            if check.dropped != nil {
+                return
+                    "\(check.operation.rawValue) p\(check.budget.percentile) > \(limit) (stopped early: see the verdict)"
+            }
             return
                 "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(relation) \(limit) (\(basis)\(thin))"
         }.joined(separator: "; ")
@@ -109,6 +113,10 @@ extension Advice {
         case .missesBudget:
             return "misses "
                 + strategy.budgets.filter { $0.outcome == .missed }.map { check in
+                    if let dropped = check.dropped {
+                        return "\(check.operation.rawValue) p\(check.budget.percentile) (budget "
+                            + "\(Self.number(check.budget.milliseconds)) ms): \(dropped)"
+                    }
                     guard let measured = check.measured else {
                         let why = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
                         return "\(check.operation.rawValue) (no figure\(why.isEmpty ? "" : ": " + why))"
@@ -176,7 +184,13 @@ extension Advice {
                     + "judged**, and any of them might be the cheapest that meets everything. A budget met or missed, "
                     + "no lost update and a recommendation each need \(minimumRepetitions) repetitions (the first "
                     + "look); what each strategy still needs is in its verdict below. Ask again with more "
-                    + "`run_seconds`, or with fewer candidates."
+                    + "`run_seconds`"
+                    + (thin.allSatisfy { $0.secondsToDecide != nil }
+                        ? " (about \(Self.time(thin.reduce(0) { $0 + ($1.secondsToDecide ?? 0) })) more would decide "
+                            + "them at the rates measured: "
+                            + thin.map { "\($0.label) \(Self.time($0.secondsToDecide ?? 0))" }.joined(separator: ", ")
+                            + ")"
+                        : "") + ", or with fewer candidates."
             ]
         } else {
             lines += [

@@ -20,12 +20,16 @@ public struct Advice: Sendable {
         public let writtenBytes: Double?
         public let syncs: Double?
         /// Set when the row did not run (unsupported, failed).
-        public let problem: String?
+        public var problem: String?
         /// The noise flags of the operation's repetitions (`contended`: the machine was busy with other work).
         public var flags: [String] = []
         /// The repetitions the percentile rests on (the extension's: those in which it was exercised; nil: all
         /// measured repetitions).
         public var evidence: Int?
+        /// Set when the budget's rules stopped the strategy on this operation: the evidence, in a sentence.
+        public var dropped: String?
+        /// The median wall-clock seconds of one of its repetitions (harness included): what another costs.
+        public var repetitionSeconds: Double?
         /// The measured repetitions.
         public var repetitions: Int { perOp.count }
         /// The repetitions a verdict on this operation's budget rests on.
@@ -41,10 +45,14 @@ public struct Advice: Sendable {
         /// The repetitions the figure rests on, and the fewest a verdict needs.
         public var repetitions = 0
         public var minimum = 0
+        /// The budget's rules stopped the strategy here: a miss no further repetition can undo, or one on the
+        /// early-drop rule's evidence (``LatencyBudget``); the sentence says which.
+        public var dropped: String?
 
         public enum Outcome: Sendable, Equatable { case met, missed, notMeasuredEnough }
 
         public var outcome: Outcome {
+            if dropped != nil { return .missed }
             guard let measured, repetitions >= minimum else { return .notMeasuredEnough }
             return measured * 1_000 <= budget.milliseconds ? .met : .missed
         }
@@ -91,17 +99,38 @@ public struct Advice: Sendable {
         /// What the strategy's verdict still needs: "save p99: not measured enough (n=1; 8 needed)".
         public var missingEvidence: [String] {
             budgets.filter { $0.outcome == .notMeasuredEnough }.map { check in
+                let more = secondsToDecide(check).map { "; about \(Advice.time($0)) more" } ?? ""
                 let what =
                     check.operation == .extensionOperation
                     ? "not exercised enough (the extension worked beside the app in \(check.repetitions) "
-                        + "repetitions; \(check.minimum) needed)"
-                    : "not measured enough (n=\(check.repetitions); \(check.minimum) needed)"
+                        + "repetitions; \(check.minimum) needed\(more))"
+                    : "not measured enough (n=\(check.repetitions); \(check.minimum) needed\(more))"
                 return "\(check.operation.rawValue) p\(check.budget.percentile): \(what)"
             }
                 + (sharing.flatMap { $0.outcome == .notMeasuredEnough ? "sharing: \($0.missing)" : nil }.map { [$0] }
                     ?? []) + (thinDurability.map { ["durability: not measured enough (\($0))"] } ?? [])
         }
         public var runs: Bool { operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty } }
+
+        /// Seconds of measuring that would bring `check`'s operation to its first look: the repetitions it lacks at
+        /// what one of them cost (nil when none was measured).
+        public func secondsToDecide(_ check: BudgetCheck) -> Double? {
+            guard let result = operations.first(where: { $0.operation == check.operation }),
+                let cost = result.repetitionSeconds
+            else { return nil }
+            // The extension is exercised in some repetitions only: as many more as it lacked, at that share.
+            let share =
+                result.repetitions > 0 && check.repetitions > 0
+                ? Double(result.repetitions) / Double(check.repetitions) : 1
+            return Double(max(check.minimum - check.repetitions, 0)) * share * cost
+        }
+
+        /// Seconds that would decide every figure it still lacks (``secondsToDecide(_:)``), nil when unknown.
+        public var secondsToDecide: Double? {
+            let open = budgets.filter { $0.outcome == .notMeasuredEnough }
+            let each = open.compactMap { secondsToDecide($0) }
+            return each.count == open.count && !open.isEmpty ? each.reduce(0, +) : nil
+        }
     }
 
     public let profile: AppProfile
@@ -138,17 +167,34 @@ public struct Advice: Sendable {
         var rng = SplitMix64(seed: 0x6164_7669)
         strategies = order.map { key in
             let (backend, variant, rows) = byStrategy[key]!
-            let operations = plan.measures.map { measure in
-                Self.result(
+            var operations = plan.measures.map { measure in
+                var result = Self.result(
                     measure, rows: rows.filter { $0.key.workload == measure.workload },
                     percentile: plan.profile.budgets[measure.operation]?.percentile)
+                if let budget = plan.profile.budgets[measure.operation] {
+                    result.dropped = BudgetDropEvidence.sentence(
+                        rows: rows.filter { $0.key.workload == measure.workload }, measure: measure, budget: budget)
+                }
+                return result
+            }
+            // A strategy its budget's rules dropped leaves its other operations unmeasured, or short: say why.
+            if let out = operations.first(where: { $0.dropped != nil }) {
+                for index in operations.indices
+                where operations[index].dropped == nil
+                    && operations[index].perOp.count
+                        < AdvicePlan.minimumRepetitions
+                {
+                    operations[index].problem =
+                        "not measured further: the strategy misses its \(out.operation.rawValue) budget"
+                }
             }
             let budgets = plan.profile.budgets.sorted { $0.key < $1.key }.map { operation, budget in
                 BudgetCheck(
                     operation: operation, budget: budget,
                     measured: operations.first { $0.operation == operation }?.atPercentile,
                     repetitions: operations.first { $0.operation == operation }?.evidenceRepetitions ?? 0,
-                    minimum: AdvicePlan.minimumRepetitions)
+                    minimum: AdvicePlan.minimumRepetitions,
+                    dropped: operations.first { $0.operation == operation }?.dropped)
             }
             let runs = operations.allSatisfy { $0.problem == nil && !$0.perOp.isEmpty }
             let cost = runs ? Self.cost(operations, perDay: plan.profile.perDay, resamples: resamples, rng: &rng) : nil
@@ -202,11 +248,12 @@ public struct Advice: Sendable {
     private mutating func judge(resamples: Int, rng: inout SplitMix64) {
         for index in strategies.indices {
             let strategy = strategies[index]
+            // A budget missed comes first: a strategy dropped on one leaves its other operations unmeasured.
             strategies[index].verdict =
-                !strategy.runs
-                ? .cannotRun
-                : strategy.missesABudget
-                    ? .missesBudget
+                strategy.missesABudget
+                ? .missesBudget
+                : !strategy.runs
+                    ? .cannotRun
                     : !strategy.meetsNeed
                         ? .failsNeed : !strategy.missingEvidence.isEmpty ? .notMeasuredEnough : .costlier
         }
@@ -323,6 +370,7 @@ public struct Advice: Sendable {
             writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
             syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
         result.evidence = exercised
+        result.repetitionSeconds = Statistics.median(ok.compactMap { $0.values[.repetitionSeconds] })
         if let statistics = Statistics(perOp) {
             let wall = ok.compactMap { $0.values[.wallSeconds] }.reduce(0, +)
             result.flags = NoiseFlags.flags(

@@ -65,6 +65,8 @@ struct AdviseCommand: ParsableCommand {
         let out = URL(
             fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-advise-\(profile.name)",
             isDirectory: true)
+        // The run's budget: what the probe left of run_seconds.
+        var runBudget = profile.runSeconds
         // The scenario is checked (and, with --dry-run, printed) from a private directory (mkdtemp: an unpredictable
         // name, never a planted path) before the advise folder is claimed, so a profile the plan refuses (too large
         // for this machine or its budget) leaves nothing behind.
@@ -85,6 +87,13 @@ struct AdviseCommand: ParsableCommand {
                         + "\(profile.file) --dry-run` prints it)")
                 throw error
             }
+            // Know before measuring: the probe's rates say whether the budget buys the first look.
+            let probe = try runProbe(plan, in: scratch.url)
+            runBudget = Int((Double(profile.runSeconds) - probe.seconds).rounded(.down))
+            let fit = probe.fit(available: Double(runBudget))
+            let text = Self.fitText(fit, probe: probe, profile: profile, plan: plan, registry: registry)
+            if dryRun || !fit.fits { print(text) } else { printError(text) }
+            if !fit.fits && !dryRun { throw ExitCode(Exit.noAnswerYet) }
         }
         if dryRun {
             print(
@@ -115,7 +124,7 @@ struct AdviseCommand: ParsableCommand {
         defer { interrupt.uninstall() }
         interrupt.addCleanup(claim.emergencyCleanup)
         try failing(.failure) {
-            try claim.write(Data(plan.scenarioText.utf8), name: "scenario.yaml")
+            try claim.write(Data(plan.scenarioText(budgetSeconds: runBudget).utf8), name: "scenario.yaml")
             try claim.write(try Data(contentsOf: URL(fileURLWithPath: profile.file)), name: "profile.yaml")
             try claim.record(["run"])
         }
@@ -135,6 +144,56 @@ struct AdviseCommand: ParsableCommand {
             if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
         }
         throw try failing(.failure) { try answer(in: claim) }
+    }
+
+    /// Runs the probe (``AdviceProbe``) in `scratch` and reads its estimates.
+    private func runProbe(_ plan: AdvicePlan, in scratch: URL) throws -> AdviceProbe {
+        let file = scratch.appendingPathComponent("probe.yaml")
+        try failing(.failure) { try AtomicFile.write(Data(AdviceProbe.scenarioText(plan).utf8), to: file) }
+        printError(
+            "probing: \(AdviceProbe.repetitions) repetitions of at most \(AdviceProbe.operations) operations of every "
+                + "row, to know what the run can afford before it measures")
+        let output = scratch.appendingPathComponent("probe")
+        try runScenario(file, into: output, dryRun: false)
+        let table = try failing(.failure) { try SampleTable(path: output.path) }
+        return AdviceProbe(plan: plan, probe: table)
+    }
+
+    /// What the probe says about the budget, for people.
+    static func fitText(
+        _ fit: AdviceProbe.Fit, probe: AdviceProbe, profile: AppProfile, plan: AdvicePlan, registry: BackendRegistry
+    ) -> String {
+        let out = Set(probe.rows.map(\.strategy)).subtracting(fit.contenders).count
+        var text =
+            "the probe (\(Runner.clock(probe.seconds)) here, now) puts the first look — "
+            + "\(AdvicePlan.minimumRepetitions) repetitions of every operation — of the \(fit.contenders.count) "
+            + "strategies still in contention, with stopping the \(out) that already miss a budget, at about "
+            + "\(Runner.clock(fit.needed)), against the \(Runner.clock(fit.available)) left of run_seconds: "
+            + "\(profile.runSeconds)"
+        guard !fit.fits else { return "advise: " + text + ": it fits." }
+        // The candidates' specs, by the strategy each resolves to.
+        var spec: [String: String] = [:]
+        for candidate in plan.candidates {
+            guard let parsed = try? BackendSpec(parsing: candidate),
+                let (descriptor, variant) = try? registry.resolve(
+                    backend: parsed.backend,
+                    settings: parsed.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                        separator: " "))
+            else { continue }
+            spec["\(descriptor.name) [\(variant.description)]"] = candidate
+        }
+        let kept = plan.candidates.filter { candidate in !fit.drop.contains { spec[$0] == candidate } }
+        let needed = Int((probe.seconds + fit.needed).rounded(.up))
+        text =
+            "advise: not measured: the budget does not buy an answer. " + text
+            + ". Raise run_seconds to at least \(needed), or leave out the \(fit.drop.count) costliest contenders by "
+            + "the probe's cost a day ("
+            + fit.drop.map { key in
+                let parts = BackendRegistry.parts(ofStrategy: key)
+                return registry.label(backend: parts.backend, variant: parts.variant)
+            }.joined(separator: ", ") + ") with this line in the profile:\n"
+            + "candidates: [\(kept.joined(separator: ", "))]"
+        return text
     }
 
     func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true) throws {

@@ -14,6 +14,8 @@ public struct SampleTable {
         public let error: String
         /// The fingerprint of the generated data (`dataset`).
         public let dataset: String
+        /// Why a budget's rules stopped the repetition (`budget_stop`: cut, dropped, certain); empty: they did not.
+        public var budgetStop = ""
 
         /// What `compare` and `report` match the row by.
         public var comparisonKey: ComparisonKey { ComparisonKey(key, dataset: dataset) }
@@ -106,9 +108,11 @@ public struct SampleTable {
                 scenario: row.key.scenario, workload: row.key.workload, backend: row.key.backend,
                 variant: upgrade(row.key.backend, row.key.variant), size: row.key.size,
                 parameters: row.key.parameters)
-            return Row(
+            var upgraded = Row(
                 key: key, status: row.status, repetition: row.repetition, values: row.values, settings: row.settings,
                 error: row.error, dataset: row.dataset)
+            upgraded.budgetStop = row.budgetStop
+            return upgraded
         }
     }
 
@@ -157,9 +161,11 @@ public struct SampleTable {
             let key = RowKey(
                 scenario: cell(.scenario), workload: cell(.workload), backend: cell(.backend),
                 variant: cell(.variant), size: size, parameters: cell(.parameters))
-            return Row(
+            var row = Row(
                 key: key, status: status, repetition: repetition, values: values, settings: cell(.settings),
                 error: cell(.error), dataset: cell(.dataset))
+            row.budgetStop = cell(.budgetStop)
+            return row
         }
         var seen = Set<String>()
         for row in rows {

@@ -42,6 +42,8 @@ public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
     case extensionP90 = "extension_p90_us"
     case extensionP99 = "extension_p99_us"
     case processes
+    case overBudget = "over_budget"
+    case budgetStop = "budget_stop"
     case memoryGrowthKiB = "mem_growth_kib"
     case otherCPUSeconds = "other_cpu_s"
     case loadAverage = "load_1m"

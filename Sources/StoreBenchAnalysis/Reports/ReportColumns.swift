@@ -155,6 +155,14 @@ public enum ReportColumns {
                 .childReadBytes, .bytes, .lowerIsBetter, .none, .launch,
                 "the launched child's disk reads from open to ready"),
             .column(.note, .text, .neither, .none, .workload, "what else the workload says about the row"),
+            .column(
+                .overBudget, .count, .lowerIsBetter, .none, .workload,
+                "a workload with a budget (`budget:`): its operations in the repetition over the budget's latency"),
+            .column(
+                .budgetStop, .text, .neither, .none, .workload,
+                "a workload with a budget: `cut` (the repetition stopped once its own percentile was over the budget; "
+                    + "not verified), `dropped` (the early-drop rule stopped the strategy on this evidence, error "
+                    + "≤ 1%), `certain` (no further repetition could undo the miss); empty: measured in full"),
             .column(.hitRatio, .ratio, .higherIsBetter, .none, .workload, "cache workload: hits / gets"),
             .column(
                 .reads, .count, .higherIsBetter, .none, .workload, "sync-while-reading: screens the UI thread loaded"),

@@ -172,7 +172,7 @@ public struct Sample: Sendable {
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
             .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes:
+            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes, .overBudget, .budgetStop:
             return notes[column].flatMap(Double.init)
         }
     }
@@ -213,7 +213,7 @@ public struct Sample: Sendable {
             .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
             .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
             .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes:
+            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes, .overBudget, .budgetStop:
             notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
         }
     }

@@ -40,9 +40,10 @@ final class RepetitionRunner {
     }
 
     /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.
-    func run(caseIndex: Int, round: Int) -> Sample {
+    /// `prior`: the case's operations timed against its budget so far (``RepetitionSchedule/CaseState/budgetTally``).
+    func run(caseIndex: Int, round: Int, prior: BudgetTally = BudgetTally()) -> Sample {
         let started = monotonicNanoseconds()
-        var sample = runInDirectory(caseIndex: caseIndex, round: round)
+        var sample = runInDirectory(caseIndex: caseIndex, round: round, prior: prior)
         sample.repetitionSeconds = Double(monotonicNanoseconds() - started) / 1_000_000_000
         return sample
     }
@@ -52,7 +53,7 @@ final class RepetitionRunner {
         if let directory = filled.removeValue(forKey: caseIndex) { workDirectory.retire(directory) }
     }
 
-    private func runInDirectory(caseIndex: Int, round: Int) -> Sample {
+    private func runInDirectory(caseIndex: Int, round: Int, prior: BudgetTally) -> Sample {
         let planned = plan.cases[caseIndex]
         let reusable = planned.workload.leavesStoreUnchanged
         if let kept = filled.removeValue(forKey: caseIndex) {
@@ -60,7 +61,7 @@ final class RepetitionRunner {
             if !planned.workload.startsCold { PageCache.warm(kept) }
             let sample = Self.run(
                 planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
-                seams: seams(planned), counters: counters)
+                seams: seams(planned), counters: counters, prior: prior)
             keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
             return sample
         }
@@ -80,7 +81,8 @@ final class RepetitionRunner {
             : nil
         let sample = Self.run(
             planned, round: round, in: directory, storeIsFilled: false, templates: sharing,
-            childExecutable: childExecutable, seams: seams(planned), counters: counters)
+            childExecutable: childExecutable, seams: seams(planned), counters: counters,
+            prior: prior)
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
     }
@@ -106,7 +108,7 @@ final class RepetitionRunner {
     static func run(
         _ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
         templates: FillSharing? = nil, childExecutable: URL?, seams: TestSeams = TestSeams(),
-        counters: CostCounters? = nil
+        counters: CostCounters? = nil, prior: BudgetTally = BudgetTally()
     ) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
@@ -133,11 +135,13 @@ final class RepetitionRunner {
             settings = store.effectiveSettings
             return store
         }
+        if let rule = planned.budget, !rule.budget.perRepetition { repetition.latencies.hold(to: rule, prior: prior) }
         var phase = "prepare"
         do {
             try measure(
                 planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
-                phase: &phase, directory: directory, seams: seams, counters: counters)
+                phase: &phase, directory: directory, seams: seams, counters: counters,
+                budget: planned.budget?.budget)
             sample.status = .ok
         } catch let error as StoreError {
             if case .unsupported = error { sample.status = .unsupported }
@@ -156,7 +160,7 @@ final class RepetitionRunner {
     private static func measure<Case: WorkloadCase>(
         _ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
         into sample: inout Sample, phase: inout String, directory: URL,
-        seams: TestSeams, counters: CostCounters?
+        seams: TestSeams, counters: CostCounters?, budget: LatencyBudget?
     ) throws {
         let prepareStart = monotonicNanoseconds()
         if requiresStore { try run.openInitialStore() }
@@ -173,11 +177,14 @@ final class RepetitionRunner {
         if seams.markRegion { RegionMarks.mark() }
         counters?.start()
         let start = monotonicNanoseconds()
-        let measured: Measured<Case.Outcome>
+        var measured: Measured<Case.Outcome>?
         do {
             measured = try workloadCase.measure(prepared, run)
             try run.commitPending()
-            if seams.extraSync { try TestExtraSync.sync(directory, times: measured.ops) }
+            if seams.extraSync { try TestExtraSync.sync(directory, times: measured!.ops) }
+        } catch is BudgetStopped {
+            // Cut short by its budget: what was timed is the evidence; nothing is left to verify.
+            measured = nil
         } catch {
             counters?.stop()
             throw error
@@ -191,7 +198,7 @@ final class RepetitionRunner {
         let machineAfter = MachineCPU.now()
         sample.maxRSSKiB = PeakMemory.highWaterKiB()
         sample.memoryGrowthKiB = PeakMemory.growthKiB(since: residentBefore, resetWorked: resetWorked)
-        blackHole(measured.ops)
+        blackHole(measured?.ops ?? 0)
         sample.latency = run.latencies.percentiles
         let io = ProcessIO.delta(ioBefore, ioAfter)
         let usage = DiskUsage.of(directory)
@@ -203,14 +210,24 @@ final class RepetitionRunner {
         sample.writeBytes = io.writeBytes
         sample.storeBytes = usage.apparentBytes
         sample.storeAllocatedBytes = usage.allocatedBytes
-        sample.ops = measured.ops
+        sample.ops = measured?.ops ?? run.latencies.recorded
+        if let budget, !budget.perRepetition {
+            run.note(.overBudget, String(run.latencies.over))
+            if let stop = run.latencies.stop { run.note(.budgetStop, stop.rawValue) }
+        }
         sample.costs = counters?.read() ?? [:]
         // A child's kernel events count in this process's inherited counters; its bytes (from its own /proc/self/io)
         // reach this process's only when it is reaped, so the workload adds what its children counted.
         for (cost, bytes) in run.childBytes where sample.costs[cost] != nil { sample.costs[cost]! += bytes }
         sample.recordBytes = workloadCase.recordBytesWritten
         phase = "verify"
-        sample.checksum = try workloadCase.verify(measured.outcome, prepared, run)
+        if let measured {
+            sample.checksum = try workloadCase.verify(measured.outcome, prepared, run)
+        } else {
+            run.appendNote(
+                "cut short by its budget after \(sample.ops) operations, \(run.latencies.over) of them over "
+                    + "\(budget.map { "\($0)" } ?? "its budget"); not verified")
+        }
         if let machineBefore, let machineAfter {
             // This process and the children it launched (reaped by verify) are the work, not contention.
             let own = sample.cpuUserSeconds + sample.cpuSystemSeconds + CPUTime.children().total - childrenBefore.total

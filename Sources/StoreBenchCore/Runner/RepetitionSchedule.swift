@@ -23,6 +23,11 @@ public enum StopReason: String, Sendable {
     case leader
     /// Racing: no answer depends on it (a limited row, the floor); it ran the minimum.
     case noAnswer = "no-answer"
+    /// Its budget's rules (``LatencyBudget``): it misses its budget whatever further repetitions give, or on the
+    /// evidence rule's.
+    case overBudget = "over-budget"
+    /// Another workload of its strategy stopped `over-budget`: the strategy cannot meet every budget.
+    case otherBudget = "strategy-over-budget"
 }
 
 /// Decides, case by case, whether another repetition buys precision (``RepetitionPolicy``), and estimates the
@@ -48,6 +53,12 @@ public struct RepetitionSchedule {
         /// Racing: the leaders its last test settled it against, and whether one of the verdicts was equivalent.
         public internal(set) var settledAgainst: Set<Int> = []
         public internal(set) var settledEquivalent = false
+        /// A budgeted case: its operations timed against the budget, and those over it, so far.
+        public internal(set) var budgetTally = BudgetTally()
+        /// A budgeted case: its measured repetitions whose own figure was over the budget.
+        public internal(set) var overRepetitions = 0
+        /// Set when its budget's rules stop it (``holdToBudget(_:_:rule:warmup:)``).
+        var budgetVerdict: StopReason?
 
         /// What the next repetition is expected to cost: the mean of the measured ones, or of all so far.
         public var meanCost: Double {
@@ -65,8 +76,12 @@ public struct RepetitionSchedule {
     /// The answer groups the run races by (nil: precision decides).
     public let race: RaceGroups?
 
-    public init(policy: RepetitionPolicy, caseCount: Int, race: RaceGroups? = nil) {
+    /// Each case's strategy (`backend [variant]`), for the cases whose budget can stop their siblings.
+    public let strategies: [Int: String]
+
+    public init(policy: RepetitionPolicy, caseCount: Int, race: RaceGroups? = nil, strategies: [Int: String] = [:]) {
         self.policy = policy
+        self.strategies = strategies
         looks = policy.schedule
         cases = Array(repeating: CaseState(), count: caseCount)
         self.race = policy.racing ? race : nil
@@ -119,6 +134,7 @@ public struct RepetitionSchedule {
 
     private func decide(_ index: Int, runElapsed: Double) -> StopReason? {
         let state = cases[index]
+        if let verdict = state.budgetVerdict { return verdict }
         if let race {
             // Racing: the answers stop the cases in them (``applyRace()``); the others run the minimum.
             if race.group[index] == nil && state.wall.count >= policy.minimum { return .noAnswer }

@@ -8,6 +8,8 @@ public struct RunPlan {
         public let backend: BackendDescriptor
         public let variant: Variant
         let data: any WorkloadCase
+        /// The latency its operations are held to, with the rules that stop it early (the entry's `budget:`).
+        public var budget: BudgetDropRule? = nil
     }
 
     public let scenario: Scenario
@@ -38,6 +40,7 @@ public struct RunPlan {
                             variant: try Self.noStore.variant(), data: data))
                     continue
                 }
+                var rules: [String: BudgetDropRule] = [:]
                 for backendEntry in scenario.backends where backendEntry.runs(workload.name) {
                     guard let backend = backends[backendEntry.backend] else {
                         throw ScenarioError(
@@ -70,10 +73,21 @@ public struct RunPlan {
                         scenario: scenario.name, workload: workload.name, backend: backend.name,
                         variant: backendEntry.variant.description, size: parameters[workload.sizeParameter],
                         parameters: parameters.description)
+                    let rule = entry.budget.map { budget in
+                        // One rule per parameter set: its thresholds take a moment to compute.
+                        let operations = parameters.value(.count) ?? 1
+                        let id = "\(parameters)"
+                        if let made = rules[id] { return made }
+                        let made = BudgetDropRule(
+                            budget, operations: operations, minimum: scenario.policy.minimum,
+                            maximum: scenario.policy.maximum)
+                        rules[id] = made
+                        return made
+                    }
                     cases.append(
                         Case(
                             key: key, workload: workload, parameters: parameters, backend: backend,
-                            variant: backendEntry.variant, data: data))
+                            variant: backendEntry.variant, data: data, budget: rule))
                 }
             }
         }
@@ -159,5 +173,18 @@ public struct RunPlan {
         var indices = Array(cases.indices)
         indices.shuffle(using: &rng)
         return indices
+    }
+}
+
+extension RunPlan {
+    /// The strategy (`backend [variant]`) of every case of a backend that has a budgeted case: a budget its rules
+    /// say it misses stops the strategy's other cases too (``RepetitionSchedule/holdToBudget(_:_:rule:warmup:)``).
+    public var budgetedStrategies: [Int: String] {
+        let budgeted = Set(cases.filter { $0.budget != nil }.map(\.key.strategy))
+        var strategies: [Int: String] = [:]
+        for (index, planned) in cases.enumerated() where budgeted.contains(planned.key.strategy) {
+            strategies[index] = planned.key.strategy
+        }
+        return strategies
     }
 }

@@ -96,7 +96,8 @@ public struct Runner {
             schedule: scenario.policy.schedule)
         let policy = scenario.policy
         var schedule = RepetitionSchedule(
-            policy: policy, caseCount: plan.cases.count, race: policy.racing ? plan.raceGroups : nil)
+            policy: policy, caseCount: plan.cases.count, race: policy.racing ? plan.raceGroups : nil,
+            strategies: plan.budgetedStrategies)
         options.progress("repetitions: \(policy)")
         var interrupted = false
         var rounds: [[String]] = []
@@ -121,9 +122,13 @@ public struct Runner {
                 for caseIndex in plan.order(round: round)
                 where schedule.runsThisRound(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
                     if options.interrupt.signal != nil { break rounds }
-                    var sample = repetitionRunner.run(caseIndex: caseIndex, round: round)
+                    var sample = repetitionRunner.run(
+                        caseIndex: caseIndex, round: round, prior: schedule.cases[caseIndex].budgetTally)
                     // A repetition the signal cut short is not a result: the resumed run repeats it.
                     if options.interrupt.signal != nil && sample.status != .ok { break rounds }
+                    if let rule = plan.cases[caseIndex].budget {
+                        schedule.holdToBudget(caseIndex, &sample, rule: rule, warmup: warmup)
+                    }
                     let counts = schedule.record(
                         caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
                         warmup: warmup, runElapsed: elapsed())
@@ -218,7 +223,11 @@ public struct Runner {
             }
             let cost = sample.repetitionSeconds ?? 0
             seconds += cost
-            _ = schedule.record(caseIndex, sample, seconds: cost, warmup: false, runElapsed: 0)
+            var judged = sample
+            if let rule = plan.cases[caseIndex].budget {
+                schedule.holdToBudget(caseIndex, &judged, rule: rule, warmup: false)
+            }
+            _ = schedule.record(caseIndex, judged, seconds: cost, warmup: false, runElapsed: 0)
             try samples.append(cells: row)
             summary.add(sample)
         }

@@ -31,6 +31,15 @@ public struct Scenario: Sendable {
     public struct WorkloadEntry: Sendable {
         public let workload: String
         public let cases: [WorkloadParameters]
+        /// The latency its operations are held to (`budget:`): a variant whose operations miss it is stopped early,
+        /// with its other workloads' rows (``LatencyBudget``).
+        public var budget: LatencyBudget?
+
+        public init(workload: String, cases: [WorkloadParameters], budget: LatencyBudget? = nil) {
+            self.workload = workload
+            self.cases = cases
+            self.budget = budget
+        }
     }
 
     public var name: String
@@ -109,7 +118,7 @@ public struct Scenario: Sendable {
                 }
                 if !cases.contains(parameters) { cases.append(parameters) }
             }
-            return WorkloadEntry(workload: entry.workload, cases: cases)
+            return WorkloadEntry(workload: entry.workload, cases: cases, budget: entry.budget)
         }
         return copy
     }

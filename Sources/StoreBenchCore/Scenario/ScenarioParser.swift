@@ -12,7 +12,7 @@ public struct ScenarioParser {
         "budget_seconds", "stop", "backends", "workloads",
     ]
     static let backendKeys = ["backend", "variants", "limits", "workloads"]
-    static let workloadKeys = ["workload", "sql", "parameters", "sizes"]
+    static let workloadKeys = ["workload", "sql", "parameters", "sizes", "budget"]
 
     public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
         self.backends = backends
@@ -294,6 +294,27 @@ public struct ScenarioParser {
                     map["sizes"] == nil ? "\(path).parameters" : "\(path).sizes[\(caseIndex)]", "\(error)")
             }
         }
-        return Scenario.WorkloadEntry(workload: name, cases: cases)
+        return Scenario.WorkloadEntry(
+            workload: name, cases: cases, budget: try budget(map["budget"], at: path, reader: &reader))
+    }
+
+    static let budgetKeys = ["percentile", "ms", "per"]
+
+    /// `budget: {percentile: 99, ms: 16.7, per: operation}`: the latency the entry's operations are held to.
+    private func budget(_ node: Node?, at path: String, reader: inout NodeReader) throws -> LatencyBudget? {
+        guard let node else { return nil }
+        let map = try reader.mapping(node, at: "\(path).budget", allowed: Self.budgetKeys)
+        let percentile = try reader.integer(map["percentile"], at: "\(path).budget.percentile", range: 1...99) ?? 99
+        guard [50, 90, 99].contains(percentile) else {
+            throw reader.error("\(path).budget.percentile", "\(percentile): give 50, 90 or 99")
+        }
+        guard
+            let ms = try reader.decimal(map["ms"], at: "\(path).budget.ms", range: 0.001...3_600_000)
+        else { throw reader.error("\(path).budget.ms", "required key is missing") }
+        let per = try reader.string(map["per"], at: "\(path).budget.per", required: false) ?? "operation"
+        guard per == "operation" || per == "repetition" else {
+            throw reader.error("\(path).budget.per", "'\(per)': give operation or repetition")
+        }
+        return LatencyBudget(percentile: percentile, milliseconds: ms, perRepetition: per == "repetition")
     }
 }

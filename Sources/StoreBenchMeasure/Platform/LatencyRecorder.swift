@@ -13,6 +13,16 @@ public final class LatencyRecorder {
     @exclusivity(unchecked) @usableFromInline var buffer: UnsafeMutablePointer<UInt64>
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     @exclusivity(unchecked) @usableFromInline var count = 0
+    /// Operations over this latency count against the budget the repetition is held to (``hold(to:prior:)``).
+    @exclusivity(unchecked) @usableFromInline var limit = UInt64.max
+    /// Set once the budget's rules stop the repetition (``stop``): ``timeEach(_:_:)`` then throws.
+    @exclusivity(unchecked) @usableFromInline var stopped = false
+    private var rule: BudgetDropRule?
+    private var prior = BudgetTally()
+    /// Operations of this repetition over the budget.
+    public private(set) var over = 0
+    /// Why the budget's rules stopped the repetition, nil while they have not.
+    public private(set) var stop: BudgetStop?
 
     /// Allocates and touches room for `capacity` latencies (outside any timed region).
     public init(capacity: Int = 16_384) {
@@ -29,6 +39,34 @@ public final class LatencyRecorder {
         if count == capacity { grow() }
         buffer[count] = nanoseconds
         count &+= 1
+        if nanoseconds > limit { overBudget() }
+    }
+
+    /// Holds this repetition's operations to `rule`, after the row's earlier repetitions counted `prior` (outside
+    /// any timed region).
+    public func hold(to rule: BudgetDropRule, prior: BudgetTally) {
+        self.rule = rule
+        self.prior = prior
+        limit = rule.budget.nanoseconds
+    }
+
+    /// The row's operations and those over the budget, this repetition's included.
+    public var tally: BudgetTally { BudgetTally(operations: prior.operations + count, over: prior.over + over) }
+
+    @usableFromInline
+    func throwStop() throws { throw BudgetStopped(stop: stop ?? .cut) }
+
+    @usableFromInline
+    func overBudget() {
+        over += 1
+        guard let rule, stop == nil else { return }
+        let pooled = tally
+        if rule.drops(over: pooled.over, of: pooled.operations) {
+            stop = .dropped
+        } else if over >= rule.budget.overToMiss(of: rule.operationsPerRepetition) {
+            stop = .cut
+        }
+        stopped = stop != nil
     }
 
     @usableFromInline
@@ -48,14 +86,17 @@ public final class LatencyRecorder {
     /// `lookup` workload's time on lmdb (perf; `storebench overhead` measures the workload path against the plain
     /// adapter loop).
     @inlinable @inline(__always)
+    ///
+    /// Throws ``BudgetStopped`` once the budget the repetition is held to stops it (``hold(to:prior:)``).
     public func timeEach<Elements: Sequence>(_ elements: Elements, _ operation: (Elements.Element) throws -> Void)
-        rethrows
+        throws
     {
         var previous = monotonicNanoseconds()
         for element in elements {
             try operation(element)
             let now = monotonicNanoseconds()
             record(nanoseconds: now &- previous)
+            if stopped { try throwStop() }
             previous = now
         }
     }
@@ -76,6 +117,33 @@ public final class LatencyRecorder {
             p99: micro(histogram.valueAtPercentile(99)), p999: micro(histogram.valueAtPercentile(99.9)),
             max: micro(histogram.max))
     }
+}
+
+/// A row's operations timed against a budget, and how many were over it.
+public struct BudgetTally: Sendable, Equatable {
+    public var operations = 0
+    public var over = 0
+    public init(operations: Int = 0, over: Int = 0) {
+        self.operations = operations
+        self.over = over
+    }
+}
+
+/// Why a budget's rules stopped measuring (the `budget_stop` column).
+public enum BudgetStop: String, Sendable {
+    /// The repetition's own percentile was over the budget whatever its other operations took.
+    case cut
+    /// The evidence rule dropped the strategy (``LatencyBudget/errorRate``).
+    case dropped
+    /// The verdict was a miss whatever further repetitions gave.
+    case certain
+}
+
+/// Thrown out of ``LatencyRecorder/timeEach(_:_:)`` when the budget's rules stop the repetition: the runner keeps
+/// what was timed, and verifies nothing (the work was cut short).
+public struct BudgetStopped: Error, CustomStringConvertible {
+    public let stop: BudgetStop
+    public var description: String { "stopped by its budget (\(stop.rawValue))" }
 }
 
 /// Latency percentiles of a repetition's operations, in microseconds.
