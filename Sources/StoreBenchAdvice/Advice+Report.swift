@@ -66,8 +66,13 @@ extension Advice {
     }
 
     static func budgets(_ strategy: Strategy) -> String {
-        strategy.budgets.map { check in
+        let out = strategy.budgets.first { $0.dropped != nil }
+        return strategy.budgets.map { check in
             let limit = "\(Self.number(check.budget.milliseconds)) ms"
+            if let out, check.dropped == nil, check.outcome == .notMeasuredEnough {
+                return "\(check.operation.rawValue): not measured further (the strategy misses its "
+                    + "\(out.operation.rawValue) budget)"
+            }
             guard let measured = check.measured else { return "\(check.operation.rawValue): not measured" }
             let basis = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
             // A figure from fewer repetitions than a verdict needs is shown, never judged against its budget.

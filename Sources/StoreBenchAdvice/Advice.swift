@@ -161,6 +161,7 @@ public struct Advice: Sendable {
         var order: [String] = []
         for row in table.rows {
             let key = "\(row.key.backend) [\(row.key.variant)]"
+            if plan.declaredShort.contains(key) { continue }
             if byStrategy[key] == nil { order.append(key) }
             byStrategy[key, default: (row.key.backend, row.key.variant, [])].rows.append(row)
         }

@@ -40,6 +40,9 @@ public struct AdvicePlan: Sendable {
     public let candidates: [String]
     /// Strategies the profile's size rules out without measuring, and why.
     public let notConsidered: [(candidate: String, reason: String)]
+    /// The strategies (`backend [variant]`) left out for declaring less than the need: a run that measured them
+    /// (before they were left out) is judged without them.
+    public let declaredShort: Set<String>
 
     /// The plan for `profile`: its operations as `workloads`, on the strategies the backends of `backends` offer
     /// (``BackendDescriptor/adviceCandidates``) unless the profile names its own.
@@ -56,14 +59,17 @@ public struct AdvicePlan: Sendable {
         // declares less than the need is out before anything is timed.
         let required: DurabilityPromise =
             profile.need == .kill || profile.lossWindowMilliseconds != nil ? .survivesKill : .durable
+        var short: Set<String> = []
         candidates = (profile.candidates ?? standard.considered).filter { candidate in
             guard let spec = try? BackendSpec(parsing: candidate),
-                let declared = backends.declaredPromise(
+                let (descriptor, variant) = try? backends.resolve(
                     backend: spec.backend,
-                    variant: spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                    settings: spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
                         separator: " ")),
+                case let declared = descriptor.promise(variant),
                 !declared.keeps(atLeast: required)
             else { return true }
+            short.insert("\(descriptor.name) [\(variant.description)]")
             skipped.append(
                 (
                     candidate,
@@ -73,6 +79,7 @@ public struct AdvicePlan: Sendable {
             return false
         }
         notConsidered = skipped
+        declaredShort = short
     }
 
     /// Whether advise holds `measure`'s operations to their budget while it measures (``LatencyBudget``): those

@@ -22,7 +22,7 @@ public struct AdviceProbe: Sendable {
         /// Seconds of the first repetition (its fill) and of each later one, at the plan's full size.
         public let first: Double
         public let later: Double
-        /// The probe's repetitions already miss the operation's budget (cut short, or over it).
+        /// The probe's budget rules dropped the strategy on this operation (or the row failed).
         public let misses: Bool
         /// Seconds per operation (a repetition's timed part over its operations).
         public let perOperation: Double
@@ -72,14 +72,12 @@ public struct AdviceProbe: Sendable {
                 let overhead = zip(cost, walls).map { max($0 - $1, 0) }
                 let scale = measure.wholeRepetition || measure.operation == .extensionOperation ? 1 : full
                 let timed = measure.wholeRepetition ? (walls.max() ?? 0) : perOperation * scale
-                let budget = plan.profile.budgets[measure.operation]
-                let misses =
-                    budget != nil && AdvicePlan.holdsToBudget(measure)
-                    && ordered.contains { row in
-                        !row.budgetStop.isEmpty
-                            || (measure.wholeRepetition
-                                && (row.values[.wallSeconds] ?? 0) * 1_000 > budget!.milliseconds)
-                    }
+                // Out only on the rules that drop a strategy (a miss no repetition can undo, or the early-drop
+                // rule's evidence): a probe repetition of 10 operations is cut by one over a p99 budget, which the
+                // run's 100 allow.
+                let misses = ordered.contains { row in
+                    row.budgetStop == BudgetStop.dropped.rawValue || row.budgetStop == BudgetStop.certain.rawValue
+                }
                 let failed = ordered.contains { $0.status != .ok }
                 rows.append(
                     Row(

@@ -28,14 +28,21 @@ enum BudgetDropEvidence {
                 stop == .certain
                 ? "; the p\(budget.percentile) of \(AdvicePlan.minimumRepetitions)–\(AdvicePlan.maximumRepetitions) "
                     + "repetitions is then over it" : ""
-            return "\(over) of its first \(reps) of \(name) took over \(limit) (the slowest \(slowest))\(percentile): "
-                + rule
+            let what =
+                times.count == 1
+                ? "its first \(name) took \(slowest), over \(limit)"
+                : "\(over) of its first \(times.count) \(name) repetitions took over \(limit) (the slowest \(slowest))"
+            return what + percentile + ": " + rule
         }
         let operations = Int(ok.compactMap { $0.values[.ops] }.reduce(0, +))
         let over = Int(ok.compactMap { $0.values[.overBudget] }.reduce(0, +))
         let slowest = ok.compactMap { $0.values[.maxLatency] }.max().map { Advice.time($0 / 1_000_000) } ?? "?"
         let cut = ok.filter { $0.budgetStop == BudgetStop.cut.rawValue }.count
-        let cutText = cut == 0 ? "" : "; \(cut) of them cut short once their own p\(budget.percentile) was over it"
+        let cutText =
+            cut == 0
+            ? ""
+            : "; \(cut == 1 ? "1 repetition" : "\(cut) repetitions") cut short once \(cut == 1 ? "its" : "their") own "
+                + "p\(budget.percentile) was over the budget"
         return "\(over) of its first \(operations) \(name) operations, in \(reps), took over \(limit) (the "
             + "slowest \(slowest)\(cutText)): " + rule
     }

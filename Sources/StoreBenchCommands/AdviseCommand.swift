@@ -14,19 +14,24 @@ struct AdviseCommand: ParsableCommand {
             "Measure the strategies for an app profile and answer with one recommendation (advice.md, advice.json).",
         discussion: """
             The profile (docs/CLI.md) says what the app stores, how often it does what, the budgets some operations \
-            must meet and the durability its data needs. advise writes the scenario that measures it (scenario.yaml), \
-            runs it (run/), runs short crash trials — a killed app and a power cut — on every strategy that meets the \
+            must meet and the durability its data needs. advise leaves out the strategies that declare less than the \
+            need, probes the others (two short repetitions of every row: what the run can afford, before it measures; \
+            exit 7 with the run_seconds it would need when it cannot buy 8 repetitions of every operation), writes the \
+            scenario that measures it (scenario.yaml; a budgeted operation is held to its budget, and a strategy that \
+            misses one is stopped early, with its evidence), runs it (run/), runs short crash trials — a killed app and a power cut — on every strategy that meets the \
             budgets, with the profile's record shape (durability.csv, also in run/ so `storebench report run` shows \
             it), and answers: the cheapest strategy that meets every budget and the need, its runner-ups and why each \
             lost. Exit codes: 0 a strategy meets everything; 6 none does (the answer says which budget or need each \
             failed); 7 no answer yet (a strategy is not measured enough to be judged: the answer says what each \
-            needs); 1 a run or trial failed; 64 bad input; 130/143 interrupted. --report OUT renders the answer again \
+            needs, or the probe found the budget too small); 1 a run or trial failed; 64 bad input; 130/143 interrupted. --report OUT renders the answer again \
             from OUT (after scripts/plot drew run/charts).
             """
     )
 
     @Option(help: "The app profile (YAML; profiles/ has the shipped ones).") var profile: String?
-    @Flag(name: .customLong("dry-run"), help: "Print the scenario and a bound on its duration; run and write nothing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Print the scenario, a bound on its duration and what the probe says the budget buys; write nothing.")
     var dryRun = false
     @Flag(name: .customLong("no-crash"), help: "Skip the crash trials: the durability in the answer is then declared.")
     var noCrash = false
@@ -67,6 +72,9 @@ struct AdviseCommand: ParsableCommand {
             isDirectory: true)
         // The run's budget: what the probe left of run_seconds.
         var runBudget = profile.runSeconds
+        // The whole command's request, from the probe on: the runs' and the crash trials' own hand a signal on to it.
+        let interrupt = InterruptRequest.install()
+        defer { interrupt.uninstall() }
         // The scenario is checked (and, with --dry-run, printed) from a private directory (mkdtemp: an unpredictable
         // name, never a planted path) before the advise folder is claimed, so a profile the plan refuses (too large
         // for this machine or its budget) leaves nothing behind.
@@ -89,6 +97,7 @@ struct AdviseCommand: ParsableCommand {
             }
             // Know before measuring: the probe's rates say whether the budget buys the first look.
             let probe = try runProbe(plan, in: scratch.url)
+            if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
             runBudget = Int((Double(profile.runSeconds) - probe.seconds).rounded(.down))
             let fit = probe.fit(available: Double(runBudget))
             let text = Self.fitText(fit, probe: probe, profile: profile, plan: plan, registry: registry)
@@ -119,9 +128,6 @@ struct AdviseCommand: ParsableCommand {
             return claim
         }
         defer { claim.release() }
-        // The whole command's request: the run's and the crash trials' own hand a signal on to it.
-        let interrupt = InterruptRequest.install()
-        defer { interrupt.uninstall() }
         interrupt.addCleanup(claim.emergencyCleanup)
         try failing(.failure) {
             try claim.write(Data(plan.scenarioText(budgetSeconds: runBudget).utf8), name: "scenario.yaml")
@@ -205,7 +211,8 @@ struct AdviseCommand: ParsableCommand {
             switch outcome {
             case .planned(let text): if show { print(text, terminator: "") }
             case .finished(let result, _):
-                if result.interrupted {
+                // A signal during the last repetition ends no further one, but it still stops advise.
+                if result.interrupted || interrupt.signal != nil {
                     throw ExitCode(interrupt.signal == SIGTERM ? Exit.terminated : Exit.interrupted)
                 }
             }
@@ -305,7 +312,9 @@ struct AdviseCommand: ParsableCommand {
         let chart = "run/charts/overview.png"
         let growth = try Self.growthAnswer(
             in: out, profile: profile, today: advice, crashes: crashes, registry: registry)
-        let powerCut = try UnsyncedEvidence.read(in: out)?.section(crashes: crashes) { key in
+        let powerCut = try UnsyncedEvidence.read(in: out)?.section(
+            crashes: crashes.filter { !plan.declaredShort.contains($0.key) }
+        ) { key in
             let parts = BackendRegistry.parts(ofStrategy: key)
             return registry.label(backend: parts.backend, variant: parts.variant)
         }

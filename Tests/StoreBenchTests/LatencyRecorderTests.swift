@@ -23,10 +23,10 @@ struct LatencyRecorderTests {
     }
 
     @Test("timeEach records one latency per element")
-    func timeEach() {
+    func timeEach() throws {
         let recorder = LatencyRecorder(capacity: 2)
         var seen: [Int] = []
-        recorder.timeEach(0..<5) { seen.append($0) }
+        try recorder.timeEach(0..<5) { seen.append($0) }
         #expect(seen == [0, 1, 2, 3, 4] && recorder.recorded == 5)
     }
 }

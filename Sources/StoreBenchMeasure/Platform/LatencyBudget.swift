@@ -80,13 +80,15 @@ public struct BudgetDropRule: Sendable, Equatable {
 
     /// The rule for `budget` on a row timing `operations` per repetition, judged at `minimum` and measured at
     /// most `maximum` repetitions.
-    public init(_ budget: LatencyBudget, operations: Int, minimum: Int, maximum: Int) {
+    /// `level`: the tail probability at which one look drops (default ``LatencyBudget/errorRate`` over the looks;
+    /// tests pass a larger one to show what the correction is for).
+    public init(_ budget: LatencyBudget, operations: Int, minimum: Int, maximum: Int, level: Double? = nil) {
         self.budget = budget
         operationsPerRepetition = budget.perRepetition ? 1 : max(operations, 1)
         verdictValues = budget.perRepetition ? minimum : operationsPerRepetition
         looks = operationsPerRepetition * max(maximum, 1)
         share = budget.halfMissShare(of: verdictValues)
-        let level = LatencyBudget.errorRate / Double(looks)
+        let level = level ?? LatencyBudget.errorRate / Double(looks)
         var most: [Int] = []
         // For a fixed count over, the tail grows with the operations: the largest j still under the level.
         var s = 1
@@ -101,7 +103,11 @@ public struct BudgetDropRule: Sendable, Equatable {
             s += 1
         }
         self.most = most
+        allOverDrop = most.indices.first { most[$0] >= $0 + 1 }.map { $0 + 1 }
     }
+
+    /// Operations, every one over the budget, that drop the strategy (nil: the rule cannot within the row).
+    public let allOverDrop: Int?
 
     /// Whether `over` of `operations` (pooled) drop the strategy.
     public func drops(over: Int, of operations: Int) -> Bool {

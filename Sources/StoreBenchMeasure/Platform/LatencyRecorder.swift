@@ -64,7 +64,12 @@ public final class LatencyRecorder {
         if rule.drops(over: pooled.over, of: pooled.operations) {
             stop = .dropped
         } else if over >= rule.budget.overToMiss(of: rule.operationsPerRepetition) {
-            stop = .cut
+            // Every operation so far over the budget, and a few more would drop the strategy: go on to them
+            // rather than cut (the strategy is then dropped within its first repetition).
+            let dropsSoon =
+                pooled.over == pooled.operations && rule.allOverDrop.map { pooled.operations < $0 } == true
+                && count < rule.operationsPerRepetition
+            if !dropsSoon { stop = .cut }
         }
         stopped = stop != nil
     }
