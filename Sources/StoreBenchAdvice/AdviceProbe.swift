@@ -30,8 +30,8 @@ public struct AdviceProbe: Sendable {
 
     public let plan: AdvicePlan
     public let rows: [Row]
-    /// Seconds the probe itself took.
-    public let seconds: Double
+    /// Seconds the probe took: its repetitions' (the advise command sets its whole wall-clock time).
+    public var seconds: Double
 
     /// The probe's scenario: the plan's, each workload of many operations cut to ``operations``, two repetitions,
     /// no precision target.

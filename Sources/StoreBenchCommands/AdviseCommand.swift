@@ -160,9 +160,13 @@ struct AdviseCommand: ParsableCommand {
             "probing: \(AdviceProbe.repetitions) repetitions of at most \(AdviceProbe.operations) operations of every "
                 + "row, to know what the run can afford before it measures")
         let output = scratch.appendingPathComponent("probe")
+        let started = monotonicNanoseconds()
         try runScenario(file, into: output, dryRun: false)
         let table = try failing(.failure) { try SampleTable(path: output.path) }
-        return AdviceProbe(plan: plan, probe: table)
+        var probe = AdviceProbe(plan: plan, probe: table)
+        // Its whole time (the data, the run's start and finish), not only its repetitions'.
+        probe.seconds = Double(monotonicNanoseconds() - started) / 1e9
+        return probe
     }
 
     /// What the probe says about the budget, for people.
