@@ -245,7 +245,7 @@ struct ClaimsTests {
         // "cheapest": the README names the durability-preferring pick among ties, as Advice's judge makes it.
         #expect(
             readme.contains(
-                "(among those whose cost cannot be told\nfrom the cheapest's, the one with the strongest durability class)"
+                "(among those whose cost cannot be told from the cheapest's, the strongest durability class)"
             ))
     }
 
