@@ -169,12 +169,11 @@ public struct Advice: Sendable {
         strategies = order.map { key in
             let (backend, variant, rows) = byStrategy[key]!
             var operations = plan.measures.map { measure in
-                var result = Self.result(
-                    measure, rows: rows.filter { $0.key.workload == measure.workload },
-                    percentile: plan.profile.budgets[measure.operation]?.percentile)
-                if let budget = plan.profile.budgets[measure.operation] {
-                    result.dropped = BudgetDropEvidence.sentence(
-                        rows: rows.filter { $0.key.workload == measure.workload }, measure: measure, budget: budget)
+                let measured = rows.filter { $0.key.workload == measure.workload }
+                let budget = plan.profile.budgets[measure.operation]
+                var result = Self.result(measure, rows: measured, percentile: budget?.percentile)
+                result.dropped = budget.flatMap {
+                    BudgetDropEvidence.sentence(rows: measured, measure: measure, budget: $0)
                 }
                 return result
             }

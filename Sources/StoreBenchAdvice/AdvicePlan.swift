@@ -61,11 +61,7 @@ public struct AdvicePlan: Sendable {
             profile.need == .kill || profile.lossWindowMilliseconds != nil ? .survivesKill : .durable
         var short: Set<String> = []
         candidates = (profile.candidates ?? standard.considered).filter { candidate in
-            guard let spec = try? BackendSpec(parsing: candidate),
-                let (descriptor, variant) = try? backends.resolve(
-                    backend: spec.backend,
-                    settings: spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                        separator: " ")),
+            guard let (descriptor, variant) = Self.resolve(candidate, backends: backends),
                 case let declared = descriptor.promise(variant),
                 !declared.keeps(atLeast: required)
             else { return true }
@@ -80,6 +76,14 @@ public struct AdvicePlan: Sendable {
         }
         notConsidered = skipped
         declaredShort = short
+    }
+
+    /// The backend and variant a candidate spec (`sqlite[journal=wal,sync=full]`) names, nil when this binary cannot
+    /// resolve it.
+    public static func resolve(_ candidate: String, backends: BackendRegistry) -> (BackendDescriptor, Variant)? {
+        guard let spec = try? BackendSpec(parsing: candidate) else { return nil }
+        let settings = spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return try? backends.resolve(backend: spec.backend, settings: settings.joined(separator: " "))
     }
 
     /// Whether advise holds `measure`'s operations to their budget while it measures (``LatencyBudget``): those

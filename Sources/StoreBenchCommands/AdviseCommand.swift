@@ -184,12 +184,7 @@ struct AdviseCommand: ParsableCommand {
         // The candidates' specs, by the strategy each resolves to.
         var spec: [String: String] = [:]
         for candidate in plan.candidates {
-            guard let parsed = try? BackendSpec(parsing: candidate),
-                let (descriptor, variant) = try? registry.resolve(
-                    backend: parsed.backend,
-                    settings: parsed.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                        separator: " "))
-            else { continue }
+            guard let (descriptor, variant) = AdvicePlan.resolve(candidate, backends: registry) else { continue }
             spec["\(descriptor.name) [\(variant.description)]"] = candidate
         }
         let kept = plan.candidates.filter { candidate in !fit.drop.contains { spec[$0] == candidate } }

@@ -87,10 +87,8 @@ struct AdviceTests {
                 "\(candidate) is neither timed nor left out for its declaration")
         }
         for candidate in plan.candidates {
-            let spec = try BackendSpec(parsing: candidate)
-            let variant = spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
-                separator: " ")
-            #expect(registry.declaredPromise(backend: spec.backend, variant: variant) == .durable, "\(candidate)")
+            let (descriptor, variant) = try #require(AdvicePlan.resolve(candidate, backends: registry))
+            #expect(descriptor.promise(variant) == .durable, "\(candidate)")
         }
         #expect(plan.notConsidered.contains { $0.candidate == "unadvised" && $0.reason.contains("no strategy") })
         // Every registered persistent backend offers advise something, or is said not to.

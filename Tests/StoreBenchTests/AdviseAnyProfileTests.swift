@@ -169,31 +169,18 @@ struct AdviseAnyProfileTests {
             let operations =
                 row.measure.wholeRepetition ? 1 : min(row.operations, AdviceProbe.operations)
             let rule = rule(plan, row, operations: operations, maximum: AdviceProbe.repetitions)
-            var tally = BudgetTally()
-            var over = 0
-            for number in 1...AdviceProbe.repetitions {
+            // The between-repetition rules as the runner applies them: the schedule, at the probe's 2 repetitions.
+            var schedule = RepetitionSchedule(
+                policy: RepetitionPolicy(
+                    warmup: 0, minimum: AdviceProbe.repetitions, maximum: AdviceProbe.repetitions),
+                caseCount: 1)
+            while schedule.isActive(0) {
                 var sample = repetition(
-                    row, number: number, operations: operations, first: number == 1, rule: rule, prior: tally, &rng)
-                if let rule {
-                    // The between-repetition rules, as the schedule applies them.
-                    let repetitionOver = BudgetEvidence.repetitionOver(sample, rule.budget)
-                    if rule.budget.perRepetition {
-                        tally.operations += 1
-                        if repetitionOver { tally.over += 1 }
-                    } else {
-                        tally.operations += sample.ops
-                        tally.over += sample.notes[.overBudget].flatMap(Int.init) ?? 0
-                    }
-                    if repetitionOver { over += 1 }
-                    if sample.notes[.budgetStop] != BudgetStop.dropped.rawValue,
-                        BudgetEvidence.certainMiss(
-                            over: over, repetitions: number, budget: rule.budget, minimum: 2, maximum: 2)
-                    {
-                        sample.notes[.budgetStop] = BudgetStop.certain.rawValue
-                    }
-                }
+                    row, number: schedule.cases[0].measured + 1, operations: operations,
+                    first: schedule.cases[0].measured == 0, rule: rule, prior: schedule.cases[0].budgetTally, &rng)
+                if let rule { schedule.holdToBudget(0, &sample, rule: rule, warmup: false) }
+                _ = schedule.record(0, sample, seconds: sample.repetitionSeconds ?? 0, warmup: false, runElapsed: 0)
                 samples.append(sample)
-                if let stop = sample.notes[.budgetStop], stop != BudgetStop.cut.rawValue { break }
             }
         }
         return AdviceProbe(plan: plan, probe: try table(samples))
