@@ -19,7 +19,8 @@ public struct AdviceProbe: Sendable {
     public struct Row: Sendable {
         public let strategy: String
         public let operation: AppProfile.Operation
-        /// Seconds of the first repetition (its fill) and of each later one, at the plan's full size.
+        /// Seconds of the run's first repetition (its fill, or a copy of the probe's) and of each later one, at the
+        /// plan's full size.
         public let first: Double
         public let later: Double
         /// The probe's budget rules dropped the strategy on this operation (or the row failed).
@@ -50,8 +51,9 @@ public struct AdviceProbe: Sendable {
         }
     }
 
-    /// The estimates from the probe's samples.
-    public init(plan: AdvicePlan, probe table: SampleTable) {
+    /// The estimates from the probe's samples. `fillsKept`: the run starts from copies of the stores the probe
+    /// filled (``RunRequest/keptFills``), so its first repetition of a row costs what a later one does.
+    public init(plan: AdvicePlan, probe table: SampleTable, fillsKept: Bool = false) {
         self.plan = plan
         var rows: [Row] = []
         var seconds = 0.0
@@ -82,7 +84,8 @@ public struct AdviceProbe: Sendable {
                 rows.append(
                     Row(
                         strategy: strategy, operation: measure.operation,
-                        first: (overhead.first ?? 0) + timed, later: (overhead.last ?? 0) + timed,
+                        first: (fillsKept ? overhead.last ?? 0 : overhead.first ?? 0) + timed,
+                        later: (overhead.last ?? 0) + timed,
                         misses: misses || failed, perOperation: perOperation))
             }
         }

@@ -77,12 +77,14 @@ struct AdviseCommand: ParsableCommand {
         defer { interrupt.uninstall() }
         // The scenario is checked (and, with --dry-run, printed) from a private directory (mkdtemp: an unpredictable
         // name, never a planted path) before the advise folder is claimed, so a profile the plan refuses (too large
-        // for this machine or its budget) leaves nothing behind.
+        // for this machine or its budget) leaves nothing behind. It also keeps the stores the probe fills, from which
+        // the run's repetitions start (a copy of a 400,000-message store instead of filling it again).
+        let scratch = try failing(.badInput) {
+            try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-")
+        }
+        defer { scratch.remove() }
+        let fills = try failing(.failure) { try scratch.subdirectory("fills") }
         do {
-            let scratch = try failing(.badInput) {
-                try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-")
-            }
-            defer { scratch.remove() }
             let scenarioFile = scratch.url.appendingPathComponent("scenario.yaml")
             try failing(.failure) { try AtomicFile.write(Data(plan.scenarioText.utf8), to: scenarioFile) }
             if dryRun { print(plan.scenarioText) }
@@ -96,7 +98,7 @@ struct AdviseCommand: ParsableCommand {
                 throw error
             }
             // Know before measuring: the probe's rates say whether the budget buys the first look.
-            let probe = try runProbe(plan, in: scratch.url)
+            let probe = try runProbe(plan, in: scratch.url, keptFills: fills)
             if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
             runBudget = Int((Double(profile.runSeconds) - probe.seconds).rounded(.down))
             let fit = probe.fit(available: Double(runBudget))
@@ -135,7 +137,7 @@ struct AdviseCommand: ParsableCommand {
             try claim.record(["run"])
         }
         let run = out.appendingPathComponent("run")
-        try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false)
+        try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false, keptFills: fills)
         if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
         if !noCrash {
             let table = try failing(.failure) { try SampleTable(path: run.path) }
@@ -152,8 +154,9 @@ struct AdviseCommand: ParsableCommand {
         throw try failing(.failure) { try answer(in: claim) }
     }
 
-    /// Runs the probe (``AdviceProbe``) in `scratch` and reads its estimates.
-    private func runProbe(_ plan: AdvicePlan, in scratch: URL) throws -> AdviceProbe {
+    /// Runs the probe (``AdviceProbe``) in `scratch` and reads its estimates; the stores it fills are kept in
+    /// `keptFills` for the run.
+    private func runProbe(_ plan: AdvicePlan, in scratch: URL, keptFills: URL) throws -> AdviceProbe {
         let file = scratch.appendingPathComponent("probe.yaml")
         try failing(.failure) { try AtomicFile.write(Data(AdviceProbe.scenarioText(plan).utf8), to: file) }
         printError(
@@ -161,9 +164,9 @@ struct AdviseCommand: ParsableCommand {
                 + "row, to know what the run can afford before it measures")
         let output = scratch.appendingPathComponent("probe")
         let started = monotonicNanoseconds()
-        try runScenario(file, into: output, dryRun: false)
+        try runScenario(file, into: output, dryRun: false, keptFills: keptFills)
         let table = try failing(.failure) { try SampleTable(path: output.path) }
-        var probe = AdviceProbe(plan: plan, probe: table)
+        var probe = AdviceProbe(plan: plan, probe: table, fillsKept: true)
         // Its whole time (the data, the run's start and finish), not only its repetitions'.
         probe.seconds = Double(monotonicNanoseconds() - started) / 1e9
         return probe
@@ -201,10 +204,12 @@ struct AdviseCommand: ParsableCommand {
         return text
     }
 
-    func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true) throws {
+    /// `keptFills`: where the run keeps its filled stores and finds those of an earlier run (``RunRequest/keptFills``).
+    func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true, keptFills: URL? = nil) throws {
         var request = RunRequest(scenarioFile: file.path)
         request.output = output.path
         request.workdir = workdir.workdir
+        request.keptFills = keptFills?.path
         request.dryRun = dryRun
         try RunCommand.execute(request, quiet: false) { outcome, interrupt, _ in
             switch outcome {

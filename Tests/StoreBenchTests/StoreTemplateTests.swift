@@ -100,4 +100,62 @@ struct StoreTemplateTests {
             #expect(template.files == descriptor.storeFiles, "\(spec): \(template.files)")
         }
     }
+
+    @Test(
+        "a shelf keeps the fills of one run for the next (advise's probe hands its stores to its run): the same store of the same data is copied, not filled again; other data gets its own; a template changed on the shelf is refused"
+    )
+    func shelfKeepsFillsAcrossRuns() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let shelf = try temp.child("shelf")
+        func run(_ name: String, count: Int, stored: Int) throws -> [SampleTable.Row] {
+            let yaml = """
+                name: \(name)
+                seed: 3
+                warmup: 0
+                repetitions: 2
+                backends:
+                  - backend: sqlite
+                    variants: [{txn: single}]
+                workloads:
+                  - {workload: edit, parameters: {count: \(count), stored: \(stored)}}
+                """
+            let scenario = try ScenarioParser(backends: .standard(), workloads: .standard).parse(
+                data: Data(yaml.utf8), file: "\(name).yaml")
+            let out = try temp.child(name)
+            var options = Runner.Options(workdir: temp.url, output: out, commandLine: [], progress: { _ in })
+            options.keptFills = shelf
+            _ = try Runner(backends: .standard(), workloads: .standard).run(scenario, options: options)
+            return try SampleTable(path: out.path).rows
+        }
+        func index() throws -> [[String: Any]] {
+            let data = try Data(contentsOf: shelf.appendingPathComponent("index.json"))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        }
+        let probe = try run("probe", count: 5, stored: 300)
+        #expect(probe.count == 2 && probe.allSatisfy { $0.status == .ok }, "\(probe.map(\.error))")
+        let kept = try index()
+        #expect(kept.count == 1, "\(kept)")
+        let directory = shelf.appendingPathComponent(try #require(kept.first?["directory"] as? String))
+        let made = try FileManager.default.attributesOfItem(atPath: directory.path)[.modificationDate] as? Date
+
+        // The run: more operations on the same stored data — every repetition from the probe's fill.
+        let full = try run("full", count: 20, stored: 300)
+        #expect(full.count == 2 && full.allSatisfy { $0.status == .ok }, "\(full.map(\.error))")
+        #expect(Set(full.map(\.values[.ops])) == [20])
+        #expect(try index().count == 1)
+        #expect(try FileManager.default.attributesOfItem(atPath: directory.path)[.modificationDate] as? Date == made)
+
+        // Other stored data: a fill of its own, beside the first.
+        _ = try run("other", count: 5, stored: 400)
+        #expect(try index().count == 2)
+
+        // A template changed on the shelf: the copy is refused, not used.
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).first)
+        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent(file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([1]))
+        try handle.close()
+        let tampered = try run("tampered", count: 5, stored: 300)
+        #expect(tampered.contains { $0.error.contains("differs from its template") }, "\(tampered.map(\.error))")
+    }
 }

@@ -28,7 +28,7 @@ final class RepetitionRunner {
 
     init(
         plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
-        extraSync: TestExtraSync? = nil, counters: CostCounters? = nil
+        extraSync: TestExtraSync? = nil, counters: CostCounters? = nil, keptFills: URL? = nil
     ) {
         self.plan = plan
         self.workDirectory = workDirectory
@@ -36,7 +36,7 @@ final class RepetitionRunner {
         self.slowdown = slowdown?.fractions ?? [:]
         self.extraSync = extraSync
         self.counters = counters
-        templates = StoreTemplates(workDirectory: workDirectory)
+        templates = StoreTemplates(workDirectory: workDirectory, shelf: keptFills)
     }
 
     /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.

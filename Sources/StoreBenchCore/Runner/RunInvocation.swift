@@ -90,6 +90,7 @@ public struct RunInvocation {
             options.request = request
             options.binaryHash = binaryHash
             options.counters = request.counters
+            options.keptFills = request.keptFills.map { URL(fileURLWithPath: $0, isDirectory: true) }
             let result = try Runner(backends: backendRegistry, workloads: workloadRegistry).run(
                 scenario, options: options)
             try output.publish(staging)

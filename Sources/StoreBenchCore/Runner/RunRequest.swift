@@ -35,6 +35,9 @@ public struct RunRequest: Codable, Sendable, Equatable {
     public var limits = RunPlan.Limits()
     /// Count syncs, system calls, bytes and faults per repetition (`--no-counters` turns it off).
     public var counters = true
+    /// A directory (which must exist) where the run keeps its filled stores, and finds those an earlier run of the
+    /// same command kept there (advise's probe hands its fills to its run); nil: they go with the work directory.
+    public var keptFills: String?
 
     public init(scenarioFile: String? = nil) { self.scenarioFile = scenarioFile }
 

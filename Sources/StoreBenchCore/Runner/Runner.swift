@@ -30,6 +30,8 @@ public struct Runner {
         /// Count each repetition's costs (``CostCounters``). Off by default here (a test process runs many runs on
         /// many threads at once, and every thread gets descriptors); `storebench run` turns it on.
         public var counters = false
+        /// Where filled stores are kept past the run (``RunRequest/keptFills``); nil: in the work directory.
+        public var keptFills: URL?
 
         public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
             self.workdir = workdir
@@ -107,7 +109,7 @@ public struct Runner {
             let repetitionRunner = RepetitionRunner(
                 plan: plan, workDirectory: workDirectory,
                 childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
-                counters: counters)
+                counters: counters, keptFills: options.keptFills)
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0

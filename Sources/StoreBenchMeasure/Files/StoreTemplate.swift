@@ -26,6 +26,14 @@ public struct StoreTemplate: Sendable {
     /// The bytes of its files.
     public let bytes: Int64
 
+    /// A template already kept in `directory`, with the digest, files and size its capture took.
+    public init(directory: URL, digest: String, files: [String], bytes: Int64) {
+        self.directory = directory
+        self.digest = digest
+        self.files = files
+        self.bytes = bytes
+    }
+
     /// Copies the closed store in `store` to `directory` (which must not exist) and takes its digest.
     public static func capture(_ store: URL, into directory: URL) throws -> StoreTemplate {
         try PrivateCopy.copyTree(from: store, to: directory)
