@@ -10,6 +10,8 @@ public final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     /// The installed busy handler (``setBusyHandler(_:)``), kept alive while SQLite may call it.
     public internal(set) var busyWait: SQLiteBusyWait?
+    /// The installed run-time limit (``limitRunTime(seconds:)``), kept alive while SQLite may call it.
+    public internal(set) var deadline: SQLiteDeadline?
 
     /// Opens (creating if needed) the database at `path` read-write.
     public init(path: String) throws {

@@ -22,6 +22,10 @@ public struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let constraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT)
     public static let misuse = SQLiteResultCode(rawValue: SQLITE_MISUSE)
     public static let notADatabase = SQLiteResultCode(rawValue: SQLITE_NOTADB)
+    /// A statement the authorizer refused (``SQLiteConfinement``).
+    public static let auth = SQLiteResultCode(rawValue: SQLITE_AUTH)
+    /// A statement stopped by `sqlite3_interrupt` or the progress handler (``SQLiteConnection/setDeadline(_:)``).
+    public static let interrupt = SQLiteResultCode(rawValue: SQLITE_INTERRUPT)
     public static let row = SQLiteResultCode(rawValue: SQLITE_ROW)
     public static let done = SQLiteResultCode(rawValue: SQLITE_DONE)
 

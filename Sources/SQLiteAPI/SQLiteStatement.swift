@@ -85,6 +85,9 @@ public final class SQLiteStatement {
     /// Whether the statement leaves the database unchanged (`sqlite3_stmt_readonly`).
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
+    /// Whether the statement is an `EXPLAIN` (or `EXPLAIN QUERY PLAN`): it lists a program and runs none.
+    public var isExplain: Bool { sqlite3_stmt_isexplain(handle) != 0 }
+
     /// The number of columns a row of this statement has.
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 

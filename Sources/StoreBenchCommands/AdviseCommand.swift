@@ -67,6 +67,15 @@ struct AdviseCommand: ParsableCommand {
             }
             return (profile, plan)
         }
+        // Nothing left to measure (every candidate declares less than the need, or the size rules it out): the answer
+        // is known without measuring, and says why each is out.
+        guard !plan.candidates.isEmpty else {
+            throw CommandFailure(
+                exit: .noStrategy,
+                message: "advise: no strategy meets everything, and nothing was measured: no candidate can meet the "
+                    + "need (\(profile.needPhrase)) of \(profile.file):\n"
+                    + plan.notConsidered.map { "  \($0.candidate): \($0.reason)" }.joined(separator: "\n"))
+        }
         let out = URL(
             fileURLWithPath: outputOptions.out ?? OutputLocations.defaultOutput() + "-advise-\(profile.name)",
             isDirectory: true)
@@ -80,7 +89,7 @@ struct AdviseCommand: ParsableCommand {
         // for this machine or its budget) leaves nothing behind. It also keeps the stores the probe fills, from which
         // the run's repetitions start (a copy of a 400,000-message store instead of filling it again).
         let scratch = try failing(.badInput) {
-            try WorkDirectory(in: try OutputLocations.workdir(nil), prefix: "storebench-")
+            try WorkDirectory(in: try OutputLocations.workdir(workdir.workdir), prefix: "storebench-")
         }
         defer { scratch.remove() }
         let fills = try failing(.failure) { try scratch.subdirectory("fills") }

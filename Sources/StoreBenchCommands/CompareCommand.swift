@@ -61,7 +61,7 @@ struct CompareCommand: ParsableCommand {
         let comparison: Comparison
         let inputs = SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current)
         do {
-            if let csv { try AtomicFile.checkTarget(URL(fileURLWithPath: csv), inputs: inputs) }
+            if let csv { try StandaloneOutput.check(URL(fileURLWithPath: csv), inputs: inputs) }
         } catch {
             printError("storebench compare: --csv: \(error)")
             return .badInput
@@ -82,7 +82,7 @@ struct CompareCommand: ParsableCommand {
             try before.requireComplete()
             try after.requireComplete()
             comparison = Comparison(baseline: before, current: after, options: options)
-            if let csv { try AtomicFile.write(CompareReport.csv(comparison), to: URL(fileURLWithPath: csv)) }
+            if let csv { try StandaloneOutput.write(CompareReport.csv(comparison), to: URL(fileURLWithPath: csv)) }
         } catch {
             printError("storebench compare: \(error)")
             return .failure

@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
             // Never the run's own files, however the path names them (device and inode).
             try failing(.failure) {
                 try RunOutput.checkPath(out)
-                try AtomicFile.write(data, to: URL(fileURLWithPath: out), inputs: folder.files)
+                try StandaloneOutput.write(data, to: URL(fileURLWithPath: out), inputs: folder.files)
             }
         } else {
             writeStandardOutput(data)

@@ -57,7 +57,7 @@ struct OverheadCommand: ParsableCommand {
         if let out {
             try failing(.badInput) {
                 try RunOutput.checkPath(out)
-                try AtomicFile.checkTarget(URL(fileURLWithPath: out))
+                try StandaloneOutput.check(URL(fileURLWithPath: out))
             }
         }
         if MachineFacts.buildConfiguration == "debug" {
@@ -81,7 +81,7 @@ struct OverheadCommand: ParsableCommand {
         let command = (["storebench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         let report = OverheadReport(request: request, command: command, rows: results)
         if let out {
-            try failing(.failure) { try AtomicFile.write(try report.encoded(), to: URL(fileURLWithPath: out)) }
+            try failing(.failure) { try StandaloneOutput.write(try report.encoded(), to: URL(fileURLWithPath: out)) }
         }
         print(report.markdownTable)
         if let unequal = results.first(where: { !$0.equalWork.holds }) {

@@ -17,7 +17,7 @@ struct SummaryOptions: ParsableArguments {
     func checkTarget(inputs: [URL], command: String) throws(CommandFailure) {
         guard let summary else { return }
         do {
-            try AtomicFile.checkTarget(URL(fileURLWithPath: summary), inputs: inputs)
+            try StandaloneOutput.check(URL(fileURLWithPath: summary), inputs: inputs)
         } catch {
             throw CommandFailure(exit: .badInput, message: "storebench \(command): --summary: \(error)")
         }
@@ -27,7 +27,7 @@ struct SummaryOptions: ParsableArguments {
     func write(inputs: [URL], command: String, _ render: (String?) -> String) throws(CommandFailure) {
         guard let summary else { return }
         do {
-            try AtomicFile.write(Data(render(reportLink).utf8), to: URL(fileURLWithPath: summary), inputs: inputs)
+            try StandaloneOutput.write(Data(render(reportLink).utf8), to: URL(fileURLWithPath: summary), inputs: inputs)
         } catch {
             throw CommandFailure(exit: .failure, message: "storebench \(command): --summary: \(error)")
         }

@@ -67,6 +67,39 @@ struct RunFolderTests {
             widened?.code == .torn && widened?.message.contains("line 4 has") == true, "\(String(describing: widened))")
     }
 
+    @Test(
+        "line ends as other tools leave them (LF only, CR CR LF) read as the file storebench wrote; a record the decoder still makes narrower is refused by line, never a trap"
+    )
+    func foreignLineEnds() throws {
+        let temp = try TemporaryDirectory()
+        let original = try RunFolder(try Self.copyOfRun(in: temp, name: "original").path)
+        for (name, ending) in [("lf", "\n"), ("crcrlf", "\r\r\n")] {
+            let run = try Self.copyOfRun(in: temp, name: name)
+            for file in ["samples.csv", "summary.csv"] {
+                try Self.replace(run, file) { $0.replacingOccurrences(of: "\r\n", with: ending) }
+            }
+            let folder = try RunFolder(run.path)
+            #expect(folder.samples.rows == original.samples.rows, "\(name)")
+            #expect(folder.summary.rows == original.summary.rows, "\(name)")
+            // Through the commands that read run folders.
+            for arguments in [["report", run.path], ["export", run.path, "--format", "bmf"]] {
+                let result = try runStorebench(arguments)
+                #expect(result.status == 0, "\(name) \(arguments[0]): \(result.stderr.suffix(400))")
+            }
+        }
+        // A lone CR inside a record (not a line end) leaves it narrower to no decoder: refused, or read, never a trap.
+        let odd = try Self.copyOfRun(in: temp, name: "odd")
+        try Self.replace(odd, "samples.csv") { text in
+            var lines = text.components(separatedBy: "\r\n")
+            lines[2] = lines[2].replacingOccurrences(of: ",", with: "\r,", options: [], range: nil)
+            return lines.joined(separator: "\r\n")
+        }
+        let result = try runStorebench(["report", odd.path])
+        #expect(
+            result.status == 0 || result.status == 1 || result.status == 64,
+            "\(result.status): \(result.stderr.suffix(400))")
+    }
+
     @Test("values that cannot be measurements are refused: NaN, infinite, negative, 1e308 s")
     func badValues() throws {
         let temp = try TemporaryDirectory()

@@ -4,18 +4,47 @@ import Foundation
 /// line end (a file cut mid-row does not), has no unterminated quote, and every record has as many cells as the
 /// header. A violation names the file and the 1-based line where the bad record starts. Decoding itself is
 /// ``CSVFormat/decode(_:)`` (CSV.swift); this scan only refuses what that reader would silently accept.
+///
+/// Line ends may be LF, CRLF (what storebench writes) or CR CR LF (a CRLF file converted again by git's `autocrlf`
+/// or an editor): outside quoted cells every run of CRs before an LF is read as one line end, so such a file reads
+/// as the one storebench wrote. Whatever the decoder makes of a file, a
+/// record whose width differs from the header's is refused by line, never indexed past its end.
 public enum StrictCSV {
     /// Decodes `data` from `source` after the checks (see the type).
     public static func decode(_ data: Data, source: String) throws -> (header: [String], rows: [[String]]) {
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let raw = String(data: data, encoding: .utf8) else {
             throw RunFolderError(.torn, "\(source): not UTF-8 text")
         }
+        let text = lineFeedsOnly(raw)
         try check(text, source: source)
+        let table: (header: [String], rows: [[String]])
         do {
-            return try CSVFormat.decode(text)
+            table = try CSVFormat.decode(text)
         } catch {
             throw RunFolderError(.torn, "\(source): not valid CSV (\(error))")
         }
+        if let (index, row) = table.rows.enumerated().first(where: { $0.element.count != table.header.count }) {
+            throw RunFolderError(
+                .torn,
+                "\(source): record \(index + 1) has \(row.count) cells, the header has \(table.header.count)")
+        }
+        return table
+    }
+
+    /// `text` with every run of CRs before an LF outside a quoted cell removed (cells keep their bytes).
+    static func lineFeedsOnly(_ text: String) -> String {
+        guard text.utf8.contains(13) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var quoted = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == 10, !quoted {
+                while bytes.last == 13 { bytes.removeLast() }
+            }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Throws a ``RunFolderError`` naming `source` and the line when `text` is not a complete, rectangular CSV table.

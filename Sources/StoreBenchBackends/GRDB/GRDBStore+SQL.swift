@@ -70,6 +70,12 @@ extension GRDBStore: SQLStore {
         return rows
     }
 
+    var interrupter: @Sendable () -> Void {
+        let writer = writer
+        // GRDB's own thread-safe interrupt (sqlite3_interrupt on every connection of the writer).
+        return { writer.interrupt() }
+    }
+
     func queryPlan(_ sql: String) throws -> String {
         try located {
             try writer.read { db in

@@ -15,7 +15,8 @@ extension SQLiteStore: SQLStore {
                 try connection.execute("DROP TABLE IF EXISTS \"\(table.replacingOccurrences(of: "\"", with: "\"\""))\"")
             }
             try connection.execute("PRAGMA application_id = \(SQLWorkloadMark.applicationID)")
-            try connection.execute(schema)
+            // The file's SQL under the rule of a workload file (SQLiteConfinement), as the preflight ran it.
+            try connection.executeConfined(schema)
         }
     }
 
@@ -34,7 +35,7 @@ extension SQLiteStore: SQLStore {
     }
 
     func prepareStatement(_ sql: String) throws -> Int {
-        let statement = try connection.prepareOne(sql)
+        let statement = try connection.prepareConfined(sql)
         sqlStatements.append((statement, !statement.isReadOnly))
         return sqlStatements.count - 1
     }
@@ -64,8 +65,13 @@ extension SQLiteStore: SQLStore {
 
     func queryPlan(_ sql: String) throws -> String { try plan(sql) }
 
+    var interrupter: @Sendable () -> Void {
+        let interrupter = connection.interrupter
+        return { interrupter() }
+    }
+
     func query(_ sql: String) throws -> [[SQLValue]] {
-        let select = try connection.prepareOne(sql)
+        let select = try connection.prepareConfined(sql)
         defer { select.finalize() }
         var rows: [[SQLValue]] = []
         while try select.step() {

@@ -184,6 +184,9 @@ public protocol SQLStore: Store {
     func queryPlan(_ sql: String) throws -> String
     /// Untimed: every row `sql` returns (a check query).
     func query(_ sql: String) throws -> [[SQLValue]]
+    /// Stops the statement running now, from any thread (`sqlite3_interrupt`): it fails with the library's
+    /// interrupt error. The harness calls it when a repetition runs past its bound or a signal arrives.
+    var interrupter: @Sendable () -> Void { get }
 }
 
 /// Role: a store that several processes open at once (`shared`: an app and its extension), each with its own

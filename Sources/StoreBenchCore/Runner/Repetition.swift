@@ -21,16 +21,28 @@ public final class Repetition {
     public let storeIsFilled: Bool
     /// The run's filled stores (``StoreTemplates``); nil: every fill runs its body.
     private let templates: FillSharing?
+    /// How long the repetition's library work may run (``RepetitionBound``); nil: unbounded (tests).
+    public let bound: RepetitionBound?
+    private let started = monotonicNanoseconds()
 
     init(
         launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
-        templates: FillSharing? = nil, open: @escaping () throws -> any Store
+        templates: FillSharing? = nil, bound: RepetitionBound? = nil, open: @escaping () throws -> any Store
     ) {
+        self.bound = bound
         self.launch = launch
         self.readBack = readBack
         self.storeIsFilled = storeIsFilled
         self.templates = templates
         self.openStore = open
+    }
+
+    /// Runs `body` under the repetition's ``bound``: once the repetition has run past it, or a signal arrived, a
+    /// watchdog calls `stop` (thread-safe: it interrupts the library's running statement) and the error `body`
+    /// then throws says why.
+    public func bounded<T>(stop: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
+        guard let bound else { return try body() }
+        return try bound.watch(started: started, stop: stop, body)
     }
 
     /// Prepare: fills the store by running `body`, unless the store already holds it (``storeIsFilled``).

@@ -17,6 +17,8 @@ final class RepetitionRunner {
     private var filled: [Int: URL] = [:]
     /// The filled, closed stores, one per variant and data set, copied for each repetition that would fill one.
     private let templates: StoreTemplates
+    /// How long one repetition's library work may run (``RepetitionBound``); nil: unbounded.
+    let bound: RepetitionBound?
     /// The test seam's fraction per backend (``TestSlowdown``); empty in every real run.
     let slowdown: [String: Double]
     /// The test seam's targets (``TestExtraSync``); nil in every real run.
@@ -28,8 +30,10 @@ final class RepetitionRunner {
 
     init(
         plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
-        extraSync: TestExtraSync? = nil, counters: CostCounters? = nil, keptFills: URL? = nil
+        extraSync: TestExtraSync? = nil, counters: CostCounters? = nil, keptFills: URL? = nil,
+        bound: RepetitionBound? = nil
     ) {
+        self.bound = bound
         self.plan = plan
         self.workDirectory = workDirectory
         self.childExecutable = childExecutable
@@ -61,7 +65,7 @@ final class RepetitionRunner {
             if !planned.workload.startsCold { PageCache.warm(kept) }
             let sample = Self.run(
                 planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
-                seams: seams(planned), counters: counters, prior: prior)
+                seams: seams(planned), counters: counters, prior: prior, bound: bound)
             keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
             return sample
         }
@@ -82,7 +86,7 @@ final class RepetitionRunner {
         let sample = Self.run(
             planned, round: round, in: directory, storeIsFilled: false, templates: sharing,
             childExecutable: childExecutable, seams: seams(planned), counters: counters,
-            prior: prior)
+            prior: prior, bound: bound)
         keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
         return sample
     }
@@ -108,7 +112,7 @@ final class RepetitionRunner {
     static func run(
         _ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
         templates: FillSharing? = nil, childExecutable: URL?, seams: TestSeams = TestSeams(),
-        counters: CostCounters? = nil, prior: BudgetTally = BudgetTally()
+        counters: CostCounters? = nil, prior: BudgetTally = BudgetTally(), bound: RepetitionBound? = nil
     ) -> Sample {
         var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
         if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
@@ -129,7 +133,8 @@ final class RepetitionRunner {
             directory: directory, persistent: backend.persistent, countingOn: counters?.availability.fileSystem)
         let location = StoreLocation(directory: directory, variant: planned.variant)
         let repetition = Repetition(
-            launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled, templates: templates
+            launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled, templates: templates,
+            bound: bound
         ) {
             let store = try backend.open(location)
             settings = store.effectiveSettings

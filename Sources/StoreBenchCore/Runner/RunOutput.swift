@@ -134,6 +134,7 @@ public final class RunOutput {
             case (_, false): previous = ours.filter { kind.legacyNames.contains($0) }
             }
             try refuseRemovingInputs(previous)
+            try refuseRemovingForeign(previous)
             if manifest == nil, var made = found { try made.add([], in: url) }
         case .resume:
             previous = ours ?? []
@@ -156,6 +157,39 @@ public final class RunOutput {
     /// (`advise`, `crash`, `history html`), before the first.
     public func removePrevious() throws {
         try remove(previous)
+    }
+
+    /// Throws when removing `names` would take a file no manifest lists with it (``foreignFiles(in:names:prefix:)``):
+    /// checked when the folder is claimed, before anything runs or is removed.
+    private func refuseRemovingForeign(_ names: [String]) throws {
+        let foreign = Self.foreignFiles(in: url, names: names)
+        guard foreign.isEmpty else {
+            throw Refusal(
+                description: "\(url.path) holds files storebench did not write inside folders it recorded ("
+                    + foreign.prefix(5).joined(separator: ", ") + (foreign.count > 5 ? ", …" : "")
+                    + "): --force removes only what a manifest lists, and these would go with their folder; move "
+                    + "them, then try again (nothing was removed)")
+        }
+    }
+
+    /// The entries of the folders among `names` in `folder` that carry a manifest of their own and that no manifest
+    /// lists (descending into listed folders with manifests): a user's file inside a recorded `run/`. A listed folder
+    /// without a manifest (from before manifests) is storebench's whole.
+    static func foreignFiles(in folder: URL, names: [String], prefix: String = "") -> [String] {
+        var foreign: [String] = []
+        for name in names {
+            let child = folder.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(child.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+                let manifest = try? OutputManifest.read(in: child)
+            else { continue }
+            let listed = Set(manifest.files)
+            for entry in contents(of: child) where entry != OutputManifest.fileName && !listed.contains(entry) {
+                foreign.append(prefix + name + "/" + entry)
+            }
+            foreign += foreignFiles(in: child, names: manifest.files, prefix: prefix + name + "/")
+        }
+        return foreign
     }
 
     /// Removes `names` (the previous output's, and what staged files replace) and takes them off the manifest. A link

@@ -109,7 +109,8 @@ public struct Runner {
             let repetitionRunner = RepetitionRunner(
                 plan: plan, workDirectory: workDirectory,
                 childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
-                counters: counters, keptFills: options.keptFills)
+                counters: counters, keptFills: options.keptFills,
+                bound: RepetitionBound(policy: policy, interrupt: options.interrupt))
             let clockStart = monotonicNanoseconds()
             func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
             var round = 0

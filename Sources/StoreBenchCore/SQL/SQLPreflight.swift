@@ -5,8 +5,19 @@ import SQLiteAPI
 /// statement), every parameter has a generator and every generator a parameter, checks only read, and an operation
 /// that writes has a check with an expected value. Each error names the file's line and quotes SQLite's message.
 /// It also records each statement's parameter order and whether it writes.
+///
+/// The file is untrusted input: everything it brings — schema, fill tables, statements, checks — is prepared and
+/// run here under SQLite's authorizer with the rule of ``SQLiteConfinement`` (no other database, no VACUUM, no
+/// transaction statements, only read-only pragmas), so a dry run's validation writes nothing but this private
+/// in-memory database, and a statement the rule refuses is an error naming its line before any store opens. The
+/// stores run the same text (the SQLite backend under the same authorizer again; GRDB installs its own authorizer on
+/// its connections, so for grdb this check is the one that holds).
 struct SQLPreflight {
     let file: SQLWorkloadFile
+    /// How long the preflight may run the file's schema and prepare its statements.
+    static let seconds = 30.0
+    /// The private database's largest size in pages (of 4 KiB: 128 MiB).
+    static let maxPages = 32_768
 
     func fail(_ line: Int, _ subject: String, _ message: String) -> SQLWorkloadError {
         SQLWorkloadError(file: file.path, line: line, subject: subject, message: message)
@@ -15,8 +26,16 @@ struct SQLPreflight {
     func check(_ parsed: inout SQLWorkloadFile) throws {
         let connection = try SQLiteConnection(path: ":memory:")
         defer { try? connection.close() }
+        // Bounds on the file's schema run here: time, and the private database's size.
+        try connection.limitRunTime(seconds: Self.seconds)
+        try connection.execute("PRAGMA max_page_count = \(Self.maxPages)")
         do {
-            try connection.execute(file.schema)
+            try connection.executeConfined(file.schema)
+        } catch let error as SQLiteError where error.code.primary == .interrupt {
+            throw fail(
+                file.schemaLine, "schema",
+                "stopped after \(Int(Self.seconds)) s, the bound of checking a workload file's schema (an unbounded "
+                    + "query?): SQLite: \(error.message)")
         } catch let error as SQLiteError {
             throw fail(file.schemaLine, "schema", "SQLite: \(error.message)")
         }
@@ -30,7 +49,7 @@ struct SQLPreflight {
                 let subject = "statement '\(statement.name)' of operation '\(operation.name)'"
                 let prepared: SQLiteStatement
                 do {
-                    prepared = try connection.prepareOne(statement.sql)
+                    prepared = try connection.prepareConfined(statement.sql)
                 } catch let error as SQLiteError {
                     throw fail(statement.line, subject, "SQLite: \(error.message)")
                 }
@@ -65,7 +84,7 @@ struct SQLPreflight {
             "INSERT INTO \"\(table.name.replacingOccurrences(of: "\"", with: "\"\""))\"(\(names.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         do {
-            try connection.prepareOne(sql).finalize()
+            try connection.prepareConfined(sql).finalize()
         } catch let error as SQLiteError {
             throw fail(table.line, subject, "SQLite: \(error.message)")
         }
@@ -112,7 +131,7 @@ struct SQLPreflight {
         if let check = operation.check {
             let prepared: SQLiteStatement
             do {
-                prepared = try connection.prepareOne(check.sql)
+                prepared = try connection.prepareConfined(check.sql)
             } catch let error as SQLiteError {
                 throw fail(check.line, "check of \(subject)", "SQLite: \(error.message)")
             }

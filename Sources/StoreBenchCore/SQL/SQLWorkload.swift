@@ -173,9 +173,11 @@ final class SQLCase: WorkloadCase {
         guard let data else { throw VerificationError("no data") }
         try run.fill("\(file.name) tables", content: data.fingerprint) {
             let store = try run.store(as: (any SQLStore).self)
-            try store.createSchema(file.schema)
-            for table in data.tables {
-                try store.insert(into: table.name, columns: table.columns, rows: table.rows)
+            try run.bounded(stop: store.interrupter) {
+                try store.createSchema(file.schema)
+                for table in data.tables {
+                    try store.insert(into: table.name, columns: table.columns, rows: table.rows)
+                }
             }
         }
         let store = try run.store(as: (any SQLStore).self)
@@ -196,10 +198,18 @@ final class SQLCase: WorkloadCase {
 
     /// Timed: the operation `count` times; each statement's time is read around it as well.
     func measure(_ prepared: SQLPrepared, _ run: Repetition) throws -> Measured<SQLAnswers> {
+        var answers = SQLAnswers()
+        // The app's statements are the file's: a watchdog stops one that runs past the repetition's bound.
+        try run.bounded(stop: prepared.store.interrupter) {
+            try measureEach(prepared, run, &answers)
+        }
+        return Measured(ops: executions.count, answers)
+    }
+
+    private func measureEach(_ prepared: SQLPrepared, _ run: Repetition, _ answers: inout SQLAnswers) throws {
         let (store, handles, count) = (prepared.store, prepared.handles, executions.count)
         let statements = operation.statements
         let writes = operation.writes
-        var answers = SQLAnswers()
         try run.latencies.timeEach(executions.indices) { execution in
             let values = executions[execution]
             do {
@@ -224,7 +234,6 @@ final class SQLCase: WorkloadCase {
                     message: "execution \(execution + 1) of \(executions.count) failed to commit: \(error)")
             }
         }
-        return Measured(ops: executions.count, answers)
     }
 
     /// Untimed: the check, agreement with the first repetition, the statements' latency percentiles.
@@ -233,7 +242,7 @@ final class SQLCase: WorkloadCase {
     {
         var hash = answers.hash
         if let check = operation.check {
-            let rows = try prepared.store.query(check.sql)
+            let rows = try run.bounded(stop: prepared.store.interrupter) { try prepared.store.query(check.sql) }
             let subject = "check of operation '\(operation.name)'"
             guard let first = rows.first else {
                 throw SQLWorkloadError(

@@ -1,0 +1,140 @@
+import Foundation
+import SQLiteAPI
+import Testing
+
+@testable import StoreBenchBackends
+@testable import StoreBenchCore
+
+/// A workload file's SQL is untrusted input: it reaches only its own store (no other database, no VACUUM INTO, no
+/// change of the variant's settings), a dry run writes nothing outside a private in-memory database, and a statement
+/// that never ends is stopped by the repetition's bound or the first signal.
+@Suite("SQL from a file stays in its store")
+struct SQLConfinementTests {
+    static func file(schema: String? = nil, sql: String, parameters: String = "", tail: String = "") -> String {
+        """
+        name: t
+        parameters:
+          rows: {default: 20, min: 1, smoke: 5}
+          count: {default: 5, min: 1}
+        schema: |
+          \(schema ?? "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, folder INTEGER NOT NULL);")
+        fill:
+          - table: note
+            rows: rows
+            columns:
+              id: {sequence: {start: 1}}
+              title: {words: {bytes: 20}}
+              folder: {uniform: [1, 3]}
+        operations:
+          - name: op
+            count: count
+            sql: \(sql)
+
+        """ + parameters + tail
+    }
+
+    static func refusal(_ text: String) -> String {
+        do {
+            _ = try SQLWorkloadParser().parse(data: Data(text.utf8), file: "t.yaml")
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(
+        "a schema that attaches another database and drops its table is refused before anything runs, and the other database keeps its table (also through run --dry-run)"
+    )
+    func attachRefused() throws {
+        let temp = try TemporaryDirectory()
+        let other = temp.url.appendingPathComponent("userapp.db").path
+        let victim = try SQLiteConnection(path: other)
+        try victim.execute("CREATE TABLE notes(id INTEGER)")
+        try victim.close()
+        let schema =
+            "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, folder INTEGER NOT NULL); "
+            + "ATTACH DATABASE '\(other)' AS u; DROP TABLE u.notes;"
+        let text = Self.file(schema: schema, sql: "SELECT id FROM note")
+        let message = Self.refusal(text)
+        #expect(message.hasPrefix("t.yaml:6: schema: SQLite: refused: ATTACH and DETACH are not allowed"), "\(message)")
+        _ = try temp.file("t.yaml", text)
+        let scenario = try temp.file(
+            "s.yaml", "name: s\nbackends: [{backend: sqlite}]\nworkloads:\n  - sql: t.yaml\n")
+        let result = try runStorebench(["run", "--scenario", scenario, "--dry-run"])
+        #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("ATTACH and DETACH are not allowed"), "\(result.stderr)")
+        let check = try SQLiteConnection(path: other)
+        defer { try? check.close() }
+        #expect(try check.columnTexts("SELECT name FROM sqlite_master") == ["notes"])
+    }
+
+    @Test(
+        "refused by line: VACUUM INTO (even hidden behind a comment and odd case), another schema, temp objects, transaction statements, a pragma that changes the variant, load_extension"
+    )
+    func refusedStatements() {
+        let cases: [(String, String)] = [
+            ("VACUUM INTO '/tmp/storebench-copy.db'", "VACUUM is not allowed"),
+            ("/* x */ vAcUuM main INTO '/tmp/storebench-copy.db'", "VACUUM is not allowed"),
+            ("VACUUM", "VACUUM is not allowed"),
+            ("PRAGMA synchronous=OFF", "PRAGMA synchronous=OFF is not allowed"),
+            ("PRAGMA journal_mode=DELETE", "PRAGMA journal_mode=DELETE is not allowed"),
+            ("PRAGMA locking_mode=EXCLUSIVE", "PRAGMA locking_mode=EXCLUSIVE is not allowed"),
+            ("BEGIN", "is not allowed: the variant's transaction policy"),
+            ("SAVEPOINT s", "is not allowed: the variant's transaction policy"),
+            ("CREATE TEMP TABLE t(x)", "names the schema 'temp'"),
+            ("SELECT load_extension('x')", "load_extension() is not allowed"),
+            ("SELECT * FROM temp.sqlite_master", "names the schema 'temp'"),
+        ]
+        for (sql, expected) in cases {
+            let message = Self.refusal(Self.file(sql: sql))
+            #expect(
+                message.hasPrefix("t.yaml:17: statement 'op' of operation 'op': SQLite: refused: ")
+                    && message.contains(expected), "\(sql): \(message)")
+        }
+        // Reading the schema and the store's own settings stays allowed.
+        for sql in ["PRAGMA table_info(note)", "PRAGMA user_version", "SELECT count(*) FROM pragma_index_list('note')"]
+        {
+            #expect(Self.refusal(Self.file(sql: sql)) == "accepted", "\(sql)")
+        }
+    }
+
+    @Test("the SQLite store holds the file's SQL to the same rule, whatever the preflight saw")
+    func storeConfined() throws {
+        let temp = try TemporaryDirectory()
+        let descriptor = try #require(BackendRegistry.standard()["sqlite"])
+        let opened = try descriptor.open(StoreLocation(directory: temp.url, variant: try descriptor.variant([:])))
+        defer { try? opened.close() }
+        let store = try #require(opened as? any SQLStore)
+        #expect(throws: SQLiteError.self) { _ = try store.prepareStatement("VACUUM INTO '\(temp.url.path)/copy.db'") }
+        #expect(throws: SQLiteError.self) { _ = try store.prepareStatement("PRAGMA synchronous=OFF") }
+        #expect(!FileManager.default.fileExists(atPath: temp.url.appendingPathComponent("copy.db").path))
+    }
+
+    @Test(
+        "a statement that never ends is stopped by the repetition's bound (the run's budget_seconds), the bound named in the row's error, the run ending in seconds"
+    )
+    func unboundedStatementStopped() throws {
+        let forever =
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c WHERE x < :limit"
+        let text = Self.file(sql: forever, parameters: "    parameters:\n      limit: {uniform: [1, 3]}\n")
+        #expect(Self.refusal(text) == "accepted")
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        _ = try temp.file("t.yaml", text)
+        let scenario = try temp.file(
+            "s.yaml",
+            "name: s\nrepetitions: 1\nwarmup: 0\ncase_seconds: 1\nbudget_seconds: 3\nbackends: [{backend: sqlite}]\n"
+                + "workloads:\n  - sql: t.yaml\n    parameters: {rows: 5, count: 1}\n")
+        let started = Date()
+        let out = temp.url.appendingPathComponent("out")
+        let result = try runStorebench([
+            "run", "--scenario", scenario, "--out", out.path, "--workdir", temp.url.path, "--no-counters",
+        ])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(seconds < 20, "took \(seconds) s")
+        let rows = try SampleTable(path: out.path).rows
+        #expect(
+            rows.first?.error.contains("the bound of one repetition (the run's budget_seconds: 3s)") == true,
+            "\(rows.map(\.error))")
+    }
+}
