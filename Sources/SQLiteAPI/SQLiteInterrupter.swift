@@ -8,15 +8,16 @@ import CSQLite
 /// call from any thread while the connection is open): the statement fails with `SQLITE_INTERRUPT`
 /// (``SQLiteResultCode/interrupt``). Call it only while the connection is open: its owner closes the connection
 /// after the work it guards (``SQLiteConnection/interrupter``).
-public struct SQLiteInterrupter: @unchecked Sendable {
-    // The handle is only passed to sqlite3_interrupt, SQLite's one entry point documented as thread-safe.
-    private let handle: OpaquePointer?
+public struct SQLiteInterrupter: Sendable {
+    // The handle's address, only ever passed back to sqlite3_interrupt, SQLite's one entry point documented as
+    // safe from any thread.
+    private let address: Int
 
-    init(handle: OpaquePointer?) { self.handle = handle }
+    init(handle: OpaquePointer?) { address = handle.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0 }
 
     /// Interrupts the statement running now, and any started before it ends.
     public func callAsFunction() {
-        if let handle { sqlite3_interrupt(handle) }
+        if let handle = OpaquePointer(bitPattern: address) { sqlite3_interrupt(handle) }
     }
 }
 
