@@ -137,4 +137,28 @@ struct SQLConfinementTests {
             rows.first?.error.contains("the bound of one repetition (the run's budget_seconds: 3s)") == true,
             "\(rows.map(\.error))")
     }
+
+    @Test("the first SIGINT stops a statement that never ends: exit 130 in seconds, the work directory gone")
+    func firstSignalStopsStatement() throws {
+        let forever =
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c WHERE x < :limit"
+        let box = try Sandbox()
+        _ = try box.root.file(
+            "t.yaml", Self.file(sql: forever, parameters: "    parameters:\n      limit: {uniform: [1, 3]}\n"))
+        let scenario = try box.root.file(
+            "s.yaml",
+            "name: s\nrepetitions: 1\nwarmup: 0\nbudget_seconds: 600\nbackends: [{backend: sqlite}]\n"
+                + "workloads:\n  - sql: t.yaml\n    parameters: {rows: 5, count: 1}\n")
+        let run = try box.start([
+            "run", "--scenario", scenario, "--out", box.url.appendingPathComponent("out").path, "--workdir",
+            box.work.path, "--no-counters",
+        ])
+        #expect(run.waitFor("repetitions:"), "\(run.stderr)")
+        Thread.sleep(forTimeInterval: 2)
+        let sent = Date()
+        kill(run.process.processIdentifier, SIGINT)
+        #expect(run.finish(within: 20) == 130, "\(run.stderr.suffix(500))")
+        #expect(Date().timeIntervalSince(sent) < 10)
+        #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
 }
