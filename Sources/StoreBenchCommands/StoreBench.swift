@@ -59,6 +59,14 @@ public struct StoreBench: ParsableCommand {
                     + "as UTF-8 text (rename the file or directory)")
             Foundation.exit(StoreBenchExit.badInput.rawValue)
         }
+        // Foundation reads the working directory as a string, replacing bytes that are not UTF-8 (U+FFFD): a relative
+        // path would then resolve to another directory (a run published into a new sibling `d\u{FFFD}x/o`).
+        if let shown = invalidUTF8WorkingDirectory(), !CommandLine.arguments.dropFirst().allSatisfy(isInformational) {
+            printError(
+                "storebench: the working directory ('\(shown)') is not valid UTF-8, so relative paths would resolve "
+                    + "elsewhere; run storebench from a directory whose path is UTF-8 (nothing was read or written)")
+            Foundation.exit(StoreBenchExit.badInput.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -81,6 +89,22 @@ public struct StoreBench: ParsableCommand {
 /// Writes one line to standard error, control characters escaped (messages quote scenario and store text).
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line.escapingControlCharacters(keepingNewlines: true) + "\n").utf8))
+}
+
+/// The working directory's bytes, shown with `\x..` escapes, when they are not valid UTF-8; nil when they are (or
+/// when it cannot be read).
+func invalidUTF8WorkingDirectory() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return nil }
+    guard String(validatingCString: buffer) == nil else { return nil }
+    return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }.map {
+        $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
+    }.joined()
+}
+
+/// An argument that reads and writes nothing (help, the version).
+private func isInformational(_ argument: String) -> Bool {
+    ["--help", "-h", "help", "--version"].contains(argument)
 }
 
 /// Every argument must be UTF-8: Swift decodes invalid bytes as U+FFFD, so a path such as `out/bad\xff` would

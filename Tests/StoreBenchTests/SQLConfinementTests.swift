@@ -161,4 +161,56 @@ struct SQLConfinementTests {
         #expect(Date().timeIntervalSince(sent) < 10)
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
     }
+
+    @Test("the workload files a scenario names are part of its identity: a changed file changes the scenario's hash")
+    func workloadFilesInScenarioHash() throws {
+        let temp = try TemporaryDirectory()
+        _ = try temp.file("t.yaml", Self.file(sql: "SELECT id FROM note"))
+        let path = try temp.file("s.yaml", "name: s\nbackends: [{backend: sqlite}]\nworkloads:\n  - sql: t.yaml\n")
+        let parser = ScenarioParser(backends: BackendRegistry.standard(), workloads: .standard)
+        let before = try parser.parse(file: path).fileHash
+        #expect(try parser.parse(file: path).fileHash == before)
+        _ = try temp.file("t.yaml", Self.file(sql: "SELECT id, title FROM note"))
+        #expect(try parser.parse(file: path).fileHash != before, "--resume would mix two datasets")
+    }
+
+    @Test(
+        "a file's fill is checked before anything is generated: out-of-range rows, texts and sequences are refused by the dry run (64) naming the line; a fill of 1 MB texts is counted in the bound as what it is"
+    )
+    func fillRangesAndBound() throws {
+        let temp = try TemporaryDirectory()
+        func dryRun(_ text: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            _ = try temp.file("t.yaml", text)
+            let scenario = try temp.file(
+                "s.yaml", "name: s\nbackends: [{backend: sqlite}]\nworkloads:\n  - sql: t.yaml\n")
+            return try runStorebench(["run", "--scenario", scenario, "--dry-run"])
+        }
+        let base = Self.file(sql: "SELECT id FROM note")
+        let cases: [(String, String, String)] = [
+            ("rows: rows", "rows: 2000000000", "rows 2000000000 is out of range 0…10000000"),
+            ("rows: rows", "rows: 0 - 5", "rows -5 is out of range"),
+            ("{words: {bytes: 20}}", "{words: {bytes: 2000000}}", "bytes 2000000 is out of range 0…1048576"),
+            ("{sequence: {start: 1}}", "{sequence: {start: 9223372036854775000, step: 1000}}", "overflows 64 bits"),
+        ]
+        for (from, to, expected) in cases {
+            let text = base.replacingOccurrences(of: from, with: to)
+            #expect(text != base, "\(from)")
+            let result = try dryRun(text)
+            #expect(result.status == 64, "\(to): \(result.status) \(result.stdout.suffix(300))")
+            #expect(result.stderr.contains(expected) && result.stderr.contains("t.yaml:"), "\(to): \(result.stderr)")
+        }
+        // 4,000 rows of 1 MiB texts: about 4 GB of generated data, not a few kilobytes.
+        let big = base.replacingOccurrences(of: "rows: rows", with: "rows: 4000").replacingOccurrences(
+            of: "{words: {bytes: 20}}", with: "{words: {bytes: 1048576}}")
+        let result = try dryRun(big)
+        // Planned (the dry run's data line), or refused by the memory, disk or time bound of a smaller machine.
+        let text = result.stdout + result.stderr
+        let records =
+            text.firstMatch(of: /data: (\d+) generated records/).flatMap { Int($0.1) }
+            ?? text.firstMatch(of: /\((\d+) records at/).flatMap { Int($0.1) }
+            ?? text.firstMatch(of: /the largest (\d+) records/).flatMap { Int($0.1) } ?? 0
+        #expect(
+            records >= 9_000_000 || (result.status == 64 && text.contains("generating the data takes")),
+            "\(result.status): \(text)")
+    }
 }

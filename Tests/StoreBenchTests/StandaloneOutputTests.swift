@@ -75,4 +75,34 @@ struct StandaloneOutputTests {
         try claim.removePrevious()
         #expect(!FileManager.default.fileExists(atPath: advice.appendingPathComponent("run").path))
     }
+
+    @Test(
+        "from a working directory whose name is not UTF-8, a command that would resolve a relative path is refused (64) and writes nowhere, not into a U+FFFD sibling"
+    )
+    func nonUTF8WorkingDirectory() throws {
+        let temp = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+        let binary = try storebenchBinary().path
+        // The directory is made and entered by the shell, by bytes: Foundation would spell its path with U+FFFD.
+        let script =
+            #"d="$(printf 'd\377x')"; mkdir "$d" && cd "$d" && "$1" run --backend memory --workload insert "#
+            + #"--size 10 --reps 1 --out o --no-counters; echo "exit=$?"; echo "inside=$(ls -A | wc -l)""#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh", binary]
+        process.currentDirectoryURL = temp.url
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(stdout.contains("exit=64"), "\(stdout)\(stderr)")
+        #expect(stderr.contains("is not valid UTF-8"), "\(stderr)")
+        // Only the directory the shell made: nothing published beside it, nothing inside it.
+        let names = try FileManager.default.contentsOfDirectory(atPath: temp.url.path)
+        #expect(names.count == 1, "\(names)")
+        #expect(stdout.contains("inside=0"), "\(stdout)")
+    }
 }

@@ -23,6 +23,11 @@ public enum StrictCSV {
         } catch {
             throw RunFolderError(.torn, "\(source): not valid CSV (\(error))")
         }
+        var seen: Set<String> = []
+        if let twice = table.header.first(where: { !seen.insert($0).inserted }) {
+            throw RunFolderError(
+                .torn, "\(source): the column \(twice) appears twice in the header (which one is meant cannot be told)")
+        }
         if let (index, row) = table.rows.enumerated().first(where: { $0.element.count != table.header.count }) {
             throw RunFolderError(
                 .torn,

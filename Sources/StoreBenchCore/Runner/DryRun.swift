@@ -9,7 +9,7 @@ enum DryRun {
 
     static func describe(
         _ scenario: Scenario,
-        cases: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)],
+        cases: [RunPlan.PlannedCase],
         workloads: WorkloadRegistry, bound dataBound: ResourceBound
     ) -> String {
         var lines = ["scenario \(scenario.name) (\(scenario.file)): \(cases.count) cases; \(scenario.policy)", ""]

@@ -86,3 +86,13 @@ private final class WatchState: Sendable {
     /// 0: not fired; -1: the deadline; else the signal's number.
     let fired = Atomic<Int32>(0)
 }
+
+extension ChildProcess {
+    /// Bounds every wait on this child by the repetition's bound from now, and by the first signal
+    /// (``ChildProcess/limit(seconds:stop:)``); nothing without a bound.
+    func limit(_ bound: RepetitionBound?) {
+        guard let bound else { return }
+        let interrupt = bound.interrupt
+        limit(seconds: bound.seconds) { interrupt.signal != nil }
+    }
+}

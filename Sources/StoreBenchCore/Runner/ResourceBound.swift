@@ -38,11 +38,11 @@ public struct ResourceBound: Sendable {
 
     /// Measures the rates on a sample and sums the cases' data sets.
     public static func estimate(
-        _ cases: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)],
+        _ cases: [RunPlan.PlannedCase],
         seed: UInt64
     ) -> ResourceBound {
         var datasets: [String: Int] = [:]
-        for item in cases { datasets["\(item.workload) \(item.parameters)"] = RunPlan.weightedRecords(item.parameters) }
+        for item in cases { datasets["\(item.workload) \(item.parameters)"] = item.records }
         let generator = DatasetGenerator(seed: seed)
         let start = monotonicNanoseconds()
         let sample = generator.articles(count: sampleRecords)
@@ -51,7 +51,7 @@ public struct ResourceBound: Sendable {
         let textBytes = sample.reduce(0) { $0 + $1.uid.utf8.count + $1.title.utf8.count + $1.summary.utf8.count }
         return ResourceBound(
             records: datasets.values.reduce(0, +), largestDataset: datasets.values.max() ?? 0,
-            rowRecords: cases.map { RunPlan.weightedRecords($0.parameters) },
+            rowRecords: cases.map(\.records),
             memoryBytesPerRecord: Double(textBytes) / Double(sampleRecords) + 160,
             generationSecondsPerRecord: seconds / Double(sampleRecords))
     }

@@ -109,9 +109,9 @@ public struct RunPlan {
     /// Returns the cases (workload, parameters, backend entry) in scenario order.
     @discardableResult
     public static func check(_ scenario: Scenario, workloads: WorkloadRegistry, limits: Limits) throws
-        -> [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)]
+        -> [PlannedCase]
     {
-        var planned: [(workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?)] = []
+        var planned: [PlannedCase] = []
         var cases = 0
         var datasets: [String: Int] = [:]
         for entry in scenario.workloads {
@@ -123,8 +123,9 @@ public struct RunPlan {
                 for backend in backends {
                     let parameters = backend.limited(requested, for: workload.name)
                     cases += 1
-                    planned.append((workload.name, parameters, workload.requiresStore ? backend : nil))
-                    datasets["\(workload.name) \(parameters)"] = weightedRecords(parameters)
+                    let records = workload.generatedRecords(parameters) ?? weightedRecords(parameters)
+                    planned.append((workload.name, parameters, workload.requiresStore ? backend : nil, records))
+                    datasets["\(workload.name) \(parameters)"] = records
                 }
             }
         }
@@ -143,6 +144,16 @@ public struct RunPlan {
         }
         return planned
     }
+
+    /// One case of a checked scenario: its workload, parameters, backend entry (nil: no store) and the records its
+    /// data holds (``Workload/generatedRecords(_:)``, or counted from the parameters), weighted by size.
+    public typealias PlannedCase = (
+        workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?, records: Int
+    )
+
+    /// The bytes a record of the default shape holds in memory once generated (its text and Swift's per-record
+    /// cost), for a workload that counts its data in bytes (``Workload/generatedRecords(_:)``).
+    public static let bytesPerRecord = 400
 
     /// The parameters that count generated records.
     static let countedParameters = ["count", "stored", "messages", "users", "keys"]

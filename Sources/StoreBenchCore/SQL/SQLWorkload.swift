@@ -12,7 +12,7 @@ import Synchronization
 public struct SQLWorkload: Workload {
     public let file: SQLWorkloadFile
     public let operation: Int
-    private var definition: SQLWorkloadFile.Operation { file.operations[operation] }
+    var definition: SQLWorkloadFile.Operation { file.operations[operation] }
 
     public init(file: SQLWorkloadFile, operation: Int) {
         self.file = file
@@ -54,12 +54,23 @@ public struct SQLWorkload: Workload {
             }
         }
         _ = try definition.check?.expect?.value(values)
+        try checkRanges(values, count: count)
         let bytes = try Self.generatedBytes(file, definition, values, count: count)
         guard bytes <= SQLWorkloadLimits.generatedBytes else {
             throw ParameterError(
                 "the fill and the operation's parameters would generate about \(bytes >> 20) MiB; a case may generate "
                     + "at most \(SQLWorkloadLimits.generatedBytes >> 20) MiB")
         }
+    }
+
+    /// The fill's and the executions' bytes (``generatedBytes(_:_:_:count:)``) as records of the default shape, so
+    /// the plan's caps and the memory, disk and time bounds count a file of 1 MB texts as what it is.
+    public func generatedRecords(_ parameters: WorkloadParameters) -> Int? {
+        let values = parameters.values
+        guard let count = try? definition.count.value(values),
+            let bytes = try? Self.generatedBytes(file, definition, values, count: count)
+        else { return nil }
+        return bytes / RunPlan.bytesPerRecord
     }
 
     /// An upper estimate of the bytes a case generates: every row's values (the largest text each generator can make,

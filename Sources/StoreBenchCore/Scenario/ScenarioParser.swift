@@ -52,6 +52,9 @@ public struct ScenarioParser {
         // Backends after workloads: an entry's `workloads` and `limits` may name the file's sql workloads.
         let backendEntries = try parseBackends(
             top["backends"], known: workloads.including(sqlWorkloads), reader: &reader)
+        // The workload files a scenario names are part of it: their bytes join its hash, so `--resume` refuses a run
+        // whose SQL file changed since it began (its samples would mix two datasets).
+        for file in Set(sqlWorkloads.map(\.file.fileHash)).sorted() { hash.combine(file) }
         let listed = Set(workloadEntries.map(\.workload))
         for (index, entry) in backendEntries.enumerated() {
             if let only = entry.only, only.isDisjoint(with: listed) {

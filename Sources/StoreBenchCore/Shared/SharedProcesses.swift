@@ -88,6 +88,12 @@ final class SharedProcesses {
         return answer
     }
 
+    /// Bounds every wait on the processes by the repetition's bound and its first signal (a stopped or hung process
+    /// is killed then, and its row fails saying so).
+    func limit(_ bound: RepetitionBound?) {
+        for child in children { child.limit(bound) }
+    }
+
     /// Kills every process not collected yet (after a failure).
     func kill() {
         guard !collected else { return }

@@ -129,6 +129,7 @@ final class LaunchChild {
     /// Untimed: waits for the child's exit and decodes its report (its standard error explains a failure); the
     /// child's own timings go into the row.
     func report(_ run: Repetition) throws -> LaunchReport {
+        child.limit(run.bound)
         let outcome = child.wait()
         guard !outcome.killedBySignal, outcome.exitCode == 0, let firstLine,
             let report = ChildAnswer(line: firstLine)?.launchReport

@@ -101,6 +101,7 @@ public struct SharedWorkload: Workload {
             let processes = try SharedProcesses(
                 executable: executable, plan: plan, store: run.launch.store, countingOn: run.launch.countingOn)
             run.onFinish { processes.kill() }
+            processes.limit(run.bound)
             return Prepared(processes: processes, executable: executable)
         }
 

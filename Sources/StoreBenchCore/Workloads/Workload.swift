@@ -103,6 +103,10 @@ public protocol Workload: Sendable {
     func validate(_ parameters: WorkloadParameters) throws
     /// Generates the workload's data for one parameter set.
     func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase
+    /// The records (of the default shape's size, ``RunPlan/bytesPerRecord`` each) one parameter set's data holds,
+    /// when the workload knows better than its counting parameters (a `sql` file's fill); nil: counted from
+    /// `count`, `stored`, … (``RunPlan/weightedRecords(_:)``). The plan's caps and the resource bound use it.
+    func generatedRecords(_ parameters: WorkloadParameters) -> Int?
 }
 
 extension Workload {
@@ -116,6 +120,8 @@ extension Workload {
     public var startsCold: Bool { false }
 
     public var resultDependsOnTiming: Bool { false }
+
+    public func generatedRecords(_ parameters: WorkloadParameters) -> Int? { nil }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {

@@ -34,6 +34,11 @@ public final class ChildProcess {
     /// that ends itself when its input pipe closes with this process (the page-cache layer unmounts first: a SIGKILL
     /// would leave a dead mount).
     public var killedWhenParentExitsAtOnce = true
+    /// The end of every wait on this child (``limit(seconds:stop:)``; nil: none), and what ends them sooner.
+    private var deadline: UInt64?
+    private var stopWaiting: (() -> Bool)?
+    /// Why a wait gave up on the child and killed it (nil: none did).
+    public private(set) var gaveUp: String?
 
     /// How the child ended.
     public struct Outcome {
@@ -50,8 +55,14 @@ public final class ChildProcess {
             return remainingLines.last
         }
 
-        /// "exited N" or "was killed by signal N".
-        public var how: String { killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)" }
+        /// Why the parent killed the child (``ChildProcess/gaveUp``), if it did.
+        public var gaveUp: String?
+
+        /// "exited N", "was killed by signal N", or why the parent killed it.
+        public var how: String {
+            if let gaveUp { return "was killed by storebench: \(gaveUp)" }
+            return killedBySignal ? "was killed by signal \(signal)" : "exited \(exitCode)"
+        }
     }
 
     /// Prepares the child; with `input`, its standard input is a pipe the parent writes with ``send(_:)``
@@ -168,13 +179,44 @@ public final class ChildProcess {
         input[1] = -1
     }
 
+    /// Bounds every later wait on the child (``nextLine(waitingMilliseconds:)``, ``wait()``): once `seconds` have
+    /// passed from now, or once `stop` returns true (a signal's request; asked at least every 100 ms), the wait kills
+    /// the child's process group (SIGKILL, which ends a stopped child too) and ends; ``gaveUp`` and the outcome say
+    /// why. A child that hangs or was stopped then costs its deadline, not the command.
+    public func limit(seconds: Double, stop: @escaping () -> Bool) {
+        deadline = monotonicNanoseconds() &+ UInt64(max(seconds, 0) * 1e9)
+        stopWaiting = stop
+    }
+
+    /// Kills the child when its limit is past or its stop says so; returns whether it has given up on it.
+    private func giveUpIfDue() -> Bool {
+        guard gaveUp == nil else { return true }
+        guard pid > 0 else { return false }
+        if let stopWaiting, stopWaiting() {
+            gaveUp = "the command was stopped by a signal"
+        } else if let deadline, monotonicNanoseconds() >= deadline {
+            gaveUp = "still running at its deadline"
+        } else {
+            return false
+        }
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+        return true
+    }
+
+    /// How long one poll of a wait lasts: short while a limit may end it.
+    private var pollMilliseconds: Int32 { deadline == nil && stopWaiting == nil ? 1_000 : 100 }
+
     /// The child's next output line, waiting up to `milliseconds`; nil at its end or on time-out.
     public func nextLine(waitingMilliseconds milliseconds: Int) -> String? {
         let deadline = monotonicNanoseconds() + UInt64(milliseconds) * 1_000_000
         while queued.isEmpty, !ended {
             let now = monotonicNanoseconds()
             guard now < deadline else { break }
-            queued += readLines(waitingMilliseconds: Int32(min(1_000, max(1, (deadline - now) / 1_000_000))))
+            // Given up: the child is killed; its output ends, and the caller collects how it ended.
+            _ = giveUpIfDue()
+            queued += readLines(
+                waitingMilliseconds: Int32(min(Int64(pollMilliseconds), max(1, Int64((deadline - now) / 1_000_000)))))
         }
         return queued.isEmpty ? nil : queued.removeFirst()
     }
@@ -190,7 +232,11 @@ public final class ChildProcess {
         closeInput()
         var lines = queued
         queued = []
-        while !ended { lines += readLines(waitingMilliseconds: -1) }
+        let limited = deadline != nil || stopWaiting != nil
+        while !ended {
+            if limited { _ = giveUpIfDue() }
+            lines += readLines(waitingMilliseconds: limited ? pollMilliseconds : -1)
+        }
         if !pending.isEmpty {
             lines.append(String(decoding: pending, as: UTF8.self))
             pending = []
@@ -201,7 +247,7 @@ public final class ChildProcess {
         let signal = status & 0x7F
         return Outcome(
             killedBySignal: signal != 0, signal: signal, exitCode: (status >> 8) & 0xFF, remainingLines: lines,
-            errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+            errors: errorText.trimmingCharacters(in: .whitespacesAndNewlines), gaveUp: gaveUp)
     }
 
     /// Runs a child to its end and returns everything it said.

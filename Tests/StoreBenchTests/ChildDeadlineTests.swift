@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Every wait on a child has a deadline: a child that was stopped (SIGSTOP) or hangs is killed at the repetition's
+/// bound, or at the first SIGINT, and its row fails naming why — the command never waits on it forever.
+@Suite("A stopped child costs its deadline, not the command", .serialized)
+struct ChildDeadlineTests {
+    /// The pids whose parent is `parent` (from /proc).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && Int32(fields[1]) == parent
+        }
+    }
+
+    /// Starts a shared run whose app takes about 10 s, waits for its processes and stops them all.
+    static func stoppedSharedRun(_ box: Sandbox, budget: Int) throws -> BackgroundRun {
+        let run = try box.start([
+            "run", "--backend", "sqlite", "--workload", "shared", "--size", "1000", "--param", "pause_us=10000",
+            "--param", "stored=100", "--reps", "1", "--warmup", "0", "--budget", String(budget), "--out",
+            box.url.appendingPathComponent("out").path, "--workdir", box.work.path, "--no-counters",
+        ])
+        let started = Date()
+        var stopped: [Int32] = []
+        while Date().timeIntervalSince(started) < 30 {
+            let found = children(of: run.process.processIdentifier)
+            if found.count >= 2 {
+                Thread.sleep(forTimeInterval: 0.5)
+                stopped = children(of: run.process.processIdentifier)
+                for pid in stopped { kill(pid, SIGSTOP) }
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(stopped.count >= 2, "the app and its extension started: \(run.stderr)")
+        return run
+    }
+
+    @Test(
+        "stopped app and extension processes: the run ends at its bound (budget_seconds), the row failed naming the kill"
+    )
+    func stoppedChildrenEndAtBound() throws {
+        let box = try Sandbox()
+        let started = Date()
+        let run = try Self.stoppedSharedRun(box, budget: 8)
+        let status = run.finish(within: 60)
+        #expect(status == 1, "\(run.stderr.suffix(600))")
+        #expect(Date().timeIntervalSince(started) < 40)
+        #expect(
+            run.stderr.contains("was killed by storebench: still running at its deadline"), "\(run.stderr.suffix(600))")
+        #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
+
+    @Test("stopped app and extension processes: the first SIGINT ends the run (130) within seconds")
+    func stoppedChildrenFirstSignal() throws {
+        let box = try Sandbox()
+        let run = try Self.stoppedSharedRun(box, budget: 600)
+        Thread.sleep(forTimeInterval: 1)
+        let sent = Date()
+        kill(run.process.processIdentifier, SIGINT)
+        #expect(run.finish(within: 30) == 130, "\(run.stderr.suffix(600))")
+        #expect(Date().timeIntervalSince(sent) < 10)
+        #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
+}
