@@ -100,46 +100,6 @@ struct RunFolderTests {
             "\(result.status): \(result.stderr.suffix(400))")
     }
 
-    @Test(
-        "compare reads a run folder by the one reader's rules: an environment.json that is [], {}, a string or missing is refused, as report refuses it"
-    )
-    func compareRefusesForeignEnvironment() throws {
-        let temp = try TemporaryDirectory()
-        let good = try Self.copyOfRun(in: temp, name: "good")
-        for (name, text) in [("list", "[]"), ("empty", "{}"), ("string", "\"run\""), ("missing", nil)] {
-            let run = try Self.copyOfRun(in: temp, name: name)
-            let environment = run.appendingPathComponent("environment.json")
-            if let text {
-                try Data(text.utf8).write(to: environment)
-            } else {
-                try FileManager.default.removeItem(at: environment)
-            }
-            for arguments in [["compare", good.path, run.path], ["compare", run.path, good.path]] {
-                let result = try runStorebench(arguments)
-                #expect(
-                    result.status == 1 || result.status == 64, "\(name): \(result.status) \(result.stdout.prefix(200))")
-                #expect(result.stderr.contains(run.path), "\(name): \(result.stderr)")
-            }
-        }
-    }
-
-    @Test("a table with two columns of one name is refused, naming the column (the first no longer silently wins)")
-    func duplicateColumnRefused() throws {
-        let temp = try TemporaryDirectory()
-        let run = try Self.copyOfRun(in: temp, name: "twice")
-        try Self.replace(run, "samples.csv") { text in
-            var lines = text.components(separatedBy: "\r\n")
-            let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
-            lines[0] = header.enumerated().map { $0.offset == 1 ? String(header[0]) : String($0.element) }.joined(
-                separator: ",")
-            return lines.joined(separator: "\r\n")
-        }
-        let refused = refusal(run)
-        #expect(
-            refused?.code == .torn && refused?.message.contains("appears twice") == true,
-            "\(String(describing: refused))")
-    }
-
     @Test("values that cannot be measurements are refused: NaN, infinite, negative, 1e308 s")
     func badValues() throws {
         let temp = try TemporaryDirectory()

@@ -58,12 +58,6 @@ public struct SampleTable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CompareError("\(path): no such file or directory")
         }
-        // A directory is a run folder, read by the one reader's rules (an environment.json that is not a storebench
-        // run's, or none, is refused there); a samples.csv given by name is read as the table it is.
-        if isDirectory.boolValue {
-            try self.init(folder: try RunFolder(path))
-            return
-        }
         let inputs = Self.inputFiles(path)
         let file = inputs[0]
         guard FileManager.default.fileExists(atPath: file.path) else {
