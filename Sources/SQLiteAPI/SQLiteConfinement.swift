@@ -72,10 +72,8 @@ public final class SQLiteConfinement {
                 return deny("the function \(name)() is not allowed: it loads code or reaches files outside the store")
             }
             return SQLITE_OK
-        case SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
-            // Virtual tables of the built-in modules only (FTS5, R*Tree…): SQLite without load_extension has no other.
-            return SQLITE_OK
         default:
+            // Virtual tables included: only the built-in modules (FTS5, R*Tree…) exist without load_extension.
             return SQLITE_OK
         }
     }

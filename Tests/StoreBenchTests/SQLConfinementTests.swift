@@ -10,27 +10,10 @@ import Testing
 /// that never ends is stopped by the repetition's bound or the first signal.
 @Suite("SQL from a file stays in its store")
 struct SQLConfinementTests {
+    /// The SQL workload tests' small file (SQLWorkloadTests.file), with no parameters unless given.
     static func file(schema: String? = nil, sql: String, parameters: String = "", tail: String = "") -> String {
-        """
-        name: t
-        parameters:
-          rows: {default: 20, min: 1, smoke: 5}
-          count: {default: 5, min: 1}
-        schema: |
-          \(schema ?? "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, folder INTEGER NOT NULL);")
-        fill:
-          - table: note
-            rows: rows
-            columns:
-              id: {sequence: {start: 1}}
-              title: {words: {bytes: 20}}
-              folder: {uniform: [1, 3]}
-        operations:
-          - name: op
-            count: count
-            sql: \(sql)
-
-        """ + parameters + tail
+        schema.map { SQLWorkloadTests.file(schema: $0, sql: sql, parameters: parameters, tail: tail) }
+            ?? SQLWorkloadTests.file(sql: sql, parameters: parameters, tail: tail)
     }
 
     static func refusal(_ text: String) -> String {
@@ -88,7 +71,7 @@ struct SQLConfinementTests {
         for (sql, expected) in cases {
             let message = Self.refusal(Self.file(sql: sql))
             #expect(
-                message.hasPrefix("t.yaml:17: statement 'op' of operation 'op': SQLite: refused: ")
+                message.hasPrefix("t.yaml:17: statement 'list' of operation 'list': SQLite: refused: ")
                     && message.contains(expected), "\(sql): \(message)")
         }
         // Reading the schema and the store's own settings stays allowed.

@@ -9,8 +9,10 @@ import Testing
 /// `tags` workload's checksums and query plan on sqlite and GRDB.
 @Suite("SQL workload files")
 struct SQLWorkloadTests {
-    /// A small valid file; `sql`, `parameters` and `tail` replace line 17, lines 18–19 and what follows.
+    /// A small valid file; `schema` replaces line 6 (one line), `sql`, `parameters` and `tail` replace line 17,
+    /// lines 18–19 and what follows.
     static func file(
+        schema: String = "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, folder INTEGER NOT NULL);",
         sql: String = "SELECT id, title FROM note WHERE folder = :folder ORDER BY id",
         parameters: String = "    parameters:\n      folder: {uniform: [1, 3]}\n", tail: String = ""
     ) -> String {
@@ -20,7 +22,7 @@ struct SQLWorkloadTests {
           rows: {default: 20, min: 1, smoke: 5}
           count: {default: 5, min: 1}
         schema: |
-          CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, folder INTEGER NOT NULL);
+          \(schema)
         fill:
           - table: note
             rows: rows

@@ -10,6 +10,18 @@ public enum StandaloneOutput {
     /// Throws a bad-input ``ReportError`` unless `url` may be written (see the type). Call it before any work.
     public static func check(_ url: URL, inputs: [URL] = []) throws {
         try AtomicFile.checkTarget(url, inputs: inputs)
+        try refuseOwned(url)
+    }
+
+    /// Writes `data` to `url` whole (``AtomicFile``, which checks the target's kind and the inputs) unless a
+    /// storebench folder owns it.
+    public static func write(_ data: Data, to url: URL, inputs: [URL] = []) throws {
+        try refuseOwned(url)
+        try AtomicFile.write(data, to: url, inputs: inputs)
+    }
+
+    /// Throws when `url` is a manifest or what the nearest manifest up its path lists.
+    private static func refuseOwned(_ url: URL) throws {
         let target = url.standardizedFileURL
         if target.lastPathComponent == OutputManifest.fileName {
             throw refusal(target, owner: target.deletingLastPathComponent(), listed: "its own manifest")
@@ -31,12 +43,6 @@ public enum StandaloneOutput {
             below.append(folder.lastPathComponent)
             folder = parent
         }
-    }
-
-    /// Checks `url` (``check(_:inputs:)``) and writes `data` there whole.
-    public static func write(_ data: Data, to url: URL, inputs: [URL] = []) throws {
-        try check(url, inputs: inputs)
-        try AtomicFile.write(data, to: url, inputs: inputs)
     }
 
     private static func refusal(_ target: URL, owner: URL, listed: String) -> ReportError {
