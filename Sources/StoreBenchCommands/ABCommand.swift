@@ -100,25 +100,12 @@ struct ABCommand: ParsableCommand {
     }
 
     /// Runs a binary with its output passed through (stdout to our stderr: the Markdown tables of the rounds
-    /// are progress here), and returns its exit status.
-    /// A signal to `ab` is passed on to the running child (SIGINT or SIGTERM), which stops after its current
-    /// repetition and writes what it finished.
+    /// are progress here), and returns its exit status. The round runs in a process group of its own: a signal to
+    /// `ab` (SIGINT or SIGTERM; a terminal's Ctrl-C reaches `ab` alone) is passed on once to the round's whole
+    /// group, which stops after its current repetition and writes what it finished.
     static func execute(_ binary: String, _ arguments: [String], interrupt: InterruptRequest) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.standardError
-        try process.run()
-        var passedOn = false
-        while process.isRunning {
-            if let signal = interrupt.signal, !passedOn {
-                kill(process.processIdentifier, signal)
-                passedOn = true
-            }
-            usleep(20_000)
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        let child = try ForwardedChild(executable: URL(fileURLWithPath: binary), arguments: arguments)
+        return child.wait { interrupt.signal }
     }
 }
 

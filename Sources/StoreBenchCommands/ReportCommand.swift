@@ -38,13 +38,19 @@ struct ReportCommand: ParsableCommand {
         // report.md and classes.csv join the run folder's own files (its manifest); a folder that is not one of
         // storebench's is refused before anything is written. classes.csv is this command's own output (a report
         // renders again over it), not an input.
-        let claim = try failing(.badInput) {
-            try RunOutput(
-                directory, existing: .adopt, kind: .run,
-                inputs: durabilityFiles.map { URL(fileURLWithPath: $0) }
-                    + folder.files.filter { $0.lastPathComponent != "classes.csv" })
-        }
-        defer { claim.release() }
+        // A folder that cannot be written (a read-only mount, an immutable folder) still gets its summary printed;
+        // the command then says what it could not write, and fails.
+        let readOnly = access(directory.path, W_OK) == 0 ? nil : String(cString: strerror(errno))
+        let claim: RunOutput? =
+            readOnly != nil
+            ? nil
+            : try failing(.badInput) {
+                try RunOutput(
+                    directory, existing: .adopt, kind: .run,
+                    inputs: durabilityFiles.map { URL(fileURLWithPath: $0) }
+                        + folder.files.filter { $0.lastPathComponent != "classes.csv" })
+            }
+        defer { claim?.release() }
         // Intervals and noise flags as the run made them: its look schedule, target and machine.
         var builder = SummaryBuilder(
             targetPrecision: table.targetPrecision, schedule: table.lookSchedule,
@@ -72,6 +78,12 @@ struct ReportCommand: ParsableCommand {
                 let parts = BackendRegistry.parts(ofStrategy: key)
                 return registry.label(backend: parts.backend, variant: parts.variant)
             } ?? [])
+        guard let claim else {
+            throw CommandFailure(
+                exit: .failure,
+                message: "storebench report: \(directory.path) cannot be written (\(readOnly ?? "?")): the summary is "
+                    + "above; report.md and classes.csv were not written")
+        }
         try failing(.failure) {
             try claim.write(CSVFormat.encode(decision.classRows), name: "classes.csv")
             try claim.write(Data(document.utf8), name: "report.md")

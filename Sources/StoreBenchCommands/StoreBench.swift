@@ -78,6 +78,13 @@ public struct StoreBench: ParsableCommand {
             finishStandardOutput()
             printError("storebench: \(coded)")
             Foundation.exit(coded.exit.rawValue)
+        } catch  where exitCode(for: error) == .success {
+            // --help and --version (a clean exit): printed through the one standard-output funnel, so a full disk is
+            // exit 1.
+            let message = fullMessage(for: error)
+            if !message.isEmpty { writeStandardOutput(Data((message + "\n").utf8)) }
+            finishStandardOutput()
+            Foundation.exit(StoreBenchExit.ok.rawValue)
         } catch {
             finishStandardOutput()
             exit(withError: error)

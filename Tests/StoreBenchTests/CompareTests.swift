@@ -254,6 +254,14 @@ struct CompareVerdictTests {
 
 @Suite("compare, ab and report through the binary", .serialized)
 struct CompareEndToEndTests {
+    /// A storebench run's environment.json (its schema fields) with `extra` fields.
+    static func runEnvironment(_ extra: [String: Any] = [:]) -> [String: Any] {
+        [
+            "storebench_version": "test", "scenario_name": "synthetic", "scenario_hash": "0",
+            "started_at": "2026-12-02T00:00:00Z",
+        ].merging(extra) { $1 }
+    }
+
     func write(_ samples: [Sample], to directory: URL, environment: [String: Any]? = nil) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try CSVFormat.encode([Sample.header] + samples.map(\.fields)).write(
@@ -272,9 +280,11 @@ struct CompareEndToEndTests {
         let fast = temp.url.appendingPathComponent("fast")
         let same = temp.url.appendingPathComponent("same")
         try write(
-            syntheticSamples(mean: 1, repetitions: 10, seed: 1), to: base, environment: ["host": "a", "cores": 2])
+            syntheticSamples(mean: 1, repetitions: 10, seed: 1), to: base,
+            environment: Self.runEnvironment(["host": "a", "cores": 2]))
         try write(
-            syntheticSamples(mean: 1.2, repetitions: 10, seed: 2), to: slow, environment: ["host": "b", "cores": 2])
+            syntheticSamples(mean: 1.2, repetitions: 10, seed: 2), to: slow,
+            environment: Self.runEnvironment(["host": "b", "cores": 2]))
         try write(syntheticSamples(mean: 0.8, repetitions: 10, seed: 3), to: fast)
         try write(syntheticSamples(mean: 1, repetitions: 10, seed: 4), to: same)
 
@@ -360,6 +370,8 @@ struct CompareEndToEndTests {
             var summary = SummaryBuilder()
             for sample in syntheticSamples(mean: 1, repetitions: 10, seed: 2) { summary.add(sample) }
             try CSVFormat.encode(summary.csvRows).write(to: directory.appendingPathComponent("summary.csv"))
+            try JSONSerialization.data(withJSONObject: Self.runEnvironment()).write(
+                to: directory.appendingPathComponent("environment.json"))
         }
         #expect(cut.status == 1 && cut.stderr.contains("cut short"), "\(cut.stderr)")
         let midRow = try compare(syntheticSamples(mean: 1, repetitions: 10, seed: 2)) { directory in
@@ -375,6 +387,42 @@ struct CompareEndToEndTests {
         try write(syntheticSamples(mean: 10, repetitions: 2, seed: 8), to: twoSlow)
         let tenfold = try runStorebench(["compare", twoBase.path, twoSlow.path])
         #expect(tenfold.status == 5 && tenfold.stderr.contains("underpowered"), "\(tenfold.stdout)")
+    }
+
+    @Test(
+        "compare refuses a run folder whose environment.json is [], {}, a string or missing (as export, check and report do), and samples beside a foreign environment"
+    )
+    func foreignEnvironment() throws {
+        let temp = try TemporaryDirectory()
+        let run = packageRoot.appendingPathComponent("results/baseline/smoke").path
+        for (name, content) in [("array", "[]"), ("object", "{}"), ("string", "\"x\""), ("missing", nil)] {
+            let copy = temp.url.appendingPathComponent(name)
+            try FileManager.default.copyItem(atPath: run, toPath: copy.path)
+            let environment = copy.appendingPathComponent("environment.json")
+            try FileManager.default.removeItem(at: environment)
+            if let content { try Data(content.utf8).write(to: environment) }
+            let compared = try runStorebench(["compare", run, copy.path, "--allow-underpowered"])
+            #expect(
+                compared.status == 1 && compared.stderr.contains("environment.json"),
+                "\(name): exit \(compared.status): \(compared.stderr)")
+            let exported = try runStorebench(["export", copy.path, "--format", "bmf"])
+            #expect(exported.status != 0, "\(name): export read it")
+            // A recorded folder is a run folder even without its summary: the one reader says what is missing.
+            try FileManager.default.removeItem(at: copy.appendingPathComponent("summary.csv"))
+            try Data("{}".utf8).write(to: copy.appendingPathComponent(OutputMarks.manifestFileName))
+            let recorded = try runStorebench(["compare", run, copy.path, "--allow-underpowered"])
+            #expect(
+                recorded.status == 1 && recorded.stderr.contains("not a storebench run folder"), "\(recorded.stderr)")
+        }
+        // Samples alone (ab's merged sides): a run's environment beside them is read, a foreign one refused.
+        let alone = temp.url.appendingPathComponent("alone")
+        try write(syntheticSamples(mean: 1, repetitions: 10, seed: 1), to: alone, environment: Self.runEnvironment())
+        let other = temp.url.appendingPathComponent("other")
+        try write(syntheticSamples(mean: 1, repetitions: 10, seed: 2), to: other, environment: ["host": "a"])
+        #expect(try runStorebench(["compare", alone.path, alone.path]).status == 0)
+        let foreign = try runStorebench(["compare", alone.path, other.path])
+        #expect(
+            foreign.status == 1 && foreign.stderr.contains("not a storebench run's environment"), "\(foreign.stderr)")
     }
 
     @Test("Markdown cells are escaped: a | in a variant cannot shift the columns")

@@ -46,6 +46,18 @@ struct HostileSuiteTests {
                 == Set(HostileCase.derive(StoreBench.self).map(\.command.description)).union(["throwaway"]))
     }
 
+    @Test("storebench --help and --version on a full disk exit 1 (printed through the standard-output funnel)")
+    func informationalOnFullDisk() throws {
+        let runner = try HostileRunner(
+            HostileCase(command: CommandTree.entries(StoreBench.self)[0], kind: .exampleAndFullDisk))
+        for arguments in [["--help"], ["--version"], ["help", "run"]] {
+            let full = try runner.runWithStandardOutput(atPath: "/dev/full", arguments)
+            #expect(
+                full.status == 1 && full.stderr.contains("cannot write to standard output"), "\(arguments): \(full)")
+            #expect(try runStorebench(arguments).status == 0)
+        }
+    }
+
     @Test("a hostile case", arguments: HostileCase.derive(StoreBench.self))
     func hostile(_ item: HostileCase) throws {
         try HostileRunner(item).run()
@@ -167,6 +179,11 @@ struct HostileRunner {
                 full.status == 1 && full.stderr.contains("cannot write to standard output"),
                 "\(item): exit \(full.status): \(full.stderr)")
         }
+        // Its help, too, goes through the standard-output funnel: on a full disk it is exit 1, never a silent 0.
+        let help = try runWithStandardOutput(atPath: "/dev/full", item.command.path + ["--help"])
+        #expect(
+            help.status == 1 && help.stderr.contains("cannot write to standard output"),
+            "\(item) --help: exit \(help.status): \(help.stderr)")
     }
 
     /// SIGINT once the command is under way: exit 130, promptly.

@@ -50,9 +50,10 @@ public struct SampleTable {
         ]
     }
 
-    /// Reads `path`: a run directory (its `samples.csv`) or a samples file. A run folder (a summary and a storebench
-    /// environment beside the samples) is read once, by the one reader's rules (``RunFolder``); samples alone (`ab`'s
-    /// merged sides, a fixture) by the samples' own, and against a summary.csv beside them when there is one.
+    /// Reads `path`: a run directory (its `samples.csv`) or a samples file. A run folder (a manifest or a summary
+    /// beside the samples) is read once, by the one reader's rules (``RunFolder``): its environment.json must be a
+    /// storebench run's. Samples alone (`ab`'s merged sides, a fixture) are read by the samples' own rules, and an
+    /// environment.json beside them must be a run's too.
     public init(path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -69,11 +70,20 @@ public struct SampleTable {
             throw CompareError("\(file.path): not a regular file")
         }
         let environmentData = FileManager.default.contents(atPath: inputs[2].path)
-        if environmentData.map({ RunEnvironment.isStoreBenchRun($0) }) == true,
-            FileManager.default.fileExists(atPath: inputs[1].path)
-        {
-            try self.init(folder: try RunFolder(file.deletingLastPathComponent().path))
+        let directory = file.deletingLastPathComponent()
+        // A folder storebench recorded (its manifest), or samples with a summary beside them, is a run folder: read
+        // whole by the one reader, which refuses a missing or foreign environment.json as every reader does.
+        let recorded = FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent(OutputMarks.manifestFileName).path)
+        if recorded || FileManager.default.fileExists(atPath: inputs[1].path) {
+            try self.init(folder: try RunFolder(directory.path))
             return
+        }
+        // Samples alone (`ab`'s merged sides, an exported file): an environment.json beside them must be a run's.
+        if let environmentData, !RunEnvironment.isStoreBenchRun(environmentData) {
+            throw CompareError(
+                "\(inputs[2].path): not a storebench run's environment (it needs "
+                    + RunEnvironment.schemaKeys.joined(separator: ", ") + "); the samples beside it are not judged")
         }
         guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8)
         else {
@@ -82,12 +92,6 @@ public struct SampleTable {
         try self.init(text: text, source: file.path)
         environment = environmentData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         runEnvironment = RunEnvironment.read(environmentData)
-        if let summary = FileManager.default.contents(atPath: inputs[1].path) {
-            let decoded = try StrictCSV.decode(summary, source: inputs[1].path)
-            try RunFolder.checkRepetitions(
-                samples: .init(header: header, rows: cells),
-                summary: .init(header: decoded.header, rows: decoded.rows), source: file.path)
-        }
     }
 
     /// The samples of a run folder already read by ``RunFolder``.

@@ -137,4 +137,6 @@ public enum OutputMarks {
     public static let pageGenerator = "<meta name=generator content=storebench>"
     /// The head every trend page had before the mark: such a folder is recognised as storebench's too.
     public static let legacyPageHead = "<head><meta charset=utf-8><title>storebench history</title>"
+    /// The output manifest's file name (``OutputManifest``): a folder holding one is a folder storebench recorded.
+    public static let manifestFileName = ".storebench-manifest.json"
 }

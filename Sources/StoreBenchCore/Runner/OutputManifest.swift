@@ -4,7 +4,7 @@ import Foundation
 /// shared by every command that writes into the folder (`run`, `report`, `crash`, `advise`, `history html`, and
 /// `scripts/plot`'s charts). `--force` removes what it lists and nothing else.
 public struct OutputManifest: Codable, Equatable, Sendable {
-    public static let fileName = ".storebench-manifest.json"
+    public static let fileName = OutputMarks.manifestFileName
     public static let schema = "storebench-output-manifest"
 
     public var schema = OutputManifest.schema
@@ -57,15 +57,29 @@ public struct OutputManifest: Codable, Equatable, Sendable {
             kind: kind.rawValue, files: RunOutput.contents(of: folder).filter { kind.legacyNames.contains($0) })
     }
 
-    /// Records `names` as written by storebench in `folder`, an output folder of ours: one with a manifest, or one
-    /// written before manifests (its manifest is made then). A folder that is neither is refused: helpers write only
-    /// into storebench's folders.
+    /// Records `names` as written by storebench in `folder`, an output folder of ours: one with a manifest, one
+    /// written before manifests (its manifest is made then), or a folder its parent's manifest lists (`charts/` of a
+    /// run: it gets a manifest of its own, so `--force` removes the charts file by file and keeps a user's file
+    /// beside them). A folder that is none of these is refused: helpers write only into storebench's folders.
     public static func record(_ names: [String], in folder: URL) throws {
-        guard var manifest = try read(in: folder) ?? legacy(in: folder, kinds: RunOutput.Kind.allCases) else {
+        guard
+            var manifest = try read(in: folder) ?? legacy(in: folder, kinds: RunOutput.Kind.allCases)
+                ?? recordedSubfolder(folder)
+        else {
             throw RunOutput.Refusal(
                 description: "\(folder.path) is not a storebench output folder (no \(fileName) and no "
                     + "storebench run's environment.json); nothing was written")
         }
         try manifest.add(names, in: folder)
+    }
+
+    /// An empty manifest of the parent's kind for `folder`, when the parent's manifest lists it; nil otherwise.
+    private static func recordedSubfolder(_ folder: URL) throws -> OutputManifest? {
+        var info = stat()
+        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+            let parent = try read(in: folder.deletingLastPathComponent()),
+            parent.files.contains(folder.lastPathComponent)
+        else { return nil }
+        return OutputManifest(kind: parent.kind)
     }
 }

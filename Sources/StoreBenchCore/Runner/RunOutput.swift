@@ -118,6 +118,12 @@ public final class RunOutput {
                     "\(option) \(url.path) is not empty (\(listing)); choose an empty or new directory, or pass "
                     + "--force to replace the \(kind.what) in it")
         case .replace, .adopt:
+            if ours == nil, let found, let other = Kind(rawValue: found.kind) {
+                throw Refusal(
+                    description:
+                        "\(option) \(url.path) is a \(other.what) (its \(OutputManifest.fileName) says so), not a "
+                        + "\(kind.what); --force replaces only a \(kind.what)'s files, so choose another directory")
+            }
             guard let ours else {
                 throw Refusal(
                     description:
