@@ -41,7 +41,14 @@ struct ABCommand: ParsableCommand {
         var options = judging.comparisonOptions
         options.paired = true
         options.repetitionsPerRound = repsPerRound
-        let scenario = try failing(.badInput) { try BundledScenarios.resolve(self.scenario) }
+        let scenario = try failing(.badInput) { () throws -> String in
+            let file = try BundledScenarios.resolve(self.scenario)
+            // Checked here first, by this binary's rules (a workload file's SQL included), so a scenario either round
+            // would refuse is refused before any round runs or any folder is made (exit 64).
+            _ = try ScenarioParser(backends: CommandEnvironment.current.registry(), workloads: .standard).parse(
+                file: file)
+            return file
+        }
         let claim = try failing(.badInput) { () throws -> RunOutput in
             let path =
                 out

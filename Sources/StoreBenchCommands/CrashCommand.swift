@@ -116,7 +116,8 @@ struct CrashCommand: ParsableCommand {
             try claim.removePrevious()
             return (plan, claim, work)
         }
-        defer { claim.release() }
+        // A run that fails or is stopped before its first row leaves no empty folder it made (rmdir: only when empty).
+        defer { claim.releaseRemovingIfEmpty() }
         let output = claim.url
         for path in WorkDirectory.removeAbandoned(in: work) {
             printError("removed \(path): a work directory left by a storebench command that is no longer running")

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchMeasure
 import Testing
 
 /// Every wait on a child has a deadline: a child that was stopped (SIGSTOP) or hangs is killed at the repetition's
@@ -41,7 +42,7 @@ struct ChildDeadlineTests {
     }
 
     @Test(
-        "stopped app and extension processes: the run ends at its bound (budget_seconds), the row failed naming the kill"
+        "stopped app and extension processes: the run ends within its bound (budget_seconds), the row failed naming the kill"
     )
     func stoppedChildrenEndAtBound() throws {
         let box = try Sandbox()
@@ -50,8 +51,9 @@ struct ChildDeadlineTests {
         let status = run.finish(within: 60)
         #expect(status == 1, "\(run.stderr.suffix(600))")
         #expect(Date().timeIntervalSince(started) < 40)
+        // A stopped child is known for one after 5 s (its state in /proc), before its deadline.
         #expect(
-            run.stderr.contains("was killed by storebench: still running at its deadline"), "\(run.stderr.suffix(600))")
+            run.stderr.contains("was killed by storebench: it was stopped (SIGSTOP)"), "\(run.stderr.suffix(600))")
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
     }
 
@@ -65,5 +67,39 @@ struct ChildDeadlineTests {
         #expect(run.finish(within: 30) == 130, "\(run.stderr.suffix(600))")
         #expect(Date().timeIntervalSince(sent) < 10)
         #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
+
+    @Test(
+        "the first line of a child (a launch's timed wait) ends at the limit: a child stopped before it, or a stop's request; the lines after it are kept"
+    )
+    func firstLineBounded() throws {
+        func child(_ script: String) throws -> ChildProcess {
+            try ChildProcess(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script])
+        }
+        let stopped = try child("kill -STOP $$; echo late")
+        stopped.limit(seconds: 60) { false }
+        try stopped.spawn()
+        var started = Date()
+        #expect(stopped.firstLine() == nil)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(stopped.wait().how.contains("it was stopped (SIGSTOP)"))
+
+        let asked = Date().addingTimeInterval(0.5)
+        let sleeping = try child("sleep 30; echo late")
+        sleeping.limit(seconds: 60) { Date() > asked }
+        try sleeping.spawn()
+        started = Date()
+        #expect(sleeping.firstLine() == nil)
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(sleeping.wait().gaveUp == "the command was stopped by a signal")
+
+        for limited in [true, false] {
+            let talking = try child("echo one; echo two; echo three")
+            if limited { talking.limit(seconds: 60) { false } }
+            try talking.spawn()
+            #expect(talking.firstLine() == "one")
+            let outcome = talking.wait()
+            #expect(outcome.remainingLines == ["two", "three"] && outcome.exitCode == 0, "\(outcome.remainingLines)")
+        }
     }
 }

@@ -67,7 +67,12 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
         case longPath = "output path over PATH_MAX"
         case nonUTF8 = "output path not UTF-8"
         case userFolder = "output is a folder of the user's files"
+        case recordedFile = "output is a file another storebench folder lists"
         case interrupt = "SIGINT midway"
+        case stoppedChildren = "its children stopped (SIGSTOP), then SIGINT"
+        case crlfInputs = "inputs saved with CRLF line ends"
+        case nonUTF8Directory = "working directory not UTF-8"
+        case sqlOutside = "a workload file's SQL reaching another database"
     }
 
     let command: CommandEntry
@@ -79,7 +84,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
     static func derive(_ root: any ParsableCommand.Type) -> [HostileCase] {
         CommandTree.entries(root).flatMap { entry -> [HostileCase] in
             guard let example = entry.example else { return [] }
-            var kinds: [Kind] = [.exampleAndFullDisk]
+            var kinds: [Kind] = [.exampleAndFullDisk, .nonUTF8Directory]
             if entry.output != .none {
                 kinds += [.symlink, .device, .fifo, .longPath, .nonUTF8]
                 let readsInput = example.contains {
@@ -88,7 +93,12 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
                 if readsInput { kinds.append(.input) }
             }
             if entry.output == .folder { kinds.append(.userFolder) }
-            if entry.longRunning { kinds.append(.interrupt) }
+            if entry.output == .file { kinds.append(.recordedFile) }
+            if example.contains(where: { ["{RUN}", "{SCENARIO}", "{PROFILE}", "{BUDGETS}"].contains($0) }) {
+                kinds.append(.crlfInputs)
+            }
+            if example.contains("{SCENARIO}") { kinds.append(.sqlOutside) }
+            if entry.longRunning { kinds += [.interrupt, .stoppedChildren] }
             return kinds.map { HostileCase(command: entry, kind: $0) }
         }
     }

@@ -37,7 +37,7 @@ struct HostileSuiteTests {
         #expect(
             Set(cases.map(\.kind)) == [
                 .exampleAndFullDisk, .symlink, .device, .fifo, .input, .longPath, .nonUTF8,
-                .userFolder, .interrupt,
+                .userFolder, .interrupt, .stoppedChildren, .crlfInputs, .nonUTF8Directory, .sqlOutside,
             ])
         #expect(cases.first?.command.hasForce == true)
         // And storebench's own commands are all there too.
@@ -80,7 +80,7 @@ struct HostileRunner {
 
     /// The placeholders but {OUT}, made in `inputs`.
     func fixtures() throws -> [String: String] {
-        let slow = item.kind == .interrupt
+        let slow = item.kind == .interrupt || item.kind == .stoppedChildren
         var values = [
             "{WORK}": box.work.path, "{BIN}": try storebenchBinary().path, "{SIZE}": slow ? "100000" : "300",
             "{TRIALS}": slow ? "300" : "2",
@@ -157,9 +157,13 @@ struct HostileRunner {
         switch item.kind {
         case .exampleAndFullDisk: try exampleAndFullDisk(values)
         case .interrupt: try interrupt(values)
+        case .stoppedChildren: try stoppedChildren(values)
+        case .crlfInputs: try crlfInputs(values)
+        case .nonUTF8Directory: try nonUTF8Directory(values)
+        case .sqlOutside: try sqlOutside(values)
         default: try refusal(values)
         }
-        if item.kind != .exampleAndFullDisk && item.kind != .interrupt {
+        if item.kind.isOutputRefusal {
             #expect(Sandbox.snapshot(inputs) == inputsBefore, "\(item): an input changed")
         }
         #expect(box.leftovers().isEmpty, "\(item): left \(box.leftovers())")
@@ -268,7 +272,9 @@ struct HostileRunner {
             try Data("{}".utf8).write(to: mine.appendingPathComponent("run/environment.json"))
             let base = arguments(values, out: mine.path)
             runs = [base] + (item.command.hasForce ? [base + ["--force"]] : [])
-        case .exampleAndFullDisk, .interrupt:
+        case .recordedFile:
+            runs = [arguments(values, out: try recordedFileTarget())]
+        default:
             return
         }
         let before = sandboxState()
@@ -299,8 +305,10 @@ struct HostileRunner {
     }
 
     /// Runs the binary with one argument replaced by raw bytes (Foundation's Process takes only valid strings).
-    func spawnRaw(_ arguments: [String], replacing marker: String, with bytes: [UInt8]) throws -> Int32 {
-        let binary = try storebenchBinary().path
+    func spawnRaw(_ arguments: [String], replacing marker: String, with bytes: [UInt8], executable: String? = nil)
+        throws -> Int32
+    {
+        let binary = try executable ?? storebenchBinary().path
         var owned: [UnsafeMutablePointer<CChar>?] = [strdup(binary)]
         for argument in arguments {
             if argument == marker {

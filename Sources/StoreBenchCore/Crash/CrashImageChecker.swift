@@ -28,6 +28,7 @@ final class CrashImageChecker {
         let hung = !child.ended
         let outcome = hung ? child.killAndWait() : child.wait()
         self.child = nil
+        try trials.gaveUp(on: child, "crash checker", outcome)
         if outcome.killedBySignal && !hung { return .checkerKilled(by: outcome.signal) }
         throw HarnessError(
             .crashTrial,
@@ -52,6 +53,7 @@ final class CrashImageChecker {
                 ChildStore.named(trials.backend.name, settings: trials.variant.description, directory: ""),
                 batch: trials.batchSize, seed: trials.seed, shape: trials.shape, batches: batches),
             input: true)
+        trials.bound(child, seconds: .infinity)
         try child.spawn()
         self.child = child
         return child

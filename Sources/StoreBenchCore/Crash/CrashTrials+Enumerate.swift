@@ -21,7 +21,7 @@ extension CrashTrials {
         let directory = try WorkDirectory(in: workRoot, prefix: "storebench-crash-")
         defer { directory.remove() }
         let store = try directory.subdirectory("store")
-        let layer = try PageCacheMount(executable: executable, mountpoint: store)
+        let layer = try PageCacheMount(executable: executable, mountpoint: store, stop: shouldStop)
         defer { layer.unmount() }
         let acknowledgements = try traceWriter(in: store, layer: layer)
         try layer.cut()
@@ -70,30 +70,31 @@ extension CrashTrials {
                 ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
                 seed: seed, shape: shape, pauseAfterFirst: true, limit: enumeratedBatches + 1,
                 delayedSync: delayedSync), input: true)
+        bound(child, seconds: Self.traceSeconds, layer: layer)
         try child.spawn()
         var acknowledgements: [CrashAcknowledgement] = []
-        let deadline = monotonicNanoseconds() + 300_000_000_000
-        while acknowledgements.isEmpty, monotonicNanoseconds() < deadline, !child.ended {
+        let deadline = monotonicNanoseconds() + UInt64(Self.traceSeconds * 1e9)
+        while acknowledgements.isEmpty, monotonicNanoseconds() < deadline, !child.ended, !child.giveUpIfDue() {
             acknowledgements += child.readLines(waitingMilliseconds: 50).compactMap(CrashAcknowledgement.init(line:))
         }
         guard !acknowledgements.isEmpty else {
             let outcome = child.killAndWait()
+            try gaveUp(on: child, "crash writer", outcome, layer: layer)
+            try layerGone(layer, "crash writer", outcome)
             throw HarnessError(
                 .crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
         }
         try layer.settle()
         if let droppedSync { try layer.dropSync(droppedSync) }
         try child.send("go")
-        while !child.ended, monotonicNanoseconds() < deadline {
-            if shouldStop() {
-                _ = child.killAndWait()
-                throw Stopped()
-            }
+        while !child.ended, monotonicNanoseconds() < deadline, !child.giveUpIfDue() {
             acknowledgements += child.readLines(waitingMilliseconds: 100).compactMap(CrashAcknowledgement.init(line:))
         }
         let outcome = child.ended ? child.wait() : child.killAndWait()
+        try gaveUp(on: child, "crash writer", outcome, layer: layer)
         acknowledgements += outcome.remainingLines.compactMap(CrashAcknowledgement.init(line:))
         guard outcome.exitCode == 0, !outcome.killedBySignal else {
+            try layerGone(layer, "crash writer", outcome)
             throw HarnessError(
                 .crashTrial,
                 "crash writer \(backend.name) [\(variant)] \(outcome.how) before committing \(enumeratedBatches + 1) "
@@ -101,6 +102,9 @@ extension CrashTrials {
         }
         return acknowledgements
     }
+
+    /// How long the traced writer may take to commit its batches on the layer.
+    static let traceSeconds = 300.0
 
     /// The rows of an enumeration: one per kind of state (`synced`, `prefix`, and `torn` when torn writes were
     /// modelled), each counting crash states — never batches re-counted across states.

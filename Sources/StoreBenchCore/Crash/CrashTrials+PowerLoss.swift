@@ -17,13 +17,15 @@ extension CrashTrials {
             prefix.image = .prefix
             var imageSeeds = SplitMix64.forItem(seed: seed, stream: 0x696D_6167, index: 0)
             let retries = try repeatTrials(trials) { store, delay in
-                let layer = try PageCacheMount(executable: executable, mountpoint: store)
+                let layer = try PageCacheMount(executable: executable, mountpoint: store, stop: shouldStop)
                 defer { layer.unmount() }
                 let settle = {
                     try layer.settle()
                     if let droppedSync = self.droppedSync { try layer.dropSync(droppedSync) }
                 }
-                guard let written = try killWriter(in: store, afterMilliseconds: delay, afterFirst: settle) else {
+                guard
+                    let written = try killWriter(in: store, afterMilliseconds: delay, layer: layer, afterFirst: settle)
+                else {
                     return false
                 }
                 try layer.cut()
@@ -78,6 +80,10 @@ extension CrashTrials {
             return unmeasured(.unavailable, error.reason)
         } catch is Stopped {
             throw Stopped()
+        } catch let fault as HarnessError where fault.part == .pageCacheLayer || fault.part == .childProcess {
+            // The layer's server died, hung or was stopped, or a child could not be started: the harness failed, and
+            // the variant was not judged; never reported as the model's verdict on it.
+            throw fault
         } catch {
             return unmeasured(.notModelled, "the variant does not run on the layer: \(error)")
         }

@@ -107,23 +107,27 @@ public struct CrashTrials {
     /// nil when the attempt tested nothing (no acknowledgement, or the writer was no longer running). With
     /// `afterFirst`, the writer waits after its first acknowledgement until `afterFirst` has returned, and the
     /// delay counts from then.
-    func killWriter(in store: URL, afterMilliseconds delay: Int, afterFirst: (() throws -> Void)? = nil) throws
-        -> [Int]?
-    {
+    func killWriter(
+        in store: URL, afterMilliseconds delay: Int, layer: PageCacheMount? = nil,
+        afterFirst: (() throws -> Void)? = nil
+    ) throws -> [Int]? {
         let child = try ChildProcess(
             executable: executable,
             request: .crashWriter(
                 ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
                 seed: seed,
                 shape: shape, pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
+        bound(child, seconds: Self.writerSeconds, layer: layer)
         try child.spawn()
         var acked: [Int] = []
         let firstDeadline = monotonicNanoseconds() + 30_000_000_000
-        while acked.isEmpty, monotonicNanoseconds() < firstDeadline, !child.ended {
+        while acked.isEmpty, monotonicNanoseconds() < firstDeadline, !child.ended, !child.giveUpIfDue() {
             acked += child.readLines(waitingMilliseconds: 50).compactMap { CrashAcknowledgement(line: $0)?.batch }
         }
         guard !acked.isEmpty else {
             let outcome = child.killAndWait()
+            try gaveUp(on: child, "crash writer", outcome, layer: layer)
+            try layerGone(layer, "crash writer", outcome)
             throw HarnessError(
                 .crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
         }
@@ -132,17 +136,18 @@ public struct CrashTrials {
             try child.send("go")
         }
         let killAt = monotonicNanoseconds() + UInt64(delay) * 1_000_000
-        while !child.ended {
+        while !child.ended, !child.giveUpIfDue() {
             let now = monotonicNanoseconds()
             if now >= killAt { break }
-            acked += child.readLines(waitingMilliseconds: Int32(max(1, (killAt - now) / 1_000_000))).compactMap {
-                CrashAcknowledgement(line: $0)?.batch
-            }
+            acked += child.readLines(waitingMilliseconds: Int32(min(100, max(1, (killAt - now) / 1_000_000))))
+                .compactMap { CrashAcknowledgement(line: $0)?.batch }
         }
         let outcome = child.killAndWait()
+        try gaveUp(on: child, "crash writer", outcome, layer: layer)
         acked += outcome.remainingLines.compactMap { CrashAcknowledgement(line: $0)?.batch }
         if outcome.killedBySignal { return acked }
         if outcome.exitCode != 0 {
+            try layerGone(layer, "crash writer", outcome)
             throw HarnessError(
                 .crashTrial, "crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
@@ -152,17 +157,62 @@ public struct CrashTrials {
     /// Reopens the store in a fresh checker process; a checker killed by a signal (a crash inside a C library)
     /// counts as an unrecoverable store.
     func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
-        let outcome = try ChildProcess.run(
+        let child = try ChildProcess(
             executable: executable,
             request: .crashCheck(
                 ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
                 seed: seed, shape: shape,
                 batches: batches))
+        bound(child, seconds: Double(CrashImageChecker.timeoutMilliseconds) / 1_000)
+        try child.spawn()
+        let outcome = child.wait()
+        try gaveUp(on: child, "crash checker", outcome)
         if outcome.killedBySignal { return .checkerKilled(by: outcome.signal) }
         guard let report = outcome.answer?.crashReport else {
             throw HarnessError(
                 .crashTrial, "crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
         return report
+    }
+
+    /// How long a writer of a random cut may run: its first acknowledgement (30 s at most), the kill's delay, and
+    /// the layer's settle between them.
+    static let writerSeconds = 120.0
+
+    /// Bounds every wait on `child` by `seconds` and by ``shouldStop`` (asked every 100 ms): the child's process group
+    /// is killed then and the wait ends. A writer on the page-cache layer may be blocked inside the layer's file system
+    /// (a stopped or hung server): the layer's server is killed with it, which aborts the mount and frees the writer.
+    func bound(_ child: ChildProcess, seconds: Double, layer: PageCacheMount? = nil) {
+        child.limit(seconds: seconds, stop: shouldStop)
+        if let layer {
+            child.onGiveUp = { layer.abort() }
+            child.giveUpWhen = { layer.serverStopped }
+        }
+    }
+
+    /// Throws a harness fault when the layer's server is gone although nobody stopped it: `child` failed because the
+    /// file system under it went away (`what` and its outcome are named too), never because of the variant.
+    func layerGone(_ layer: PageCacheMount?, _ what: String, _ outcome: ChildProcess.Outcome) throws {
+        guard let gone = layer?.serverGone else { return }
+        throw HarnessError(
+            .pageCacheLayer,
+            "\(gone); the \(what) \(backend.name) [\(variant)] \(outcome.how)"
+                + (outcome.errors.isEmpty ? "" : ": \(outcome.errors)"))
+    }
+
+    /// Throws when a bounded wait gave up on `child`: ``Stopped`` for a signal's request, else a harness fault naming
+    /// the child (`what`), why it was killed, and the layer's server when that was stopped or gone.
+    func gaveUp(on child: ChildProcess, _ what: String, _ outcome: ChildProcess.Outcome, layer: PageCacheMount? = nil)
+        throws
+    {
+        guard outcome.gaveUp != nil else { return }
+        if shouldStop() { throw Stopped() }
+        // The layer's server named (it was stopped, or killed while the child waited in its file system): the
+        // harness failed there, not the variant on the model.
+        let named = outcome.gaveUp?.contains("page-cache layer server") == true
+        let note = named ? nil : layer?.serverNote
+        throw HarnessError(
+            named || note != nil ? .pageCacheLayer : .crashTrial,
+            "\(what) \(backend.name) [\(variant)] \(outcome.how)\(note.map { "; \($0)" } ?? "")")
     }
 }

@@ -14,6 +14,8 @@ public final class PageCacheMount {
     public let mountpoint: URL
     private let server: ChildProcess
     private var mounted = true
+    private let stop: () -> Bool
+    private var serverPID: pid_t = 0
 
     /// The layer cannot run here: `reason` says why (no `/dev/fuse`, no permission to mount, …).
     public struct Unavailable: Error, CustomStringConvertible {
@@ -39,40 +41,128 @@ public final class PageCacheMount {
         return nil
     }
 
-    /// Mounts the layer on the empty directory `mountpoint`; throws ``Unavailable`` when the mount fails.
-    public init(executable: URL, mountpoint: URL) throws {
+    /// Mounts the layer on the empty directory `mountpoint`. Throws ``Unavailable`` when this machine cannot mount
+    /// it (no `/dev/fuse`, or the server's own "error mount" answer), and a ``HarnessError`` naming the server when it
+    /// dies, hangs or is stopped before it mounts. `stop` (a signal's request, asked every 100 ms) ends every wait on
+    /// the server: it is killed and the wait throws ``CrashTrials/Stopped``.
+    public init(executable: URL, mountpoint: URL, stop: @escaping () -> Bool = { false }) throws {
         if let reason = Self.unavailableReason() { throw Unavailable(reason: reason) }
         self.mountpoint = mountpoint
+        self.stop = stop
         server = try ChildProcess(
             executable: executable, arguments: ["page-cache-layer", "--mount", mountpoint.path],
             input: true)
         server.killedWhenParentExitsAtOnce = false
+        server.limit(seconds: .infinity, stop: stop)
         try server.spawn()
-        let first = server.nextLine(waitingMilliseconds: 15_000)
+        let pid = server.processIdentifier
+        serverPID = pid
+        let first = server.nextLine(waitingMilliseconds: Self.startMilliseconds)
         guard first == "ready" else {
             mounted = false
-            let outcome = server.killAndWait()
+            let ended = server.ended
+            let outcome = ended ? server.wait() : server.killAndWait()
             _ = umount2(mountpoint.path, Int32(MNT_DETACH))
-            throw Unavailable(
-                reason: [first ?? "the layer did not start", outcome.errors].filter { !$0.isEmpty }
-                    .joined(separator: "; "))
+            if stop() { throw CrashTrials.Stopped() }
+            if let first, first.hasPrefix("error mount") {
+                throw Unavailable(reason: [first, outcome.errors].filter { !$0.isEmpty }.joined(separator: "; "))
+            }
+            let what: String
+            if let first {
+                what = "answered \"\(first)\" instead of ready"
+            } else if ended || outcome.gaveUp != nil {
+                what = "\(outcome.how) before it mounted"
+            } else {
+                what = "did not mount within \(Self.startMilliseconds / 1_000) s (killed)"
+            }
+            throw HarnessError(
+                .pageCacheLayer,
+                "the page-cache layer server (pid \(pid)) for \(mountpoint.path) \(what)"
+                    + (outcome.errors.isEmpty ? "" : ": \(outcome.errors)"))
         }
     }
 
     deinit { unmount() }
 
-    /// Sends one command and returns its `ok …` answer; throws with the layer's `error …` answer.
+    /// How long the server may take to mount and say it is ready, and to answer one command.
+    static let startMilliseconds = 15_000
+    static let answerMilliseconds = 300_000
+
+    /// Sends one command and returns its `ok …` answer; throws with the layer's `error …` answer, with
+    /// ``CrashTrials/Stopped`` when the stop ended the wait, and with a harness fault naming the server when it died,
+    /// was killed or did not answer in time (a fault of the harness, never the model's verdict on the variant).
     @discardableResult
     public func send(_ command: String) throws -> String {
-        try server.send(command)
-        guard let reply = server.nextLine(waitingMilliseconds: 300_000) else {
-            throw HarnessError(
-                .pageCacheLayer, "the page-cache layer at \(mountpoint.path) did not answer \"\(command)\"")
+        let pid = server.processIdentifier
+        do {
+            try server.send(command)
+        } catch {
+            throw failure(command, pid: pid, detail: "\(error)")
+        }
+        guard let reply = server.nextLine(waitingMilliseconds: Self.answerMilliseconds) else {
+            throw failure(command, pid: pid, detail: nil)
         }
         guard reply.hasPrefix("ok") else {
             throw HarnessError(.pageCacheLayer, "the page-cache layer at \(mountpoint.path): \"\(command)\": \(reply)")
         }
         return reply
+    }
+
+    /// Why the server gave no answer to `command`: it was stopped by the signal's request, it ended, or it hung (it is
+    /// killed then).
+    private func failure(_ command: String, pid: pid_t, detail: String?) -> any Error {
+        mounted = false
+        let outcome = server.ended ? server.wait() : server.killAndWait()
+        _ = umount2(mountpoint.path, Int32(MNT_DETACH))
+        if stop() { return CrashTrials.Stopped() }
+        let how =
+            outcome.gaveUp != nil || server.ended || outcome.killedBySignal
+            ? outcome.how : "did not answer in \(Self.answerMilliseconds / 1_000) s (killed)"
+        return HarnessError(
+            .pageCacheLayer,
+            "the page-cache layer server (pid \(pid)) at \(mountpoint.path) \(how) during \"\(command)\""
+                + ([detail, outcome.errors].compactMap { $0 }.filter { !$0.isEmpty }.map { ": \($0)" }.first ?? ""))
+    }
+
+    /// Kills the server now, without waiting (SIGKILL to its process group, which ends a stopped server too): the
+    /// mount's connection is aborted, so whatever waits on the file system (a writer blocked in it) gets an error and
+    /// can end. ``unmount()`` then collects the server and detaches the dead mount.
+    public func abort() {
+        stateAtAbort = ProcessTable.stat(of: serverPID).map { String($0.state) } ?? "gone"
+        server.killNow()
+    }
+
+    /// What the server was doing when ``abort()`` killed it, said for the error that follows: stopped (SIGSTOP or
+    /// a debugger), blocked, or already gone; nil when it was not aborted.
+    public var serverNote: String? {
+        guard let state = stateAtAbort else { return nil }
+        let doing: String
+        switch state {
+        case "T", "t": doing = "was stopped (SIGSTOP or a debugger), so its file system hung; storebench killed it"
+        case "Z", "gone": doing = "had already ended"
+        case "D": doing = "was blocked in the kernel; storebench killed it"
+        default: doing = "was running (state \(state)) but its file system did not answer; storebench killed it"
+        }
+        return "the page-cache layer server (pid \(serverPID)) \(doing)"
+    }
+    private var stateAtAbort: String?
+
+    /// How the server ended, when it is no longer running although nobody asked it to quit (it was killed, or it
+    /// crashed): a writer's I/O error on the layer is then the harness's fault, not the variant's. It is collected
+    /// and its dead mount detached then. Nil while it runs.
+    public var serverGone: String? {
+        guard mounted, !ProcessTable.isRunning(serverPID) else { return nil }
+        mounted = false
+        let outcome = server.wait()
+        _ = umount2(mountpoint.path, Int32(MNT_DETACH))
+        return "the page-cache layer server (pid \(serverPID)) \(outcome.how) while the variant ran on it"
+            + (outcome.errors.isEmpty ? "" : ": \(outcome.errors)")
+    }
+
+    /// Why the server will never answer, when it has been stopped for a while (``ChildProcess/stoppedTooLong()``):
+    /// what a writer blocked in the layer's file system waits on.
+    public var serverStopped: String? {
+        server.stoppedTooLong().map { "the page-cache layer server (pid \(serverPID)) \($0)" }
     }
 
     /// Everything written so far becomes durable (the store existed long before the trial).

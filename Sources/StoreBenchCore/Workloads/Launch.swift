@@ -111,12 +111,15 @@ final class LaunchChild {
     private let child: ChildProcess
     private var firstLine: String?
 
-    /// A child that will do `request`; the row is unsupported when there is no executable to launch.
-    init(_ request: ChildRequest, of target: LaunchTarget) throws {
-        guard let executable = target.executable else {
+    /// A child that will do `request` for `run`; the row is unsupported when there is no executable to launch. Every
+    /// wait on it, the timed wait for its first line included, ends at the repetition's bound or the first signal
+    /// (a child stopped before its first line is killed then, and its row says so).
+    init(_ request: ChildRequest, for run: Repetition) throws {
+        guard let executable = run.launch.executable else {
             throw StoreError.unsupported("no storebench executable to launch (run through the storebench binary)")
         }
         child = try ChildProcess(executable: executable, request: request)
+        child.limit(run.bound)
     }
 
     /// Timed: spawn → ready (the child's first line).
@@ -129,7 +132,6 @@ final class LaunchChild {
     /// Untimed: waits for the child's exit and decodes its report (its standard error explains a failure); the
     /// child's own timings go into the row.
     func report(_ run: Repetition) throws -> LaunchReport {
-        child.limit(run.bound)
         let outcome = child.wait()
         guard !outcome.killedBySignal, outcome.exitCode == 0, let firstLine,
             let report = ChildAnswer(line: firstLine)?.launchReport

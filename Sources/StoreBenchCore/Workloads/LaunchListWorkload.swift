@@ -56,7 +56,7 @@ public struct LaunchListWorkload: Workload {
             run.note(.queryPlan, try run.queries.newestArticlesPlan())
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
-            return try LaunchChild(.launchList(run.launch.store, screen: screen), of: run.launch)
+            return try LaunchChild(.launchList(run.launch.store, screen: screen), for: run)
         }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }

@@ -44,7 +44,7 @@ public struct LaunchTimelineWorkload: Workload {
             }
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
-            return try LaunchChild(.launchTimeline(run.launch.store, screen: data.screen), of: run.launch)
+            return try LaunchChild(.launchTimeline(run.launch.store, screen: data.screen), for: run)
         }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
@@ -72,7 +72,7 @@ public struct ProcessSpawnWorkload: Workload {
     final class Case: WorkloadCase {
         var fingerprint: String { "none" }
 
-        func prepare(_ run: Repetition) throws -> LaunchChild { try LaunchChild(.empty, of: run.launch) }
+        func prepare(_ run: Repetition) throws -> LaunchChild { try LaunchChild(.empty, for: run) }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
 

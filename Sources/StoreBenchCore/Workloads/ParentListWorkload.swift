@@ -50,7 +50,7 @@ public struct ParentListWorkload: Workload {
             _ = try data.prepare(run)
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
-            return try LaunchChild(.launchParents(run.launch.store, screen: screen), of: run.launch)
+            return try LaunchChild(.launchParents(run.launch.store, screen: screen), for: run)
         }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }

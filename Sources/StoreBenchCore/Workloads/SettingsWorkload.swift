@@ -45,7 +45,7 @@ public struct SettingsWorkload: Workload {
 
         func prepare(_ run: Repetition) throws -> (store: any SettingsStore, child: LaunchChild) {
             let child = try LaunchChild(
-                .readSettings(run.launch.store, seed: seed, count: settings.count), of: run.launch)
+                .readSettings(run.launch.store, seed: seed, count: settings.count), for: run)
             return (try run.settings, child)
         }
 

@@ -112,21 +112,39 @@ public final class ChildProcess {
         if killedWhenParentExitsAtOnce { LiveChildren.add(pid) }
     }
 
-    /// Blocks until the child's first line (without its newline) or the end of its output.
+    /// Blocks until the child's first line (without its newline) or the end of its output. With a limit
+    /// (``limit(seconds:stop:)``) the wait is a `poll` that ends at the limit like every other wait (the child is
+    /// killed then, and the line is nil); without one, a plain blocking read. Output after the line stays for later
+    /// reads.
     public func firstLine() -> String? {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(output[0], &byte, 1) == 1 {
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
+        let limited = deadline != nil || stopWaiting != nil
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            if ended {
+                defer { pending = [] }
+                return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self)
+            }
+            if limited {
+                var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+                if poll(&poller, 1, pollMilliseconds) == 0 {
+                    _ = giveUpIfDue()
+                    continue
+                }
+            }
+            let count = read(output[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { ended = true } else { pending += buffer[0..<count] }
         }
-        ended = true
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     /// Waits up to `milliseconds` (-1: until something arrives) for output; returns the complete lines read.
     public func readLines(waitingMilliseconds milliseconds: Int32) -> [String] {
-        guard !ended else { return [] }
+        guard !ended else { return takeLines() }
         var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, milliseconds) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -136,6 +154,11 @@ public final class ChildProcess {
         } else {
             pending += buffer[0..<count]
         }
+        return takeLines()
+    }
+
+    /// The complete lines in what was read and not yet returned.
+    private func takeLines() -> [String] {
         var lines: [String] = []
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             lines.append(String(decoding: pending[..<newline], as: UTF8.self))
@@ -183,25 +206,58 @@ public final class ChildProcess {
     /// passed from now, or once `stop` returns true (a signal's request; asked at least every 100 ms), the wait kills
     /// the child's process group (SIGKILL, which ends a stopped child too) and ends; ``gaveUp`` and the outcome say
     /// why. A child that hangs or was stopped then costs its deadline, not the command.
+    /// `seconds` may be infinite: only `stop` ends the waits then.
     public func limit(seconds: Double, stop: @escaping () -> Bool) {
-        deadline = monotonicNanoseconds() &+ UInt64(max(seconds, 0) * 1e9)
+        let now = monotonicNanoseconds()
+        deadline = seconds.isFinite ? now &+ UInt64(max(seconds, 0) * 1e9) : nil
         stopWaiting = stop
+        stoppedWatch = StoppedWatch(since: now)
     }
 
-    /// Kills the child when its limit is past or its stop says so; returns whether it has given up on it.
-    private func giveUpIfDue() -> Bool {
+    /// Another reason for a bounded wait to give up, asked with the others (nil: none yet): a crash writer's wait
+    /// gives up when the page-cache server it writes through was stopped.
+    public var giveUpWhen: (() -> String?)?
+
+    /// Whether the child has been stopped (SIGSTOP; not a debugger's trace stop) for ``StoppedWatch/graceSeconds``
+    /// ("was stopped (SIGSTOP) for 5 s …"; nil while it is not): a
+    /// stopped child never answers. Read from `/proc` at most once a second, and never in the first second after
+    /// ``limit(seconds:stop:)``, so a timed wait (a launch's first line) reads nothing.
+    public func stoppedTooLong() -> String? {
+        guard pid > 0 else { return nil }
+        return stoppedWatch.check(pid)
+    }
+    private var stoppedWatch = StoppedWatch(since: 0)
+
+    /// Run once when a wait gives up on the child, after it was killed: what else must go for its wait to end (a
+    /// crash writer blocked in a stopped page-cache server's file system ends only once that server is killed).
+    public var onGiveUp: (() -> Void)?
+
+    /// Kills the child when its limit is past or its stop says so; returns whether it has given up on it. Every
+    /// bounded wait asks this; a caller's own polling loop asks it too.
+    @discardableResult
+    public func giveUpIfDue() -> Bool {
         guard gaveUp == nil else { return true }
         guard pid > 0 else { return false }
         if let stopWaiting, stopWaiting() {
             gaveUp = "the command was stopped by a signal"
         } else if let deadline, monotonicNanoseconds() >= deadline {
             gaveUp = "still running at its deadline"
+        } else if let reason = stoppedTooLong().map({ "it " + $0 }) ?? giveUpWhen?() {
+            gaveUp = reason
         } else {
             return false
         }
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
+        onGiveUp?()
         return true
+    }
+
+    /// Kills the child's process group now (SIGKILL, which ends a stopped child too), without waiting for it.
+    public func killNow() {
+        guard pid > 0 else { return }
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
     }
 
     /// How long one poll of a wait lasts: short while a limit may end it.
@@ -237,6 +293,7 @@ public final class ChildProcess {
             if limited { _ = giveUpIfDue() }
             lines += readLines(waitingMilliseconds: limited ? pollMilliseconds : -1)
         }
+        lines += takeLines()
         if !pending.isEmpty {
             lines.append(String(decoding: pending, as: UTF8.self))
             pending = []
