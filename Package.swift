@@ -102,7 +102,8 @@ let package = Package(
         // What a team's package imports: the contract a backend implements, the measuring primitives, and the entry
         // point.
         .target(
-            name: "StoreBenchKit", dependencies: ["StoreBenchCommands", "StoreBenchContract", "StoreBenchMeasure"]),
+            name: "StoreBenchKit",
+            dependencies: ["StoreBenchCommands", "StoreBenchContract", "StoreBenchCore", "StoreBenchMeasure"]),
         // The contract suites as a library: every check the package's own backends pass, run on any descriptor.
         .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchBackends"]),
         .executableTarget(name: "storebench", dependencies: ["StoreBenchCommands"]),

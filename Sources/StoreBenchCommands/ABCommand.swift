@@ -45,7 +45,9 @@ struct ABCommand: ParsableCommand {
             let file = try BundledScenarios.resolve(self.scenario)
             // Checked here first, by this binary's rules (a workload file's SQL included), so a scenario either round
             // would refuse is refused before any round runs or any folder is made (exit 64).
-            _ = try ScenarioParser(backends: CommandEnvironment.current.registry(), workloads: .standard).parse(
+            _ = try ScenarioParser(
+                backends: CommandEnvironment.current.registry(), workloads: CommandEnvironment.current.workloads()
+            ).parse(
                 file: file)
             return file
         }

@@ -11,11 +11,11 @@ extension AdviseCommand {
     /// Why a run of `profile` would be refused here (the dry run's checks: caps, memory, disk, the run's budget),
     /// or nil when it fits.
     func refusal(of profile: AppProfile, registry: BackendRegistry) -> String? {
-        let plan = AdvicePlan(profile, backends: registry)
+        let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
         do {
-            let scenario = try ScenarioParser(backends: registry, workloads: .standard)
+            let scenario = try ScenarioParser(backends: registry, workloads: CommandEnvironment.current.workloads())
                 .parse(data: Data(plan.scenarioText.utf8), file: "the profile at \(profile.todaySize) records")
-            let cases = try RunPlan.check(scenario, workloads: .standard, limits: .init())
+            let cases = try RunPlan.check(scenario, workloads: CommandEnvironment.current.workloads(), limits: .init())
             let work = try OutputLocations.workdir(workdir.workdir)
             try ResourceBound.estimate(cases, seed: scenario.seed).check(
                 file: scenario.file, memoryAvailable: MachineFacts.memoryAvailableBytes,
@@ -55,7 +55,8 @@ extension AdviseCommand {
     func growthRun(_ sizes: AdviceGrowth.Sizes, profile: AppProfile, claim: RunOutput, registry: BackendRegistry)
         throws
     {
-        let plan = AdvicePlan(profile.grown(to: sizes.measured), backends: registry)
+        let plan = AdvicePlan(
+            profile.grown(to: sizes.measured), backends: registry, workloads: CommandEnvironment.current.workloads())
         try failing(.failure) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -91,7 +92,9 @@ extension AdviseCommand {
         let run = try RunFolder(folder.appendingPathComponent("growth-run").path)
         try run.requireComplete()
         let grown = Advice(
-            plan: AdvicePlan(profile.grown(to: sizes.measured), backends: registry),
+            plan: AdvicePlan(
+                profile.grown(to: sizes.measured), backends: registry, workloads: CommandEnvironment.current.workloads()
+            ),
             table: try SampleTable(folder: run),
             crashes: crashes, promise: registry.declaredPromise, label: registry.label)
         return AdviceGrowth(sizes: sizes, today: today, grown: grown)

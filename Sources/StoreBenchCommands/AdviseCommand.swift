@@ -56,7 +56,7 @@ struct AdviseCommand: ParsableCommand {
         let registry = CommandEnvironment.current.registry()
         let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
             let profile = try AppProfile(file: self.profile!)
-            let plan = AdvicePlan(profile, backends: registry)
+            let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
             for candidate in plan.candidates {
                 let spec = try BackendSpec(parsing: candidate)
                 guard let descriptor = registry[spec.backend] else {
@@ -301,7 +301,7 @@ struct AdviseCommand: ParsableCommand {
         let out = claim.url
         let registry = CommandEnvironment.current.registry()
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
-        let plan = AdvicePlan(profile, backends: registry)
+        let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
         let run = out.appendingPathComponent("run")
         let folder = try RunFolder(run.path)
         try folder.requireComplete()

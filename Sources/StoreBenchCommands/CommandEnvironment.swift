@@ -1,27 +1,47 @@
 import StoreBenchBackends
 import StoreBenchCore
 
-/// What every command of one invocation works with: the backends it can run, list, crash, compare and advise.
+/// What every command of one invocation works with: the backends it can run, list, crash, compare and advise, and
+/// the workloads it can run them through.
 ///
-/// Set once by the entry point (``StoreBench/main(registering:)``) for the whole invocation as a task-local value, so
-/// there is no global mutable state; a command asks ``registry()`` for the backends instead of building the standard
-/// registry itself. Without an entry point (tests that run a command in process) it is the standard backends alone.
+/// Set once by the entry point (``StoreBench/main(registering:workloads:)``) for the whole invocation as a task-local
+/// value, so there is no global mutable state; a command asks ``registry()`` for the backends and ``workloads()`` for
+/// the workloads instead of building the standard ones itself. Without an entry point (tests that run a command in
+/// process) it is the standard backends and workloads alone.
 public struct CommandEnvironment: Sendable {
     /// The backends registered beside the standard ones, in the order given.
     public let extraBackends: [BackendDescriptor]
+    /// The workloads registered beside the standard ones, in the order given.
+    public let extraWorkloads: [any Workload]
 
     /// The current invocation's environment.
     @TaskLocal public static var current = CommandEnvironment()
 
-    /// The standard backends alone.
-    public init() { extraBackends = [] }
+    /// The standard backends and workloads alone.
+    public init() {
+        extraBackends = []
+        extraWorkloads = []
+    }
 
-    /// The standard backends and `extraBackends`; throws when a name is registered twice (a standard backend's
-    /// name, or two of the extra backends).
-    public init(registering extraBackends: [BackendDescriptor]) throws {
+    /// The standard backends and `extraBackends`, the standard workloads and `extraWorkloads`; throws when a name is
+    /// registered twice (a standard one's name, or two of the extra ones).
+    public init(registering extraBackends: [BackendDescriptor], workloads extraWorkloads: [any Workload] = []) throws {
         var registry = BackendRegistry.standard()
         for backend in extraBackends { try registry.add(backend) }
+        var names = Set(WorkloadRegistry.standard.names)
+        for workload in extraWorkloads {
+            guard names.insert(workload.name).inserted else {
+                throw RegistrationError(
+                    description:
+                        "workload '\(workload.name)' is registered twice (a standard workload's name, or two of yours)")
+            }
+            guard !workload.name.hasPrefix("sql:"), !workload.name.isEmpty else {
+                throw RegistrationError(
+                    description: "workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
+            }
+        }
         self.extraBackends = extraBackends
+        self.extraWorkloads = extraWorkloads
     }
 
     /// A fresh registry: the standard backends (memory stores owned by it) and the extra ones (their names were
@@ -29,6 +49,13 @@ public struct CommandEnvironment: Sendable {
     public func registry() -> BackendRegistry {
         var registry = BackendRegistry.standard()
         for backend in extraBackends { registry.register(backend) }
+        return registry
+    }
+
+    /// The standard workloads and the extra ones (their names were checked when the environment was made).
+    public func workloads() -> WorkloadRegistry {
+        var registry = WorkloadRegistry.standard
+        for workload in extraWorkloads { registry.register(workload) }
         return registry
     }
 }

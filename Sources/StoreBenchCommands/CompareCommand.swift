@@ -226,7 +226,7 @@ struct CompareOptions: ParsableArguments {
         options.resamples = resamples
         options.seed = bootstrapSeed
         options.timingDependentWorkloads = Set(
-            WorkloadRegistry.standard.workloads.filter(\.resultDependsOnTiming).map(\.name))
+            CommandEnvironment.current.workloads().workloads.filter(\.resultDependsOnTiming).map(\.name))
         return options
     }
 }

@@ -25,7 +25,7 @@ struct ListCommand: ParsableCommand {
             }
         }
         print("Workloads:")
-        for workload in WorkloadRegistry.standard.workloads {
+        for workload in CommandEnvironment.current.workloads().workloads {
             print(
                 "  \(workload.name) — \(workload.summary)"
                     + (workload.requiresStore ? " [needs: \(workload.requires)]" : ""))
@@ -54,7 +54,7 @@ struct ListCommand: ParsableCommand {
                 },
             ]
         }
-        let workloads: [[String: Any]] = WorkloadRegistry.standard.workloads.map { workload in
+        let workloads: [[String: Any]] = CommandEnvironment.current.workloads().workloads.map { workload in
             [
                 "name": workload.name, "summary": workload.summary,
                 "needs": workload.requiresStore ? "\(workload.requires)" : "",

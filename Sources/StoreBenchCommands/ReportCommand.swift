@@ -98,7 +98,7 @@ struct ReportCommand: ParsableCommand {
         -> DecisionReport
     {
         let registry = CommandEnvironment.current.registry()
-        let workloads = WorkloadRegistry.standard
+        let workloads = CommandEnvironment.current.workloads()
         return DecisionReport(
             table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
             workloadOrder: workloads.names,

@@ -162,7 +162,7 @@ struct RunCommand: ParsableCommand {
         do {
             outcome = try invocation.execute(
                 backendRegistry: CommandEnvironment.current.registry(),
-                workloadRegistry: WorkloadRegistry.standard, progress: printer.message)
+                workloadRegistry: CommandEnvironment.current.workloads(), progress: printer.message)
         } catch {
             printer.message("error: \(error)")
             switch error {

@@ -35,13 +35,13 @@ public struct StoreBench: ParsableCommand {
         defaultSubcommand: nil
     )
 
-    /// The one entry point: parses the command line and runs a subcommand with `backends` registered beside the
-    /// standard ones, for the whole invocation and in every child process it starts (children re-run this
-    /// executable, so they register the same backends). A name that is already registered is refused (exit 1).
-    public static func main(registering backends: [BackendDescriptor]) -> Never {
+    /// The one entry point: parses the command line and runs a subcommand with `backends` and `workloads`
+    /// registered beside the standard ones, for the whole invocation and in every child process it starts (children
+    /// re-run this executable, so they register the same). A name that is already registered is refused (exit 1).
+    public static func main(registering backends: [BackendDescriptor], workloads: [any Workload] = []) -> Never {
         let environment: CommandEnvironment
         do {
-            environment = try CommandEnvironment(registering: backends)
+            environment = try CommandEnvironment(registering: backends, workloads: workloads)
         } catch {
             printError("storebench: \(error)")
             Foundation.exit(StoreBenchExit.failure.rawValue)

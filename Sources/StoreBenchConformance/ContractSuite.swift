@@ -29,6 +29,9 @@ public struct ContractSuite: Sendable {
     /// Where the checks create their stores (a directory of their own inside, removed afterwards): a real disk by
     /// default, as a team's app uses.
     public var workDirectory = URL(fileURLWithPath: "/var/tmp")
+    /// The workloads checked on the backend (``ContractCheck/workloads``): the standard ones by default; a team that
+    /// registers workloads of its own with `StoreBench.main(registering:workloads:)` adds them here too.
+    public var workloads = WorkloadRegistry.standard
 
     public init(_ backend: BackendDescriptor, executable: URL, variants: [Variant]? = nil) {
         self.backend = backend
@@ -50,7 +53,8 @@ public struct ContractSuite: Sendable {
         }
         for variant in variants {
             let context = ContractContext(
-                backend: backend, variant: variant, executable: executable, workDirectory: workDirectory)
+                backend: backend, variant: variant, executable: executable, workDirectory: workDirectory,
+                workloads: workloads)
             for check in checks where check != .executable {
                 if check == .workloads {
                     WorkloadChecks.run(context, references: &references).forEach(record)
@@ -124,6 +128,7 @@ struct ContractContext {
     let variant: Variant
     let executable: URL
     let workDirectory: URL
+    let workloads: WorkloadRegistry
 
     /// The store in `directory`, opened with the variant under test.
     func location(_ directory: URL) -> StoreLocation { StoreLocation(directory: directory, variant: variant) }

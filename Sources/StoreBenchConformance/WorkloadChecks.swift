@@ -11,8 +11,8 @@ enum WorkloadChecks {
 
     /// Every registered workload that uses a store, at the small sizes it declares for the smoke run: a new workload
     /// is checked without this suite being edited.
-    static var cases: [(workload: any Workload, parameters: WorkloadParameters)] {
-        (WorkloadRegistry.standard.workloads.filter(\.requiresStore) + ContractData.sqlWorkloads).map { workload in
+    static func cases(_ workloads: WorkloadRegistry) -> [(workload: any Workload, parameters: WorkloadParameters)] {
+        (workloads.workloads.filter(\.requiresStore) + ContractData.sqlWorkloads).map { workload in
             var parameters = workload.defaultParameters
             for (name, value) in workload.smokeParameters { parameters.set(name, value) }
             return (workload, parameters)
@@ -20,7 +20,7 @@ enum WorkloadChecks {
     }
 
     static func run(_ context: ContractContext, references: inout WorkloadReferences) -> [ContractResult] {
-        cases.map { workload, parameters in
+        cases(context.workloads).map { workload, parameters in
             ContractSuite.result(of: .workloads, variant: context.variant.description, subject: workload.name) {
                 let sample = try runOnce(workload, parameters, context.backend, context.variant, context)
                 guard context.backend.roles.isSuperset(of: workload.requires) else {

@@ -35,6 +35,8 @@ public struct BackendRegistry: Sendable {
 /// A backend that cannot be registered: its name is taken.
 public struct RegistrationError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 extension BackendRegistry {

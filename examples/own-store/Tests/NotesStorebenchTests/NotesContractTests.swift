@@ -25,13 +25,17 @@ struct NotesContractTests {
 
     @Test("the notes backend keeps the whole contract on every variant")
     func notesKeepsTheContract() throws {
-        let report = ContractSuite(NotesBackend.descriptor, executable: try Self.notesBench()).run()
+        var suite = ContractSuite(NotesBackend.descriptor, executable: try Self.notesBench())
+        // The team's own workload is checked like the standard ones: on every variant, against the reference's result.
+        suite.workloads.register(TriageWorkload())
+        let report = suite.run()
         print(report.description.prefix { $0 != "\n" })  // the summary line, for the CI log
         #expect(report.failures.isEmpty, "\(report)")
-        // The executable once, then on each of the four variants 6 checks and the 10 workloads its roles allow (the
-        // timeline check and the other workloads do not apply).
-        #expect(report.passed.count >= 1 + 4 * 16, "\(report)")
+        // The executable once, then on each of the four variants 6 checks and the 11 workloads its roles allow
+        // (`triage` included; the timeline check and the other workloads do not apply).
+        #expect(report.passed.count >= 1 + 4 * 17, "\(report)")
         #expect(report.passed.contains { $0.check == .damage } && report.passed.contains { $0.subject == "query" })
+        #expect(report.passed.filter { $0.subject == "triage" }.count == 4, "\(report)")
         #expect(report.passed.first?.check == .executable, "\(report)")
     }
 
