@@ -181,9 +181,8 @@ struct TrustTests {
         let directory = try temp.child("store")
         let binary = try storebenchBinary().path
         // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
-        let request = ChildRequest.crashWriter(
-            .named(backend, directory: directory.path),
-            batch: 20, seed: 3, shape: RecordShape())
+        let request = ChildRequest(
+            CrashWriterJob(store: .named(backend, directory: directory.path), batch: 20, generator: .init(seed: 3)))
         let result = try Self.shell("trap '' XFSZ; ulimit -f 600; exec '\(binary)' child '\(request.argument)'")
         #expect(result.status != 0, "\(backend) wrote past the file size limit")
         #expect(!result.stderr.isEmpty, "\(backend): no error message")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One checker process for every image of an enumerated run (``ChildRequest/crashCheckEach(_:batch:seed:shape:batches:)``):
+/// One checker process for every image of an enumerated run (``CrashCheckEachJob``):
 /// a fresh process per image spent most of its time starting up (linking, the registry, argument parsing), not
 /// opening the store. Each image is still opened by the real library in a process other than the writer's, in a
 /// directory of its own. A checker killed by a signal (a library that crashed on a damaged image) counts that image
@@ -21,7 +21,7 @@ final class CrashImageChecker {
         let child = try running()
         try child.send(directory.path)
         if let line = child.nextLine(waitingMilliseconds: Self.timeoutMilliseconds),
-            let report = ChildAnswer(line: line)?.crashReport
+            let report = ChildAnswerLine.decode(CrashBatches.Report.self, line)
         {
             return report
         }
@@ -49,9 +49,9 @@ final class CrashImageChecker {
         if let child, !child.ended { return child }
         let child = try ChildProcess(
             executable: trials.executable,
-            request: .crashCheckEach(
-                ChildStore.named(trials.backend.name, settings: trials.variant.description, directory: ""),
-                batch: trials.batchSize, seed: trials.seed, shape: trials.shape, batches: batches),
+            job: CrashCheckEachJob(
+                store: ChildStore.named(trials.backend.name, settings: trials.variant.description, directory: ""),
+                batch: trials.batchSize, generator: trials.generator, batches: batches),
             input: true)
         trials.bound(child, seconds: .infinity)
         try child.spawn()

@@ -66,9 +66,9 @@ extension CrashTrials {
     func traceWriter(in store: URL, layer: PageCacheMount) throws -> [CrashAcknowledgement] {
         let child = try ChildProcess(
             executable: executable,
-            request: .crashWriter(
-                ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
-                seed: seed, shape: shape, pauseAfterFirst: true, limit: enumeratedBatches + 1,
+            job: CrashWriterJob(
+                store: ChildStore.named(backend.name, settings: variant.description, directory: store.path),
+                batch: batchSize, generator: generator, pauseAfterFirst: true, limit: enumeratedBatches + 1,
                 delayedSync: delayedSync), input: true)
         bound(child, seconds: Self.traceSeconds, layer: layer)
         try child.spawn()

@@ -36,6 +36,13 @@ public struct CrashTrials {
         self.seed = seed
     }
 
+    /// The articles' generator: the seed and the record shape, as the child jobs carry it.
+    var generator: DatasetGenerator {
+        var generator = DatasetGenerator(seed: seed)
+        generator.shape = shape
+        return generator
+    }
+
     /// The batches a writer commits at most (it is killed long before).
     public static let batchLimit = 1_000_000
 
@@ -113,10 +120,9 @@ public struct CrashTrials {
     ) throws -> [Int]? {
         let child = try ChildProcess(
             executable: executable,
-            request: .crashWriter(
-                ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
-                seed: seed,
-                shape: shape, pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
+            job: CrashWriterJob(
+                store: ChildStore.named(backend.name, settings: variant.description, directory: store.path),
+                batch: batchSize, generator: generator, pauseAfterFirst: afterFirst != nil), input: afterFirst != nil)
         bound(child, seconds: Self.writerSeconds, layer: layer)
         try child.spawn()
         var acked: [Int] = []
@@ -159,16 +165,15 @@ public struct CrashTrials {
     func checkStore(_ store: URL, batches: Int) throws -> CrashBatches.Report {
         let child = try ChildProcess(
             executable: executable,
-            request: .crashCheck(
-                ChildStore.named(backend.name, settings: variant.description, directory: store.path), batch: batchSize,
-                seed: seed, shape: shape,
-                batches: batches))
+            job: CrashCheckJob(
+                store: ChildStore.named(backend.name, settings: variant.description, directory: store.path),
+                batch: batchSize, generator: generator, batches: batches))
         bound(child, seconds: Double(CrashImageChecker.timeoutMilliseconds) / 1_000)
         try child.spawn()
         let outcome = child.wait()
         try gaveUp(on: child, "crash checker", outcome)
         if outcome.killedBySignal { return .checkerKilled(by: outcome.signal) }
-        guard let report = outcome.answer?.crashReport else {
+        guard let report = outcome.answer(to: CrashCheckJob.self) else {
             throw HarnessError(
                 .crashTrial, "crash checker \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }

@@ -41,14 +41,16 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     public static func inChild(executable: URL, store: ChildStore, expectedChecksum: String?) throws
         -> StoreVerification
     {
-        let outcome = try ChildProcess.run(
-            executable: executable, request: .verify(store, expectedChecksum: expectedChecksum))
+        let child = try ChildProcess(
+            executable: executable, job: VerifyJob(store: store, expectedChecksum: expectedChecksum))
+        try child.spawn()
+        let outcome = child.wait()
         if outcome.killedBySignal {
             return StoreVerification(
                 status: "corrupt", articles: 0, checksum: "",
                 detail: "the checking process was killed by signal \(outcome.signal) \(outcome.errors)")
         }
-        guard let report = outcome.answer?.verification else {
+        guard let report = outcome.answer(to: VerifyJob.self) else {
             throw HarnessError(.childProcess, "verify-store child \(outcome.how): \(outcome.errors)")
         }
         return report

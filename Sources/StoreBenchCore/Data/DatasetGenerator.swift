@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Each item is derived from (seed, kind, index) alone, so `articles(count: 10_000)` is a prefix of
 /// `articles(count: 20_000)`.
-public struct DatasetGenerator: Sendable {
+public struct DatasetGenerator: Sendable, Codable, Equatable {
     public let seed: UInt64
     /// The size of the articles' text fields (the defaults give the data every earlier run used).
     public var shape = RecordShape()

@@ -89,8 +89,9 @@ private final class WatchState: Sendable {
 
 extension ChildProcess {
     /// Bounds every wait on this child by the repetition's bound from now, and by the first signal
-    /// (``ChildProcess/limit(seconds:stop:)``); nothing without a bound.
-    func limit(_ bound: RepetitionBound?) {
+    /// (``ChildProcess/limit(seconds:stop:)``); nothing without a bound. A workload's own child takes the
+    /// repetition's (`child.limit(run.bound)`), as the standard workloads' do.
+    public func limit(_ bound: RepetitionBound?) {
         guard let bound else { return }
         let interrupt = bound.interrupt
         limit(seconds: bound.seconds) { interrupt.signal != nil }

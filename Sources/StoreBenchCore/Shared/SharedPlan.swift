@@ -77,7 +77,8 @@ public struct SharedPlan: Sendable {
     public let shape: RecordShape
     public let initial: [Article]
     public let app: [Operation]
-    private let generator: DatasetGenerator
+    /// The data generator of the plan's seed and shape, as a child job carries it.
+    public let generator: DatasetGenerator
 
     public init(parameters: Parameters, seed: UInt64, shape: RecordShape) {
         self.parameters = parameters

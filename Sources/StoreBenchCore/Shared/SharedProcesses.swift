@@ -17,10 +17,10 @@ final class SharedProcesses {
         var children: [ChildProcess] = []
         names = (0...plan.parameters.extensions).map(plan.processName)
         for process in 0...plan.parameters.extensions {
-            let request = ChildRequest.sharedWorker(
-                store, parameters: plan.parameters, seed: plan.seed, shape: plan.shape, process: process,
+            let job = SharedWorkerJob(
+                store: store, parameters: plan.parameters, generator: plan.generator, process: process,
                 countingOn: countingOn)
-            let child = try ChildProcess(executable: executable, request: request, input: true)
+            let child = try ChildProcess(executable: executable, job: job, input: true)
             try child.spawn()
             children.append(child)
         }
@@ -72,7 +72,7 @@ final class SharedProcesses {
     ) throws -> SharedCheckAnswer {
         let child = try ChildProcess(
             executable: executable,
-            request: .sharedCheck(store, parameters: plan.parameters, seed: plan.seed, shape: plan.shape), input: true)
+            job: SharedCheckJob(store: store, parameters: plan.parameters, generator: plan.generator), input: true)
         try child.spawn()
         do {
             try child.send(String(decoding: try JSONEncoder().encode(reports), as: UTF8.self))
@@ -81,7 +81,7 @@ final class SharedProcesses {
             throw error
         }
         let outcome = child.wait()
-        guard let answer = outcome.answer?.sharedCheck else {
+        guard let answer = outcome.answer(to: SharedCheckJob.self) else {
             throw VerificationError("the checking process \(outcome.how): \(outcome.errors)")
         }
         if let failure = answer.failure { throw VerificationError(failure) }

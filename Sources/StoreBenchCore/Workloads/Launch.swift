@@ -114,11 +114,11 @@ final class LaunchChild {
     /// A child that will do `request` for `run`; the row is unsupported when there is no executable to launch. Every
     /// wait on it, the timed wait for its first line included, ends at the repetition's bound or the first signal
     /// (a child stopped before its first line is killed then, and its row says so).
-    init(_ request: ChildRequest, for run: Repetition) throws {
+    init<Job: ChildJob>(_ job: Job, for run: Repetition) throws where Job.Answer == LaunchReport {
         guard let executable = run.launch.executable else {
             throw StoreError.unsupported("no storebench executable to launch (run through the storebench binary)")
         }
-        child = try ChildProcess(executable: executable, request: request)
+        child = try ChildProcess(executable: executable, job: job)
         child.limit(run.bound)
     }
 
@@ -134,7 +134,7 @@ final class LaunchChild {
     func report(_ run: Repetition) throws -> LaunchReport {
         let outcome = child.wait()
         guard !outcome.killedBySignal, outcome.exitCode == 0, let firstLine,
-            let report = ChildAnswer(line: firstLine)?.launchReport
+            let report = ChildAnswerLine.decode(LaunchReport.self, firstLine)
         else {
             throw VerificationError("launch child \(outcome.how): \(outcome.errors)")
         }

@@ -11,6 +11,7 @@ public struct LaunchListWorkload: Workload {
     public init(cold: Bool) { self.cold = cold }
 
     public var name: String { cold ? "list-cold" : "list-warm" }
+    public var childJobs: [any ChildJob.Type] { [LaunchListJob.self] }
     public let smokeParameters = ["stored": 200, "screen": 20]
     public var summary: String {
         cold
@@ -56,7 +57,7 @@ public struct LaunchListWorkload: Workload {
             run.note(.queryPlan, try run.queries.newestArticlesPlan())
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
-            return try LaunchChild(.launchList(run.launch.store, screen: screen), for: run)
+            return try LaunchChild(LaunchListJob(store: run.launch.store, screen: screen), for: run)
         }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }

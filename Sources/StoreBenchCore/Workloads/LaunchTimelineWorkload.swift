@@ -12,6 +12,7 @@ public struct LaunchTimelineWorkload: Workload {
     public init(cold: Bool) { self.cold = cold }
 
     public var name: String { cold ? "timeline-cold" : "timeline-warm" }
+    public var childJobs: [any ChildJob.Type] { [LaunchTimelineJob.self] }
     public let smokeParameters = ["users": 50, "messages": 500, "screen": 100]
     public var summary: String {
         cold
@@ -44,7 +45,7 @@ public struct LaunchTimelineWorkload: Workload {
             }
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
-            return try LaunchChild(.launchTimeline(run.launch.store, screen: data.screen), for: run)
+            return try LaunchChild(LaunchTimelineJob(store: run.launch.store, screen: data.screen), for: run)
         }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
@@ -61,6 +62,7 @@ public struct LaunchTimelineWorkload: Workload {
 public struct ProcessSpawnWorkload: Workload {
     public init() {}
     public let name = "process-spawn"
+    public var childJobs: [any ChildJob.Type] { [EmptyJob.self] }
     public let smokeParameters: [String: Int] = [:]
     public let summary = "spawn an empty storebench child and wait for its first line (process start-up alone)"
     public let sizeParameter = ParameterName.count
@@ -72,7 +74,7 @@ public struct ProcessSpawnWorkload: Workload {
     final class Case: WorkloadCase {
         var fingerprint: String { "none" }
 
-        func prepare(_ run: Repetition) throws -> LaunchChild { try LaunchChild(.empty, for: run) }
+        func prepare(_ run: Repetition) throws -> LaunchChild { try LaunchChild(EmptyJob(), for: run) }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }
 

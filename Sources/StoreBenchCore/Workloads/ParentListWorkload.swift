@@ -10,6 +10,7 @@ public struct ParentListWorkload: Workload {
     public init(cold: Bool) { self.cold = cold }
 
     public var name: String { cold ? "parent-list-cold" : "parent-list-warm" }
+    public var childJobs: [any ChildJob.Type] { [LaunchParentsJob.self] }
     public let smokeParameters = ["stored": 300, "parents": 12, "parent_skew": 100, "screen": 10, "users": 20]
     public var summary: String {
         cold
@@ -50,7 +51,7 @@ public struct ParentListWorkload: Workload {
             _ = try data.prepare(run)
             try run.closeStore()
             try LaunchPageCache.prepare(run, cold: cold)
-            return try LaunchChild(.launchParents(run.launch.store, screen: screen), for: run)
+            return try LaunchChild(LaunchParentsJob(store: run.launch.store, screen: screen), for: run)
         }
 
         func measure(_ child: LaunchChild, _ run: Repetition) throws -> Measured<Void> { try child.spawn() }

@@ -7,6 +7,7 @@ import Foundation
 public struct SettingsWorkload: Workload {
     public init() {}
     public let name = "settings"
+    public var childJobs: [any ChildJob.Type] { [ReadSettingsJob.self] }
     public let smokeParameters = ["count": 20]
     public let summary = "write N small settings one by one, persist, read them back in a fresh process"
     public let sizeParameter = ParameterName.count
@@ -45,7 +46,7 @@ public struct SettingsWorkload: Workload {
 
         func prepare(_ run: Repetition) throws -> (store: any SettingsStore, child: LaunchChild) {
             let child = try LaunchChild(
-                .readSettings(run.launch.store, seed: seed, count: settings.count), for: run)
+                ReadSettingsJob(store: run.launch.store, seed: seed, count: settings.count), for: run)
             return (try run.settings, child)
         }
 

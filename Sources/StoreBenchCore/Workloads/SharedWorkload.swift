@@ -20,6 +20,7 @@ import Foundation
 public struct SharedWorkload: Workload {
     public init() {}
     public let name = "shared"
+    public var childJobs: [any ChildJob.Type] { [SharedWorkerJob.self, SharedCheckJob.self] }
     public let summary =
         "an app saves N articles while its extension (another process) reads the newest screen and writes marks, "
         + "settings and drafts at a Poisson rate: waits, refusals, lost updates"

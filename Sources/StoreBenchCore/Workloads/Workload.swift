@@ -107,6 +107,10 @@ public protocol Workload: Sendable {
     /// when the workload knows better than its counting parameters (a `sql` file's fill); nil: counted from
     /// `count`, `stored`, … (``RunPlan/weightedRecords(_:)``). The plan's caps and the resource bound use it.
     func generatedRecords(_ parameters: WorkloadParameters) -> Int?
+    /// The jobs its child processes do (``ChildJob``): the child finds them by name in the invocation's registry
+    /// (``ChildJobRegistry/standard(workloads:)``), so a workload with children of its own declares them here and
+    /// nowhere else.
+    var childJobs: [any ChildJob.Type] { get }
 }
 
 extension Workload {
@@ -122,6 +126,8 @@ extension Workload {
     public var resultDependsOnTiming: Bool { false }
 
     public func generatedRecords(_ parameters: WorkloadParameters) -> Int? { nil }
+
+    public var childJobs: [any ChildJob.Type] { [] }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {

@@ -5,9 +5,10 @@ import StoreBenchKit
 /// `StoreBench.main(registering:workloads:)` (Sources/notes-bench/main.swift). With M notes stored, one app operation
 /// archives (marks read) the T newest unread notes and deletes the T oldest, in one unit of work: what the app does
 /// when the user taps "triage". Verified after the store is reopened: exactly the expected notes remain, the archived
-/// ones read, every other byte unchanged. Any backend that plays the articles role runs it; storebench's runner does
-/// the rest (the clock, the read-back, the report, compare, check, history and advise's operations all see a `triage`
-/// row like any other).
+/// ones read, every other byte unchanged; and, for a store that outlives its process, the same again from a fresh
+/// process (``TriageCheckJob``, the workload's own child job: what the app's next launch finds). Any backend that
+/// plays the articles role runs it; storebench's runner does the rest (the clock, the read-back, the report, compare,
+/// check, history and advise's operations all see a `triage` row like any other).
 public struct TriageWorkload: Workload {
     public init() {}
     public let name = "triage"
@@ -15,6 +16,8 @@ public struct TriageWorkload: Workload {
     public let sizeParameter = ParameterName.stored
     public let smokeParameters = ["stored": 200, "count": 10]
     public let requires: StoreRoles = .articles
+    /// The job its child process does; the child finds it by name because this workload is registered.
+    public var childJobs: [any ChildJob.Type] { [TriageCheckJob.self] }
     public let parameters: [WorkloadParameter] = [
         .stored(2_000, "notes in the store"),
         .count(50, "notes archived, and as many deleted"),
@@ -71,7 +74,43 @@ public struct TriageWorkload: Workload {
         }
 
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
-            try run.expectArticles(expected)
+            let checksum = try run.expectArticles(expected)
+            guard run.launch.persistent, let executable = run.launch.executable else { return checksum }
+            // The next launch's view: a fresh process of this binary reopens the store and reads every note.
+            try run.closeStore()
+            let child = try ChildProcess(executable: executable, job: TriageCheckJob(store: run.launch.store))
+            child.limit(run.bound)
+            try child.spawn()
+            let outcome = child.wait()
+            guard let found = outcome.answer(to: TriageCheckJob.self) else {
+                throw VerificationError("the triage check process \(outcome.how): \(outcome.errors)")
+            }
+            guard found.count == expected.count, found.hex == expected.hex else {
+                throw VerificationError(
+                    "a fresh process found \(found.count) notes (fingerprint \(found.hex)), expected "
+                        + "\(expected.count) (\(expected.hex))")
+            }
+            return checksum
         }
+    }
+}
+
+/// The `triage` workload's child job: reopen the store in a fresh process and fingerprint every note in it.
+public struct TriageCheckJob: ChildJob {
+    public static let name = "triage-check"
+    public var store: ChildStore
+
+    /// What the fresh process found.
+    public struct Found: Codable, Sendable {
+        public var count: Int
+        public var hex: String
+    }
+
+    public func perform(backends: BackendRegistry) throws -> Found {
+        let (descriptor, location) = try store.resolve(in: backends)
+        let opened = try descriptor.open(location, as: (any ArticleStore).self)
+        let snapshot = ArticleSnapshot(try opened.allArticles())
+        try opened.close()
+        return Found(count: snapshot.count, hex: snapshot.hex)
     }
 }
