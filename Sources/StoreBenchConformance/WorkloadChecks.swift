@@ -54,41 +54,11 @@ enum WorkloadChecks {
         }
     }
 
-    /// What a workload's row must say besides its checksum: the plan a query ran, the ratio a cache hit, how a
-    /// migration or a compaction went.
+    /// What a workload's row must say besides its checksum: what the workload itself declares
+    /// (``Workload/missingNotes(_:)``: the plan a query ran, the ratio a cache hit, how a migration or a compaction
+    /// went), so a new workload's notes are checked without this suite being edited.
     static func expectNotes(_ sample: Sample, of workload: any Workload) throws {
-        let notes = sample.notes
-        switch workload.name {
-        case "cache":
-            try expect(
-                notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true,
-                "the cache's hit ratio is \(notes[.hitRatio] ?? "missing"), not between 0 and 1")
-        case "sync-while-reading":
-            try expect(
-                Int(notes[.reads] ?? "") ?? 0 >= 1 && notes[.note]?.hasPrefix("concurrency: ") == true,
-                "no reads counted, or the row does not say how the store was shared")
-        case "shared":
-            try expect(
-                notes[.processes]?.hasPrefix("app: ") == true && notes[.note]?.hasPrefix("sharing: ") == true
-                    && Int(notes[.lostUpdates] ?? "") != nil && Int(notes[.refusals] ?? "") != nil,
-                "the row does not record each process, how the store was shared, lost updates and refusals")
-        case "query", "list-warm", "tags", "tag-edit":
-            try expect(!(notes[.queryPlan] ?? "").isEmpty, "the row records no query plan")
-        case "migrate":
-            try expect(
-                Double(notes[.firstReadSeconds] ?? "") != nil && notes[.note]?.contains("migration: ") == true,
-                "the row does not record the first read's time and how the store migrated")
-        case "aging":
-            try expect(
-                Int64(notes[.reclaimedBytes] ?? "") != nil && notes[.note]?.contains("compaction: ") == true,
-                "the row does not record the bytes reclaimed and how the store compacted")
-        default:
-            if workload is SQLWorkload {
-                try expect(
-                    !(notes[.queryPlan] ?? "").isEmpty && notes[.note]?.hasPrefix("statement latency µs") == true,
-                    "the row records no query plan or no statement latencies")
-            }
-        }
+        if let missing = workload.missingNotes(sample.notes) { throw ContractViolation(description: missing) }
     }
 
     /// One repetition on a fresh store, as the runner runs it.

@@ -70,3 +70,22 @@ struct ChildJobTests {
         }
     }
 }
+
+/// The notes a workload's rows must carry are declared by the workload (``Workload/missingNotes(_:)``): the
+/// conformance suite asks each workload, with no list of names of its own.
+@Suite("Workload notes: declared by the workload")
+struct WorkloadNotesTests {
+    @Test("the workloads that record notes say what an empty row lacks; the others ask for nothing")
+    func declared() {
+        let declaring: Set = [
+            "cache", "sync-while-reading", "shared", "query", "list-warm", "tags", "tag-edit", "migrate", "aging",
+        ]
+        for workload in WorkloadRegistry.standard.workloads {
+            let missing = workload.missingNotes([:])
+            #expect((missing != nil) == declaring.contains(workload.name), "\(workload.name): \(missing ?? "nothing")")
+        }
+        let cache = WorkloadRegistry.standard["cache"]!
+        #expect(cache.missingNotes([.hitRatio: "0.5"]) == nil)
+        #expect(cache.missingNotes([.hitRatio: "1"])?.contains("not between 0 and 1") == true)
+    }
+}

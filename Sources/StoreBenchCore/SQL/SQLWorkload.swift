@@ -14,6 +14,12 @@ public struct SQLWorkload: Workload {
     public let operation: Int
     var definition: SQLWorkloadFile.Operation { file.operations[operation] }
 
+    /// Every row records the plan its statements ran and their latencies.
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        !(notes[.queryPlan] ?? "").isEmpty && notes[.note]?.hasPrefix("statement latency µs") == true
+            ? nil : "the row records no query plan or no statement latencies"
+    }
+
     public init(file: SQLWorkloadFile, operation: Int) {
         self.file = file
         self.operation = operation

@@ -12,6 +12,11 @@ import Foundation
 public struct AgingWorkload: Workload {
     public init() {}
     public let name = "aging"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        Int64(notes[.reclaimedBytes] ?? "") != nil && notes[.note]?.contains("compaction: ") == true
+            ? nil : "the row does not record the bytes reclaimed and how the store compacted"
+    }
     public let smokeParameters = ["stored": 200, "rounds": 3, "screen": 20]
     public let summary =
         "R rounds of churn (insert, delete the oldest, edit) on M articles, size per round, then compact (timed)"

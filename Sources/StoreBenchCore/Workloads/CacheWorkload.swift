@@ -5,6 +5,11 @@
 public struct CacheWorkload: Workload {
     public init() {}
     public let name = "cache"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        notes[.hitRatio].flatMap(Double.init).map { $0 > 0 && $0 < 1 } == true
+            ? nil : "the cache's hit ratio is \(notes[.hitRatio] ?? "missing"), not between 0 and 1"
+    }
     public let smokeParameters = ["count": 500, "capacity": 40, "keys": 120, "value_bytes": 64, "ttl": 200]
     public let summary = "expiring cache with a capacity (evict earliest-expiring): N puts/gets, hit ratio and latency"
     public let sizeParameter = ParameterName.count

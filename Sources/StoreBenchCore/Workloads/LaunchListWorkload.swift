@@ -11,6 +11,11 @@ public struct LaunchListWorkload: Workload {
     public init(cold: Bool) { self.cold = cold }
 
     public var name: String { cold ? "list-cold" : "list-warm" }
+
+    /// A warm list records the plan its query ran (a cold one's child reports its own timings).
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        !cold && (notes[.queryPlan] ?? "").isEmpty ? "the row records no query plan" : nil
+    }
     public var childJobs: [any ChildJob.Type] { [LaunchListJob.self] }
     public let smokeParameters = ["stored": 200, "screen": 20]
     public var summary: String {

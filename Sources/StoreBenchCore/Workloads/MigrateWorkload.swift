@@ -11,6 +11,11 @@ import Foundation
 public struct MigrateWorkload: Workload {
     public init() {}
     public let name = "migrate"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        Double(notes[.firstReadSeconds] ?? "") != nil && notes[.note]?.contains("migration: ") == true
+            ? nil : "the row does not record the first read's time and how the store migrated"
+    }
     public let smokeParameters = ["stored": 200]
     public let summary =
         "M articles stored as model v1; relaunch with v2 (new field, date type changed) and upgrade (timed)"

@@ -4,6 +4,10 @@
 public struct QueryWorkload: Workload {
     public init() {}
     public let name = "query"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        (notes[.queryPlan] ?? "").isEmpty ? "the row records no query plan" : nil
+    }
     public let smokeParameters = ["stored": 200, "count": 5]
     public let summary =
         "unread count per feed + newest 50 unread of one feed, N times over M articles (query plan recorded)"

@@ -21,6 +21,12 @@ public struct SharedWorkload: Workload {
     public init() {}
     public let name = "shared"
     public var childJobs: [any ChildJob.Type] { [SharedWorkerJob.self, SharedCheckJob.self] }
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        notes[.processes]?.hasPrefix("app: ") == true && notes[.note]?.hasPrefix("sharing: ") == true
+            && Int(notes[.lostUpdates] ?? "") != nil && Int(notes[.refusals] ?? "") != nil
+            ? nil : "the row does not record each process, how the store was shared, lost updates and refusals"
+    }
     public let summary =
         "an app saves N articles while its extension (another process) reads the newest screen and writes marks, "
         + "settings and drafts at a Poisson rate: waits, refusals, lost updates"

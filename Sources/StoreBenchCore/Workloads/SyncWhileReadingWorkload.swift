@@ -9,6 +9,11 @@ import Foundation
 public struct SyncWhileReadingWorkload: Workload {
     public init() {}
     public let name = "sync-while-reading"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        Int(notes[.reads] ?? "") ?? 0 >= 1 && notes[.note]?.hasPrefix("concurrency: ") == true
+            ? nil : "no reads counted, or the row does not say how the store was shared"
+    }
     public let smokeParameters = ["count": 100, "batch": 25, "stored": 100, "messages": 300, "users": 30, "screen": 50]
     public let summary = "a sync thread writes N article changes in batches while a UI thread reloads the first screen"
     public let sizeParameter = ParameterName.count

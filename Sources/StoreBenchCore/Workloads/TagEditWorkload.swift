@@ -7,6 +7,10 @@
 public struct TagEditWorkload: Workload {
     public init() {}
     public let name = "tag-edit"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        (notes[.queryPlan] ?? "").isEmpty ? "the row records no query plan" : nil
+    }
     public let smokeParameters = ["stored": 200, "count": 20, "tags": 8]
     public let summary =
         "with M notes with tags, N changes (add a tag, remove one, archive or unarchive a note), one app operation each"

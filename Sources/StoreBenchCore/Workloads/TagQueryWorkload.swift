@@ -5,6 +5,10 @@
 public struct TagQueryWorkload: Workload {
     public init() {}
     public let name = "tags"
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
+        (notes[.queryPlan] ?? "").isEmpty ? "the row records no query plan" : nil
+    }
     public let smokeParameters = ["stored": 200, "count": 5, "tags": 8]
     public let summary =
         "tags with unarchived notes + newest 50 notes of one tag, N times over M notes with tags (query plan recorded)"

@@ -111,6 +111,10 @@ public protocol Workload: Sendable {
     /// (``ChildJobRegistry/standard(workloads:)``), so a workload with children of its own declares them here and
     /// nowhere else.
     var childJobs: [any ChildJob.Type] { get }
+    /// What a verified row of this workload fails to record besides its checksum (the plan a query ran, a cache's
+    /// hit ratio, how a migration went), in words; nil when it records everything. The conformance suite asks it of
+    /// every row on every backend, so a workload declares its own notes here and the suite is not edited.
+    func missingNotes(_ notes: [SampleColumn: String]) -> String?
 }
 
 extension Workload {
@@ -128,6 +132,8 @@ extension Workload {
     public func generatedRecords(_ parameters: WorkloadParameters) -> Int? { nil }
 
     public var childJobs: [any ChildJob.Type] { [] }
+
+    public func missingNotes(_ notes: [SampleColumn: String]) -> String? { nil }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
