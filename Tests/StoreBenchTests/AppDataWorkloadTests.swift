@@ -108,16 +108,18 @@ struct AppDataWorkloadTests {
         let sample = try Self.sample(
             AgingWorkload(), ["stored": 400, "rounds": 4, "churn_percent": 25, "screen": 10], backend, variant)
         try #require(sample.status == .ok, "\(sample.error)")
-        #expect(sample.rounds.map(\.phase) == ["loaded"] + Array(repeating: "churned", count: 4) + ["compacted"])
-        #expect(sample.rounds.allSatisfy { $0.records == 400 })
-        let loaded = sample.rounds.first!
-        let aged = sample.rounds[4]
-        let compacted = sample.rounds.last!
-        #expect(aged.allocatedBytes > loaded.allocatedBytes, "\(sample.rounds)")
-        #expect(compacted.allocatedBytes < aged.allocatedBytes, "\(sample.rounds)")
-        #expect(Int64(sample.notes[.reclaimedBytes] ?? "") == aged.allocatedBytes - compacted.allocatedBytes)
+        // The rows of the workload's own table (rounds.csv), by its declared columns.
+        let rounds = try #require(sample.tableRows[AgingWorkload.rounds.file])
+        func cell(_ row: [String], _ column: String) -> String { row[AgingRound.columns.firstIndex(of: column)!] }
+        func allocated(_ row: [String]) -> Int64 { Int64(cell(row, "store_alloc_bytes")) ?? -1 }
+        #expect(rounds.map { cell($0, "phase") } == ["loaded"] + Array(repeating: "churned", count: 4) + ["compacted"])
+        #expect(rounds.allSatisfy { cell($0, "records") == "400" })
+        let (loaded, aged, compacted) = (rounds[0], rounds[4], rounds[rounds.count - 1])
+        #expect(allocated(aged) > allocated(loaded), "\(rounds)")
+        #expect(allocated(compacted) < allocated(aged), "\(rounds)")
+        #expect(Int64(sample.notes[.reclaimedBytes] ?? "") == allocated(aged) - allocated(compacted))
         if backend != "gdbm" {
-            #expect(compacted.freeBytes == 0, "\(compacted.freeDetail)")
+            #expect(cell(compacted, "free_bytes") == "0", "\(cell(compacted, "free_detail"))")
         }
         if variant["auto_vacuum"] == "incremental" {
             #expect(sample.notes[.note]?.contains("incremental_vacuum") == true)

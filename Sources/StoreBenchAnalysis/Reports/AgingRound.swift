@@ -25,19 +25,26 @@ public struct AgingRound: Sendable, Equatable {
         (self.freeDetail, self.listSeconds) = (freeDetail, listSeconds)
     }
 
-    /// The columns of `rounds.csv`.
-    public static let header = [
-        "workload", "backend", "variant", "parameters", "repetition", "round", "phase", "records",
-        "store_bytes", "store_alloc_bytes", "free_bytes", "free_detail", "list_s",
+    /// The round's own columns of `rounds.csv` (after the row's key, ``WorkloadTableKey``).
+    public static let columns = [
+        "round", "phase", "records", "store_bytes", "store_alloc_bytes", "free_bytes", "free_detail", "list_s",
     ]
 
-    /// This round as a `rounds.csv` row of `key`'s repetition.
-    public func cells(_ key: RowKey, repetition: Int) -> [String] {
+    /// This round's cells, in ``columns``' order.
+    public var cells: [String] {
         [
-            key.workload, key.backend, key.variant, key.parameters, String(repetition), String(round), phase,
-            String(records),
-            String(storeBytes), String(allocatedBytes), freeBytes.map(String.init) ?? "", freeDetail,
-            CSVFormat.seconds(listSeconds),
+            String(round), phase, String(records), String(storeBytes), String(allocatedBytes),
+            freeBytes.map(String.init) ?? "", freeDetail, CSVFormat.seconds(listSeconds),
         ]
+    }
+}
+
+/// The columns every row of a workload's own table starts with (``Sample/tableRows``): the row and repetition it
+/// belongs to, then the workload's own columns (`rounds.csv`: `workload,backend,variant,parameters,repetition,round,…`).
+public enum WorkloadTableKey {
+    public static let columns = ["workload", "backend", "variant", "parameters", "repetition"]
+
+    public static func cells(_ key: RowKey, repetition: Int) -> [String] {
+        [key.workload, key.backend, key.variant, key.parameters, String(repetition)]
     }
 }

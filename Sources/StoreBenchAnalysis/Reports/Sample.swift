@@ -91,8 +91,9 @@ public struct Sample: Sendable {
     public var latency: LatencyPercentiles?
     /// Workload-specific cells (``ReportColumns/notes``).
     public var notes: [SampleColumn: String] = [:]
-    /// `aging`: the store after each round (written to `rounds.csv`, not to `samples.csv`).
-    public var rounds: [AgingRound] = []
+    /// Rows of the workload's own tables (`Workload.tables`: `aging`'s `rounds.csv`, not in `samples.csv`), by file name: its
+    /// cells after the key's (``WorkloadTableKey``).
+    public var tableRows: [String: [[String]]] = [:]
     /// The counted costs of the timed region; a cost that was not counted is absent (its cells stay empty).
     public var costs: [CountedCost: Int64] = [:]
     /// The app data the operation wrote (``WorkloadCase/recordBytesWritten``); nil when it writes none.

@@ -13,7 +13,8 @@ public final class Repetition {
     public let latencies = LatencyRecorder()
     /// Extra report cells (``ReportColumns/notes``), e.g. `resident_pages`.
     public private(set) var notes: [SampleColumn: String] = [:]
-    public private(set) var rounds: [AgingRound] = []
+    /// Rows of the workload's own tables, by file (``Workload/tables``).
+    public private(set) var tableRows: [String: [[String]]] = [:]
     private var current: (any Store)?
     private var cleanups: [() -> Void] = []
     /// The store already holds what ``fill(_:content:_:)`` would put there: an earlier repetition of a workload that
@@ -175,8 +176,11 @@ public final class Repetition {
         for (cost, value) in costs where cost.isBytes { childBytes[cost, default: 0] += value }
     }
 
-    /// Records the store after one round (`aging`): a row of `rounds.csv`.
-    public func record(_ round: AgingRound) { rounds.append(round) }
+    /// Adds a row of `cells` (the table's own columns, in order) to the workload's `table` (``Workload/tables``).
+    public func addRow(to table: WorkloadTable, _ cells: [String]) {
+        precondition(cells.count == table.columns.count, "a row of \(table.file) needs \(table.columns.count) cells")
+        tableRows[table.file, default: []].append(cells)
+    }
 
     /// Adds a sentence to the row's free-text `note`.
     public func appendNote(_ text: String) {

@@ -157,7 +157,7 @@ final class RepetitionRunner {
         repetition.finish()
         sample.settings = settings
         sample.notes = repetition.notes
-        sample.rounds = repetition.rounds
+        sample.tableRows = repetition.tableRows
         return sample
     }
 

@@ -102,7 +102,13 @@ public struct Runner {
             strategies: plan.budgetedStrategies)
         options.progress("repetitions: \(policy)")
         var interrupted = false
-        var rounds: [[String]] = []
+        // The workloads' own tables (``Workload/tables``), by file: their header and the verified repetitions' rows.
+        var tables: [String: (header: [String], rows: [[String]])] = [:]
+        for case_ in plan.cases {
+            for table in case_.workload.tables where tables[table.file] == nil {
+                tables[table.file] = (table.header, [])
+            }
+        }
         do {
             let earlier = try resume(
                 options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
@@ -150,7 +156,8 @@ public struct Runner {
                     }
                     if counts {
                         if sample.status == .ok {
-                            rounds += sample.rounds.map { $0.cells(sample.key, repetition: sample.repetition) }
+                            let key = WorkloadTableKey.cells(sample.key, repetition: sample.repetition)
+                            for (file, rows) in sample.tableRows { tables[file]?.rows += rows.map { key + $0 } }
                         }
                         try samples.append(sample)
                         summary.add(sample)
@@ -195,9 +202,9 @@ public struct Runner {
         }
         try AtomicFile.write(
             CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
-        if !rounds.isEmpty {
+        for (file, table) in tables.sorted(by: { $0.key < $1.key }) where !table.rows.isEmpty {
             try AtomicFile.write(
-                CSVFormat.encode([AgingRound.header] + rounds), to: options.output.appendingPathComponent("rounds.csv"))
+                CSVFormat.encode([table.header] + table.rows), to: options.output.appendingPathComponent(file))
         }
         let environment = try manifest.encoded()
         try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))

@@ -12,6 +12,9 @@ import Foundation
 public struct AgingWorkload: Workload {
     public init() {}
     public let name = "aging"
+    /// The store after each round: its records, bytes, free space and one launch list's time.
+    public static let rounds = WorkloadTable(file: "rounds.csv", columns: AgingRound.columns)
+    public var tables: [WorkloadTable] { [Self.rounds] }
 
     public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
         Int64(notes[.reclaimedBytes] ?? "") != nil && notes[.note]?.contains("compaction: ") == true
@@ -119,7 +122,7 @@ public struct AgingWorkload: Workload {
                 round: round, phase: phase, records: records, storeBytes: usage.apparentBytes,
                 allocatedBytes: usage.allocatedBytes, freeBytes: free.freeBytes, freeDetail: free.detail,
                 listSeconds: times.sorted()[1])
-            run.record(observed)
+            run.addRow(to: AgingWorkload.rounds, observed.cells)
             return observed
         }
     }

@@ -115,6 +115,26 @@ public protocol Workload: Sendable {
     /// hit ratio, how a migration went), in words; nil when it records everything. The conformance suite asks it of
     /// every row on every backend, so a workload declares its own notes here and the suite is not edited.
     func missingNotes(_ notes: [SampleColumn: String]) -> String?
+    /// The tables of its own the workload writes beside samples.csv (`aging`'s `rounds.csv`): each file's rows start
+    /// with the row's key (``WorkloadTableKey``), then the workload's columns; a repetition adds rows with
+    /// ``Repetition/addRow(to:_:)``, and the run writes the file when a verified repetition added any.
+    var tables: [WorkloadTable] { get }
+}
+
+/// A table a workload writes beside samples.csv: its file name (a plain `*.csv` name) and its own columns.
+public struct WorkloadTable: Sendable, Equatable {
+    public let file: String
+    public let columns: [String]
+
+    public init(file: String, columns: [String]) {
+        precondition(
+            file.hasSuffix(".csv") && !file.contains("/") && !RunOutput.reportNames.contains(file)
+                || file == "rounds.csv", "a workload table needs a plain *.csv name of its own: \(file)")
+        (self.file, self.columns) = (file, columns)
+    }
+
+    /// The file's header: the key's columns, then the workload's.
+    public var header: [String] { WorkloadTableKey.columns + columns }
 }
 
 extension Workload {
@@ -134,6 +154,8 @@ extension Workload {
     public var childJobs: [any ChildJob.Type] { [] }
 
     public func missingNotes(_ notes: [SampleColumn: String]) -> String? { nil }
+
+    public var tables: [WorkloadTable] { [] }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
