@@ -26,7 +26,7 @@ public struct ChildDone: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// A job as the child's one argument: `{"job": NAME, "payload": {…}}` (JSON).
+/// A job as the child's one argument: `{"job": NAME, "payload": {…}}` (JSON, the payload inline).
 public struct ChildRequest: Sendable, Equatable {
     public let job: String
     /// The job's fields, as JSON.
@@ -37,23 +37,22 @@ public struct ChildRequest: Sendable, Equatable {
         payload = try! JSONEncoder().encode(job)
     }
 
-    private struct Envelope: Codable {
-        var job: String
-        var payload: Data
-    }
-
-    /// The request as the child's command-line argument.
+    /// The request as the child's command-line argument: the payload inline, as JSON (readable in `ps`).
     public var argument: String {
-        String(decoding: try! JSONEncoder().encode(Envelope(job: job, payload: payload)), as: UTF8.self)
+        let name = String(decoding: try! JSONEncoder().encode(job), as: UTF8.self)
+        return "{\"job\":\(name),\"payload\":\(String(decoding: payload, as: UTF8.self))}"
     }
 
     public init(argument: String) throws {
-        do {
-            let envelope = try JSONDecoder().decode(Envelope.self, from: Data(argument.utf8))
-            (job, payload) = (envelope.job, envelope.payload)
-        } catch {
-            throw HarnessError(.childRequest, "not a child request: \(error)")
+        guard
+            let object = try? JSONSerialization.jsonObject(with: Data(argument.utf8)) as? [String: Any],
+            let job = object["job"] as? String, let payload = object["payload"],
+            let data = try? JSONSerialization.data(withJSONObject: payload, options: [.fragmentsAllowed])
+        else {
+            throw HarnessError(
+                .childRequest, "not a child request (a JSON object with job and payload): \(argument.prefix(200))")
         }
+        (self.job, self.payload) = (job, data)
     }
 }
 
