@@ -73,12 +73,7 @@ extension HostileRunner {
     /// The command's children (every descendant) stopped once it is under way, then one SIGINT: it ends (130) within
     /// seconds, and none of its children is left.
     func stoppedChildren(_ values: [String: String]) throws {
-        let process = try box.start(arguments(values, out: freshOutput))
-        let started = Date()
-        while process.stderr.isEmpty && process.process.isRunning && Date().timeIntervalSince(started) < 20 {
-            usleep(20_000)
-        }
-        usleep(1_500_000)
+        let process = try startUnderWay(values)
         var stopped: [pid_t: UInt64?] = [:]
         for _ in 0..<5 {
             for pid in Self.descendants(of: process.process.processIdentifier) where stopped[pid] == nil {

@@ -190,15 +190,20 @@ struct HostileRunner {
             "\(item) --help: exit \(help.status): \(help.stderr)")
     }
 
-    /// SIGINT once the command is under way: exit 130, promptly.
-    func interrupt(_ values: [String: String]) throws {
+    /// The example started, once it is under way: it said something on stderr (progress) and 1.5 s more passed.
+    func startUnderWay(_ values: [String: String]) throws -> BackgroundRun {
         let process = try box.start(arguments(values, out: freshOutput))
-        // Under way: it said something on stderr (progress), or two seconds passed.
         let started = Date()
         while process.stderr.isEmpty && process.process.isRunning && Date().timeIntervalSince(started) < 20 {
             usleep(20_000)
         }
         usleep(1_500_000)
+        return process
+    }
+
+    /// SIGINT once the command is under way: exit 130, promptly.
+    func interrupt(_ values: [String: String]) throws {
+        let process = try startUnderWay(values)
         try #require(process.process.isRunning, "\(item): finished before it could be interrupted: \(process.stderr)")
         kill(process.process.processIdentifier, SIGINT)
         let status = process.finish(within: 120)
