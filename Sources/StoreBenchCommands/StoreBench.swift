@@ -103,8 +103,9 @@ func printError(_ line: String) {
 func invalidUTF8WorkingDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return nil }
-    guard String(validatingCString: buffer) == nil else { return nil }
-    return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }.map {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
+    return bytes.map {
         $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
     }.joined()
 }
