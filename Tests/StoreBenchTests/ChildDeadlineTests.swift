@@ -102,4 +102,30 @@ struct ChildDeadlineTests {
             #expect(outcome.remainingLines == ["two", "three"] && outcome.exitCode == 0, "\(outcome.remainingLines)")
         }
     }
+
+    @Test(
+        "verify-store's checking child stopped (SIGSTOP): the command fails (exit 1) within seconds naming it, never a 'corrupt' verdict, and leaves nothing"
+    )
+    func stoppedVerifyChild() throws {
+        let box = try Sandbox()
+        let store = try HardeningInputTests.sqliteStore(in: box, articles: 100_000)
+        let run = try box.start(["verify-store", "--backend", "sqlite", "--workdir", box.work.path, store.path])
+        let copy = box.work.path + "/storebench-verify-"
+        var child: [String] = []
+        #expect(
+            run.wait {
+                child = HardeningInputTests.processes(mentioning: copy)
+                return !child.isEmpty
+            }, "the checking child starts")
+        for pid in child.compactMap(Int32.init) { kill(pid, SIGSTOP) }
+        let started = Date()
+        let status = run.finish(within: 60)
+        for pid in child.compactMap(Int32.init) { kill(pid, SIGKILL) }
+        #expect(status == 1, "\(run.stderr.suffix(600))")
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(
+            run.stderr.contains("verify-store's checking process was killed by storebench: it was stopped (SIGSTOP)"))
+        #expect(!run.stderr.contains("corrupt"), "\(run.stderr.suffix(600))")
+        #expect(box.leftovers().isEmpty, "\(box.leftovers())")
+    }
 }

@@ -37,14 +37,25 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     }
 
     /// Runs the check in a child process, so a crash inside a C library (SIGSEGV, SIGBUS on a damaged memory map)
-    /// becomes a `corrupt` status instead of killing the caller.
+    /// becomes a `corrupt` status instead of killing the caller. The child has a deadline from the store's size
+    /// (``deadlineSeconds(storeBytes:)``) and is killed when stopped (SIGSTOP) for 5 s: a check that cannot finish is
+    /// a harness fault that says so, never a verdict on the store.
     public static func inChild(executable: URL, store: ChildStore, expectedChecksum: String?) throws
         -> StoreVerification
     {
+        let bytes = Self.treeBytes(URL(fileURLWithPath: store.directory))
+        let seconds = deadlineSeconds(storeBytes: bytes)
         let child = try ChildProcess(
             executable: executable, job: VerifyJob(store: store, expectedChecksum: expectedChecksum))
+        child.limit(seconds: seconds) { false }
         try child.spawn()
         let outcome = child.wait()
+        if outcome.gaveUp != nil {
+            throw HarnessError(
+                .childProcess,
+                "verify-store's checking process \(outcome.how) (its deadline: \(Int(seconds)) s for a store of "
+                    + "\(bytes) bytes); nothing is known of the store")
+        }
         if outcome.killedBySignal {
             return StoreVerification(
                 status: "corrupt", articles: 0, checksum: "",
@@ -54,5 +65,18 @@ public struct StoreVerification: Codable, Sendable, Equatable {
             throw HarnessError(.childProcess, "verify-store child \(outcome.how): \(outcome.errors)")
         }
         return report
+    }
+
+    /// How long the check of a store of `storeBytes` may take: a minute, and a second for every 5 MB it reads.
+    public static func deadlineSeconds(storeBytes: Int64) -> Double { 60 + Double(storeBytes) / 5_000_000 }
+
+    /// The bytes of the regular files below `directory`.
+    static func treeBytes(_ directory: URL) -> Int64 {
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        var total: Int64 = 0
+        while let file = files?.nextObject() as? URL {
+            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]))?.fileSize ?? 0)
+        }
+        return total
     }
 }
