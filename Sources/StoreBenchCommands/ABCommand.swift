@@ -45,9 +45,8 @@ struct ABCommand: ParsableCommand {
             let file = try BundledScenarios.resolve(self.scenario)
             // Checked here first, by this binary's rules (a workload file's SQL included), so a scenario either round
             // would refuse is refused before any round runs or any folder is made (exit 64).
-            _ = try ScenarioParser(
-                backends: CommandEnvironment.current.registry(), workloads: CommandEnvironment.current.workloads()
-            ).parse(
+            let environment = CommandEnvironment.current
+            _ = try ScenarioParser(backends: environment.registry(), workloads: environment.workloads()).parse(
                 file: file)
             return file
         }

@@ -11,11 +11,12 @@ extension AdviseCommand {
     /// Why a run of `profile` would be refused here (the dry run's checks: caps, memory, disk, the run's budget),
     /// or nil when it fits.
     func refusal(of profile: AppProfile, registry: BackendRegistry) -> String? {
-        let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
+        let workloads = CommandEnvironment.current.workloads()
+        let plan = AdvicePlan(profile, backends: registry, workloads: workloads)
         do {
-            let scenario = try ScenarioParser(backends: registry, workloads: CommandEnvironment.current.workloads())
+            let scenario = try ScenarioParser(backends: registry, workloads: workloads)
                 .parse(data: Data(plan.scenarioText.utf8), file: "the profile at \(profile.todaySize) records")
-            let cases = try RunPlan.check(scenario, workloads: CommandEnvironment.current.workloads(), limits: .init())
+            let cases = try RunPlan.check(scenario, workloads: workloads, limits: .init())
             let work = try OutputLocations.workdir(workdir.workdir)
             try ResourceBound.estimate(cases, seed: scenario.seed).check(
                 file: scenario.file, memoryAvailable: MachineFacts.memoryAvailableBytes,

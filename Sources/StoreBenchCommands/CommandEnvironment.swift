@@ -28,18 +28,8 @@ public struct CommandEnvironment: Sendable {
     public init(registering extraBackends: [BackendDescriptor], workloads extraWorkloads: [any Workload] = []) throws {
         var registry = BackendRegistry.standard()
         for backend in extraBackends { try registry.add(backend) }
-        var names = Set(WorkloadRegistry.standard.names)
-        for workload in extraWorkloads {
-            guard names.insert(workload.name).inserted else {
-                throw RegistrationError(
-                    description:
-                        "workload '\(workload.name)' is registered twice (a standard workload's name, or two of yours)")
-            }
-            guard !workload.name.hasPrefix("sql:"), !workload.name.isEmpty else {
-                throw RegistrationError(
-                    description: "workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
-            }
-        }
+        var workloads = WorkloadRegistry.standard
+        for workload in extraWorkloads { try workloads.add(workload) }
         self.extraBackends = extraBackends
         self.extraWorkloads = extraWorkloads
     }

@@ -103,10 +103,8 @@ struct CrashCommand: ParsableCommand {
         let scenarioFile = try failing(.badInput) { try BundledScenarios.resolve(scenario) }
         let (plan, claim, work) = try failing(.badInput) {
             if let out = outputOptions.out { try RunOutput.checkPath(out) }
-            let plan = try ScenarioParser(backends: registry, workloads: CommandEnvironment.current.workloads()).parse(
-                file: scenarioFile
-            )
-            .narrowed(backends: backends, workloads: [])
+            let parser = ScenarioParser(backends: registry, workloads: CommandEnvironment.current.workloads())
+            let plan = try parser.parse(file: scenarioFile).narrowed(backends: backends, workloads: [])
             let work = try OutputLocations.workdir(workdir.workdir)
             // An output of its own: new or empty, a run folder (the crash results go beside its rows), or (--force) a
             // previous crash run's, of which only the crash files are replaced.

@@ -105,9 +105,12 @@ func invalidUTF8WorkingDirectory() -> String? {
     guard getcwd(&buffer, buffer.count) != nil else { return nil }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     guard String(validating: bytes, as: UTF8.self) == nil else { return nil }
-    return bytes.map {
-        $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
-    }.joined()
+    return shownBytes(bytes)
+}
+
+/// `bytes` as printable text: ASCII as it is, every other byte as `\xNN`.
+private func shownBytes(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }.joined()
 }
 
 /// An argument that reads and writes nothing (help, the version).
@@ -123,10 +126,7 @@ func invalidUTF8Argument() -> (index: Int, text: String)? {
         if String(validatingCString: pointer) == nil {
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
-            let shown = bytes.map {
-                $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0)
-            }.joined()
-            return (index, shown)
+            return (index, shownBytes(bytes))
         }
     }
     return nil

@@ -78,18 +78,10 @@ struct FolderGuardTests {
         // A read-only bind mount of the folder in a mount namespace of the command's own (root ignores modes).
         let script =
             "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && exec \"$2\" report \"$1\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "sh", "-c", script, "sh", run.path, try storebenchBinary().path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(said)")
+        let (status, printed, said) = try runProgram(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            ["-m", "sh", "-c", script, "sh", run.path, try storebenchBinary().path])
+        #expect(status == 1, "\(said)")
         #expect(printed.contains("| insert |"), "the summary is printed: \(printed)")
         #expect(said.contains("cannot be written") && said.contains("report.md"), "\(said)")
         #expect(Sandbox.snapshot(run) == before)

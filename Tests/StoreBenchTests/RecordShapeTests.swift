@@ -74,15 +74,17 @@ struct RecordShapeTests {
         let descriptor = try #require(BackendRegistry.standard()["sqlite"])
         let location = StoreLocation(directory: try temp.child("store"), variant: try descriptor.variant())
         let shape = try RecordShape.articles(["summary_bytes": 3_000, "title_words": 9])
-        try CrashBatches.write(descriptor: descriptor, location: location, size: 5, seed: 7, shape: shape, limit: 3)
+        let generator = DatasetGenerator(seed: 7, shape: shape)
+        try CrashBatches.write(descriptor: descriptor, location: location, size: 5, generator: generator, limit: 3)
         let store = try descriptor.open(location, as: (any ArticleStore).self)
         let stored = try store.allArticles()
         try store.close()
         #expect(stored.count == 15 && stored.allSatisfy { $0.summary.utf8.count >= 3_000 })
         let same = CrashBatches.check(
-            descriptor: descriptor, location: location, size: 5, seed: 7, shape: shape, batches: 3)
+            descriptor: descriptor, location: location, size: 5, generator: generator, batches: 3)
         #expect(same.completeBatches == [0, 1, 2] && same.foreignArticles == 0)
-        let other = CrashBatches.check(descriptor: descriptor, location: location, size: 5, seed: 7, batches: 3)
+        let other = CrashBatches.check(
+            descriptor: descriptor, location: location, size: 5, generator: DatasetGenerator(seed: 7), batches: 3)
         #expect(other.completeBatches.isEmpty && other.foreignArticles == 15)
         #expect(throws: ParameterError.self) { try RecordShape.articles(["message_bytes": 10]) }
         #expect(throws: ParameterError.self) { try RecordShape.articles(["summary_bytes": -1]) }

@@ -12,7 +12,7 @@ struct SharedWorkloadTests {
             parameters: .init(
                 count: count, stored: stored, screen: 20, rate: rate, editPercent: 20, retries: 5, extensions: 1,
                 pauseMicroseconds: pause),
-            seed: 11, shape: RecordShape())
+            generator: DatasetGenerator(seed: 11))
     }
 
     /// A store of `backend` with `settings` in `directory`, holding the plan's initial articles.
@@ -69,7 +69,7 @@ struct SharedWorkloadTests {
                     parameters: .init(
                         count: count, stored: 40, screen: 20, rate: rate, editPercent: 20, retries: 5, extensions: 2,
                         pauseMicroseconds: pause),
-                    seed: seed, shape: RecordShape())
+                    generator: DatasetGenerator(seed: seed))
                 let span = plan.parameters.appSpanNanoseconds
                 for index in 0..<2 {
                     let planned = plan.plannedArrivals(ofExtension: index)

@@ -86,18 +86,8 @@ struct StandaloneOutputTests {
         let script =
             #"d="$(printf 'd\377x')"; mkdir "$d" && cd "$d" && "$1" run --backend memory --workload insert "#
             + #"--size 10 --reps 1 --out o --no-counters; echo "exit=$?"; echo "inside=$(ls -A | wc -l)""#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh", binary]
-        process.currentDirectoryURL = temp.url
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (_, stdout, stderr) = try runProgram(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", binary], in: temp.url)
         #expect(stdout.contains("exit=64"), "\(stdout)\(stderr)")
         #expect(stderr.contains("is not valid UTF-8"), "\(stderr)")
         // Only the directory the shell made: nothing published beside it, nothing inside it.

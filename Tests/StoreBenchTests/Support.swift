@@ -131,11 +131,19 @@ func runStorebench(
     _ arguments: [String], in directory: URL = packageRoot,
     environment: [String: String] = [:]
 ) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runProgram(try storebenchBinary(), arguments, in: directory, environment: environment)
+}
+
+/// Runs `executable` with `arguments` (in `directory`, the environment with `environment` added) to its end; returns
+/// its exit status, standard output and standard error.
+func runProgram(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.executableURL = try storebenchBinary()
+    process.executableURL = executable
     process.arguments = arguments
-    process.currentDirectoryURL = directory
+    if let directory { process.currentDirectoryURL = directory }
     // Standard error goes to a file so that neither pipe can fill up and block the child.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("storebench-stderr-\(UUID().uuidString)")
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)

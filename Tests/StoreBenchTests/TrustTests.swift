@@ -21,21 +21,7 @@ struct TrustTests {
 
     /// Runs `script` with /bin/sh; returns exit status, stdout and stderr.
     static func shell(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
     }
 
     @Test(
@@ -191,7 +177,7 @@ struct TrustTests {
         let descriptor = try #require(BackendRegistry.standard()[backend])
         let location = StoreLocation(directory: directory, variant: try descriptor.variant())
         let report = CrashBatches.check(
-            descriptor: descriptor, location: location, size: 20, seed: 3,
+            descriptor: descriptor, location: location, size: 20, generator: DatasetGenerator(seed: 3),
             batches: (acked.max() ?? 0) + 2)
         let complete = Set(report.completeBatches)
         let intact = report.opened && report.integrity == "ok" && acked.allSatisfy(complete.contains)

@@ -23,11 +23,9 @@ public enum CrashBatches {
     /// `pauseAfterFirst` it reads one line from standard input after the first acknowledgement (the power-loss
     /// trial settles the store there).
     public static func write(
-        descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-        shape: RecordShape = RecordShape(), limit: Int, pauseAfterFirst: Bool = false, delayedSync: Int? = nil
+        descriptor: BackendDescriptor, location: StoreLocation, size: Int, generator: DatasetGenerator, limit: Int,
+        pauseAfterFirst: Bool = false, delayedSync: Int? = nil
     ) throws {
-        var generator = DatasetGenerator(seed: seed)
-        generator.shape = shape
         let store = try descriptor.open(location, as: (any ArticleStore).self)
         var oldestUnsynced: UInt64?
         for index in 0..<limit {
@@ -96,11 +94,8 @@ public enum CrashBatches {
     /// Runs in the checker child: opens the store, runs the backend's integrity check, reads every article and
     /// sorts them into batches `0..<batches`.
     public static func check(
-        descriptor: BackendDescriptor, location: StoreLocation, size: Int, seed: UInt64,
-        shape: RecordShape = RecordShape(), batches: Int
+        descriptor: BackendDescriptor, location: StoreLocation, size: Int, generator: DatasetGenerator, batches: Int
     ) -> Report {
-        var generator = DatasetGenerator(seed: seed)
-        generator.shape = shape
         var expected: [String: (batch: Int, article: Article)] = [:]
         for index in 0..<batches {
             for article in batch(index, size: size, generator: generator) { expected[article.uid] = (index, article) }

@@ -28,7 +28,7 @@ final class CrashImageChecker {
         let hung = !child.ended
         let outcome = hung ? child.killAndWait() : child.wait()
         self.child = nil
-        try trials.gaveUp(on: child, "crash checker", outcome)
+        try trials.harnessFault("crash checker", outcome)
         if outcome.killedBySignal && !hung { return .checkerKilled(by: outcome.signal) }
         throw HarnessError(
             .crashTrial,

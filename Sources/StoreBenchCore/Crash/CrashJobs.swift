@@ -26,8 +26,8 @@ public struct CrashWriterJob: ChildJob {
     public func perform(backends: BackendRegistry) throws -> ChildDone {
         let (descriptor, location) = try store.resolve(in: backends)
         try CrashBatches.write(
-            descriptor: descriptor, location: location, size: batch, seed: generator.seed, shape: generator.shape,
-            limit: limit, pauseAfterFirst: pauseAfterFirst, delayedSync: delayedSync)
+            descriptor: descriptor, location: location, size: batch, generator: generator, limit: limit,
+            pauseAfterFirst: pauseAfterFirst, delayedSync: delayedSync)
         return ChildDone()
     }
 }
@@ -43,8 +43,7 @@ public struct CrashCheckJob: ChildJob {
     public func perform(backends: BackendRegistry) throws -> CrashBatches.Report {
         let (descriptor, location) = try store.resolve(in: backends)
         return CrashBatches.check(
-            descriptor: descriptor, location: location, size: batch, seed: generator.seed, shape: generator.shape,
-            batches: batches)
+            descriptor: descriptor, location: location, size: batch, generator: generator, batches: batches)
     }
 }
 
@@ -63,8 +62,7 @@ public struct CrashCheckEachJob: ChildJob {
         while let directory = readLine(), !directory.isEmpty {
             let location = StoreLocation(directory: URL(fileURLWithPath: directory), variant: template.variant)
             let report = CrashBatches.check(
-                descriptor: descriptor, location: location, size: batch, seed: generator.seed,
-                shape: generator.shape, batches: batches)
+                descriptor: descriptor, location: location, size: batch, generator: generator, batches: batches)
             try CrashBatches.say(ChildAnswerLine.line(report), what: "answer the check of \(directory)")
         }
         return ChildDone()

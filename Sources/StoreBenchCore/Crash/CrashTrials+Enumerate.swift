@@ -79,8 +79,7 @@ extension CrashTrials {
         }
         guard !acknowledgements.isEmpty else {
             let outcome = child.killAndWait()
-            try gaveUp(on: child, "crash writer", outcome, layer: layer)
-            try layerGone(layer, "crash writer", outcome)
+            try harnessFault("crash writer", outcome, layer: layer, failed: true)
             throw HarnessError(
                 .crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
         }
@@ -91,10 +90,10 @@ extension CrashTrials {
             acknowledgements += child.readLines(waitingMilliseconds: 100).compactMap(CrashAcknowledgement.init(line:))
         }
         let outcome = child.ended ? child.wait() : child.killAndWait()
-        try gaveUp(on: child, "crash writer", outcome, layer: layer)
+        let failed = outcome.exitCode != 0 || outcome.killedBySignal
+        try harnessFault("crash writer", outcome, layer: layer, failed: failed)
         acknowledgements += outcome.remainingLines.compactMap(CrashAcknowledgement.init(line:))
-        guard outcome.exitCode == 0, !outcome.killedBySignal else {
-            try layerGone(layer, "crash writer", outcome)
+        guard !failed else {
             throw HarnessError(
                 .crashTrial,
                 "crash writer \(backend.name) [\(variant)] \(outcome.how) before committing \(enumeratedBatches + 1) "

@@ -37,11 +37,7 @@ public struct CrashTrials {
     }
 
     /// The articles' generator: the seed and the record shape, as the child jobs carry it.
-    var generator: DatasetGenerator {
-        var generator = DatasetGenerator(seed: seed)
-        generator.shape = shape
-        return generator
-    }
+    var generator: DatasetGenerator { DatasetGenerator(seed: seed, shape: shape) }
 
     /// The batches a writer commits at most (it is killed long before).
     public static let batchLimit = 1_000_000
@@ -132,8 +128,7 @@ public struct CrashTrials {
         }
         guard !acked.isEmpty else {
             let outcome = child.killAndWait()
-            try gaveUp(on: child, "crash writer", outcome, layer: layer)
-            try layerGone(layer, "crash writer", outcome)
+            try harnessFault("crash writer", outcome, layer: layer, failed: true)
             throw HarnessError(
                 .crashTrial, "crash writer \(backend.name) [\(variant)] acknowledged nothing: \(outcome.errors)")
         }
@@ -149,11 +144,11 @@ public struct CrashTrials {
                 .compactMap { CrashAcknowledgement(line: $0)?.batch }
         }
         let outcome = child.killAndWait()
-        try gaveUp(on: child, "crash writer", outcome, layer: layer)
+        try harnessFault(
+            "crash writer", outcome, layer: layer, failed: !outcome.killedBySignal && outcome.exitCode != 0)
         acked += outcome.remainingLines.compactMap { CrashAcknowledgement(line: $0)?.batch }
         if outcome.killedBySignal { return acked }
         if outcome.exitCode != 0 {
-            try layerGone(layer, "crash writer", outcome)
             throw HarnessError(
                 .crashTrial, "crash writer \(backend.name) [\(variant)] \(outcome.how): \(outcome.errors)")
         }
@@ -171,7 +166,7 @@ public struct CrashTrials {
         bound(child, seconds: Double(CrashImageChecker.timeoutMilliseconds) / 1_000)
         try child.spawn()
         let outcome = child.wait()
-        try gaveUp(on: child, "crash checker", outcome)
+        try harnessFault("crash checker", outcome)
         if outcome.killedBySignal { return .checkerKilled(by: outcome.signal) }
         guard let report = outcome.answer(to: CrashCheckJob.self) else {
             throw HarnessError(
@@ -195,29 +190,27 @@ public struct CrashTrials {
         }
     }
 
-    /// Throws a harness fault when the layer's server is gone although nobody stopped it: `child` failed because the
-    /// file system under it went away (`what` and its outcome are named too), never because of the variant.
-    func layerGone(_ layer: PageCacheMount?, _ what: String, _ outcome: ChildProcess.Outcome) throws {
-        guard let gone = layer?.serverGone else { return }
+    /// The one check of a child's outcome for faults of the harness, never the variant's: a bounded wait that gave up
+    /// on it throws ``Stopped`` for a signal's request, else a harness fault naming the child (`what`), why it was
+    /// killed, and the layer's server when that was stopped or gone; and a child that `failed` while the layer's
+    /// server is gone (nobody stopped it) failed because the file system under it went away.
+    func harnessFault(
+        _ what: String, _ outcome: ChildProcess.Outcome, layer: PageCacheMount? = nil, failed: Bool = false
+    ) throws {
+        if outcome.gaveUp != nil {
+            if shouldStop() { throw Stopped() }
+            // The layer's server named (it was stopped, or killed while the child waited in its file system): the
+            // harness failed there, not the variant on the model.
+            let named = outcome.gaveUp?.contains("page-cache layer server") == true
+            let note = named ? nil : layer?.serverNote
+            throw HarnessError(
+                named || note != nil ? .pageCacheLayer : .crashTrial,
+                "\(what) \(backend.name) [\(variant)] \(outcome.how)\(note.map { "; \($0)" } ?? "")")
+        }
+        guard failed, let gone = layer?.serverGone else { return }
         throw HarnessError(
             .pageCacheLayer,
             "\(gone); the \(what) \(backend.name) [\(variant)] \(outcome.how)"
                 + (outcome.errors.isEmpty ? "" : ": \(outcome.errors)"))
-    }
-
-    /// Throws when a bounded wait gave up on `child`: ``Stopped`` for a signal's request, else a harness fault naming
-    /// the child (`what`), why it was killed, and the layer's server when that was stopped or gone.
-    func gaveUp(on child: ChildProcess, _ what: String, _ outcome: ChildProcess.Outcome, layer: PageCacheMount? = nil)
-        throws
-    {
-        guard outcome.gaveUp != nil else { return }
-        if shouldStop() { throw Stopped() }
-        // The layer's server named (it was stopped, or killed while the child waited in its file system): the
-        // harness failed there, not the variant on the model.
-        let named = outcome.gaveUp?.contains("page-cache layer server") == true
-        let note = named ? nil : layer?.serverNote
-        throw HarnessError(
-            named || note != nil ? .pageCacheLayer : .crashTrial,
-            "\(what) \(backend.name) [\(variant)] \(outcome.how)\(note.map { "; \($0)" } ?? "")")
     }
 }

@@ -55,8 +55,7 @@ public final class PageCacheMount {
         server.killedWhenParentExitsAtOnce = false
         server.limit(seconds: .infinity, stop: stop)
         try server.spawn()
-        let pid = server.processIdentifier
-        serverPID = pid
+        serverPID = server.processIdentifier
         let first = server.nextLine(waitingMilliseconds: Self.startMilliseconds)
         guard first == "ready" else {
             mounted = false
@@ -77,7 +76,7 @@ public final class PageCacheMount {
             }
             throw HarnessError(
                 .pageCacheLayer,
-                "the page-cache layer server (pid \(pid)) for \(mountpoint.path) \(what)"
+                "the page-cache layer server (pid \(serverPID)) for \(mountpoint.path) \(what)"
                     + (outcome.errors.isEmpty ? "" : ": \(outcome.errors)"))
         }
     }
@@ -93,14 +92,13 @@ public final class PageCacheMount {
     /// was killed or did not answer in time (a fault of the harness, never the model's verdict on the variant).
     @discardableResult
     public func send(_ command: String) throws -> String {
-        let pid = server.processIdentifier
         do {
             try server.send(command)
         } catch {
-            throw failure(command, pid: pid, detail: "\(error)")
+            throw failure(command, detail: "\(error)")
         }
         guard let reply = server.nextLine(waitingMilliseconds: Self.answerMilliseconds) else {
-            throw failure(command, pid: pid, detail: nil)
+            throw failure(command, detail: nil)
         }
         guard reply.hasPrefix("ok") else {
             throw HarnessError(.pageCacheLayer, "the page-cache layer at \(mountpoint.path): \"\(command)\": \(reply)")
@@ -110,7 +108,7 @@ public final class PageCacheMount {
 
     /// Why the server gave no answer to `command`: it was stopped by the signal's request, it ended, or it hung (it is
     /// killed then).
-    private func failure(_ command: String, pid: pid_t, detail: String?) -> any Error {
+    private func failure(_ command: String, detail: String?) -> any Error {
         mounted = false
         let outcome = server.ended ? server.wait() : server.killAndWait()
         _ = umount2(mountpoint.path, Int32(MNT_DETACH))
@@ -120,7 +118,7 @@ public final class PageCacheMount {
             ? outcome.how : "did not answer in \(Self.answerMilliseconds / 1_000) s (killed)"
         return HarnessError(
             .pageCacheLayer,
-            "the page-cache layer server (pid \(pid)) at \(mountpoint.path) \(how) during \"\(command)\""
+            "the page-cache layer server (pid \(serverPID)) at \(mountpoint.path) \(how) during \"\(command)\""
                 + ([detail, outcome.errors].compactMap { $0 }.filter { !$0.isEmpty }.map { ": \($0)" }.first ?? ""))
     }
 

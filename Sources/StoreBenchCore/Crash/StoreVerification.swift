@@ -43,7 +43,7 @@ public struct StoreVerification: Codable, Sendable, Equatable {
     public static func inChild(executable: URL, store: ChildStore, expectedChecksum: String?) throws
         -> StoreVerification
     {
-        let bytes = Self.treeBytes(URL(fileURLWithPath: store.directory))
+        let bytes = DiskUsage.of(URL(fileURLWithPath: store.directory)).apparentBytes
         let seconds = deadlineSeconds(storeBytes: bytes)
         let child = try ChildProcess(
             executable: executable, job: VerifyJob(store: store, expectedChecksum: expectedChecksum))
@@ -69,14 +69,4 @@ public struct StoreVerification: Codable, Sendable, Equatable {
 
     /// How long the check of a store of `storeBytes` may take: a minute, and a second for every 5 MB it reads.
     public static func deadlineSeconds(storeBytes: Int64) -> Double { 60 + Double(storeBytes) / 5_000_000 }
-
-    /// The bytes of the regular files below `directory`.
-    static func treeBytes(_ directory: URL) -> Int64 {
-        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
-        var total: Int64 = 0
-        while let file = files?.nextObject() as? URL {
-            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]))?.fileSize ?? 0)
-        }
-        return total
-    }
 }

@@ -25,6 +25,12 @@ public struct DatasetGenerator: Sendable, Codable, Equatable {
 
     public init(seed: UInt64) { self.seed = seed }
 
+    /// The generator of `seed` whose articles have `shape`.
+    public init(seed: UInt64, shape: RecordShape) {
+        self.seed = seed
+        self.shape = shape
+    }
+
     /// Article number `index` (0-based). Its uid is unique for every index under one seed.
     public func article(at index: Int) -> Article {
         var rng = SplitMix64.forItem(seed: seed, stream: Stream.article.rawValue, index: index)

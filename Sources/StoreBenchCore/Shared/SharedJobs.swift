@@ -14,7 +14,7 @@ public struct SharedWorkerJob: ChildJob {
 
     public func perform(backends: BackendRegistry) throws -> ChildDone {
         let (descriptor, location) = try store.resolve(in: backends)
-        let plan = SharedPlan(parameters: parameters, seed: generator.seed, shape: generator.shape)
+        let plan = SharedPlan(parameters: parameters, generator: generator)
         try SharedWorker(plan: plan, index: process, descriptor: descriptor, location: location).run(
             countingOn: countingOn)
         return ChildDone()
@@ -32,7 +32,7 @@ public struct SharedCheckJob: ChildJob {
 
     public func perform(backends: BackendRegistry) throws -> SharedCheckAnswer {
         let (descriptor, location) = try store.resolve(in: backends)
-        let plan = SharedPlan(parameters: parameters, seed: generator.seed, shape: generator.shape)
+        let plan = SharedPlan(parameters: parameters, generator: generator)
         return try SharedCheckAnswer.check(plan: plan, descriptor: descriptor, location: location)
     }
 }

@@ -73,19 +73,15 @@ public struct SharedPlan: Sendable {
     static let draftTexts = 64
 
     public let parameters: Parameters
-    public let seed: UInt64
-    public let shape: RecordShape
     public let initial: [Article]
     public let app: [Operation]
-    /// The data generator of the plan's seed and shape, as a child job carries it.
+    /// The data generator (its seed and record shape), as a child job carries it.
     public let generator: DatasetGenerator
+    public var seed: UInt64 { generator.seed }
+    public var shape: RecordShape { generator.shape }
 
-    public init(parameters: Parameters, seed: UInt64, shape: RecordShape) {
+    public init(parameters: Parameters, generator: DatasetGenerator) {
         self.parameters = parameters
-        self.seed = seed
-        self.shape = shape
-        var generator = DatasetGenerator(seed: seed)
-        generator.shape = shape
         self.generator = generator
         initial = generator.articles(count: parameters.stored)
         var choices = generator.stream(salt: 0x5348_4150_5041_5050)

@@ -74,7 +74,7 @@ public struct SharedWorkload: Workload {
     }
 
     public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
-        let plan = SharedPlan(parameters: Self.parameters(parameters), seed: generator.seed, shape: generator.shape)
+        let plan = SharedPlan(parameters: Self.parameters(parameters), generator: generator)
         return Case(plan: plan)
     }
 

@@ -128,8 +128,8 @@ public struct WorkloadTable: Sendable, Equatable {
 
     public init(file: String, columns: [String]) {
         precondition(
-            file.hasSuffix(".csv") && !file.contains("/") && !RunOutput.reportNames.contains(file)
-                || file == "rounds.csv", "a workload table needs a plain *.csv name of its own: \(file)")
+            file.hasSuffix(".csv") && !file.contains("/") && !RunOutput.ownNames.contains(file),
+            "a workload table needs a plain *.csv name of its own: \(file)")
         (self.file, self.columns) = (file, columns)
     }
 

@@ -6,9 +6,25 @@ public struct WorkloadRegistry: Sendable {
         for workload in workloads { register(workload) }
     }
 
-    /// Adds a workload; names are unique.
+    /// Adds a workload. Names are unique; registering a name twice is a programming error.
     public mutating func register(_ workload: any Workload) {
-        precondition(self[workload.name] == nil, "workload \(workload.name) registered twice")
+        do {
+            try add(workload)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Adds a workload; throws when its name is taken or reserved (`sql:…` names a workload file's operation).
+    public mutating func add(_ workload: any Workload) throws {
+        guard self[workload.name] == nil else {
+            throw RegistrationError(
+                description: "a workload named '\(workload.name)' is already registered; give yours a name of its own")
+        }
+        guard !workload.name.isEmpty, !workload.name.hasPrefix("sql:") || workload is SQLWorkload else {
+            throw RegistrationError(
+                description: "the workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
+        }
         workloads.append(workload)
     }
 

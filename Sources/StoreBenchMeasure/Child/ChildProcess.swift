@@ -120,11 +120,7 @@ public final class ChildProcess {
         let limited = deadline != nil || stopWaiting != nil
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
+            if let line = takeLine() { return line }
             if ended {
                 defer { pending = [] }
                 return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self)
@@ -160,11 +156,15 @@ public final class ChildProcess {
     /// The complete lines in what was read and not yet returned.
     private func takeLines() -> [String] {
         var lines: [String] = []
-        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: pending[..<newline], as: UTF8.self))
-            pending.removeSubrange(...newline)
-        }
+        while let line = takeLine() { lines.append(line) }
         return lines
+    }
+
+    /// The first complete line in what was read and not yet returned (without its newline), taken off it.
+    private func takeLine() -> String? {
+        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        defer { pending.removeSubrange(...newline) }
+        return String(decoding: pending[..<newline], as: UTF8.self)
     }
 
     /// Writes `line` and a newline to the child's standard input (see ``init(executable:arguments:input:)``).
@@ -247,8 +247,7 @@ public final class ChildProcess {
         } else {
             return false
         }
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
+        killNow()
         onGiveUp?()
         return true
     }
@@ -316,7 +315,7 @@ public final class ChildProcess {
 
     /// Waits for the child's end and collects its status. The pid leaves ``LiveChildren`` while the ended child still
     /// holds it (`WNOWAIT`), so a signal's ``LiveChildren/killAll()`` never reaches a process that reused the pid.
-    private static func reap(_ pid: pid_t) -> Int32 {
+    static func reap(_ pid: pid_t) -> Int32 {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
         LiveChildren.remove(pid)

@@ -59,23 +59,17 @@ public final class ForwardedChild {
         }
     }
 
-    /// The status once the child has ended (it leaves ``LiveChildren`` while it still holds its pid); nil while it
-    /// runs, unless `blocking`.
+    /// The status once the child has ended (collected by ``ChildProcess/reap(_:)``, which takes it off
+    /// ``LiveChildren`` while it still holds its pid); nil while it runs, unless `blocking`.
     private func collect(blocking: Bool) -> Int32? {
-        var info = siginfo_t()
-        let flags = WEXITED | WNOWAIT | (blocking ? 0 : WNOHANG)
-        while true {
-            info = siginfo_t()
-            let rc = waitid(P_PID, id_t(pid), &info, flags)
-            if rc < 0 && errno == EINTR { continue }
-            if rc < 0 { break }
+        if !blocking {
+            var info = siginfo_t()
+            var rc: Int32
+            repeat { rc = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) } while rc < 0 && errno == EINTR
             // WNOHANG with nothing ended leaves si_pid 0.
-            if info._sifields._sigchld.si_pid == 0 { return nil }
-            break
+            if rc == 0 && info._sifields._sigchld.si_pid == 0 { return nil }
         }
-        LiveChildren.remove(pid)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = ChildProcess.reap(pid)
         pid = 0
         let signal = status & 0x7F
         return signal != 0 ? 128 + signal : (status >> 8) & 0xFF
