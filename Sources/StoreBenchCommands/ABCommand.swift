@@ -126,7 +126,7 @@ struct ABMerge {
 
     mutating func add(_ runDirectory: URL, round: Int, perRound: Int = 1) throws {
         // Each round's folder is a run like any other: read by the one reader's rules first.
-        let folder = try RunFolder(runDirectory.path)
+        let folder = try RunFolder(runDirectory.path, columns: CommandEnvironment.current.columns)
         let file = runDirectory.appendingPathComponent("samples.csv")
         let decoded = (header: folder.samples.header, rows: folder.samples.rows)
         if let header, header != decoded.header {
@@ -147,7 +147,8 @@ struct ABMerge {
     func write(to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try AtomicFile.write(
-            CSVFormat.encode([header ?? Sample.header] + rows), to: directory.appendingPathComponent("samples.csv"))
+            CSVFormat.encode([header ?? CommandEnvironment.current.columns.sampleHeader] + rows),
+            to: directory.appendingPathComponent("samples.csv"))
         if let environment {
             try AtomicFile.write(environment, to: directory.appendingPathComponent("environment.json"))
         }

@@ -90,7 +90,8 @@ extension AdviseCommand {
             throw CommandFailure(exit: .failure, message: "\(file.path) does not match the folder's profile.yaml")
         }
         guard sizes.measured > sizes.today else { return AdviceGrowth(sizes: sizes, today: today, grown: today) }
-        let run = try RunFolder(folder.appendingPathComponent("growth-run").path)
+        let run = try RunFolder(
+            folder.appendingPathComponent("growth-run").path, columns: CommandEnvironment.current.columns)
         try run.requireComplete()
         let grown = Advice(
             plan: AdvicePlan(

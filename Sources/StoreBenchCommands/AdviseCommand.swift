@@ -149,7 +149,9 @@ struct AdviseCommand: ParsableCommand {
         try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false, keptFills: fills)
         if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
         if !noCrash {
-            let table = try failing(.failure) { try SampleTable(path: run.path) }
+            let table = try failing(.failure) {
+                try SampleTable(path: run.path, columns: CommandEnvironment.current.columns)
+            }
             let fits = Advice(plan: plan, table: table, crashes: [:], promise: registry.declaredPromise)
                 .strategies.filter { $0.runs && $0.meetsBudgets }
             try crashTrials(
@@ -174,7 +176,9 @@ struct AdviseCommand: ParsableCommand {
         let output = scratch.appendingPathComponent("probe")
         let started = monotonicNanoseconds()
         try runScenario(file, into: output, dryRun: false, keptFills: keptFills)
-        let table = try failing(.failure) { try SampleTable(path: output.path) }
+        let table = try failing(.failure) {
+            try SampleTable(path: output.path, columns: CommandEnvironment.current.columns)
+        }
         var probe = AdviceProbe(plan: plan, probe: table, fillsKept: true)
         // Its whole time (the data, the run's start and finish), not only its repetitions'.
         probe.seconds = Double(monotonicNanoseconds() - started) / 1e9
@@ -303,7 +307,7 @@ struct AdviseCommand: ParsableCommand {
         let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
         let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
         let run = out.appendingPathComponent("run")
-        let folder = try RunFolder(run.path)
+        let folder = try RunFolder(run.path, columns: CommandEnvironment.current.columns)
         try folder.requireComplete()
         let table = try SampleTable(folder: folder)
         let durability = out.appendingPathComponent("durability.csv")

@@ -29,7 +29,7 @@ struct CheckCommand: ParsableCommand {
         let budgetsURL = URL(fileURLWithPath: budgets)
         let (check, inputs) = try failing(.badInput) { () throws -> (BudgetCheck, [URL]) in
             let file = try BudgetFile.read(budgets)
-            let folder = try RunFolder(runDirectory)
+            let folder = try RunFolder(runDirectory, columns: CommandEnvironment.current.columns)
             let inputs = folder.files + [budgetsURL]
             try page.checkTarget(inputs: inputs, command: "check")
             return (try BudgetCheck(file, run: folder), inputs)

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import StoreBenchCore
 
-/// `storebench columns`: every column of samples.csv and summary.csv, from the one table that defines them.
+/// `storebench columns`: every column of samples.csv and summary.csv, from the one table that defines them and the
+/// columns the invocation's workloads declare.
 struct ColumnsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "columns",
@@ -20,16 +21,17 @@ struct ColumnsCommand: ParsableCommand {
     }
 
     func run() throws {
+        let set = CommandEnvironment.current.columns
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(
                 String(
-                    decoding: try encoder.encode(Table(samples: ReportColumns.samples, summary: ReportColumns.summary)),
+                    decoding: try encoder.encode(Table(samples: set.samples, summary: set.summary)),
                     as: UTF8.self))
             return
         }
-        for (file, columns) in [("samples.csv", ReportColumns.samples), ("summary.csv", ReportColumns.summary)] {
+        for (file, columns) in [("samples.csv", set.samples), ("summary.csv", set.summary)] {
             print("\(file):")
             let width = columns.map(\.name.count).max() ?? 0
             for column in columns {

@@ -42,6 +42,10 @@ public struct CommandEnvironment: Sendable {
         return registry
     }
 
+    /// The columns of the invocation's files: the standard ones and those its workloads declare
+    /// (``WorkloadRegistry/columns``).
+    public var columns: ColumnSet { workloads().columns }
+
     /// The standard workloads and the extra ones (their names were checked when the environment was made).
     public func workloads() -> WorkloadRegistry {
         var registry = WorkloadRegistry.standard

@@ -73,8 +73,8 @@ struct CompareCommand: ParsableCommand {
             return error.exit
         }
         do {
-            var before = try SampleTable(path: baseline)
-            var after = try SampleTable(path: current)
+            var before = try SampleTable(path: baseline, columns: CommandEnvironment.current.columns)
+            var after = try SampleTable(path: current, columns: CommandEnvironment.current.columns)
             // Variants recorded before a setting existed are named as today (the setting at its default).
             let registry = CommandEnvironment.current.registry()
             before.upgradeVariants(registry.currentVariantText)
@@ -206,9 +206,11 @@ struct CompareOptions: ParsableArguments {
     @OptionGroup var page: SummaryOptions
 
     func validate() throws {
-        for name in metrics where Comparison.Metric.named(name) == nil {
+        let columns = CommandEnvironment.current.columns
+        for name in metrics where Comparison.Metric.named(name, in: columns) == nil {
             throw ValidationError(
-                "unknown metric '\(name)'; known: \(Comparison.Metric.all.map(\.name).joined(separator: ", "))")
+                "unknown metric '\(name)'; known: "
+                    + Comparison.Metric.all(in: columns).map(\.name).joined(separator: ", "))
         }
         guard alpha > 0, alpha <= 1 else { throw ValidationError("--alpha must be in (0, 1]") }
         guard resamples >= 2000 else { throw ValidationError("--resamples must be at least 2000") }
@@ -216,7 +218,11 @@ struct CompareOptions: ParsableArguments {
 
     var comparisonOptions: Comparison.Options {
         var options = Comparison.Options()
-        if !metrics.isEmpty { options.metrics = metrics.compactMap(Comparison.Metric.named) }
+        if !metrics.isEmpty {
+            options.metrics = metrics.compactMap { name in
+                Comparison.Metric.named(name, in: CommandEnvironment.current.columns)
+            }
+        }
         options.threshold = threshold.value
         options.deterministicThreshold = deterministicThreshold.value
         options.minimumBytes = Double(minimumBytes)

@@ -33,7 +33,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let (folder, data) = try failing(.failure) { () throws -> (RunFolder, Data) in
-            let folder = try RunFolder(runDirectory)
+            let folder = try RunFolder(runDirectory, columns: CommandEnvironment.current.columns)
             try folder.requireComplete()
             let registry = CommandEnvironment.current.registry()
             let rows = try Export.rows(folder) { registry.currentVariantText(backend: $0, variant: $1) }

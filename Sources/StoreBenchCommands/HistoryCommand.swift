@@ -57,7 +57,8 @@ struct HistoryCommand: ParsableCommand {
             let records = try failing(.badInput) { () throws -> [RunRecord] in
                 let records = try runDirectories.map {
                     try RunRecord(
-                        directory: $0, machineName: machineName, commitTime: Git.commitTime, branch: Git.branch)
+                        directory: $0, machineName: machineName, commitTime: Git.commitTime, branch: Git.branch,
+                        columns: CommandEnvironment.current.columns)
                 }
                 if !allowPartial, let partial = records.first(where: { $0.partialReason != nil }) {
                     throw HistoryError(

@@ -104,7 +104,7 @@ final class PageBlocks {
 
     private func runFolder(_ run: URL) throws -> RunFolder {
         if let known = folders[run.path] { return known }
-        let folder = try RunFolder(run.path)
+        let folder = try RunFolder(run.path, columns: CommandEnvironment.current.columns)
         folders[run.path] = folder
         return folder
     }

@@ -33,7 +33,9 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let directory = URL(fileURLWithPath: runDirectory, isDirectory: true)
-        let folder = try failing(.failure) { try RunFolder(directory.path) }
+        let folder = try failing(.failure) {
+            try RunFolder(directory.path, columns: CommandEnvironment.current.columns)
+        }
         let table = try failing(.failure) { try SampleTable(folder: folder) }
         // report.md and classes.csv join the run folder's own files (its manifest); a folder that is not one of
         // storebench's is refused before anything is written. classes.csv is this command's own output (a report
@@ -54,7 +56,7 @@ struct ReportCommand: ParsableCommand {
         // Intervals and noise flags as the run made them: its look schedule, target and machine.
         var builder = SummaryBuilder(
             targetPrecision: table.targetPrecision, schedule: table.lookSchedule,
-            cores: table.cores ?? ProcessInfo.processInfo.activeProcessorCount)
+            cores: table.cores ?? ProcessInfo.processInfo.activeProcessorCount, columns: table.columns)
         // Rows in a stable order (workload, size, backend, variant), not the first round's shuffle.
         let samples = table.samples().sorted {
             ($0.key.workload, $0.key.size, $0.key.backend, $0.key.variant) < (
@@ -103,6 +105,6 @@ struct ReportCommand: ParsableCommand {
             table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
             workloadOrder: workloads.names,
             readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)),
-            margin: margin)
+            figures: workloads.figures, margin: margin)
     }
 }

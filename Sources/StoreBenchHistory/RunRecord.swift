@@ -72,15 +72,16 @@ public struct RunRecord: Sendable {
     public var partialReason: String?
 
     /// Reads `directory`. `commitTime` answers when a commit was made (git, when the repository has it); `machineName`
-    /// names the machine (the series key) in place of its host, CPU, cores, memory, kernel and file system.
+    /// names the machine (the series key) in place of its host, CPU, cores, memory, kernel and file system; `columns`
+    /// are the invocation's (a workload's declared columns are checked by unit as the standard ones are).
     public init(
         directory: String, machineName: String? = nil, commitTime: (String) -> Double? = { _ in nil },
-        branch: (String) -> String? = { _ in nil }
+        branch: (String) -> String? = { _ in nil }, columns: ColumnSet = .standard
     ) throws {
         if let machineName { try Identity.validateMachineName(machineName) }
         let folder: RunFolder
         do {
-            folder = try RunFolder(directory)
+            folder = try RunFolder(directory, columns: columns)
         } catch let error as RunFolderError {
             throw HistoryError(.notARun, error.message)
         }

@@ -127,7 +127,7 @@ struct AdviseAnyProfileTests {
     }
 
     static func table(_ samples: [Sample]) throws -> SampleTable {
-        let data = try CSVFormat.encode([Sample.header] + samples.map(\.fields))
+        let data = try CSVFormat.encode([ColumnSet.standard.sampleHeader] + samples.map { $0.fields(.standard) })
         return try SampleTable(text: String(decoding: data, as: UTF8.self), source: "simulated")
     }
 

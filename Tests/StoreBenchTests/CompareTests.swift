@@ -28,7 +28,7 @@ func syntheticSamples(
 }
 
 func table(_ samples: [Sample]) throws -> SampleTable {
-    let data = try CSVFormat.encode([Sample.header] + samples.map(\.fields))
+    let data = try CSVFormat.encode([ColumnSet.standard.sampleHeader] + samples.map { $0.fields(.standard) })
     return try SampleTable(text: String(decoding: data, as: UTF8.self), source: "fixture")
 }
 
@@ -264,7 +264,7 @@ struct CompareEndToEndTests {
 
     func write(_ samples: [Sample], to directory: URL, environment: [String: Any]? = nil) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try CSVFormat.encode([Sample.header] + samples.map(\.fields)).write(
+        try CSVFormat.encode([ColumnSet.standard.sampleHeader] + samples.map { $0.fields(.standard) }).write(
             to: directory.appendingPathComponent("samples.csv"))
         if let environment {
             try JSONSerialization.data(withJSONObject: environment).write(

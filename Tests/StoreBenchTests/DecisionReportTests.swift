@@ -293,7 +293,12 @@ struct DecisionReportTests {
             noted(rows("lazy", mean: 0.001, workload: "migrate", seed: 1), .firstReadSeconds, "1.000000000")
             + noted(rows("eager", mean: 0.8, workload: "migrate", seed: 2), .firstReadSeconds, "0.100000000")
             + noted(rows("old", mean: 0.3, workload: "aging", seed: 3), .reclaimedBytes, "4096")
-        let report = DecisionReport(table: try table(samples), promise: { _, _ in .durable }, crashes: [:])
+        let report = DecisionReport(
+            table: try table(samples), promise: { _, _ in .durable }, crashes: [:],
+            figures: WorkloadRegistry.standard.figures)
+        // Without the workloads' declarations there is nothing to add: the report knows no workload's figures.
+        let bare = DecisionReport(table: try table(samples), promise: { _, _ in .durable }, crashes: [:])
+        #expect(bare.figures.isEmpty)
         let line = try #require(report.answer.split(separator: "\n").first { $0.hasPrefix("- **migrate**") })
         #expect(line.contains("first full read after it pays what a lazy strategy deferred"), "\(line)")
         let eager = try #require(line.range(of: "eager [default] 100.0 ms"))

@@ -28,11 +28,11 @@ struct EndToEndTests {
         let (combinations, declined) = try InventoryTests.smokeRows()  // derived from the registries and smoke.yaml
         let samples = try CSVFormat.decode(
             String(contentsOf: out.appendingPathComponent("samples.csv"), encoding: .utf8))
-        #expect(samples.header == Sample.header)
+        #expect(samples.header == ColumnSet.standard.sampleHeader)
         #expect(samples.rows.count == (combinations - declined) * 2 + declined)
         let summary = try CSVFormat.decode(
             String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8))
-        #expect(summary.header == SummaryBuilder.header)
+        #expect(summary.header == ColumnSet.standard.summaryHeader)
         #expect(summary.rows.count == combinations)
         let summaryJSON = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json")))

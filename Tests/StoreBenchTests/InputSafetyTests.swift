@@ -32,10 +32,10 @@ struct InputSafetyTests {
         sample.settings = "+x"
         sample.error = "@SUM(1)"
         sample.notes[.note] = "-1+1"
-        let encoded = try CSVFormat.encode([Sample.header, sample.fields])
+        let encoded = try CSVFormat.encode([ColumnSet.standard.sampleHeader, sample.fields(.standard)])
         let text = String(decoding: encoded, as: UTF8.self)
         #expect(!text.contains(",=evil") && text.contains(",'@SUM(1)"))
-        #expect(try CSVFormat.decode(text).rows == [sample.fields])
+        #expect(try CSVFormat.decode(text).rows == [sample.fields(.standard)])
     }
 
     @Test("SQL: hostile strings are stored as values and never change the schema")

@@ -39,7 +39,7 @@ struct ReportTests {
         sample.status = .ok
         for column in ReportColumns.samples where column.isNumeric && column.aggregation != .key {
             guard case .sample(let id) = column.id, id != .repetition, !id.isDerived else { continue }
-            sample.set(id, 3)
+            sample.set(id, 3, unit: column.unit)
             #expect(sample.number(id) == 3, "\(column.name)")
         }
         for cost in CountedCost.allCases {
@@ -182,9 +182,9 @@ struct ReportTests {
         #expect(rows[1].status == .ok && rows[1].statistics?.median == 2)
         #expect(!builder.allSucceeded)
         let csv = builder.csvRows
-        #expect(csv[0] == SummaryBuilder.header)
-        #expect(csv[2][SummaryBuilder.header.firstIndex(of: "median_ops_per_s")!] == "6.667")
-        #expect(csv[2][SummaryBuilder.header.firstIndex(of: "median_read_bytes")!] == "")
+        #expect(csv[0] == ColumnSet.standard.summaryHeader)
+        #expect(csv[2][ColumnSet.standard.summaryHeader.firstIndex(of: "median_ops_per_s")!] == "6.667")
+        #expect(csv[2][ColumnSet.standard.summaryHeader.firstIndex(of: "median_read_bytes")!] == "")
     }
 
     @Test("atomic write replaces the file whole and leaves no partial file")

@@ -87,7 +87,7 @@ struct RunnerTests {
             temp.tree().filter { $0.hasPrefix("storebench-") }.isEmpty, "work directory left behind: \(temp.tree())")
         let samples = try CSVFormat.decode(
             String(contentsOf: output.appendingPathComponent("samples.csv"), encoding: .utf8))
-        #expect(samples.header == Sample.header)
+        #expect(samples.header == ColumnSet.standard.sampleHeader)
         #expect(samples.rows.count == 3 * 2 * 2)
         let checksum = samples.header.firstIndex(of: "checksum")!
         #expect(samples.rows.allSatisfy { $0[checksum].count == 16 })

@@ -17,20 +17,27 @@ public struct Comparison {
         /// they catch regressions that timing noise hides.
         public var deterministic: Bool { column.deterministic }
 
-        /// Every sample column that is a number and has a better direction.
-        public static let all: [Metric] = ReportColumns.samples
-            .filter { $0.isNumeric && $0.polarity != .neither && $0.aggregation != .key }
-            .compactMap { column in
-                guard case .sample(let id) = column.id else { return nil }
-                return Metric(column: column, id: id)
-            }
+        /// Every sample column of `columns` that is a number and has a better direction (a workload's declared
+        /// columns included).
+        public static func all(in columns: ColumnSet = .standard) -> [Metric] {
+            columns.samples
+                .filter { $0.isNumeric && $0.polarity != .neither && $0.aggregation != .key }
+                .compactMap { column in
+                    guard case .sample(let id) = column.id else { return nil }
+                    return Metric(column: column, id: id)
+                }
+        }
 
-        /// The metric a user named on the command line (`wall_s`), nil when there is none.
-        public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+        /// The metric a user named on the command line (`wall_s`), nil when `columns` has none.
+        public static func named(_ name: String, in columns: ColumnSet = .standard) -> Metric? {
+            all(in: columns).first { $0.name == name }
+        }
 
-        /// The metric of sample column `id` (a programming error when the column is no metric).
+        /// The metric of the standard sample column `id` (a programming error when the column is no metric).
         public static func of(_ id: SampleColumn) -> Metric {
-            guard let metric = all.first(where: { $0.id == id }) else { preconditionFailure("\(id) is not a metric") }
+            guard let metric = all().first(where: { $0.id == id }) else {
+                preconditionFailure("\(id) is not a metric")
+            }
             return metric
         }
     }

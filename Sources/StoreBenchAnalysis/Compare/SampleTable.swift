@@ -27,6 +27,9 @@ public struct SampleTable {
     public let cells: [[String]]
     /// The file's header.
     public let header: [String]
+    /// The columns the table was read by: their numbers are checked and kept in ``Row/values`` (a column the set does
+    /// not know is kept as text in ``cells`` alone).
+    public let columns: ColumnSet
     /// `environment.json` beside the samples, when present: whole (for the report's environment table and compare's
     /// "environment differs"), and typed (``RunEnvironment``) for every value a reader uses.
     public private(set) var environment: [String: Any]?
@@ -54,7 +57,7 @@ public struct SampleTable {
     /// beside the samples) is read once, by the one reader's rules (``RunFolder``): its environment.json must be a
     /// storebench run's. Samples alone (`ab`'s merged sides, a fixture) are read by the samples' own rules, and an
     /// environment.json beside them must be a run's too.
-    public init(path: String) throws {
+    public init(path: String, columns: ColumnSet = .standard) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CompareError("\(path): no such file or directory")
@@ -76,7 +79,7 @@ public struct SampleTable {
         let recorded = FileManager.default.fileExists(
             atPath: directory.appendingPathComponent(OutputMarks.manifestFileName).path)
         if recorded || FileManager.default.fileExists(atPath: inputs[1].path) {
-            try self.init(folder: try RunFolder(directory.path))
+            try self.init(folder: try RunFolder(directory.path, columns: columns))
             return
         }
         // Samples alone (`ab`'s merged sides, an exported file): an environment.json beside them must be a run's.
@@ -89,7 +92,7 @@ public struct SampleTable {
         else {
             throw CompareError("\(file.path): cannot read it as UTF-8 text")
         }
-        try self.init(text: text, source: file.path)
+        try self.init(text: text, source: file.path, columns: columns)
         environment = environmentData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
         runEnvironment = RunEnvironment.read(environmentData)
     }
@@ -98,7 +101,7 @@ public struct SampleTable {
     public init(folder: RunFolder) throws {
         try self.init(
             header: folder.samples.header, rows: folder.samples.rows,
-            source: folder.url.appendingPathComponent("samples.csv").path)
+            source: folder.url.appendingPathComponent("samples.csv").path, columns: folder.columns)
         environment = (try? JSONSerialization.jsonObject(with: folder.environmentData)) as? [String: Any]
         runEnvironment = folder.environment
     }
@@ -130,15 +133,16 @@ public struct SampleTable {
     }
 
     /// Parses samples CSV text; `source` names it in errors.
-    public init(text: String, source: String) throws {
+    public init(text: String, source: String, columns: ColumnSet = .standard) throws {
         let decoded = try StrictCSV.decode(Data(text.utf8), source: source)
-        try self.init(header: decoded.header, rows: decoded.rows, source: source)
+        try self.init(header: decoded.header, rows: decoded.rows, source: source, columns: columns)
     }
 
     /// Samples from a decoded table (a complete one: ``StrictCSV``'s checks); a repetition that appears twice is a
     /// duplicated line, refused (it would inflate n).
-    init(header: [String], rows table: [[String]], source: String) throws {
+    init(header: [String], rows table: [[String]], source: String, columns: ColumnSet) throws {
         self.source = source
+        self.columns = columns
         environment = nil
         let missing = Self.required.filter { !header.contains($0) }
         guard missing.isEmpty else {
@@ -154,7 +158,7 @@ public struct SampleTable {
                 let status = RowStatus(rawValue: cell(.status))
             else { throw CompareError("\(source): line \(index + 2): bad size, repetition or status") }
             var values: [SampleColumn: Double] = [:]
-            for column in ReportColumns.samples where column.isNumeric {
+            for column in columns.samples where column.isNumeric {
                 guard case .sample(let id) = column.id, id != .size, id != .repetition else { continue }
                 let text = cell(id)
                 guard !text.isEmpty else { continue }
@@ -213,7 +217,9 @@ public struct SampleTable {
             sample.status = row.status
             sample.settings = row.settings
             sample.error = row.error
-            for (column, value) in row.values { sample.set(column, value) }
+            for (column, value) in row.values {
+                sample.set(column, value, unit: columns.sample(column)?.unit ?? .ratio)
+            }
             return sample
         }
     }

@@ -37,7 +37,7 @@ public struct DecisionReport {
         let costs: [SampleColumn: Double]
         /// The counted costs every repetition gave identically: exact, no spread to show.
         let exactCosts: Set<SampleColumn>
-        /// Medians of what the workload reports beside its time (``DecisionReport/figureColumns``), where it does.
+        /// Medians of what the workload reports beside its time (its ``WorkloadFigures``), where it does.
         let figures: [SampleColumn: Double]
 
         var isFloor: Bool { durability.promise == .none }
@@ -69,6 +69,10 @@ public struct DecisionReport {
     /// The rule an answer is judged settled by (``AnswerRule``), and each workload's answers under it, by name.
     let rule: AnswerRule
     let races: [String: Race]
+    /// What each workload reports beside its time, by workload name (``WorkloadFigures``).
+    let figureDeclarations: [String: WorkloadFigures]
+    /// The columns the run was read by (a figure's unit).
+    let columns: ColumnSet
     /// Each pair's bootstrap interval, computed once: the answer, the recommendations and the rankings ask for the
     /// same pairs many times, and each is seeded, so the first answer is every answer.
     private let intervals = IntervalCache()
@@ -79,12 +83,16 @@ public struct DecisionReport {
 
     /// `promise` gives a variant's declared class (nil: unknown backend, "may lose"); `crashes` the measured results
     /// by "backend [variant]" (``CrashResult/read(files:)``). `label` names a variant for people (its settings that
-    /// decide durability and speed, defaults included). `readOnly` names the workloads that write nothing.
+    /// decide durability and speed, defaults included). `readOnly` names the workloads that write nothing; `figures`
+    /// gives, by workload name, what each reports beside its time.
     public init(
         table: SampleTable, promise: (String, String) -> DurabilityPromise?, crashes: [String: CrashResult],
         label: (String, String) -> String = { "\($0) [\($1)]" }, workloadOrder: [String] = [],
-        readOnly: Set<String> = [], seed: UInt64 = 42, margin: TieMargin = .standard
+        readOnly: Set<String> = [], figures: [String: WorkloadFigures] = [:], seed: UInt64 = 42,
+        margin: TieMargin = .standard
     ) {
+        figureDeclarations = figures
+        columns = table.columns
         let schedule = table.lookSchedule
         var order: [String] = []
         var walls: [String: [ComparisonKey: [Double]]] = [:]
@@ -101,9 +109,9 @@ public struct DecisionReport {
             uniqueKeysWithValues: Self.costColumns.map { column in (column, table.values(of: column)) })
         let costMedians = costValues.mapValues { $0.compactMapValues(Statistics.median) }
         let figureMedians = Dictionary(
-            uniqueKeysWithValues: Self.figureColumns.map { column in
+            Set(figures.values.flatMap(\.columns)).map { column in
                 (column, table.values(of: column).compactMapValues(Statistics.median))
-            })
+            }, uniquingKeysWith: { first, _ in first })
         let repeated = table.values(of: .repetitionSeconds).mapValues { $0.reduce(0, +) }
         let rank = { (name: String) in workloadOrder.firstIndex(of: name) ?? workloadOrder.count }
         order.sort { (rank($0), $0) < (rank($1), $1) }

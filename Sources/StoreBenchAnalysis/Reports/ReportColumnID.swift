@@ -1,80 +1,145 @@
 import StoreBenchMeasure
 
-/// A column of samples.csv, named once: its raw value is the column's name in every file, and code refers to the
-/// case, so a misspelt column is a compile error.
-public enum SampleColumn: String, CaseIterable, Sendable, Encodable {
-    case scenario, workload, backend, variant, size, repetition, status
-    case wallSeconds = "wall_s"
-    case cpuUserSeconds = "cpu_user_s"
-    case cpuSystemSeconds = "cpu_sys_s"
-    case maxRSSKiB = "max_rss_kib"
-    case readBytes = "read_bytes"
-    case writeBytes = "write_bytes"
-    case storeBytes = "store_bytes"
-    case storeAllocatedBytes = "store_alloc_bytes"
-    case ops
-    case opsPerSecond = "ops_per_s"
-    case settings, checksum, error, parameters, dataset
-    case p50 = "p50_us"
-    case p90 = "p90_us"
-    case p99 = "p99_us"
-    case p999 = "p999_us"
-    case maxLatency = "max_us"
-    case residentPages = "resident_pages"
-    case childReadySeconds = "child_ready_s"
-    case childReadBytes = "child_read_bytes"
-    case note
-    case hitRatio = "hit_ratio"
-    case reads
-    case queryPlan = "query_plan"
-    case agedAllocatedBytes = "aged_alloc_bytes"
-    case reclaimedBytes = "reclaimed_bytes"
-    case listSlowdown = "list_slowdown"
-    case firstReadSeconds = "first_read_s"
-    case lostUpdates = "lost_updates"
-    case destroyedRecords = "destroyed_records"
-    case refusals, retries
-    case lockWaits = "lock_waits"
-    case lockWaitSeconds = "lock_wait_s"
-    case lockHoldSeconds = "lock_hold_max_s"
-    case extensionOps = "extension_ops"
-    case extensionP50 = "extension_p50_us"
-    case extensionP90 = "extension_p90_us"
-    case extensionP99 = "extension_p99_us"
-    case processes
-    case overBudget = "over_budget"
-    case budgetStop = "budget_stop"
-    case memoryGrowthKiB = "mem_growth_kib"
-    case otherCPUSeconds = "other_cpu_s"
-    case loadAverage = "load_1m"
-    case repetitionSeconds = "repetition_s"
-    case prepareSeconds = "prepare_s"
-    case declaredDurability = "declared_durability"
-    case syncs
-    case writeCalls = "write_calls"
-    case writtenBytes = "written_bytes"
-    case readCalls = "read_calls"
-    case readBytesLogical = "read_bytes_logical"
-    case renames, unlinks
-    case filesCreated = "files_created"
-    case faultsMajor = "faults_major"
-    case faultsMinor = "faults_minor"
-    case contextSwitches = "context_switches"
-    case pagesDirtied = "pages_dirtied"
-    case syncsPerOp = "syncs_per_op"
-    case writeCallsPerOp = "write_calls_per_op"
-    case writtenBytesPerOp = "written_bytes_per_op"
-    case readCallsPerOp = "read_calls_per_op"
-    case readBytesLogicalPerOp = "read_bytes_logical_per_op"
-    case renamesPerOp = "renames_per_op"
-    case unlinksPerOp = "unlinks_per_op"
-    case filesCreatedPerOp = "files_created_per_op"
-    case faultsMajorPerOp = "faults_major_per_op"
-    case faultsMinorPerOp = "faults_minor_per_op"
-    case contextSwitchesPerOp = "context_switches_per_op"
-    case pagesDirtiedPerOp = "pages_dirtied_per_op"
-    case recordBytes = "record_bytes"
-    case writeAmplification = "write_amplification"
+/// A column of samples.csv, named once: its raw value is the column's name in every file, and code refers to it by
+/// its static member, so a misspelt column is a compile error. The standard columns are the static members below; a
+/// workload declares its own with ``init(declaring:)`` (``ReportColumn/declared(_:_:_:aggregation:_:)``).
+public struct SampleColumn: RawRepresentable, Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// The column's name in the files.
+    public let rawValue: String
+
+    /// The column called `rawValue`: nil unless it is a name a column may have (``isValidName(_:)``).
+    public init?(rawValue: String) {
+        guard Self.isValidName(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A workload's own column, called `name` (lower-case letters, digits and `_`, starting with a letter).
+    public init(declaring name: String) {
+        precondition(Self.isValidName(name), "\(name) is not a column name (a-z, 0-9 and _, starting with a letter)")
+        rawValue = name
+    }
+
+    private init(_ name: String) { rawValue = name }
+
+    /// Whether `name` may name a column: 1–64 lower-case ASCII letters, digits and `_`, starting with a letter.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first),
+            name.utf8.count <= 64
+        else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_")
+        }
+    }
+
+    public var description: String { rawValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The standard columns, in the order they were defined (``ReportColumns/samples`` holds each once).
+    public static let allCases: [SampleColumn] = [
+        .scenario, .workload, .backend, .variant, .size, .repetition, .status, .wallSeconds, .cpuUserSeconds,
+        .cpuSystemSeconds, .maxRSSKiB, .readBytes, .writeBytes, .storeBytes, .storeAllocatedBytes, .ops, .opsPerSecond,
+        .settings, .checksum, .error, .parameters, .dataset, .p50, .p90, .p99, .p999, .maxLatency, .residentPages,
+        .childReadySeconds, .childReadBytes, .note, .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes,
+        .listSlowdown, .firstReadSeconds, .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits,
+        .lockWaitSeconds, .lockHoldSeconds, .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes,
+        .overBudget, .budgetStop, .memoryGrowthKiB, .otherCPUSeconds, .loadAverage, .repetitionSeconds, .prepareSeconds,
+        .declaredDurability, .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks,
+        .filesCreated, .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,
+        .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp, .unlinksPerOp, .filesCreatedPerOp,
+        .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp, .pagesDirtiedPerOp, .recordBytes,
+        .writeAmplification,
+    ]
+
+    public static let scenario = SampleColumn("scenario")
+    public static let workload = SampleColumn("workload")
+    public static let backend = SampleColumn("backend")
+    public static let variant = SampleColumn("variant")
+    public static let size = SampleColumn("size")
+    public static let repetition = SampleColumn("repetition")
+    public static let status = SampleColumn("status")
+    public static let wallSeconds = SampleColumn("wall_s")
+    public static let cpuUserSeconds = SampleColumn("cpu_user_s")
+    public static let cpuSystemSeconds = SampleColumn("cpu_sys_s")
+    public static let maxRSSKiB = SampleColumn("max_rss_kib")
+    public static let readBytes = SampleColumn("read_bytes")
+    public static let writeBytes = SampleColumn("write_bytes")
+    public static let storeBytes = SampleColumn("store_bytes")
+    public static let storeAllocatedBytes = SampleColumn("store_alloc_bytes")
+    public static let ops = SampleColumn("ops")
+    public static let opsPerSecond = SampleColumn("ops_per_s")
+    public static let settings = SampleColumn("settings")
+    public static let checksum = SampleColumn("checksum")
+    public static let error = SampleColumn("error")
+    public static let parameters = SampleColumn("parameters")
+    public static let dataset = SampleColumn("dataset")
+    public static let p50 = SampleColumn("p50_us")
+    public static let p90 = SampleColumn("p90_us")
+    public static let p99 = SampleColumn("p99_us")
+    public static let p999 = SampleColumn("p999_us")
+    public static let maxLatency = SampleColumn("max_us")
+    public static let residentPages = SampleColumn("resident_pages")
+    public static let childReadySeconds = SampleColumn("child_ready_s")
+    public static let childReadBytes = SampleColumn("child_read_bytes")
+    public static let note = SampleColumn("note")
+    public static let hitRatio = SampleColumn("hit_ratio")
+    public static let reads = SampleColumn("reads")
+    public static let queryPlan = SampleColumn("query_plan")
+    public static let agedAllocatedBytes = SampleColumn("aged_alloc_bytes")
+    public static let reclaimedBytes = SampleColumn("reclaimed_bytes")
+    public static let listSlowdown = SampleColumn("list_slowdown")
+    public static let firstReadSeconds = SampleColumn("first_read_s")
+    public static let lostUpdates = SampleColumn("lost_updates")
+    public static let destroyedRecords = SampleColumn("destroyed_records")
+    public static let refusals = SampleColumn("refusals")
+    public static let retries = SampleColumn("retries")
+    public static let lockWaits = SampleColumn("lock_waits")
+    public static let lockWaitSeconds = SampleColumn("lock_wait_s")
+    public static let lockHoldSeconds = SampleColumn("lock_hold_max_s")
+    public static let extensionOps = SampleColumn("extension_ops")
+    public static let extensionP50 = SampleColumn("extension_p50_us")
+    public static let extensionP90 = SampleColumn("extension_p90_us")
+    public static let extensionP99 = SampleColumn("extension_p99_us")
+    public static let processes = SampleColumn("processes")
+    public static let overBudget = SampleColumn("over_budget")
+    public static let budgetStop = SampleColumn("budget_stop")
+    public static let memoryGrowthKiB = SampleColumn("mem_growth_kib")
+    public static let otherCPUSeconds = SampleColumn("other_cpu_s")
+    public static let loadAverage = SampleColumn("load_1m")
+    public static let repetitionSeconds = SampleColumn("repetition_s")
+    public static let prepareSeconds = SampleColumn("prepare_s")
+    public static let declaredDurability = SampleColumn("declared_durability")
+    public static let syncs = SampleColumn("syncs")
+    public static let writeCalls = SampleColumn("write_calls")
+    public static let writtenBytes = SampleColumn("written_bytes")
+    public static let readCalls = SampleColumn("read_calls")
+    public static let readBytesLogical = SampleColumn("read_bytes_logical")
+    public static let renames = SampleColumn("renames")
+    public static let unlinks = SampleColumn("unlinks")
+    public static let filesCreated = SampleColumn("files_created")
+    public static let faultsMajor = SampleColumn("faults_major")
+    public static let faultsMinor = SampleColumn("faults_minor")
+    public static let contextSwitches = SampleColumn("context_switches")
+    public static let pagesDirtied = SampleColumn("pages_dirtied")
+    public static let syncsPerOp = SampleColumn("syncs_per_op")
+    public static let writeCallsPerOp = SampleColumn("write_calls_per_op")
+    public static let writtenBytesPerOp = SampleColumn("written_bytes_per_op")
+    public static let readCallsPerOp = SampleColumn("read_calls_per_op")
+    public static let readBytesLogicalPerOp = SampleColumn("read_bytes_logical_per_op")
+    public static let renamesPerOp = SampleColumn("renames_per_op")
+    public static let unlinksPerOp = SampleColumn("unlinks_per_op")
+    public static let filesCreatedPerOp = SampleColumn("files_created_per_op")
+    public static let faultsMajorPerOp = SampleColumn("faults_major_per_op")
+    public static let faultsMinorPerOp = SampleColumn("faults_minor_per_op")
+    public static let contextSwitchesPerOp = SampleColumn("context_switches_per_op")
+    public static let pagesDirtiedPerOp = SampleColumn("pages_dirtied_per_op")
+    public static let recordBytes = SampleColumn("record_bytes")
+    public static let writeAmplification = SampleColumn("write_amplification")
 }
 
 extension SampleColumn {

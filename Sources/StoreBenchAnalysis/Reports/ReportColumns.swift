@@ -371,13 +371,14 @@ public enum ReportColumns {
 
     /// `median_<name>` summary columns of sample columns.
     private static func medians(_ ids: [SampleColumn]) -> [ReportColumn] {
-        ids.map { id in
-            let base = sample(id)
-            return ReportColumn(
-                id: .median(id), name: ColumnID.median(id).name, unit: base.unit, polarity: base.polarity,
-                aggregation: .median,
-                group: base.group, deterministic: base.deterministic,
-                description: "median over ok repetitions of \(base.name): \(base.description)")
-        }
+        ids.map { id in median(of: sample(id), id) }
+    }
+
+    /// The `median_<name>` summary column of the sample column `base`.
+    static func median(of base: ReportColumn, _ id: SampleColumn) -> ReportColumn {
+        ReportColumn(
+            id: .median(id), name: ColumnID.median(id).name, unit: base.unit, polarity: base.polarity,
+            aggregation: .median, group: base.group, deterministic: base.deterministic,
+            description: "median over ok repetitions of \(base.name): \(base.description)")
     }
 }

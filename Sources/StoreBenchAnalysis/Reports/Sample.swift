@@ -108,11 +108,8 @@ public struct Sample: Sendable {
 
     public var opsPerSecond: Double { wallSeconds > 0 ? Double(ops) / wallSeconds : 0 }
 
-    /// The `samples.csv` header: ``ReportColumns/samples``.
-    public static var header: [String] { ReportColumns.samples.map(\.name) }
-
-    /// The row's cells in ``header`` order. Measurements of failed rows are left empty.
-    public var fields: [String] { ReportColumns.samples.map(cell) }
+    /// The row's cells in the order of `columns`' samples.csv header. Measurements of failed rows are left empty.
+    public func fields(_ columns: ColumnSet) -> [String] { columns.samples.map(cell) }
 
     /// The cell of `column`: text as is, numbers formatted by unit; measurements empty unless the row is ok.
     func cell(_ column: ReportColumn) -> String {
@@ -162,24 +159,20 @@ public struct Sample: Sendable {
             else { return nil }
             let dirtied = pages * 4096
             return Double(max(written, dirtied)) / Double(recordBytes)
-        case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
-            .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,
-            .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp, .unlinksPerOp,
-            .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp, .pagesDirtiedPerOp:
-            guard let (cost, perOp) = column.countedCost, let count = costs[cost] else { return nil }
-            if !perOp { return Double(count) }
-            return ops > 0 ? Double(count) / Double(ops) : nil
-        case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
-            .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
-            .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes, .overBudget, .budgetStop:
+        default:
+            if let (cost, perOp) = column.countedCost {
+                guard let count = costs[cost] else { return nil }
+                if !perOp { return Double(count) }
+                return ops > 0 ? Double(count) / Double(ops) : nil
+            }
+            // A workload's own column (standard or declared): its noted cell.
             return notes[column].flatMap(Double.init)
         }
     }
 
-    /// Sets the measured value of a numeric column (the inverse of ``number(_:)``, for samples read back).
-    public mutating func set(_ column: SampleColumn, _ value: Double) {
+    /// Sets the measured value of a numeric column (the inverse of ``number(_:)``, for samples read back); a
+    /// workload's column is noted in `unit` (its ``ReportColumn/unit``).
+    public mutating func set(_ column: SampleColumn, _ value: Double, unit: ReportColumn.Unit) {
         switch column {
         case .wallSeconds: wallSeconds = value
         case .cpuUserSeconds: cpuUserSeconds = value
@@ -203,19 +196,12 @@ public struct Sample: Sendable {
         case .maxLatency: latency = (latency ?? LatencyPercentiles()).with { $0.max = value }
         case .recordBytes: recordBytes = Int64(value)
         case .writeAmplification: break  // derived from the counts and record_bytes
-        case .syncs, .writeCalls, .writtenBytes, .readCalls, .readBytesLogical, .renames, .unlinks, .filesCreated,
-            .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied:
-            if let (cost, _) = column.countedCost { costs[cost] = Int64(value) }
-        case .syncsPerOp, .writeCallsPerOp, .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp,
-            .unlinksPerOp, .filesCreatedPerOp, .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp,
-            .pagesDirtiedPerOp:
-            break  // derived from the count and ops
-        case .scenario, .workload, .backend, .variant, .size, .repetition, .status, .settings, .checksum, .error,
-            .parameters, .dataset, .declaredDurability, .residentPages, .childReadySeconds, .childReadBytes, .note,
-            .hitRatio, .reads, .queryPlan, .agedAllocatedBytes, .reclaimedBytes, .listSlowdown, .firstReadSeconds,
-            .lostUpdates, .destroyedRecords, .refusals, .retries, .lockWaits, .lockWaitSeconds, .lockHoldSeconds,
-            .extensionOps, .extensionP50, .extensionP90, .extensionP99, .processes, .overBudget, .budgetStop:
-            notes[column] = CSVFormat.number(value, unit: ReportColumns.sample(column).unit)
+        default:
+            if let (cost, perOp) = column.countedCost {
+                if !perOp { costs[cost] = Int64(value) }  // per operation: derived from the count and ops
+                return
+            }
+            notes[column] = CSVFormat.number(value, unit: unit)
         }
     }
 }

@@ -13,12 +13,16 @@ public final class SampleWriter {
     private let target: URL
     private let partial: URL
     private var descriptor: Int32
+    /// The file's columns (its header).
+    public let columns: ColumnSet
 
-    public init(url: URL) throws {
+    /// Starts `url` with the header of `columns`.
+    public init(url: URL, columns: ColumnSet) throws {
         target = url
+        self.columns = columns
         (descriptor, partial) = try AtomicFile.createTemporary(for: url)
         do {
-            try write(CSVFormat.encode([Sample.header]))
+            try write(CSVFormat.encode([columns.sampleHeader]))
         } catch {
             discard()
             throw error
@@ -29,7 +33,7 @@ public final class SampleWriter {
 
     /// Appends one row (CSV-encoded, CRLF-terminated).
     public func append(_ sample: Sample) throws {
-        try write(CSVFormat.encode([sample.fields]))
+        try write(CSVFormat.encode([sample.fields(columns)]))
     }
 
     /// Appends a row read back from an earlier samples.csv of the same binary, cell for cell.

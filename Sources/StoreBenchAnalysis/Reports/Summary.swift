@@ -25,12 +25,6 @@ public struct SummaryBuilder {
         var caseSeconds: Double?
     }
 
-    /// The sample columns whose medians the summary reports.
-    static let medianColumns: [SampleColumn] = ReportColumns.samples.compactMap { column in
-        guard column.aggregation == .median, case .sample(let id) = column.id else { return nil }
-        return id
-    }
-
     private var order: [RowKey] = []
     private var rows: [RowKey: Accumulator] = [:]
     /// The reach the run aimed for (both ends of the median's interval within ±this of the median).
@@ -39,12 +33,16 @@ public struct SummaryBuilder {
     public let schedule: LookSchedule
     /// The cores of the machine that ran the samples (for the contention flag).
     public let cores: Int
+    /// The files' columns: the summary's are ``ColumnSet/summary``.
+    public let columns: ColumnSet
 
     /// `order` fixes the row order of the summary (the plan's order); rows not in it follow in first-seen order.
     public init(
         order: [RowKey] = [], targetPrecision: Double = NoiseFlags.defaultTargetPrecision,
-        schedule: LookSchedule = .single, cores: Int = ProcessInfo.processInfo.activeProcessorCount
+        schedule: LookSchedule = .single, cores: Int = ProcessInfo.processInfo.activeProcessorCount,
+        columns: ColumnSet = .standard
     ) {
+        self.columns = columns
         self.targetPrecision = targetPrecision
         self.schedule = schedule
         self.cores = cores
@@ -65,7 +63,7 @@ public struct SummaryBuilder {
             row.wall.append(sample.wallSeconds)
             row.wallTotal += sample.wallSeconds
             row.otherCPUTotal += sample.otherCPUSeconds ?? 0
-            for column in Self.medianColumns {
+            for column in columns.medianColumns {
                 if let value = sample.number(column) { row.values[column, default: []].append(value) }
             }
         case .failed:
@@ -85,8 +83,8 @@ public struct SummaryBuilder {
         rows[key]?.caseSeconds = caseSeconds
     }
 
-    /// The `summary.csv` header: ``ReportColumns/summary``.
-    public static var header: [String] { ReportColumns.summary.map(\.name) }
+    /// The `summary.csv` header: ``ColumnSet/summary``.
+    public var header: [String] { columns.summaryHeader }
 
     /// One summarized row.
     public struct Row: Sendable {
@@ -192,7 +190,7 @@ public struct SummaryBuilder {
     /// `summary.json`: the same rows as summary.csv, one object each, numbers as JSON numbers and empty cells as
     /// null, after `environment` (the run's environment.json as an object).
     public func json(environment: Data) throws -> Data {
-        let columns = ReportColumns.summary
+        let columns = self.columns.summary
         let rows: [[String: Any]] = summary.map { row in
             var object: [String: Any] = [:]
             for column in columns {
@@ -219,6 +217,6 @@ public struct SummaryBuilder {
 
     /// `summary.csv` as rows of cells, header first.
     public var csvRows: [[String]] {
-        [Self.header] + summary.map { row in ReportColumns.summary.map(row.cell) }
+        [header] + summary.map { row in columns.summary.map(row.cell) }
     }
 }

@@ -35,10 +35,15 @@ public struct RunFolder: Sendable {
     /// unsynced.csv beside the run (an enumerated crash run's), when present.
     public let unsynced: UnsyncedEvidence?
 
-    /// Reads `path` (a run folder). Throws a ``RunFolderError`` naming the file (and line) of the first problem.
-    public init(_ path: String) throws {
+    /// The columns the folder was read by (their numbers checked by unit; columns it does not know are kept as text).
+    public let columns: ColumnSet
+
+    /// Reads `path` (a run folder) by `columns` (the invocation's: the standard ones and its workloads'). Throws a
+    /// ``RunFolderError`` naming the file (and line) of the first problem.
+    public init(_ path: String, columns: ColumnSet = .standard) throws {
         let url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
         self.url = url
+        self.columns = columns
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw RunFolderError(.notARun, "\(path): no such directory")
@@ -65,8 +70,8 @@ public struct RunFolder: Sendable {
         } catch {
             throw RunFolderError(.notARun, "\(url.path)/environment.json: \(error)")
         }
-        summary = try Self.table(url, "summary.csv", columns: ReportColumns.summary, required: true)!
-        samples = try Self.table(url, "samples.csv", columns: ReportColumns.samples, required: true)!
+        summary = try Self.table(url, "summary.csv", columns: columns.summary, required: true)!
+        samples = try Self.table(url, "samples.csv", columns: columns.samples, required: true)!
         classes = try Self.table(url, "classes.csv", columns: [], required: false)
         // Crash results beside the run are read by the crash reader's rules too (columns, counts that are counts).
         var durability: Table?

@@ -12,7 +12,7 @@ struct InterruptedRun {
         let description: String
     }
 
-    init(directory path: String, binaryHash: String) throws {
+    init(directory path: String, binaryHash: String, columns: ColumnSet) throws {
         directory = URL(fileURLWithPath: path, isDirectory: true)
         let environment = directory.appendingPathComponent("environment.json")
         guard let data = FileManager.default.contents(atPath: environment.path) else {
@@ -38,11 +38,11 @@ struct InterruptedRun {
         }
         self.recorded = recorded
         do {
-            samples = try SampleTable(path: directory.appendingPathComponent("samples.csv").path)
+            samples = try SampleTable(path: directory.appendingPathComponent("samples.csv").path, columns: columns)
         } catch {
             throw Refusal(description: "--resume \(path): \(error)")
         }
-        guard samples.header == Sample.header else {
+        guard samples.header == columns.sampleHeader else {
             throw Refusal(description: "--resume \(path): samples.csv has other columns than this storebench writes")
         }
     }

@@ -26,11 +26,21 @@ public final class Repetition {
     public let bound: RepetitionBound?
     private let started = monotonicNanoseconds()
 
+    /// The columns this repetition's workload may note: the standard workload columns and its own
+    /// (``Workload/columns``).
+    let notable: Set<SampleColumn>
+
     init(
         launch: LaunchTarget, readBack: BackendDescriptor.ReadBack, storeIsFilled: Bool = false,
-        templates: FillSharing? = nil, bound: RepetitionBound? = nil, open: @escaping () throws -> any Store
+        templates: FillSharing? = nil, bound: RepetitionBound? = nil, declared: [ReportColumn] = [],
+        open: @escaping () throws -> any Store
     ) {
         self.bound = bound
+        notable = ReportColumns.notes.union(
+            declared.compactMap { column in
+                guard case .sample(let id) = column.id else { return nil }
+                return id
+            })
         self.launch = launch
         self.readBack = readBack
         self.storeIsFilled = storeIsFilled
@@ -145,9 +155,10 @@ public final class Repetition {
         try readBackArticles().check(against: expected)
     }
 
-    /// Sets a report cell of this repetition's row (a column of ``ReportColumns/notes``).
+    /// Sets a report cell of this repetition's row: a standard workload column (``ReportColumns/notes``) or one the
+    /// workload declares (``Workload/columns``).
     public func note(_ column: SampleColumn, _ value: String) {
-        precondition(ReportColumns.notes.contains(column), "\(column) is not a column a workload may note")
+        precondition(notable.contains(column), "\(column) is not a column this workload may note (declare it)")
         notes[column] = value
     }
 

@@ -134,7 +134,7 @@ final class RepetitionRunner {
         let location = StoreLocation(directory: directory, variant: planned.variant)
         let repetition = Repetition(
             launch: target, readBack: backend.readBack, storeIsFilled: storeIsFilled, templates: templates,
-            bound: bound
+            bound: bound, declared: planned.workload.columns
         ) {
             let store = try backend.open(location)
             settings = store.effectiveSettings

@@ -39,7 +39,7 @@ public struct RunInvocation {
         let binaryHash = childExecutable.map(InterruptedRun.hash(of:)) ?? ""
         do {
             if let resume = request.resume {
-                let found = try InterruptedRun(directory: resume, binaryHash: binaryHash)
+                let found = try InterruptedRun(directory: resume, binaryHash: binaryHash, columns: standard.columns)
                 request = request.resuming(found.recorded, in: resume)
                 previous = found
             } else {

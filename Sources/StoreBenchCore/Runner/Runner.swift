@@ -92,10 +92,11 @@ public struct Runner {
         let counters = options.counters ? CostCounters.open(fileSystem: fileSystem) : nil
         defer { counters?.close() }
         let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
-        let samples = try SampleWriter(url: options.output.appendingPathComponent("samples.csv"))
+        let samples = try SampleWriter(
+            url: options.output.appendingPathComponent("samples.csv"), columns: workloads.columns)
         var summary = SummaryBuilder(
             order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
-            schedule: scenario.policy.schedule)
+            schedule: scenario.policy.schedule, columns: workloads.columns)
         let policy = scenario.policy
         var schedule = RepetitionSchedule(
             policy: policy, caseCount: plan.cases.count, race: policy.racing ? plan.raceGroups : nil,

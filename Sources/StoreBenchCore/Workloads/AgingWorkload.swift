@@ -16,6 +16,20 @@ public struct AgingWorkload: Workload {
     public static let rounds = WorkloadTable(file: "rounds.csv", columns: AgingRound.columns)
     public var tables: [WorkloadTable] { [Self.rounds] }
 
+    /// The store's growth, what compaction gave back and the launch list's slowdown, beside the time.
+    public var figures: WorkloadFigures? {
+        WorkloadFigures(
+            [
+                .init(.agedAllocatedBytes, "allocated after the churn"),
+                .init(.reclaimedBytes, "given back by compaction"),
+                .init(.listSlowdown, "launch list, aged / fresh"),
+            ],
+            introduction: "`aging`: the store's allocated bytes after the churn, what the timed compaction gave back, "
+                + "and the launch list's time after the churn over its time on the fresh store (every round is in "
+                + "rounds.csv and charts/aging.png).",
+            introducedBy: [.agedAllocatedBytes, .listSlowdown])
+    }
+
     public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
         Int64(notes[.reclaimedBytes] ?? "") != nil && notes[.note]?.contains("compaction: ") == true
             ? nil : "the row does not record the bytes reclaimed and how the store compacted"

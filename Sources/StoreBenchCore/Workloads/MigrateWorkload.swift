@@ -12,6 +12,17 @@ public struct MigrateWorkload: Workload {
     public init() {}
     public let name = "migrate"
 
+    /// The first full read after the upgrade, beside the time and in the recommendation (a lazy strategy pays there).
+    public var figures: WorkloadFigures? {
+        WorkloadFigures(
+            [.init(.firstReadSeconds, "first full read")],
+            introduction: "`migrate`: the first full read as version 2 right after the timed upgrade.",
+            deferred: .init(
+                .firstReadSeconds,
+                lead: "The time ends when the store is open as version 2; the first full read after it pays what a "
+                    + "lazy strategy deferred (`first_read_s`, median; by the sum of both medians): "))
+    }
+
     public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
         Double(notes[.firstReadSeconds] ?? "") != nil && notes[.note]?.contains("migration: ") == true
             ? nil : "the row does not record the first read's time and how the store migrated"

@@ -22,6 +22,27 @@ public struct SharedWorkload: Workload {
     public let name = "shared"
     public var childJobs: [any ChildJob.Type] { [SharedWorkerJob.self, SharedCheckJob.self] }
 
+    /// Lost updates, refusals, waits and the extension's latency, beside the time; a row whose extension never
+    /// worked beside the app shows "not exercised".
+    public var figures: WorkloadFigures? {
+        WorkloadFigures(
+            [
+                .init(.lostUpdates, "lost updates"), .init(.destroyedRecords, "destroyed"),
+                .init(.refusals, "refusals"), .init(.retries, "retries"), .init(.lockWaits, "lock waits"),
+                .init(.lockWaitSeconds, "waiting for locks"), .init(.lockHoldSeconds, "longest lock hold"),
+                .init(.extensionOps, "extension operations with the app working"),
+                .init(.extensionP50, "extension p50"), .init(.extensionP99, "extension p99"),
+            ],
+            counting: "app operations",
+            introduction: "`shared`: the app and its extension as two processes on one store, summed over both: "
+                + "acknowledged writes lost to the other process's later whole-file rewrite, attempts the library "
+                + "refused (SQLITE_BUSY, GDBM_CANT_BE_WRITER) and their retries, lock waits (busy-handler calls) and "
+                + "the time spent waiting, the longest write lock held, the extension's operations that arrived while "
+                + "the app worked and their latency from arrival (\"not exercised\": none did, so the row's counts "
+                + "rest on nothing; each process's own figures are in samples.csv's `processes`).",
+            introducedBy: [.lockWaits], exercisedBy: .extensionOps)
+    }
+
     public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
         notes[.processes]?.hasPrefix("app: ") == true && notes[.note]?.hasPrefix("sharing: ") == true
             && Int(notes[.lostUpdates] ?? "") != nil && Int(notes[.refusals] ?? "") != nil

@@ -119,6 +119,12 @@ public protocol Workload: Sendable {
     /// with the row's key (``WorkloadTableKey``), then the workload's columns; a repetition adds rows with
     /// ``Repetition/addRow(to:_:)``, and the run writes the file when a verified repetition added any.
     var tables: [WorkloadTable] { get }
+    /// Its own columns of samples.csv (``ReportColumn/declared(_:_:_:aggregation:_:)``), appended after the standard
+    /// ones; the workload notes their cells with ``Repetition/note(_:_:)``. Run, report, compare, `columns` and the
+    /// charts read them from the invocation's ``ColumnSet`` (``WorkloadRegistry/columns``).
+    var columns: [ReportColumn] { get }
+    /// What the decision report shows of it beside its time (``WorkloadFigures``); nil: nothing.
+    var figures: WorkloadFigures? { get }
 }
 
 /// A table a workload writes beside samples.csv: its file name (a plain `*.csv` name) and its own columns.
@@ -156,6 +162,10 @@ extension Workload {
     public func missingNotes(_ notes: [SampleColumn: String]) -> String? { nil }
 
     public var tables: [WorkloadTable] { [] }
+
+    public var columns: [ReportColumn] { [] }
+
+    public var figures: WorkloadFigures? { nil }
 
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {

@@ -1,6 +1,8 @@
 /// The workloads a runner may use, by name; built by the caller and passed in (no global registry).
 public struct WorkloadRegistry: Sendable {
     public private(set) var workloads: [any Workload] = []
+    /// The columns of the files its runs write: the standard ones and every workload's own (``Workload/columns``).
+    public private(set) var columns = ColumnSet.standard
 
     public init(_ workloads: [any Workload] = []) {
         for workload in workloads { register(workload) }
@@ -15,7 +17,8 @@ public struct WorkloadRegistry: Sendable {
         }
     }
 
-    /// Adds a workload; throws when its name is taken or reserved (`sql:…` names a workload file's operation).
+    /// Adds a workload; throws when its name is taken or reserved (`sql:…` names a workload file's operation), or a
+    /// column it declares cannot be one (``ColumnSet/init(declaring:)``).
     public mutating func add(_ workload: any Workload) throws {
         guard self[workload.name] == nil else {
             throw RegistrationError(
@@ -25,7 +28,21 @@ public struct WorkloadRegistry: Sendable {
             throw RegistrationError(
                 description: "the workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
         }
+        if !workload.columns.isEmpty {
+            do {
+                columns = try ColumnSet(declaring: columns.declared + workload.columns)
+            } catch {
+                throw RegistrationError(description: "the workload '\(workload.name)': \(error)")
+            }
+        }
         workloads.append(workload)
+    }
+
+    /// The figures each workload declares for the decision report (``Workload/figures``), by name.
+    public var figures: [String: WorkloadFigures] {
+        Dictionary(workloads.compactMap { workload in workload.figures.map { (workload.name, $0) } }) { first, _ in
+            first
+        }
     }
 
     /// This registry with the workloads `scenario` read from sql workload files.
