@@ -107,12 +107,15 @@ let package = Package(
         // The contract suites as a library: every check the package's own backends pass, run on any descriptor.
         .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchBackends"]),
         .executableTarget(name: "storebench", dependencies: ["StoreBenchCommands"]),
+        // A test-only workload in one folder, registered by one line (its main.swift): the proof that a workload
+        // declares its child job, columns, figures and advise operation and every command picks them up.
+        .executableTarget(name: "HandoffBench", dependencies: ["StoreBenchKit"], path: "Tests/HandoffBench"),
         .testTarget(
             name: "StoreBenchTests",
             dependencies: [
                 "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
                 "SQLiteAPI", "LMDBAPI", "GDBMAPI", "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit",
-                "storebench",
+                "storebench", "HandoffBench",
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             // The published JSON Schemas the export tests validate against (read from the source tree).

@@ -49,7 +49,7 @@ public struct AdvicePlan: Sendable {
     public init(_ profile: AppProfile, backends: BackendRegistry, workloads: WorkloadRegistry = .standard) {
         self.profile = profile
         var measures: [Measure] = []
-        for operation in AppProfile.Operation.allCases where (profile.perDay[operation] ?? 0) > 0 {
+        for operation in profile.perDay.keys.sorted() where (profile.perDay[operation] ?? 0) > 0 {
             measures.append(Self.measure(operation, profile: profile, workloads: workloads))
         }
         self.measures = measures
@@ -198,6 +198,10 @@ public struct AdvicePlan: Sendable {
                     "cache", named([.count: 2_000, .keys: data.parameters["cache_keys"] ?? 1_000]), false,
                     "1 cache get or put (cache); 2,000 per repetition"
                 )
+            default:
+                // An operation a registered workload declares (``AdviceOperation``); the profile's parser only
+                // accepts the keys of those this registry holds.
+                declared(operation, profile: profile, workloads: workloads)
             }
         // The profile's shape and data parameters, where the workload has them.
         // A workload missing from the registry gets no shape parameters here; the scenario's parser names it.
@@ -214,6 +218,19 @@ public struct AdvicePlan: Sendable {
         }
         return Measure(
             operation: operation, workload: workload, parameters: parameters, wholeRepetition: whole, unit: unit)
+    }
+
+    /// The workload, parameters, whole-repetition flag and unit of a declared operation.
+    private static func declared(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
+        -> (String, [String: Int], Bool, String)
+    {
+        guard
+            let (workload, declared) = workloads.adviceOperations.first(where: {
+                $0.operation.key == operation.rawValue
+            })
+        else { preconditionFailure("no registered workload declares the operation \(operation.rawValue)") }
+        let data = profile.operationData
+        return (workload, declared.parameters(data), declared.wholeRepetition, declared.unit(data))
     }
 
     /// Parameters by their declared names (a misspelt name does not compile), as the scenario writes them.

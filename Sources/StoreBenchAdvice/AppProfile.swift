@@ -6,37 +6,64 @@ import Yams
 /// happens per day, the budgets some operations must meet, and the durability the data needs. Parsed strictly, like
 /// a scenario (docs/CLI.md): unknown keys, wrong types and out-of-range values are errors naming the key.
 public struct AppProfile: Sendable, Equatable {
-    /// An app operation `advise` measures, and the workload that measures it.
-    public enum Operation: String, CaseIterable, Sendable, Comparable, Codable {
-        case launch, save, edit, search
-        case markRead = "mark_read"
-        case tagQuery = "tag_query"
-        case tagChange = "tag_change"
-        case migration, setting, cache
-        case openParent = "open_parent"
-        case parentRead = "parent_read"
+    /// An app operation `advise` measures, and the workload that measures it: a standard one (the static members) or
+    /// one a registered workload declares (``AdviceOperation``, ``init(declared:)``).
+    public struct Operation: RawRepresentable, Hashable, Sendable, Comparable, Codable {
+        /// Its key in a profile (`per_day.<key>`).
+        public let rawValue: String
+        /// The operation in words, for sentences ("a launch (first screen in memory)").
+        public let phrase: String
+
+        private init(_ key: String, _ phrase: String) { (self.rawValue, self.phrase) = (key, phrase) }
+
+        /// The standard operation `rawValue`, nil when there is none.
+        public init?(rawValue: String) {
+            guard let standard = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = standard
+        }
+
+        /// The operation a workload declares.
+        public init(declared operation: AdviceOperation) { self.init(operation.key, operation.phrase) }
+
+        public static let launch = Operation("launch", "a launch (first screen in memory)")
+        public static let save = Operation("save", "a save of one record")
+        public static let edit = Operation("edit", "an edit of one record")
+        public static let search = Operation("search", "a search")
+        public static let markRead = Operation("mark_read", "marking one record read (in a bulk change)")
+        public static let tagQuery = Operation("tag_query", "the tag sidebar and one tag's list")
+        public static let tagChange = Operation("tag_change", "a tag change")
+        public static let migration = Operation("migration", "a model migration with its first full read")
+        public static let setting = Operation("setting", "a setting written")
+        public static let cache = Operation("cache", "a cache operation")
+        public static let openParent = Operation(
+            "open_parent", "opening a parent (its newest records with their authors)")
+        public static let parentRead = Operation("parent_read", "marking a parent read")
         /// An operation of the app or of its extension while both work on one store (`processes.extension`).
-        case extensionOperation = "extension"
+        public static let extensionOperation = Operation(
+            "extension", "an operation of the app or its extension, both processes on one store")
 
-        public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+        /// The standard operations, in the order advice lists them (declared ones follow, by key).
+        public static let allCases: [Operation] = [
+            .launch, .save, .edit, .search, .markRead, .tagQuery, .tagChange, .migration, .setting, .cache,
+            .openParent, .parentRead, .extensionOperation,
+        ]
 
-        /// "the launch list", for sentences.
-        public var phrase: String {
-            switch self {
-            case .launch: "a launch (first screen in memory)"
-            case .save: "a save of one record"
-            case .edit: "an edit of one record"
-            case .search: "a search"
-            case .markRead: "marking one record read (in a bulk change)"
-            case .tagQuery: "the tag sidebar and one tag's list"
-            case .tagChange: "a tag change"
-            case .migration: "a model migration with its first full read"
-            case .setting: "a setting written"
-            case .cache: "a cache operation"
-            case .openParent: "opening a parent (its newest records with their authors)"
-            case .parentRead: "marking a parent read"
-            case .extensionOperation: "an operation of the app or its extension, both processes on one store"
-            }
+        public static func == (a: Self, b: Self) -> Bool { a.rawValue == b.rawValue }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+        public static func < (a: Self, b: Self) -> Bool {
+            let rank = { (operation: Self) in allCases.firstIndex(of: operation) ?? allCases.count }
+            return (rank(a), a.rawValue) < (rank(b), b.rawValue)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let key = try decoder.singleValueContainer().decode(String.self)
+            self = Self(rawValue: key) ?? Self(key, key)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
         }
     }
 
@@ -95,7 +122,7 @@ public struct AppProfile: Sendable, Equatable {
         "name", "description", "data", "per_day", "launch_list", "parent_screen", "budgets", "durability", "candidates",
         "crash_trials", "run_seconds", "growth", "processes",
     ]
-    static let dataKeys = [
+    public static let dataKeys = [
         "records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
         "tags", "tags_per_note", "archived_percent", "cache_keys", "cache_capacity", "value_bytes", "settings",
         "parents", "parent_skew", "unread_percent",
@@ -146,12 +173,18 @@ public struct AppProfile: Sendable, Equatable {
     }
 
     /// Reads and parses the profile at `path`.
-    public init(file path: String) throws {
-        try self.init(data: NodeReader.contents(ofFile: path, kind: "profile", maximumBytes: 65_536), file: path)
+    public init(file path: String, operations: [AdviceOperation] = []) throws {
+        try self.init(
+            data: NodeReader.contents(ofFile: path, kind: "profile", maximumBytes: 65_536), file: path,
+            operations: operations)
     }
 
-    public init(data bytes: Data, file: String) throws {
+    /// Reads a profile; `operations` are the workloads' declared ones (``AdviceOperation``), which it may name beside
+    /// the standard ones.
+    public init(data bytes: Data, file: String, operations declared: [AdviceOperation] = []) throws {
         self.file = file
+        let operations =
+            Operation.allCases.filter { $0 != .extensionOperation } + declared.map(Operation.init(declared:))
         let reader = NodeReader(file: file)
         guard let root = try NodeReader.document(bytes, file: file) else {
             throw reader.error("", "the file is empty; a profile needs name, data, per_day and durability")
@@ -195,10 +228,10 @@ public struct AppProfile: Sendable, Equatable {
         }
         guard let usage = top["per_day"] else { throw reader.error("per_day", "required key is missing") }
         for (key, value) in try reader.mapping(
-            usage, at: "per_day", allowed: Operation.allCases.filter { $0 != .extensionOperation }.map(\.rawValue),
-            what: "operations")
+            usage, at: "per_day", allowed: operations.map(\.rawValue), what: "operations")
         {
-            perDay[Operation(rawValue: key)!] = try reader.decimal(value, at: "per_day.\(key)", range: 0...10_000_000)!
+            perDay[operations.first { $0.rawValue == key }!] = try reader.decimal(
+                value, at: "per_day.\(key)", range: 0...10_000_000)!
         }
         if let node = top["processes"] {
             processes = try Self.processes(node, reader: reader)
@@ -212,7 +245,8 @@ public struct AppProfile: Sendable, Equatable {
             try reader.integer(top["parent_screen"], at: "parent_screen", range: 1...10_000) ?? parentScreen
         if let budgetsNode = top["budgets"] {
             for (key, value) in try reader.mapping(
-                budgetsNode, at: "budgets", allowed: Operation.allCases.map(\.rawValue), what: "operations")
+                budgetsNode, at: "budgets", allowed: (operations + [.extensionOperation]).map(\.rawValue),
+                what: "operations")
             {
                 let path = "budgets.\(key)"
                 let fields = try reader.mapping(value, at: path, allowed: Self.budgetKeys)
@@ -225,7 +259,7 @@ public struct AppProfile: Sendable, Equatable {
                 guard let percentile = ["p50": 50, "p90": 90, "p99": 99][percentileText] else {
                     throw reader.error("\(path).percentile", "'\(percentileText)'; allowed: p50, p90, p99")
                 }
-                let operation = Operation(rawValue: key)!
+                let operation = (operations + [.extensionOperation]).first { $0.rawValue == key }!
                 guard (perDay[operation] ?? 0) > 0 else {
                     throw reader.error(
                         path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")
@@ -266,12 +300,12 @@ public struct AppProfile: Sendable, Equatable {
                     "growth", "reaches \(todaySize + perDay * days) records; a profile may describe at most 10000000")
             }
         }
-        try checkOperationsHaveData(reader)
+        try checkOperationsHaveData(reader, declared: declared)
     }
 
     /// Each operation needs the data its workload stores.
-    private func checkOperationsHaveData(_ reader: NodeReader) throws {
-        for (operation, frequency) in perDay where frequency > 0 {
+    private func checkOperationsHaveData(_ reader: NodeReader, declared: [AdviceOperation]) throws {
+        for (operation, frequency) in perDay.sorted(by: { $0.key < $1.key }) where frequency > 0 {
             let missing: String? =
                 switch operation {
                 case .launch: data.records == 0 && data.messages == 0 ? "records or messages" : nil
@@ -282,6 +316,7 @@ public struct AppProfile: Sendable, Equatable {
                 case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
                 case .openParent, .parentRead: data.parents == 0 ? "parents" : nil
                 case .extensionOperation: data.records == 0 ? "records" : nil
+                default: declared.first { $0.key == operation.rawValue }.flatMap(missingData)
                 }
             if let missing {
                 throw reader.error(
@@ -290,6 +325,33 @@ public struct AppProfile: Sendable, Equatable {
                 )
             }
         }
+    }
+
+    /// What a declared operation needs that the profile's data does not give ("records and tags"), nil: nothing.
+    private func missingData(_ operation: AdviceOperation) -> String? {
+        let given = { (name: String) -> Bool in
+            switch name {
+            case "records": self.data.records > 0
+            case "messages": self.data.messages > 0
+            case "users": self.data.users > 0
+            case "parents": self.data.parents > 0
+            default: self.data.parameters[name] != nil
+            }
+        }
+        let missing = operation.needs.filter { !given($0) }
+        return missing.isEmpty ? nil : missing.joined(separator: " and ")
+    }
+
+    /// The profile's data as a declared operation reads it (``AdviceOperation/ProfileData``).
+    public var operationData: AdviceOperation.ProfileData {
+        var values = data.parameters
+        values["records"] = data.records
+        values["messages"] = data.messages
+        values["users"] = data.users
+        values["parents"] = data.parents
+        values["launch_list"] = launchList
+        values["parent_screen"] = parentScreen
+        return AdviceOperation.ProfileData(values)
     }
 
     /// `processes: {extension: {per_day: N, refused_percent: P}}`.

@@ -55,7 +55,7 @@ struct AdviseCommand: ParsableCommand {
         }
         let registry = CommandEnvironment.current.registry()
         let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
-            let profile = try AppProfile(file: self.profile!)
+            let profile = try AppProfile(file: self.profile!, operations: CommandEnvironment.current.adviceOperations)
             let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
             for candidate in plan.candidates {
                 let spec = try BackendSpec(parsing: candidate)
@@ -304,7 +304,9 @@ struct AdviseCommand: ParsableCommand {
     private func answer(in claim: RunOutput) throws -> ExitCode {
         let out = claim.url
         let registry = CommandEnvironment.current.registry()
-        let profile = try AppProfile(file: out.appendingPathComponent("profile.yaml").path)
+        let profile = try AppProfile(
+            file: out.appendingPathComponent("profile.yaml").path,
+            operations: CommandEnvironment.current.adviceOperations)
         let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
         let run = out.appendingPathComponent("run")
         let folder = try RunFolder(run.path, columns: CommandEnvironment.current.columns)

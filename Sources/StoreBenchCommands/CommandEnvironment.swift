@@ -1,3 +1,4 @@
+import StoreBenchAdvice
 import StoreBenchBackends
 import StoreBenchCore
 
@@ -30,6 +31,7 @@ public struct CommandEnvironment: Sendable {
         for backend in extraBackends { try registry.add(backend) }
         var workloads = WorkloadRegistry.standard
         for workload in extraWorkloads { try workloads.add(workload) }
+        try Self.checkAdviceOperations(workloads)
         self.extraBackends = extraBackends
         self.extraWorkloads = extraWorkloads
     }
@@ -40,6 +42,28 @@ public struct CommandEnvironment: Sendable {
         var registry = BackendRegistry.standard()
         for backend in extraBackends { registry.register(backend) }
         return registry
+    }
+
+    /// The advise operations the workloads declare (``Workload/adviceOperations``), which a profile may name.
+    public var adviceOperations: [AdviceOperation] { workloads().adviceOperations.map(\.operation) }
+
+    /// A declared operation's key must be its own (not a standard operation's, not another workload's) and the data
+    /// it needs a profile's data key.
+    static func checkAdviceOperations(_ workloads: WorkloadRegistry) throws {
+        var taken = Set(AppProfile.Operation.allCases.map(\.rawValue))
+        let data = Set(["records", "messages", "users", "parents"] + AppProfile.dataKeys)
+        for (workload, operation) in workloads.adviceOperations {
+            guard taken.insert(operation.key).inserted else {
+                throw RegistrationError(
+                    description: "the workload '\(workload)': the advise operation '\(operation.key)' is taken; give "
+                        + "yours a key of its own")
+            }
+            if let unknown = operation.needs.first(where: { !data.contains($0) }) {
+                throw RegistrationError(
+                    description: "the workload '\(workload)': the advise operation '\(operation.key)' needs "
+                        + "'\(unknown)', which is no profile data key (\(data.sorted().joined(separator: ", ")))")
+            }
+        }
     }
 
     /// The columns of the invocation's files: the standard ones and those its workloads declare

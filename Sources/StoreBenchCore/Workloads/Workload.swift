@@ -125,6 +125,9 @@ public protocol Workload: Sendable {
     var columns: [ReportColumn] { get }
     /// What the decision report shows of it beside its time (``WorkloadFigures``); nil: nothing.
     var figures: WorkloadFigures? { get }
+    /// The app operations `advise` times with it (``AdviceOperation``); none for most workloads, whose operations
+    /// advise's own profile keys name.
+    var adviceOperations: [AdviceOperation] { get }
 }
 
 /// A table a workload writes beside samples.csv: its file name (a plain `*.csv` name) and its own columns.
@@ -167,6 +170,8 @@ extension Workload {
 
     public var figures: WorkloadFigures? { nil }
 
+    public var adviceOperations: [AdviceOperation] { [] }
+
     /// The default parameter values.
     public var defaultParameters: WorkloadParameters {
         WorkloadParameters(
@@ -205,7 +210,7 @@ extension WorkloadCase {
 
 extension Sequence where Element == Article {
     /// The summed ``Article/payloadBytes``.
-    var payloadBytes: Int64 { reduce(0) { $0 + Int64($1.payloadBytes) } }
+    public var payloadBytes: Int64 { reduce(0) { $0 + Int64($1.payloadBytes) } }
 }
 
 /// What a timed operation did: the app operations done and what they returned.
