@@ -101,7 +101,7 @@ public struct Advice: Sendable {
             budgets.filter { $0.outcome == .notMeasuredEnough }.map { check in
                 let more = secondsToDecide(check).map { "; about \(Advice.time($0)) more" } ?? ""
                 let what =
-                    check.operation == .extensionOperation
+                    check.operation == .extensionWork
                     ? "not exercised enough (the extension worked beside the app in \(check.repetitions) "
                         + "repetitions; \(check.minimum) needed\(more))"
                     : "not measured enough (n=\(check.repetitions); \(check.minimum) needed\(more))"
@@ -203,7 +203,7 @@ public struct Advice: Sendable {
             let window = plan.profile.lossWindowMilliseconds.map { _ in
                 LossWindow(crash: crashes[key], savesPerDay: plan.profile.savesPerDay)
             }
-            let sharing = plan.operation(of: .extensionOperation).flatMap {
+            let sharing = plan.operation(of: .extensionWork).flatMap {
                 SharingCheck(rows: rows, profile: plan.profile, workload: $0.workload)
             }
             let meets =
@@ -339,11 +339,11 @@ public struct Advice: Sendable {
         if let percentile {
             // The extension's own operations where the profile's other process is judged (its latency columns).
             let columns: [SampleColumn] =
-                measure.operation == .extensionOperation
+                measure.operation == .extensionWork
                 ? [.extensionP50, .extensionP90, .extensionP99] : [.p50, .p90, .p99]
             let column = percentile == 50 ? columns[0] : percentile == 90 ? columns[1] : columns[2]
             let recorded = ok.compactMap { $0.values[column] }
-            if measure.operation == .extensionOperation {
+            if measure.operation == .extensionWork {
                 // Only the extension's own latencies say how long it waited: a repetition in which it ran no operation
                 // (the app finished first) has none, and the app's time per operation is no stand-in.
                 atPercentile = Statistics.median(recorded).map { $0 / 1_000_000 }

@@ -90,7 +90,7 @@ public struct AdvicePlan: Sendable {
     /// whose percentile comes from per-operation latencies, and those whose repetition is the operation. (The
     /// extension's budget is on its own operations, which the app's repetition does not time one by one.)
     public static func holdsToBudget(_ measure: Measure) -> Bool {
-        measure.operation != .extensionOperation && measure.operation != .markRead
+        measure.operation != .extensionWork && measure.operation != .markRead
     }
 
     private static func measure(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
@@ -169,7 +169,7 @@ public struct AdvicePlan: Sendable {
                     "every record of one parent marked read, committed as one app operation (parent-read); "
                         + "\(min(10, data.parents)) per repetition"
                 )
-            case .extensionOperation:
+            case .extensionWork:
                 (
                     "shared",
                     named([

@@ -42,7 +42,7 @@ public struct AdviceProbe: Sendable {
             repetitions: (repetitions, repetitions), precision: false
         ) { measure in
             var parameters = measure.parameters
-            if !measure.wholeRepetition, measure.operation != .extensionOperation,
+            if !measure.wholeRepetition, measure.operation != .extensionWork,
                 let count = parameters[ParameterName.count.text]
             {
                 parameters[ParameterName.count.text] = min(count, operations)
@@ -72,7 +72,7 @@ public struct AdviceProbe: Sendable {
                 let perOperation = zip(walls, ops).map { $0 / $1 }.max() ?? 0
                 // A repetition's harness (open, fill or copy, verify) is its time less its timed part.
                 let overhead = zip(cost, walls).map { max($0 - $1, 0) }
-                let scale = measure.wholeRepetition || measure.operation == .extensionOperation ? 1 : full
+                let scale = measure.wholeRepetition || measure.operation == .extensionWork ? 1 : full
                 let timed = measure.wholeRepetition ? (walls.max() ?? 0) : perOperation * scale
                 // Out only on the rules that drop a strategy (a miss no repetition can undo, or the early-drop
                 // rule's evidence): a probe repetition of 10 operations is cut by one over a p99 budget, which the

@@ -39,13 +39,13 @@ public struct AppProfile: Sendable, Equatable {
             "open_parent", "opening a parent (its newest records with their authors)")
         public static let parentRead = Operation("parent_read", "marking a parent read")
         /// An operation of the app or of its extension while both work on one store (`processes.extension`).
-        public static let extensionOperation = Operation(
+        public static let extensionWork = Operation(
             "extension", "an operation of the app or its extension, both processes on one store")
 
         /// The standard operations, in the order advice lists them (declared ones follow, by key).
         public static let allCases: [Operation] = [
             .launch, .save, .edit, .search, .markRead, .tagQuery, .tagChange, .migration, .setting, .cache,
-            .openParent, .parentRead, .extensionOperation,
+            .openParent, .parentRead, .extensionWork,
         ]
 
         public static func == (a: Self, b: Self) -> Bool { a.rawValue == b.rawValue }
@@ -184,7 +184,7 @@ public struct AppProfile: Sendable, Equatable {
     public init(data bytes: Data, file: String, operations declared: [AdviceOperation] = []) throws {
         self.file = file
         let operations =
-            Operation.allCases.filter { $0 != .extensionOperation } + declared.map(Operation.init(declared:))
+            Operation.allCases.filter { $0 != .extensionWork } + declared.map(Operation.init(declared:))
         let reader = NodeReader(file: file)
         guard let root = try NodeReader.document(bytes, file: file) else {
             throw reader.error("", "the file is empty; a profile needs name, data, per_day and durability")
@@ -235,7 +235,7 @@ public struct AppProfile: Sendable, Equatable {
         }
         if let node = top["processes"] {
             processes = try Self.processes(node, reader: reader)
-            perDay[.extensionOperation] = processes?.extensionPerDay
+            perDay[.extensionWork] = processes?.extensionPerDay
         }
         guard perDay.values.contains(where: { $0 > 0 }) else {
             throw reader.error("per_day", "no operation happens: give one a frequency above 0")
@@ -245,7 +245,7 @@ public struct AppProfile: Sendable, Equatable {
             try reader.integer(top["parent_screen"], at: "parent_screen", range: 1...10_000) ?? parentScreen
         if let budgetsNode = top["budgets"] {
             for (key, value) in try reader.mapping(
-                budgetsNode, at: "budgets", allowed: (operations + [.extensionOperation]).map(\.rawValue),
+                budgetsNode, at: "budgets", allowed: (operations + [.extensionWork]).map(\.rawValue),
                 what: "operations")
             {
                 let path = "budgets.\(key)"
@@ -259,7 +259,7 @@ public struct AppProfile: Sendable, Equatable {
                 guard let percentile = ["p50": 50, "p90": 90, "p99": 99][percentileText] else {
                     throw reader.error("\(path).percentile", "'\(percentileText)'; allowed: p50, p90, p99")
                 }
-                let operation = (operations + [.extensionOperation]).first { $0.rawValue == key }!
+                let operation = (operations + [.extensionWork]).first { $0.rawValue == key }!
                 guard (perDay[operation] ?? 0) > 0 else {
                     throw reader.error(
                         path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")
@@ -315,7 +315,7 @@ public struct AppProfile: Sendable, Equatable {
                 case .setting: data.parameters["settings"] == nil ? "settings" : nil
                 case .cache: data.parameters["cache_keys"] == nil ? "cache_keys" : nil
                 case .openParent, .parentRead: data.parents == 0 ? "parents" : nil
-                case .extensionOperation: data.records == 0 ? "records" : nil
+                case .extensionWork: data.records == 0 ? "records" : nil
                 default: declared.first { $0.key == operation.rawValue }.flatMap(missingData)
                 }
             if let missing {

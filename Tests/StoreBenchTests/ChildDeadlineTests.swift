@@ -41,6 +41,14 @@ struct ChildDeadlineTests {
         return run
     }
 
+    @Test("a tool the environment asks (swift-frontend, git) that hangs costs its deadline, not the command")
+    func machineFactsToolIsBounded() {
+        let started = Date()
+        #expect(MachineFacts.run(["sleep", "30"], seconds: 1) == nil)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(MachineFacts.run(["echo", "a"]) == "a\n")
+    }
+
     @Test(
         "stopped app and extension processes: the run ends within its bound (budget_seconds), the row failed naming the kill"
     )

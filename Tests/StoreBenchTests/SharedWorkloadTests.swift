@@ -44,10 +44,10 @@ struct SharedWorkloadTests {
         #expect(edits.allSatisfy { edit in saves.contains { $0.uid == edit.uid } })
         let newest = plan.initial.map(\.published).max()!
         #expect(saves.allSatisfy { $0.published > newest })
-        #expect(plan.extensionOperation(0, number: 0).kind == "mark")
-        #expect(plan.extensionOperation(0, number: 1).kind == "setting")
-        #expect(plan.extensionOperation(0, number: 2).kind == "draft")
-        #expect(plan.extensionOperation(0, number: 4) == Self.plan(count: 200).extensionOperation(0, number: 4))
+        #expect(plan.extensionWork(0, number: 0).kind == "mark")
+        #expect(plan.extensionWork(0, number: 1).kind == "setting")
+        #expect(plan.extensionWork(0, number: 2).kind == "draft")
+        #expect(plan.extensionWork(0, number: 4) == Self.plan(count: 200).extensionWork(0, number: 4))
         var arrivals = plan.arrivals(ofExtension: 0)
         var last: UInt64 = 0
         for _ in 0..<10_000 {
@@ -101,7 +101,7 @@ struct SharedWorkloadTests {
         let widget = try Self.store("plist", in: temp.url)
         _ = try app.newestArticles(limit: 5)
         _ = try widget.newestArticles(limit: 5)
-        guard case .save(let saved) = plan.app[0], case .draft(let draft) = plan.extensionOperation(0, number: 2) else {
+        guard case .save(let saved) = plan.app[0], case .draft(let draft) = plan.extensionWork(0, number: 2) else {
             Issue.record("the plan's first app operation is a save and the extension's third a draft")
             return
         }
@@ -252,9 +252,9 @@ struct SharedWorkloadTests {
             """
         let profile = try AppProfile(data: Data(text.utf8), file: "w.yaml")
         #expect(profile.processes == AppProfile.Processes(extensionPerDay: 200, refusedPercent: 1))
-        #expect(profile.perDay[.extensionOperation] == 200)
+        #expect(profile.perDay[.extensionWork] == 200)
         let plan = AdvicePlan(profile, backends: .standard())
-        let measure = try #require(plan.operation(of: .extensionOperation))
+        let measure = try #require(plan.operation(of: .extensionWork))
         #expect(measure.workload == "shared" && measure.parameters["stored"] == 500)
         #expect(plan.scenarioText.contains("workload: shared"))
         #expect(throws: (any Error).self) {
@@ -266,8 +266,8 @@ struct SharedWorkloadTests {
         }
         let budgeted = try AppProfile(data: Data((text + "\nbudgets: {extension: {ms: 50}}").utf8), file: "w")
         #expect(
-            budgeted.budgets[.extensionOperation]?.milliseconds == 50
-                && budgeted.budgets[.extensionOperation]?.percentile == 99)
+            budgeted.budgets[.extensionWork]?.milliseconds == 50
+                && budgeted.budgets[.extensionWork]?.percentile == 99)
         // The extension's budget is judged on the extension's own latency, not the app's.
         let latencies = try SampleTable(
             text:
@@ -278,18 +278,18 @@ struct SharedWorkloadTests {
             plan: AdvicePlan(budgeted, backends: .standard()), table: latencies, crashes: [:],
             promise: { _, _ in .durable }, resamples: 200)
         let extensionResult = try #require(
-            judged.strategies.first?.operations.first { $0.operation == .extensionOperation })
+            judged.strategies.first?.operations.first { $0.operation == .extensionWork })
         #expect(
             extensionResult.atPercentile == 0.042 && extensionResult.evidenceRepetitions == 1
                 && extensionResult.percentileBasis.hasSuffix(
                     "median of the 1 of 2 repetitions in which it was exercised")
         )
         // One exercised repetition is a figure, not a verdict: the budget is not measured enough.
-        let check = try #require(judged.strategies.first?.budgets.first { $0.operation == .extensionOperation })
+        let check = try #require(judged.strategies.first?.budgets.first { $0.operation == .extensionWork })
         #expect(check.outcome == .notMeasuredEnough && !check.met)
         // A repetition without extension operations is no evidence: never the app's time per operation instead.
         let idle = try #require(
-            judged.strategies.first { $0.backend == "plist" }?.operations.first { $0.operation == .extensionOperation })
+            judged.strategies.first { $0.backend == "plist" }?.operations.first { $0.operation == .extensionWork })
         #expect(idle.atPercentile == nil && idle.percentileBasis == "the extension was not exercised in 1 repetition")
         let header =
             "scenario,workload,backend,variant,size,repetition,status,wall_s,ops,lost_updates,refusals,extension_ops"

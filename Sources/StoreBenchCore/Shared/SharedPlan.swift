@@ -116,7 +116,7 @@ public struct SharedPlan: Sendable {
     }
 
     /// Operation `number` of extension `index` (0-based).
-    public func extensionOperation(_ index: Int, number: Int) -> Operation {
+    public func extensionWork(_ index: Int, number: Int) -> Operation {
         var rng = SplitMix64.forItem(seed: seed ^ 0x5348_4158, stream: UInt64(index) + 1, index: number)
         switch number % 3 {
         case 0:

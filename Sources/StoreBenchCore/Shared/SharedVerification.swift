@@ -34,7 +34,7 @@ public struct SharedVerification {
                     }
                     operation = plan.app[ack.operation]
                 } else {
-                    operation = plan.extensionOperation(process - 1, number: ack.operation)
+                    operation = plan.extensionWork(process - 1, number: ack.operation)
                 }
                 let target: SharedTarget
                 switch operation {

@@ -157,7 +157,7 @@ final class SharedWorker {
             if input.stopRequested(before: due) { break }
             // It begins at its arrival, or when the one before it ended if that ran past this arrival.
             let began = max(due, monotonicNanoseconds())
-            let operation = plan.extensionOperation(index - 1, number: number)
+            let operation = plan.extensionWork(index - 1, number: number)
             let screen = plan.parameters.screen
             let done = attempt { store -> String? in
                 let shown = try store.newestArticles(limit: screen)

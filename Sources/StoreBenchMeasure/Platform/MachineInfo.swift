@@ -54,19 +54,17 @@ public enum MachineFacts {
         return dirty.isEmpty ? commit : commit + "+dirty"
     }
 
-    /// Runs a tool found on PATH and returns its standard output, or nil when it is missing or fails.
-    public static func run(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
+    /// Runs a tool found on PATH and returns its standard output, or nil when it is missing, fails, or does not end
+    /// within `seconds` (it is then killed: a tool that hangs, or that a user stopped, costs its deadline, never the
+    /// command; a SIGSTOPped one is killed after ``StoppedWatch/graceSeconds``).
+    public static func run(_ arguments: [String], seconds: Double = 10) -> String? {
+        guard let child = try? ChildProcess(executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: arguments)
+        else { return nil }
+        child.limit(seconds: seconds) { false }
+        do { try child.spawn() } catch { return nil }
+        let outcome = child.wait()
+        guard outcome.gaveUp == nil, !outcome.killedBySignal, outcome.exitCode == 0 else { return nil }
+        return outcome.remainingLines.map { $0 + "\n" }.joined()
     }
 
     /// An ISO 8601 UTC timestamp.
