@@ -244,9 +244,10 @@ public struct AppProfile: Sendable, Equatable {
         parentScreen =
             try reader.integer(top["parent_screen"], at: "parent_screen", range: 1...10_000) ?? parentScreen
         if let budgetsNode = top["budgets"] {
+            // Every operation may have a budget, the extension's too (its frequency comes from `processes`).
+            let budgeted = operations + [.extensionWork]
             for (key, value) in try reader.mapping(
-                budgetsNode, at: "budgets", allowed: (operations + [.extensionWork]).map(\.rawValue),
-                what: "operations")
+                budgetsNode, at: "budgets", allowed: budgeted.map(\.rawValue), what: "operations")
             {
                 let path = "budgets.\(key)"
                 let fields = try reader.mapping(value, at: path, allowed: Self.budgetKeys)
@@ -259,7 +260,7 @@ public struct AppProfile: Sendable, Equatable {
                 guard let percentile = ["p50": 50, "p90": 90, "p99": 99][percentileText] else {
                     throw reader.error("\(path).percentile", "'\(percentileText)'; allowed: p50, p90, p99")
                 }
-                let operation = (operations + [.extensionWork]).first { $0.rawValue == key }!
+                let operation = budgeted.first { $0.rawValue == key }!
                 guard (perDay[operation] ?? 0) > 0 else {
                     throw reader.error(
                         path, "a budget for an operation the profile never does; give per_day.\(key) a frequency")
@@ -329,26 +330,24 @@ public struct AppProfile: Sendable, Equatable {
 
     /// What a declared operation needs that the profile's data does not give ("records and tags"), nil: nothing.
     private func missingData(_ operation: AdviceOperation) -> String? {
-        let given = { (name: String) -> Bool in
-            switch name {
-            case "records": self.data.records > 0
-            case "messages": self.data.messages > 0
-            case "users": self.data.users > 0
-            case "parents": self.data.parents > 0
-            default: self.data.parameters[name] != nil
-            }
+        // The counts are given when above 0 (a profile's default), a data parameter when the profile names it.
+        let counts = operationData
+        let given = { (name: String) in
+            Self.countKeys.contains(name) ? counts[name] > 0 : self.data.parameters[name] != nil
         }
         let missing = operation.needs.filter { !given($0) }
         return missing.isEmpty ? nil : missing.joined(separator: " and ")
     }
 
+    /// The data keys that are counts of the data (`DataShape`'s own fields), not data parameters.
+    public static let countKeys = ["records", "messages", "users", "parents"]
+
     /// The profile's data as a declared operation reads it (``AdviceOperation/ProfileData``).
     public var operationData: AdviceOperation.ProfileData {
         var values = data.parameters
-        values["records"] = data.records
-        values["messages"] = data.messages
-        values["users"] = data.users
-        values["parents"] = data.parents
+        for (key, count) in zip(Self.countKeys, [data.records, data.messages, data.users, data.parents]) {
+            values[key] = count
+        }
         values["launch_list"] = launchList
         values["parent_screen"] = parentScreen
         return AdviceOperation.ProfileData(values)

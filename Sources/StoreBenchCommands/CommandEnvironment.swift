@@ -51,7 +51,7 @@ public struct CommandEnvironment: Sendable {
     /// it needs a profile's data key.
     static func checkAdviceOperations(_ workloads: WorkloadRegistry) throws {
         var taken = Set(AppProfile.Operation.allCases.map(\.rawValue))
-        let data = Set(["records", "messages", "users", "parents"] + AppProfile.dataKeys)
+        let data = Set(AppProfile.countKeys + AppProfile.dataKeys)
         for (workload, operation) in workloads.adviceOperations {
             guard taken.insert(operation.key).inserted else {
                 throw RegistrationError(

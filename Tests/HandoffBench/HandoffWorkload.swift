@@ -91,18 +91,12 @@ public struct HandoffWorkload: Workload {
 
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
             let checksum = try run.expectArticles(expected)
-            guard run.launch.persistent, let executable = run.launch.executable else {
+            guard run.launch.persistent, run.launch.executable != nil else {
                 run.appendNote("handoff: the store does not outlive its process; no fresh process read it")
                 return checksum
             }
             try run.closeStore()
-            let child = try ChildProcess(executable: executable, job: HandoffReadJob(store: run.launch.store))
-            child.limit(run.bound)
-            try child.spawn()
-            let outcome = child.wait()
-            guard let read = outcome.answer(to: HandoffReadJob.self) else {
-                throw VerificationError("the handoff process \(outcome.how): \(outcome.errors)")
-            }
+            let read = try run.answer(of: HandoffReadJob(store: run.launch.store), what: "the handoff process")
             guard read.count == expected.count, read.hex == expected.hex else {
                 throw VerificationError(
                     "the fresh process found \(read.count) records (\(read.hex)), expected \(expected.count) "

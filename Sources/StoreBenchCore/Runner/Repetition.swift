@@ -193,6 +193,23 @@ public final class Repetition {
         tableRows[table.file, default: []].append(cells)
     }
 
+    /// Verify: runs `job` in a fresh process of this binary (the next launch's, or an extension's, view of the store),
+    /// bounded by the repetition's bound and its first signal, and returns its answer; throws a ``VerificationError``
+    /// saying how `what` ended when it gave none. The store must be closed first when the backend allows one opener.
+    public func answer<Job: ChildJob>(of job: Job, what: String) throws -> Job.Answer {
+        guard let executable = launch.executable else {
+            throw VerificationError("\(what): no executable to start (a launch needs the storebench binary)")
+        }
+        let child = try ChildProcess(executable: executable, job: job)
+        child.limit(bound)
+        try child.spawn()
+        let outcome = child.wait()
+        guard let answer = outcome.answer(to: Job.self) else {
+            throw VerificationError("\(what) \(outcome.how): \(outcome.errors)")
+        }
+        return answer
+    }
+
     /// Adds a sentence to the row's free-text `note`.
     public func appendNote(_ text: String) {
         notes[.note] = notes[.note].map { "\($0); \(text)" } ?? text

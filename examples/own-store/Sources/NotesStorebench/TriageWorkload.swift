@@ -75,16 +75,10 @@ public struct TriageWorkload: Workload {
 
         func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
             let checksum = try run.expectArticles(expected)
-            guard run.launch.persistent, let executable = run.launch.executable else { return checksum }
+            guard run.launch.persistent, run.launch.executable != nil else { return checksum }
             // The next launch's view: a fresh process of this binary reopens the store and reads every note.
             try run.closeStore()
-            let child = try ChildProcess(executable: executable, job: TriageCheckJob(store: run.launch.store))
-            child.limit(run.bound)
-            try child.spawn()
-            let outcome = child.wait()
-            guard let found = outcome.answer(to: TriageCheckJob.self) else {
-                throw VerificationError("the triage check process \(outcome.how): \(outcome.errors)")
-            }
+            let found = try run.answer(of: TriageCheckJob(store: run.launch.store), what: "the triage check process")
             guard found.count == expected.count, found.hex == expected.hex else {
                 throw VerificationError(
                     "a fresh process found \(found.count) notes (fingerprint \(found.hex)), expected "
