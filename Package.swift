@@ -107,6 +107,15 @@ let package = Package(
         // The contract suites as a library: every check the package's own backends pass, run on any descriptor.
         .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchBackends"]),
         .executableTarget(name: "storebench", dependencies: ["StoreBenchCommands"]),
+        // This repository's own page tooling (the claims lint, the generated blocks' renderer): development only, the
+        // product does not link it. scripts/test and scripts/regenerate-pages run it.
+        .executableTarget(
+            name: "StoreBenchPages",
+            dependencies: [
+                "StoreBenchCommands", "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Development/StoreBenchPages"),
         // A test-only workload in one folder, registered by one line (its main.swift): the proof that a workload
         // declares its child job, columns, figures and advise operation and every command picks them up.
         .executableTarget(name: "HandoffBench", dependencies: ["StoreBenchKit"], path: "Tests/HandoffBench"),
@@ -115,7 +124,7 @@ let package = Package(
             dependencies: [
                 "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
                 "SQLiteAPI", "LMDBAPI", "GDBMAPI", "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit",
-                "storebench", "HandoffBench",
+                "storebench", "HandoffBench", "StoreBenchPages",
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             // The published JSON Schemas the export tests validate against (read from the source tree).

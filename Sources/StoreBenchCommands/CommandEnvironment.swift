@@ -76,4 +76,17 @@ public struct CommandEnvironment: Sendable {
         for workload in extraWorkloads { registry.register(workload) }
         return registry
     }
+
+    /// The run's decision report as `report` renders it: the invocation's classes, labels and workloads.
+    public func decision(table: SampleTable, crashes: [String: CrashResult], margin: TieMargin = .standard)
+        -> DecisionReport
+    {
+        let registry = self.registry()
+        let workloads = self.workloads()
+        return DecisionReport(
+            table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
+            workloadOrder: workloads.names,
+            readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)),
+            figures: workloads.figures, margin: margin)
+    }
 }

@@ -67,7 +67,8 @@ struct ReportCommand: ParsableCommand {
         let summary = MarkdownTable.render(builder.summary)
         let crashFiles = CrashResult.files(in: directory) + durabilityFiles.map { URL(fileURLWithPath: $0) }
         let crashes = try failing(.badInput) { try CrashResult.read(files: crashFiles) }
-        let decision = Self.decision(table: table, crashes: crashes, margin: TieMargin(fraction: tieMargin.value))
+        let decision = CommandEnvironment.current.decision(
+            table: table, crashes: crashes, margin: TieMargin(fraction: tieMargin.value))
         for warning in decision.contradictions { printError("warning: \(warning)") }
         print(decision.answer)
         print(summary, terminator: "")
@@ -93,18 +94,5 @@ struct ReportCommand: ParsableCommand {
         printError(
             "wrote \(directory.appendingPathComponent("report.md").path) (durability from \(crashFiles.isEmpty ? "declarations only: no crash results" : crashFiles.map(\.lastPathComponent).joined(separator: ", ")))"
         )
-    }
-
-    /// The run's decision report as `report` renders it: the standard registries' classes, labels and workloads.
-    static func decision(table: SampleTable, crashes: [String: CrashResult], margin: TieMargin = .standard)
-        -> DecisionReport
-    {
-        let registry = CommandEnvironment.current.registry()
-        let workloads = CommandEnvironment.current.workloads()
-        return DecisionReport(
-            table: table, promise: registry.declaredPromise, crashes: crashes, label: registry.label,
-            workloadOrder: workloads.names,
-            readOnly: Set(workloads.workloads.filter { $0.leavesStoreUnchanged || !$0.requiresStore }.map(\.name)),
-            figures: workloads.figures, margin: margin)
     }
 }

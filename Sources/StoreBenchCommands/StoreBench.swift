@@ -29,8 +29,7 @@ public struct StoreBench: ParsableCommand {
             ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self,
             HistoryCommand.self,
             VerifyStoreCommand.self,
-            ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self, LintClaimsCommand.self,
-            RenderBlocksCommand.self,
+            ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self,
         ],
         defaultSubcommand: nil
     )

@@ -1,5 +1,7 @@
 import Foundation
+import StoreBenchCommands
 import StoreBenchCore
+import StoreBenchPages
 import Testing
 
 @Suite("Claims by construction: the one vocabulary, its renderer and the lint over every page")
@@ -192,7 +194,7 @@ struct ClaimsTests {
                 .figure))
         // A setting in code is no measurement; a run time with its run's link is the run-time rule's.
         #expect(findings("| sqlite | `busy_timeout` `10 s` | quick took 2 min 31 s ([run](results/run/)) |").isEmpty)
-        // A changed number inside a generated block: storebench lint-claims renders every block again.
+        // A changed number inside a generated block: StoreBenchPages lint-claims renders every block again.
         let original = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let copy = try TemporaryDirectory()
         for name in ["README.md", "docs", "results"] {
@@ -203,7 +205,7 @@ struct ClaimsTests {
         let changed = original.replacingOccurrences(of: "(n=3, no interval)", with: "(n=4, no interval)")
         #expect(changed != original)
         try Data(changed.utf8).write(to: copy.url.appendingPathComponent("README.md"))
-        let result = try runStorebench(["lint-claims", copy.url.path])
+        let result = try runPageTool(["lint-claims", copy.url.path])
         #expect(result.status == 1 && result.stdout.contains("[generated] generated:seed-table"), "\(result.stdout)")
     }
 
@@ -249,9 +251,21 @@ struct ClaimsTests {
             ))
     }
 
-    @Test("every committed page passes the claims lint (storebench lint-claims, as scripts/test runs it)")
+    @Test("every committed page passes the claims lint (StoreBenchPages lint-claims, as scripts/test runs it)")
     func committedPages() throws {
-        let result = try runStorebench(["lint-claims", packageRoot.path])
+        let result = try runPageTool(["lint-claims", packageRoot.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test("the product has no command that checks or renders this repository's pages (the page tool does)")
+    func pageToolingOutOfTheProduct() throws {
+        let names = StoreBench.configuration.subcommands.compactMap { $0.configuration.commandName }
+        #expect(names.contains("report") && !names.contains("lint-claims") && !names.contains("render-blocks"))
+        for command in ["lint-claims", "render-blocks"] {
+            #expect(try runStorebench([command, packageRoot.path]).status == StoreBenchExit.badInput.rawValue)
+        }
+        for command in ["lint-claims", "render-blocks"] {
+            #expect(try runPageTool([command, "/nonexistent"]).status == StoreBenchExit.badInput.rawValue)
+        }
     }
 }

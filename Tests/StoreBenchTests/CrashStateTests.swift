@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchPages
 import Testing
 
 /// The crash-state enumeration's planning and judging, on a hand-made layer log whose every state is worked out

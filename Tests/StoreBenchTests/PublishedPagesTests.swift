@@ -41,10 +41,10 @@ struct PublishedPagesTests {
     }
 
     @Test(
-        "the generated blocks of README.md and docs/ are what `storebench render-blocks` renders from the committed runs"
+        "the generated blocks of README.md and docs/ are what `StoreBenchPages render-blocks` renders from the committed runs"
     )
     func blocks() throws {
-        let result = try runStorebench(["render-blocks", "--check", packageRoot.path])
+        let result = try runPageTool(["render-blocks", "--check", packageRoot.path])
         #expect(result.status == 0, "\(result.stderr)")
     }
 }

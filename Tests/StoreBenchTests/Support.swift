@@ -126,6 +126,14 @@ func storebenchBinary() throws -> URL {
         "storebench binary not found near \(beside.path)")
 }
 
+/// Runs the development-only page tool (`StoreBenchPages`, built beside `storebench`); returns exit status, stdout
+/// and stderr.
+func runPageTool(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runProgram(
+        try storebenchBinary().deletingLastPathComponent().appendingPathComponent("StoreBenchPages"), arguments,
+        in: packageRoot)
+}
+
 /// Runs the binary; returns exit status, stdout and stderr.
 func runStorebench(
     _ arguments: [String], in directory: URL = packageRoot,

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The numbers the crash results beside a page hold, which its durability claims may quote: pooled over every
 /// result, and strategy by strategy, so that a line naming a strategy is held to that strategy's own numbers.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The claims lint over every published page (`scripts/test` runs it through `storebench lint-claims`): it reads
 /// the forms the claim renderer prints (``ClaimSyntax``) on generated pages and hand-written docs alike, and the

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// Figures in hand-written prose bound to the run they come from, and the lint's check that every measured figure
 /// beside a run is bound (docs/MEASURING.md, "The words a claim may use").
