@@ -63,8 +63,8 @@ enum FigureBinding {
         let folder = try RunFolder(run.standardizedFileURL.path)
         let label = ClaimSyntax.strategies(in: strategy)
         let rows = folder.summary.cells.filter { row in
-            row["workload"] == workload && label.count == 1
-                && label[0].names(backend: row["backend"] ?? "", variant: row["variant"] ?? "")
+            row[.workload] == workload && label.count == 1
+                && label[0].names(backend: row[.backend] ?? "", variant: row[.variant] ?? "")
         }
         guard rows.count == 1, let cell = rows[0][column] else {
             throw CompareError(

@@ -315,7 +315,8 @@ extension Advice {
             if let window = strategy.lossWindow { entry["loss_window"] = window.json }
             if let sharing = strategy.sharing {
                 entry["sharing"] = [
-                    "lost_updates": sharing.lostUpdates, "refusals": sharing.refusals, "operations": sharing.operations,
+                    SampleColumn.lostUpdates.rawValue: sharing.lostUpdates, "refusals": sharing.refusals,
+                    "operations": sharing.operations,
                     "refused_percent": sharing.refusedPercent, "allowed_refused_percent": sharing.allowedPercent,
                     "repetitions": sharing.repetitions, "exercised_repetitions": sharing.exercised,
                     "outcome": "\(sharing.outcome)", "met": sharing.met,
@@ -336,7 +337,7 @@ extension Advice {
                     "repetitions": result.repetitions, "noise": result.flags,
                 ]
                 if let unit = measures.first(where: { $0.operation == result.operation })?.unit { item["unit"] = unit }
-                if let syncs = result.syncs { item["syncs_per_op"] = syncs }
+                if let syncs = result.syncs { item[SampleColumn.syncsPerOp.rawValue] = syncs }
                 if let problem = result.problem { item["problem"] = problem }
                 return item
             }

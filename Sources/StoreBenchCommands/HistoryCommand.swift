@@ -196,7 +196,7 @@ struct HistoryCommand: ParsableCommand {
             // The declared class from the rows first (every run has it), then the report's classes, measured where
             // crash trials ran; oldest run first, so the newest word wins.
             for row in rows.sorted(by: { order[$0.run] ?? 0 < order[$1.run] ?? 0 }) {
-                guard let declared = row.cells["declared_durability"], !declared.isEmpty else { continue }
+                guard let declared = row.cells[.declaredDurability], !declared.isEmpty else { continue }
                 let variant = registry.currentVariantText(backend: row.key.backend, variant: row.key.variant)
                 classes["\(row.key.backend) [\(variant)]"] = (declared, false)
             }

@@ -24,7 +24,9 @@ public enum Export {
     }
 
     /// The counts exported beside the time: what the count gate judges.
-    public static let countColumns = ["syncs_per_op", "files_created_per_op", "renames_per_op", "written_bytes_per_op"]
+    public static let countColumns: [SampleColumn] = [
+        .syncsPerOp, .filesCreatedPerOp, .renamesPerOp, .writtenBytesPerOp,
+    ]
 
     /// The ok rows of a summary.csv's text. `variantName` names a variant as today's binary does (settings added
     /// since the run at their defaults, ``BackendRegistry/currentVariantText(backend:variant:)``), so an older run's
@@ -49,23 +51,31 @@ public enum Export {
         throws -> [Row]
     {
         let index = Dictionary(header.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
-        for column in ["workload", "backend", "variant", "size", "status", "n", "median_s"] where index[column] == nil {
+        let required =
+            [SampleColumn.workload, .backend, .variant, .size, .status].map(ColumnID.sample)
+            + [.statistic(.n), .statistic(.medianSeconds)]
+        for column in required.map(\.name) where index[column] == nil {
             throw CompareError("\(source): not a storebench summary.csv (no \(column) column)")
         }
         return cells.compactMap { row -> Row? in
-            func cell(_ name: String) -> String { index[name].map { row[$0] } ?? "" }
-            guard cell("status") == "ok", let median = Double(cell("median_s")) else { return nil }
-            let low = Double(cell("median_ci95_low_s"))
-            let high = Double(cell("median_ci95_high_s"))
-            let parameters = cell("parameters")
+            func cell(_ id: ColumnID) -> String { index[id.name].map { row[$0] } ?? "" }
+            func cell(_ column: SampleColumn) -> String { cell(.sample(column)) }
+            guard cell(.status) == RowStatus.ok.rawValue, let median = Double(cell(.statistic(.medianSeconds))) else {
+                return nil
+            }
+            let low = Double(cell(.statistic(.intervalLow)))
+            let high = Double(cell(.statistic(.intervalHigh)))
+            let parameters = cell(.parameters)
             let name =
-                "\(cell("workload"))/\(cell("backend")) [\(variantName(cell("backend"), cell("variant")))]/\(cell("size"))"
+                "\(cell(.workload))/\(cell(.backend)) [\(variantName(cell(.backend), cell(.variant)))]/\(cell(.size))"
                 + (parameters.isEmpty ? "" : " (\(parameters))")
             var counts: [String: Double] = [:]
-            for column in countColumns { if let value = Double(cell("median_" + column)) { counts[column] = value } }
+            for column in countColumns {
+                if let value = Double(cell(.median(column))) { counts[column.rawValue] = value }
+            }
             return Row(
                 name: name, median: median, interval: low.flatMap { low in high.map { low...$0 } },
-                n: Int(cell("n")) ?? 0, counts: counts)
+                n: Int(cell(.statistic(.n))) ?? 0, counts: counts)
         }
     }
 

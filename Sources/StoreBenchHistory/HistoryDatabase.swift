@@ -305,10 +305,10 @@ public final class HistoryDatabase: Sendable {
         for cells in record.summary {
             let key = RowKey(cells: cells).joinKey
             try rows.execute(arguments: [
-                run, key, cells["workload"] ?? "", cells["backend"] ?? "", cells["variant"] ?? "",
-                Int(cells["size"] ?? "") ?? 0, cells["parameters"] ?? "", datasets[key] ?? "", cells["status"] ?? "",
-                Int(cells["n"] ?? "") ?? 0, cells["median_s"].flatMap(Double.init),
-                cells["median_ci95_low_s"].flatMap(Double.init), cells["median_ci95_high_s"].flatMap(Double.init),
+                run, key, cells[.workload] ?? "", cells[.backend] ?? "", cells[.variant] ?? "",
+                Int(cells[.size] ?? "") ?? 0, cells[.parameters] ?? "", datasets[key] ?? "", cells[.status] ?? "",
+                Int(cells[.n] ?? "") ?? 0, cells[.medianSeconds].flatMap(Double.init),
+                cells[.intervalLow].flatMap(Double.init), cells[.intervalHigh].flatMap(Double.init),
                 Self.json(record.summaryColumns.map { cells[$0] ?? "" }),
             ])
         }
@@ -318,8 +318,8 @@ public final class HistoryDatabase: Sendable {
                 """)
         for cells in record.samples {
             try samples.execute(arguments: [
-                run, RowKey(cells: cells).joinKey, cells["repetition"].flatMap { Int($0) },
-                cells["status"] ?? "", cells["wall_s"].flatMap(Double.init),
+                run, RowKey(cells: cells).joinKey, cells[.repetition].flatMap { Int($0) },
+                cells[.status] ?? "", cells[.wallSeconds].flatMap(Double.init),
                 Self.json(record.sampleColumns.map { cells[$0] ?? "" }),
             ])
         }
@@ -328,8 +328,8 @@ public final class HistoryDatabase: Sendable {
                 sql:
                     "INSERT INTO crash_result (run_id, backend, variant, fault, status, cells) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    run, cells["backend"] ?? "", cells["variant"] ?? "", cells["fault"] ?? "",
-                    cells["status"] ?? "", Self.json(cells),
+                    run, cells[.backend] ?? "", cells[.variant] ?? "", cells["fault"] ?? "",
+                    cells[.status] ?? "", Self.json(cells),
                 ])
         }
         for cells in record.classes {
@@ -338,7 +338,7 @@ public final class HistoryDatabase: Sendable {
                     INSERT INTO durability_class (run_id, backend, variant, durability, measured, cells) VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    run, cells["backend"] ?? "", cells["variant"] ?? "", cells["durability"] ?? "",
+                    run, cells[.backend] ?? "", cells[.variant] ?? "", cells["durability"] ?? "",
                     cells["measured"] ?? "", Self.json(cells),
                 ])
         }

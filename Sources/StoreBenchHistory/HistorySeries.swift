@@ -38,12 +38,19 @@ public struct HistorySeries: Sendable {
     }
 
     /// What a series follows: the median time, or a counted cost per operation.
-    public enum Metric: String, Sendable, CaseIterable, Comparable {
-        case time = "median_s"
-        case syncs = "median_syncs_per_op"
-        case filesCreated = "median_files_created_per_op"
-        case renames = "median_renames_per_op"
-        case writtenBytes = "median_written_bytes_per_op"
+    public enum Metric: Sendable, CaseIterable, Comparable {
+        case time, syncs, filesCreated, renames, writtenBytes
+
+        /// The summary column the series follows.
+        public var column: ColumnID {
+            switch self {
+            case .time: .statistic(.medianSeconds)
+            case .syncs: .median(.syncsPerOp)
+            case .filesCreated: .median(.filesCreatedPerOp)
+            case .renames: .median(.renamesPerOp)
+            case .writtenBytes: .median(.writtenBytesPerOp)
+            }
+        }
 
         public var label: String {
             switch self {
@@ -98,7 +105,7 @@ public struct HistorySeries: Sendable {
             let variant = names[nameKey] ?? variantName(row.key.backend, row.key.variant)
             names[nameKey] = variant
             for metric in Metric.allCases {
-                guard let value = row.cells[metric.rawValue].flatMap(Double.init), value.isFinite else { continue }
+                guard let value = row.cells[metric.column].flatMap(Double.init), value.isFinite else { continue }
                 let key = Key(
                     machine: run.machine, scenarioHash: run.scenarioHash,
                     row: RowKey(
@@ -106,8 +113,8 @@ public struct HistorySeries: Sendable {
                         size: row.key.size, parameters: row.key.parameters),
                     dataset: row.dataset, metric: metric)
                 var interval: ClosedRange<Double>?
-                if metric == .time, let low = row.cells["median_ci95_low_s"].flatMap(Double.init),
-                    let high = row.cells["median_ci95_high_s"].flatMap(Double.init), low <= high
+                if metric == .time, let low = row.cells[.intervalLow].flatMap(Double.init),
+                    let high = row.cells[.intervalHigh].flatMap(Double.init), low <= high
                 {
                     interval = low...high
                 }

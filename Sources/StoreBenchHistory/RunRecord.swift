@@ -131,7 +131,7 @@ public struct RunRecord: Sendable {
         var result: [String: String] = [:]
         for sample in samples {
             let key = RowKey(cells: sample).joinKey
-            if result[key] == nil { result[key] = sample["dataset"] ?? "" }
+            if result[key] == nil { result[key] = sample[.dataset] ?? "" }
         }
         return result
     }

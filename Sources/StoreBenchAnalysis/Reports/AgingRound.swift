@@ -27,7 +27,8 @@ public struct AgingRound: Sendable, Equatable {
 
     /// The round's own columns of `rounds.csv` (after the row's key, ``WorkloadTableKey``).
     public static let columns = [
-        "round", "phase", "records", "store_bytes", "store_alloc_bytes", "free_bytes", "free_detail", "list_s",
+        "round", "phase", "records", SampleColumn.storeBytes.rawValue, SampleColumn.storeAllocatedBytes.rawValue,
+        "free_bytes", "free_detail", "list_s",
     ]
 
     /// This round's cells, in ``columns``' order.

@@ -269,7 +269,10 @@ public struct DecisionReport {
         var seen = Set<String>()
         let named = namedVariants
         var rows = [
-            ["backend", "variant", "label", "declared_durability", "durability", "measured", "evidence", "named"]
+            [
+                "backend", "variant", "label", SampleColumn.declaredDurability.rawValue, "durability", "measured",
+                "evidence", "named",
+            ]
         ]
         for workload in workloads {
             for entry in workload.groups.flatMap(\.entries)

@@ -22,15 +22,15 @@ public struct RunMethod: Sendable, Equatable {
         var precise = 0
         var target: Double?
         for row in summary {
-            stopped[row["stopped"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", default: 0] += 1
-            if let value = row["target_precision"].flatMap(Double.init) { target = value }
-            guard let median = row["median_s"].flatMap(Double.init), median > 0,
-                let low = row["median_ci95_low_s"].flatMap(Double.init),
-                let high = row["median_ci95_high_s"].flatMap(Double.init)
+            stopped[row[.stopped].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown", default: 0] += 1
+            if let value = row[.targetPrecision].flatMap(Double.init) { target = value }
+            guard let median = row[.medianSeconds].flatMap(Double.init), median > 0,
+                let low = row[.intervalLow].flatMap(Double.init),
+                let high = row[.intervalHigh].flatMap(Double.init)
             else { continue }
             let halfWidth = (high - low) / 2 / median
             halfWidths.append(halfWidth)
-            if let limit = row["target_precision"].flatMap(Double.init), halfWidth <= limit { precise += 1 }
+            if let limit = row[.targetPrecision].flatMap(Double.init), halfWidth <= limit { precise += 1 }
         }
         self.stopped = stopped
         withInterval = halfWidths.count

@@ -42,9 +42,9 @@ public struct RowKey: Hashable, Sendable {
     /// empty (size 0).
     public init(cells: [String: String]) {
         self.init(
-            scenario: cells["scenario"] ?? "", workload: cells["workload"] ?? "", backend: cells["backend"] ?? "",
-            variant: cells["variant"] ?? "", size: cells["size"].flatMap { Int($0) } ?? 0,
-            parameters: cells["parameters"] ?? "")
+            scenario: cells[.scenario] ?? "", workload: cells[.workload] ?? "", backend: cells[.backend] ?? "",
+            variant: cells[.variant] ?? "", size: cells[.size].flatMap { Int($0) } ?? 0,
+            parameters: cells[.parameters] ?? "")
     }
 
     /// What joins a summary row to its samples within one run (the scenario left out): workload, backend, variant,

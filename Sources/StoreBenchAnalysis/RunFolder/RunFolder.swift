@@ -82,12 +82,15 @@ public struct RunFolder: Sendable {
         }
         self.durability = durability
         unsynced = try UnsyncedEvidence.read(in: url)
-        for column in ["workload", "backend", "variant", "size", "status", "n", "failed", "median_s"]
-        where summary.column(column) == nil {
+        let keys: [SampleColumn] = [.workload, .backend, .variant, .size]
+        let summaryColumns =
+            (keys + [.status]).map(ColumnID.sample)
+            + [SummaryStatistic.n, .failed, .medianSeconds].map(ColumnID.statistic)
+        for column in summaryColumns.map(\.name) where summary.column(column) == nil {
             throw RunFolderError(.notARun, "\(url.path)/summary.csv: not a storebench summary (no \(column) column)")
         }
-        for column in ["workload", "backend", "variant", "size", "repetition", "status", "wall_s"]
-        where samples.column(column) == nil {
+        for column in (keys + [.repetition, .status, .wallSeconds]).map(\.rawValue) where samples.column(column) == nil
+        {
             throw RunFolderError(.notARun, "\(url.path)/samples.csv: not storebench samples (no \(column) column)")
         }
         try Self.checkRepetitions(
@@ -106,10 +109,10 @@ public struct RunFolder: Sendable {
     public var partialReason: String? {
         var reasons: [String] = []
         if let interrupted = environment.interrupted { reasons.append("interrupted (\(interrupted))") }
-        let failed = summary.cells.filter { $0["status"] == "failed" }
+        let failed = summary.cells.filter { $0[.status] == RowStatus.failed.rawValue }
         if !failed.isEmpty {
             let names = failed.prefix(3).map {
-                "\($0["workload"] ?? "?")/\($0["backend"] ?? "?") [\($0["variant"] ?? "?")]"
+                "\($0[.workload] ?? "?")/\($0[.backend] ?? "?") [\($0[.variant] ?? "?")]"
             }
             reasons.append(
                 "\(failed.count) failed row(s): " + names.joined(separator: "; ") + (failed.count > 3 ? "; …" : ""))
@@ -164,14 +167,15 @@ public struct RunFolder: Sendable {
     /// unsupported row): fewer is a cut, more is another run's rows. `source` names the samples in errors.
     public static func checkRepetitions(samples: Table, summary: Table, source: String) throws {
         func key(_ cells: [String: String]) -> String {
-            ["workload", "backend", "variant", "size", "parameters"].map { cells[$0] ?? "" }.joined(separator: "\u{1F}")
+            [SampleColumn.workload, .backend, .variant, .size, .parameters].map { cells[$0] ?? "" }
+                .joined(separator: "\u{1F}")
         }
         var present: [String: Int] = [:]
         for row in samples.cells { present[key(row), default: 0] += 1 }
         var expected: [String: Int] = [:]
         for row in summary.cells {
-            let count = (Int(row["n"] ?? "") ?? 0) + (Int(row["failed"] ?? "") ?? 0)
-            expected[key(row), default: 0] += max(count, row["status"] == "unsupported" ? 1 : 0)
+            let count = (Int(row[.n] ?? "") ?? 0) + (Int(row[.failed] ?? "") ?? 0)
+            expected[key(row), default: 0] += max(count, row[.status] == RowStatus.unsupported.rawValue ? 1 : 0)
         }
         for (name, count) in expected.sorted(by: { $0.key < $1.key }) where present[name, default: 0] != count {
             let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(

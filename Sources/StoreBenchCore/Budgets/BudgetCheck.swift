@@ -44,21 +44,17 @@ public struct BudgetCheck: Sendable {
     public init(_ budgets: BudgetFile, run folder: RunFolder) throws {
         file = budgets.file
         run = folder.url.path
-        var rows: [String: [[String: String]]] = [:]
-        var order: [String] = []
-        for cells in folder.samples.cells {
-            let key = [cells["workload"], cells["backend"], cells["variant"], cells["size"]].map { $0 ?? "" }
-                .joined(separator: "\u{1F}")
-            if rows[key] == nil { order.append(key) }
-            rows[key, default: []].append(cells)
+        let table = try SampleTable(folder: folder)
+        // A row is its workload, strategy and size over every scenario and parameter set the run gave it.
+        let rows = Dictionary(grouping: table.rows) { BudgetRow(key: $0.key) }
+        let order = table.rows.map { BudgetRow(key: $0.key) }.reduce(into: [BudgetRow]()) { order, row in
+            if !order.contains(row) { order.append(row) }
         }
         var verdicts: [Verdict] = []
         for budget in budgets.budgets {
-            let matched = order.filter { key in
-                let cells = rows[key]![0]
-                return Glob.matches(budget.workload, cells["workload"] ?? "")
-                    && Glob.matches(budget.backend, cells["backend"] ?? "")
-                    && Glob.matches(budget.variant, cells["variant"] ?? "")
+            let matched = order.filter { row in
+                Glob.matches(budget.workload, row.workload) && Glob.matches(budget.backend, row.backend)
+                    && Glob.matches(budget.variant, row.variant)
             }
             guard !matched.isEmpty else {
                 throw BudgetError(
@@ -67,35 +63,45 @@ public struct BudgetCheck: Sendable {
             }
             // An unsupported row never ran (the backend does not play the workload's roles): not judged, and not a
             // break; a budget that matches nothing else judges nothing, which is an error.
-            let judged = matched.filter { key in rows[key]!.contains { $0["status"] != "unsupported" } }
+            let judged = matched.filter { key in rows[key]!.contains { $0.status != .unsupported } }
             guard !judged.isEmpty else {
                 throw BudgetError(
                     "\(budgets.file): \(budget.path): every row of \(folder.url.path) it matches is unsupported "
                         + "(\(matched.count) rows): nothing to judge")
             }
-            for key in judged { verdicts.append(try Self.judge(budget, rows[key]!, budgets.file)) }
+            for key in judged { verdicts.append(try Self.judge(budget, key, rows[key]!, budgets.file)) }
         }
         self.verdicts = verdicts
     }
 
-    static func judge(_ budget: BudgetFile.Budget, _ repetitions: [[String: String]], _ file: String) throws -> Verdict
-    {
-        let first = repetitions[0]
-        let row = [first["workload"], first["backend"], first["variant"].map { "[\($0)]" }, first["size"]]
-            .compactMap { $0 }.joined(separator: " ")
+    /// The row a budget judges: a workload on a strategy at a size.
+    struct BudgetRow: Hashable {
+        let workload, backend, variant: String
+        let size: Int
+
+        init(key: RowKey) { (workload, backend, variant, size) = (key.workload, key.backend, key.variant, key.size) }
+
+        /// `open-parent sqlite [journal=wal] 20000`.
+        var name: String { "\(workload) \(backend) [\(variant)] \(size)" }
+    }
+
+    static func judge(
+        _ budget: BudgetFile.Budget, _ key: BudgetRow, _ repetitions: [SampleTable.Row], _ file: String
+    ) throws -> Verdict {
+        let row = key.name
         let metric = budget.metric
         let unit = metric.unit
-        let ok = repetitions.filter { $0["status"] == "ok" }
+        let ok = repetitions.filter { $0.status == .ok }
         guard !ok.isEmpty else {
-            let status = first["status"] ?? "?"
+            let first = repetitions[0]
             return Verdict(
                 budget: budget, row: row, judged: nil,
-                evidence: "the row is \(status), nothing to judge: \(first["error"] ?? "")", kept: false)
+                evidence: "the row is \(first.status.rawValue), nothing to judge: \(first.error)", kept: false)
         }
         let factor = metric.scale * (budget.opsPerDay ?? 1)
         var values: [Double] = []
-        for cells in ok {
-            guard let value = Double(cells[metric.column] ?? ""), value.isFinite else {
+        for repetition in ok {
+            guard let value = repetition.values[metric.column], value.isFinite else {
                 throw BudgetError(
                     "\(file): \(budget.path): row \(row) has no \(metric.column) (the run did not record it: counted "
                         + "costs need counters, latency percentiles a workload of many operations)")

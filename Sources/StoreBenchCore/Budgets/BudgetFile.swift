@@ -54,10 +54,10 @@ public struct BudgetFile: Sendable {
     static func budget(_ node: Node, at path: String, _ reader: NodeReader) throws -> Budget {
         let map = try reader.mapping(node, at: path, allowed: budgetKeys)
         let metricName = try reader.string(map["metric"], at: "\(path).metric", required: true)!
-        guard let metric = BudgetMetric(rawValue: metricName) else {
+        guard let metric = BudgetMetric(name: metricName) else {
             throw reader.error(
                 "\(path).metric",
-                "unknown metric '\(metricName)'; metrics: \(BudgetMetric.allCases.map(\.rawValue).joined(separator: ", "))"
+                "unknown metric '\(metricName)'; metrics: \(BudgetMetric.allCases.map(\.name).joined(separator: ", "))"
             )
         }
         let maxText = try reader.string(map["max"], at: "\(path).max", required: true)!
@@ -75,36 +75,50 @@ public struct BudgetFile: Sendable {
         let (workload, backend, variant) = (try pattern("workload"), try pattern("backend"), try pattern("variant"))
         let name =
             try reader.string(map["name"], at: "\(path).name", required: false)
-            ?? "\(metric.rawValue) ≤ \(maxText) for \(workload) on \(backend)[\(variant)]"
+            ?? "\(metric.name) ≤ \(maxText) for \(workload) on \(backend)[\(variant)]"
         return Budget(
             name: name, workload: workload, backend: backend, variant: variant, metric: metric, limit: limit,
             opsPerDay: opsPerDay, path: path)
     }
 }
 
-/// What a budget can limit, by the samples.csv column it reads and how a row's repetitions are judged.
-public enum BudgetMetric: String, CaseIterable, Sendable {
-    case p50 = "p50_us"
-    case p90 = "p90_us"
-    case p99 = "p99_us"
-    case p999 = "p999_us"
-    case maxLatency = "max_us"
-    case syncsPerOp = "syncs_per_op"
-    case writeCallsPerOp = "write_calls_per_op"
-    case writtenBytesPerOp = "written_bytes_per_op"
-    case filesCreatedPerOp = "files_created_per_op"
-    case writtenBytesPerDay = "written_bytes_per_day"
-    case storeBytes = "store_bytes"
-    case storeAllocatedBytes = "store_alloc_bytes"
-    case peakMemory = "peak_memory_bytes"
+/// What a budget can limit, by the samples.csv column it reads and how a row's repetitions are judged. Its name in
+/// a budget file is the column's, except for the two limits that scale a column (a day's bytes, peak memory).
+public enum BudgetMetric: CaseIterable, Sendable {
+    case p50, p90, p99, p999, maxLatency, syncsPerOp, writeCallsPerOp, writtenBytesPerOp, filesCreatedPerOp
+    case writtenBytesPerDay, storeBytes, storeAllocatedBytes, peakMemory
 
     /// The samples.csv column.
-    public var column: String {
+    public var column: SampleColumn {
         switch self {
-        case .writtenBytesPerDay: "written_bytes_per_op"
-        case .peakMemory: "max_rss_kib"
-        default: rawValue
+        case .p50: .p50
+        case .p90: .p90
+        case .p99: .p99
+        case .p999: .p999
+        case .maxLatency: .maxLatency
+        case .syncsPerOp: .syncsPerOp
+        case .writeCallsPerOp: .writeCallsPerOp
+        case .writtenBytesPerOp, .writtenBytesPerDay: .writtenBytesPerOp
+        case .filesCreatedPerOp: .filesCreatedPerOp
+        case .storeBytes: .storeBytes
+        case .storeAllocatedBytes: .storeAllocatedBytes
+        case .peakMemory: .maxRSSKiB
         }
+    }
+
+    /// The metric's name in a budget file.
+    public var name: String {
+        switch self {
+        case .writtenBytesPerDay: "written_bytes_per_day"
+        case .peakMemory: "peak_memory_bytes"
+        default: column.rawValue
+        }
+    }
+
+    /// The metric a budget file calls `name`.
+    public init?(name: String) {
+        guard let metric = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = metric
     }
 
     /// The factor from the column's unit to the metric's.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// One Swift file of the package, tokenized; `path` is relative to the package root (`Sources/StoreBenchCore/…`).
 struct SourceFile {
@@ -217,5 +218,60 @@ enum ArchitectureRules {
             targets[name] = dependencies
         }
         return targets
+    }
+}
+
+extension ArchitectureRules {
+    /// The one file that spells the columns' names (``SampleColumn``, ``SummaryStatistic``).
+    static let columnNames = "Sources/StoreBenchAnalysis/Reports/ReportColumnID.swift"
+
+    /// The modules that read or write report files (the contract, the measuring primitives and the backends sit
+    /// below the columns and never see them).
+    static let readsReports: Set = [
+        "StoreBenchAnalysis", "StoreBenchCore", "StoreBenchAdvice", "StoreBenchHistory", "StoreBenchOverhead",
+        "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit", "StoreBenchPages",
+    ]
+
+    /// Keys of other formats that happen to share a column's name, each with its file: a scenario's and a workload
+    /// file's keys (`target_precision`, `workload`, `parameters`), a profile's, environment.json's repetition policy,
+    /// a backend's `list --json` entry, a generated block's options, and the history database's own schema (a stored format with migrations: a
+    /// report column renamed must not rename a stored database's column).
+    static let otherVocabularies: [String: Set<String>] = [
+        "Sources/StoreBenchCore/Scenario/ScenarioParser.swift": [
+            "target_precision", "backend", "workload", "parameters",
+        ],
+        "Sources/StoreBenchCore/Scenario/RepetitionPolicy.swift": ["target_precision"],
+        "Sources/StoreBenchCore/SQL/SQLWorkloadParser.swift": ["parameters", "size"],
+        "Sources/StoreBenchAdvice/AppProfile.swift": ["settings", "processes"],
+        "Sources/StoreBenchAdvice/AdvicePlan.swift": ["settings"],
+        "Sources/StoreBenchAnalysis/RunFolder/RunEnvironment.swift": ["target_precision"],
+        "Sources/StoreBenchConformance/ExecutableCheck.swift": ["settings"],
+        "Development/StoreBenchPages/PageBlocks.swift": ["workload"],
+        "Sources/StoreBenchHistory/HistoryDatabase.swift": ["median_s", "wall_s"],
+        "Sources/StoreBenchHistory/HistoryDatabase+Read.swift": [
+            "workload", "backend", "variant", "size", "parameters", "dataset", "status", "n",
+        ],
+    ]
+
+    /// A column name is spelled once: outside ``columnNames``, a string literal that is a column's name (`"wall_s"`,
+    /// `"median_p99_us"`) is a finding when the name has more than one word, and so is any column's name used as a
+    /// subscript key (`cells["workload"]`); prose that mentions a column inside a sentence is not a spelling.
+    static func columnNamesSpelledTwice(_ files: [SourceFile], names: Set<String>) -> [RuleFinding] {
+        files.filter { readsReports.contains($0.module) && $0.path != columnNames }.flatMap { file in
+            let tokens = file.tokens.tokens
+            return tokens.indices.compactMap { index -> RuleFinding? in
+                let token = tokens[index]
+                guard token.kind == .string, names.contains(token.text) else { return nil }
+                let subscripted =
+                    index >= 1 && index + 1 < tokens.count && tokens[index - 1].text == "["
+                    && tokens[index + 1].text == "]"
+                guard token.text.contains("_") || subscripted,
+                    !(otherVocabularies[file.path] ?? []).contains(token.text)
+                else { return nil }
+                return RuleFinding(
+                    path: file.path, line: token.line,
+                    message: "spells the column \"\(token.text)\": refer to its SampleColumn or ColumnID")
+            }
+        }
     }
 }

@@ -164,4 +164,21 @@ struct ArchitectureTests {
             "Sources/StoreBenchBackends/Planted.swift", "import Foundation\nimport StoreBenchCore\n")
         #expect(ArchitectureRules.layering(planted, table: table).count == 1)
     }
+
+    @Test("a column name is spelled once (ReportColumnID.swift): a planted second spelling is found, prose is not")
+    func columnNamesSpelledOnce() throws {
+        let names = Set(ReportColumns.samples.map(\.name) + ReportColumns.summary.map(\.name))
+        #expect(names.contains("wall_s") && names.contains("median_p99_us") && names.contains("workload"))
+        let findings = ArchitectureRules.columnNamesSpelledTwice(try Self.tree.get(), names: names)
+        #expect(findings == [], "\(findings.count):\n\(findings.map(\.description).joined(separator: "\n"))")
+        let planted = Self.plant(
+            "Sources/StoreBenchHistory/Planted.swift",
+            """
+            let time = row["median_s"], name = cells["workload"]
+            let limit = ("p99_us", 1.0)
+            let prose = "the median of wall_s over ok repetitions", key = "workload"
+            """)
+        let found = ArchitectureRules.columnNamesSpelledTwice(planted, names: names)
+        #expect(found.map(\.line) == [1, 1, 2], "\(found)")
+    }
 }
