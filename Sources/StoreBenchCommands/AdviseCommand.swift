@@ -191,10 +191,10 @@ struct AdviseCommand: ParsableCommand {
     ) -> String {
         let out = Set(probe.rows.map(\.strategy)).subtracting(fit.contenders).count
         var text =
-            "the probe (\(Runner.clock(probe.seconds)) here, now) puts the first look — "
+            "the probe (\(MarkdownTable.clock(probe.seconds)) here, now) puts the first look — "
             + "\(AdvicePlan.minimumRepetitions) repetitions of every operation — of the \(fit.contenders.count) "
             + "strategies still in contention, with stopping the \(out) that already miss a budget, at about "
-            + "\(Runner.clock(fit.needed)), against the \(Runner.clock(fit.available)) left of run_seconds: "
+            + "\(MarkdownTable.clock(fit.needed)), against the \(MarkdownTable.clock(fit.available)) left of run_seconds: "
             + "\(profile.runSeconds)"
         guard !fit.fits else { return "advise: " + text + ": it fits." }
         // The candidates' specs, by the strategy each resolves to.

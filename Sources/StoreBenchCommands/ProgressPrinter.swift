@@ -37,7 +37,7 @@ final class ProgressPrinter {
         guard !quiet else { return }
         let status =
             "[\(progress.done)/\(progress.expectedTotal)] \(progress.round), \(progress.casesLeft) of "
-            + "\(progress.cases) cases running, \(Runner.clock(progress.elapsed)) elapsed, ~\(Runner.clock(progress.secondsLeft)) left"
+            + "\(progress.cases) cases running, \(MarkdownTable.clock(progress.elapsed)) elapsed, ~\(MarkdownTable.clock(progress.secondsLeft)) left"
         if isTerminal {
             let width = Self.terminalWidth()
             var line = status + " · " + progress.line

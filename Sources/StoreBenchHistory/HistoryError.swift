@@ -1,3 +1,4 @@
+import StoreBenchContract
 import StoreBenchMeasure
 
 /// What went wrong with a history, for people: the code names the kind, the message names the file or run.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchMeasure
 
 extension CrashTrials {
     /// Power cuts through the page-cache model. Each trial mounts the layer on a fresh store directory and starts
@@ -34,9 +35,10 @@ extension CrashTrials {
                 guard !acked.isEmpty else { return false }
                 let images = store.deletingLastPathComponent().appendingPathComponent("images")
                 let kinds = [DurabilityRow.Image.synced] + Array(repeating: .prefix, count: prefixImages)
+                try WorkDirectory.makeDirectory(images)
                 for (index, kind) in kinds.enumerated() {
                     let image = images.appendingPathComponent("\(index)")
-                    try FileManager.default.createDirectory(at: image, withIntermediateDirectories: true)
+                    try WorkDirectory.makeDirectory(image)
                     try layer.writeImage(kind, seed: imageSeeds.next(), into: image)
                     let report = try checkStore(image, batches: (acked.max() ?? 0) + 2)
                     if kind == .synced {

@@ -140,6 +140,10 @@ public struct RecordShape: Codable, Sendable, Equatable {
     public var summaryMaxBytes: Int?
     public var messageBytes = 130
 
+    /// The bytes a record of the default shape holds in memory once generated (its text and Swift's per-record
+    /// cost), for a workload that counts its data in bytes (``Workload/generatedRecords(_:)``).
+    public static let bytesPerRecord = 400
+
     public init() {}
 
     /// The shape `parameters` ask for (the defaults for what they do not name).

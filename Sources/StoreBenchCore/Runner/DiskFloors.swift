@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchMeasure
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,7 @@ public struct DiskFloors: Codable, Sendable {
     /// Probes `directory` (a private work directory; what it creates there is removed).
     public static func probe(in directory: URL, samples: Int = 31) throws -> DiskFloors {
         let probeDirectory = directory.appendingPathComponent("floors-\(getpid())")
-        try FileManager.default.createDirectory(at: probeDirectory, withIntermediateDirectories: true)
+        try WorkDirectory.makeDirectory(probeDirectory)
         defer { try? FileManager.default.removeItem(at: probeDirectory) }
         let page = [UInt8](repeating: 0x5A, count: 4096)
         let syncPath = probeDirectory.appendingPathComponent("sync").path

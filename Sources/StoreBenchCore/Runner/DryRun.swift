@@ -29,26 +29,26 @@ enum DryRun {
         switch (perCase, policy.budgetSeconds) {
         case (let perCase?, let budget?):
             bound =
-                "at most about \(Runner.clock(min(perCase, budget + outsideCases) * 1.1)) ("
+                "at most about \(MarkdownTable.clock(min(perCase, budget + outsideCases) * 1.1)) ("
                 + (perCase <= budget
-                    ? "\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each, under the budget of \(Runner.clock(budget))"
-                    : "the budget of \(Runner.clock(budget)), less than \(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each")
+                    ? "\(cases.count) cases × \(MarkdownTable.clock(policy.caseSeconds!)) each, under the budget of \(MarkdownTable.clock(budget))"
+                    : "the budget of \(MarkdownTable.clock(budget)), less than \(cases.count) cases × \(MarkdownTable.clock(policy.caseSeconds!)) each")
                 + ", and 10% for the repetitions under way when it is spent; one slow repetition may overrun its case's cap)"
         case (let perCase?, nil):
             bound =
-                "at most about \(Runner.clock(perCase * 1.1)) (\(cases.count) cases × \(Runner.clock(policy.caseSeconds!)) each; "
+                "at most about \(MarkdownTable.clock(perCase * 1.1)) (\(cases.count) cases × \(MarkdownTable.clock(policy.caseSeconds!)) each; "
                 + "one slow repetition may overrun its case's cap)"
         case (nil, let budget?):
             bound =
-                "at most about \(Runner.clock(budget * 1.1 + outsideCases)) (the budget), after one measured repetition of every case"
+                "at most about \(MarkdownTable.clock(budget * 1.1 + outsideCases)) (the budget), after one measured repetition of every case"
         case (nil, nil):
             bound =
                 "not bounded: no case cap and no budget (set --case-seconds or --budget); "
                 + "\(policy.warmup) warm-up and \(policy.minimum)–\(policy.maximum) repetitions per case"
         }
         bound +=
-            "; included: generating the data (about \(Runner.clock(dataBound.generationSeconds))) and starting and "
-            + "finishing the run (\(Runner.clock(Self.startAndFinishSeconds)))"
+            "; included: generating the data (about \(MarkdownTable.clock(dataBound.generationSeconds))) and starting and "
+            + "finishing the run (\(MarkdownTable.clock(Self.startAndFinishSeconds)))"
         lines += ["", dataBound.description, "estimated duration: \(bound)", "dry run: nothing was run or written"]
         return lines.joined(separator: "\n") + "\n"
     }

@@ -105,8 +105,8 @@ public struct ResourceBound: Sendable {
             throw ScenarioError(
                 file: file, path: "budget",
                 message: "generating the data takes about "
-                    + "\(Runner.clock(generationSeconds)) here and one repetition of every row at least "
-                    + "\(Runner.clock(repetitionFloorSeconds)) more, over the run's budget of \(Runner.clock(budgetSeconds)); "
+                    + "\(MarkdownTable.clock(generationSeconds)) here and one repetition of every row at least "
+                    + "\(MarkdownTable.clock(repetitionFloorSeconds)) more, over the run's budget of \(MarkdownTable.clock(budgetSeconds)); "
                     + "lower the sizes or raise the budget")
         }
     }
@@ -119,6 +119,6 @@ public struct ResourceBound: Sendable {
         return
             "data: \(records) generated records (weighted by size), about \(size(memoryBytes)) of memory, the stores "
             + "(the largest, and every row's kept filled store) about \(size(diskBytes)) on disk; generating it about "
-            + "\(Runner.clock(generationSeconds)) here"
+            + "\(MarkdownTable.clock(generationSeconds)) here"
     }
 }

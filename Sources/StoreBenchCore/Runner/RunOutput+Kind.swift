@@ -17,7 +17,7 @@ extension RunOutput {
         /// The names this kind writes, by which a folder from before manifests is cleaned.
         public var legacyNames: [String] {
             switch self {
-            case .run: RunOutput.reportNames
+            case .run: RunFolder.reportNames
             case .crash: ["durability.csv", "durability.environment.json"]
             case .advise: ["profile.yaml", "scenario.yaml", "run", "durability.csv", "advice.md", "advice.json"]
             case .page: ["index.html"]

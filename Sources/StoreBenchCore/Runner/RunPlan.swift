@@ -151,10 +151,6 @@ public struct RunPlan {
         workload: String, parameters: WorkloadParameters, backend: Scenario.BackendEntry?, records: Int
     )
 
-    /// The bytes a record of the default shape holds in memory once generated (its text and Swift's per-record
-    /// cost), for a workload that counts its data in bytes (``Workload/generatedRecords(_:)``).
-    public static let bytesPerRecord = 400
-
     /// The parameters that count generated records.
     static let countedParameters = ["count", "stored", "messages", "users", "keys"]
 

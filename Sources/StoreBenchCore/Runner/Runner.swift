@@ -249,13 +249,7 @@ public struct Runner {
     private func etaLine(round: String, schedule: RepetitionSchedule, elapsed: Double) -> String {
         let left = schedule.secondsLeft(runElapsed: elapsed)
         return "[\(round)] \(schedule.activeCount) of \(schedule.cases.count) cases still running; "
-            + "\(Self.clock(elapsed)) elapsed, about \(Self.clock(left)) left"
-    }
-
-    /// `4m05s`, `38s`.
-    public static func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return whole >= 60 ? String(format: "%dm%02ds", whole / 60, whole % 60) : "\(whole)s"
+            + "\(MarkdownTable.clock(elapsed)) elapsed, about \(MarkdownTable.clock(left)) left"
     }
 
     private func progressLine(_ label: String?, _ sample: Sample) -> String {

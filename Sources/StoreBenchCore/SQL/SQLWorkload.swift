@@ -76,7 +76,7 @@ public struct SQLWorkload: Workload {
         guard let count = try? definition.count.value(values),
             let bytes = try? Self.generatedBytes(file, definition, values, count: count)
         else { return nil }
-        return bytes / RunPlan.bytesPerRecord
+        return bytes / RecordShape.bytesPerRecord
     }
 
     /// An upper estimate of the bytes a case generates: every row's values (the largest text each generator can make,

@@ -1,39 +1,3 @@
-/// The names of the standard workloads' parameters, each spelt once.
-extension ParameterName {
-    public static let archivedPercent = ParameterName("archived_percent")
-    public static let batch = ParameterName("batch")
-    public static let capacity = ParameterName("capacity")
-    public static let churnPercent = ParameterName("churn_percent")
-    public static let count = ParameterName("count")
-    public static let editPercent = ParameterName("edit_percent")
-    public static let getPercent = ParameterName("get_percent")
-    public static let keys = ParameterName("keys")
-    public static let limit = ParameterName("limit")
-    public static let messageBytes = ParameterName("message_bytes")
-    public static let messages = ParameterName("messages")
-    public static let emptyParents = ParameterName("empty_parents")
-    public static let extensions = ParameterName("extensions")
-    public static let parents = ParameterName("parents")
-    public static let pauseMicroseconds = ParameterName("pause_us")
-    public static let parentSkew = ParameterName("parent_skew")
-    public static let unreadPercent = ParameterName("unread_percent")
-    public static let rate = ParameterName("rate")
-    public static let readPercent = ParameterName("read_percent")
-    public static let retries = ParameterName("retries")
-    public static let rounds = ParameterName("rounds")
-    public static let screen = ParameterName("screen")
-    public static let stored = ParameterName("stored")
-    public static let summaryBytes = ParameterName("summary_bytes")
-    public static let summaryMaxBytes = ParameterName("summary_max_bytes")
-    public static let tags = ParameterName("tags")
-    public static let tagsPerNote = ParameterName("tags_per_note")
-    public static let titleWords = ParameterName("title_words")
-    public static let ttl = ParameterName("ttl")
-    public static let updatePercent = ParameterName("update_percent")
-    public static let users = ParameterName("users")
-    public static let valueBytes = ParameterName("value_bytes")
-}
-
 /// The parameters several workloads share, each defined once with its range.
 extension WorkloadParameter {
     /// `count`: how many app operations a case does, 1…`max`.

@@ -93,6 +93,15 @@ public final class WorkDirectory {
     /// The suffix a tree gets while it is being removed.
     static let removingSuffix = ".removing"
 
+    /// Makes `url` (mode 0700) when it is missing, never its parents: after a second Ctrl-C has removed the work
+    /// directory, a main thread still finishing its step must not make the directory again, with nobody left to
+    /// remove it (the end-of-run disk probe once left `storebench-XXXXXX/floors-<pid>` behind that way).
+    public static func makeDirectory(_ url: URL) throws {
+        guard mkdir(url.path, 0o700) == 0 || errno == EEXIST else {
+            throw WorkDirectoryError(message: SystemError("mkdir", path: url.path).message)
+        }
+    }
+
     /// Removes one tree: renamed aside first (`<name>.removing`, one atomic step), then deleted. A thread still
     /// creating files in it (the runner, when a second Ctrl-C runs this clean-up and exits) then fails on the old
     /// path instead of re-filling a directory whose owner record is already gone; a deletion cut short leaves a
@@ -118,9 +127,7 @@ public final class WorkDirectory {
         do {
             // mkdir, never "with intermediate directories": after a second Ctrl-C has renamed the work directory
             // away, that would make it again, with nobody left to remove it.
-            guard mkdir(trash.path, 0o700) == 0 || errno == EEXIST else {
-                throw WorkDirectoryError(message: SystemError("mkdir", path: trash.path).message)
-            }
+            try Self.makeDirectory(trash)
             try FileManager.default.moveItem(at: store, to: destination)
             trashBytes += bytes
         } catch {

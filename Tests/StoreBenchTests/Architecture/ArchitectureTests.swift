@@ -39,7 +39,9 @@ struct ArchitectureTests {
         #expect(tokens.tokens.first { $0.text == "d" }?.line == 9)
     }
 
-    @Test("/proc is read only in StoreBenchMeasure/Platform/; a read planted elsewhere is found, a comment is not")
+    @Test(
+        "/proc is read only in StoreBenchMeasure/Platform/ and Machine/; a read planted elsewhere is found, a comment is not"
+    )
     func procOnlyInPlatform() throws {
         let tree = try Self.tree.get()
         #expect(tree.count > 200, "the scan found \(tree.count) files")
@@ -180,5 +182,27 @@ struct ArchitectureTests {
             """)
         let found = ArchitectureRules.columnNamesSpelledTwice(planted, names: names)
         #expect(found.map(\.line) == [1, 1, 2], "\(found)")
+    }
+
+    @Test("folders inside a module depend one way: a planted cycle across three folders is found, members are not")
+    func foldersDependOneWay() throws {
+        let tree = try Self.tree.get()
+        let findings = ArchitectureRules.folderCycles(tree)
+        #expect(findings == [], "\(findings.map(\.description).joined(separator: "\n"))")
+        let planted = [
+            SourceFile(path: "Sources/M/A/A.swift", text: "struct Alpha { let b: Beta }"),
+            SourceFile(path: "Sources/M/B/B.swift", text: "public enum Beta { case one(Gamma) }"),
+            SourceFile(path: "Sources/M/C/C.swift", text: "final class Gamma {\n    let a = [Alpha]()\n}"),
+            SourceFile(path: "Sources/M/D/D.swift", text: "struct Delta { let x = Alpha.self }"),
+            SourceFile(path: "Sources/M/E/E.swift", text: "struct Epsilon { let d = value.Delta }"),
+            SourceFile(path: "Sources/M/Top.swift", text: "struct Top { let e: Epsilon; let d: Delta }"),
+        ]
+        let found = ArchitectureRules.folderCycles(planted)
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.message.hasPrefix("M's folders A, B, C depend on each other") == true, "\(found)")
+        #expect(found.first?.message.contains("C/ → A/ (C.swift:2 names Alpha)") == true, "\(found)")
+        let twoWay = ArchitectureRules.folderCycles(
+            planted + [SourceFile(path: "Sources/M/A/Back.swift", text: "let delta = Delta()")])
+        #expect(twoWay.count == 1 && twoWay[0].message.contains("A, B, C, D"), "\(twoWay)")
     }
 }

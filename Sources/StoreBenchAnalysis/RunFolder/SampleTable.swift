@@ -262,15 +262,6 @@ public struct ComparisonKey: Hashable, Sendable, Comparable {
     }
 }
 
-/// Unreadable or mismatched input to `compare` or `report` (exit 1).
-public struct CompareError: ExitCoded, CustomStringConvertible {
-    /// Unreadable or mismatched input to compare: exit 1 (the gate cannot pass).
-    public var exit: StoreBenchExit { .failure }
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 extension SampleTable {
     /// How the run looked at its rows (``LookSchedule``): recomputed intervals use the run's level. Older runs,
     /// which looked after every repetition, get a plain 95% interval.

@@ -1,3 +1,4 @@
+import StoreBenchContract
 import StoreBenchMeasure
 
 /// Why a run folder (or one of its files) cannot be used: the file and line are in the message. A run folder that

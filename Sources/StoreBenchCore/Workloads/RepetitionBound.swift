@@ -20,19 +20,6 @@ public struct RepetitionBound: Sendable {
         (self.seconds, self.source, self.interrupt) = (seconds, source, interrupt)
     }
 
-    /// The bound of a run with `policy`, stopped by `interrupt`.
-    init(policy: RepetitionPolicy, interrupt: InterruptRequest) {
-        if let budget = policy.budgetSeconds {
-            self.init(
-                seconds: budget, source: "the run's budget_seconds: \(Runner.clock(budget))", interrupt: interrupt)
-        } else {
-            self.init(
-                seconds: Self.defaultSeconds,
-                source: "storebench's bound of \(Runner.clock(Self.defaultSeconds)) "
-                    + "for a run without budget_seconds", interrupt: interrupt)
-        }
-    }
-
     /// A repetition stopped by its bound or by a signal: what the row's error says.
     public struct Stopped: Error, CustomStringConvertible {
         public let description: String
@@ -70,7 +57,7 @@ public struct RepetitionBound: Sendable {
             case 0: throw error
             case -1:
                 throw Stopped(
-                    description: "stopped after \(Runner.clock(seconds)), the bound of one repetition "
+                    description: "stopped after \(MarkdownTable.clock(seconds)), the bound of one repetition "
                         + "(\(source)): \(error)")
             default:
                 throw Stopped(description: "stopped by \(interrupt.signalName): \(error)")

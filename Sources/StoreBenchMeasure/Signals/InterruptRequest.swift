@@ -1,4 +1,5 @@
 import Dispatch
+import StoreBenchContract
 import Synchronization
 
 #if canImport(Glibc)

@@ -45,9 +45,6 @@ public struct WorkloadRegistry: Sendable {
         }
     }
 
-    /// This registry with the workloads `scenario` read from sql workload files.
-    public func including(_ scenario: Scenario) -> WorkloadRegistry { including(scenario.sqlWorkloads) }
-
     /// This registry with `workloads` added (a name it already holds is kept as it is).
     public func including(_ workloads: [any Workload]) -> WorkloadRegistry {
         var registry = self
