@@ -8,42 +8,42 @@ import StoreBenchCore
 /// own reader and renderer (``RunFolder``, ``DecisionReport``).
 @main
 struct StoreBenchPages: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "StoreBenchPages",
-        abstract: "Checks and renders this repository's published pages (development only).",
-        subcommands: [LintClaimsCommand.self, RenderBlocksCommand.self])
+  static let configuration = CommandConfiguration(
+    commandName: "StoreBenchPages",
+    abstract: "Checks and renders this repository's published pages (development only).",
+    subcommands: [LintClaimsCommand.self, RenderBlocksCommand.self])
 
-    /// Parses and runs a subcommand; a ``PageFailure`` is its message on standard error and its exit code.
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let failure as PageFailure {
-            printError(failure.message)
-            Foundation.exit(failure.exit.rawValue)
-        } catch {
-            exit(withError: error)
-        }
+  /// Parses and runs a subcommand; a ``PageFailure`` is its message on standard error and its exit code.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let failure as PageFailure {
+      printError(failure.message)
+      Foundation.exit(failure.exit.rawValue)
+    } catch {
+      exit(withError: error)
     }
+  }
 }
 
 /// A page command that failed: its message and exit code.
 struct PageFailure: Error {
-    let exit: StoreBenchExit
-    let message: String
+  let exit: StoreBenchExit
+  let message: String
 }
 
 extension ParsableCommand {
-    /// Runs `body`; an error it throws becomes a ``PageFailure`` naming the command.
-    func failing<T>(_ exit: StoreBenchExit, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let failure as PageFailure {
-            throw failure
-        } catch {
-            throw PageFailure(exit: exit, message: "\(Self.configuration.commandName ?? ""): \(error)")
-        }
+  /// Runs `body`; an error it throws becomes a ``PageFailure`` naming the command.
+  func failing<T>(_ exit: StoreBenchExit, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let failure as PageFailure {
+      throw failure
+    } catch {
+      throw PageFailure(exit: exit, message: "\(Self.configuration.commandName ?? ""): \(error)")
     }
+  }
 }
 
 /// One line on standard error.
@@ -51,10 +51,10 @@ func printError(_ line: String) { FileHandle.standardError.write(Data((line + "\
 
 /// `path` as a folder URL; a path that is not a folder is bad input (nothing to check is not a pass).
 func packageFolder(_ path: String, command: String) throws -> URL {
-    let url = URL(fileURLWithPath: path, isDirectory: true)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-        throw PageFailure(exit: .badInput, message: "\(command): \(path) is not a folder")
-    }
-    return url
+  let url = URL(fileURLWithPath: path, isDirectory: true)
+  var isDirectory: ObjCBool = false
+  guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+    throw PageFailure(exit: .badInput, message: "\(command): \(path) is not a folder")
+  }
+  return url
 }

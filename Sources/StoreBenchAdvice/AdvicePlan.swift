@@ -6,344 +6,344 @@ import StoreBenchCore
 /// every candidate strategy, in a scenario written beside the answer (`scenario.yaml`) so the run can be read and
 /// repeated with `storebench run`.
 public struct AdvicePlan: Sendable {
-    /// One operation's workload and parameters.
-    public struct Measure: Sendable, Equatable {
-        public let operation: AppProfile.Operation
-        public let workload: String
-        public let parameters: [String: Int]
-        /// The time of one operation is the repetition's whole time (a launch, a migration with its first read), not
-        /// its time per operation: percentiles then come from the repetitions.
-        public let wholeRepetition: Bool
-        /// What one measured operation is, how it is committed and how many a repetition times ("1 record inserted
-        /// and committed; 100 operations per repetition"): advice.md prints it beside the operation.
-        public let unit: String
+  /// One operation's workload and parameters.
+  public struct Measure: Sendable, Equatable {
+    public let operation: AppProfile.Operation
+    public let workload: String
+    public let parameters: [String: Int]
+    /// The time of one operation is the repetition's whole time (a launch, a migration with its first read), not
+    /// its time per operation: percentiles then come from the repetitions.
+    public let wholeRepetition: Bool
+    /// What one measured operation is, how it is committed and how many a repetition times ("1 record inserted
+    /// and committed; 100 operations per repetition"): advice.md prints it beside the operation.
+    public let unit: String
+  }
+
+  /// The app's operations in one repetition of the `shared` workload, and its extension's rate a second (a busy
+  /// moment: the profile's per-day frequency would put one operation in minutes).
+  public static let sharedAppOperations = 200
+  public static let sharedExtensionRate = 50
+
+  /// Every operation of every strategy gets at least this many measured repetitions (the scenario's minimum and
+  /// first look) before an interval is printed beside its figures.
+  public static let minimumRepetitions = MedianInterval.verdictCount
+  /// The most repetitions of one row.
+  public static let maximumRepetitions = 16
+  /// A row stops early once its median's interval is within ± this fraction (at a look).
+  public static let targetPrecision = 0.10
+  /// When a row may stop, and the level of its intervals.
+  public static var schedule: LookSchedule { LookSchedule(minimum: minimumRepetitions, maximum: maximumRepetitions) }
+
+  public let profile: AppProfile
+  public let measures: [Measure]
+  /// Backend specs (`sqlite[journal=wal]`), each a strategy.
+  public let candidates: [String]
+  /// Strategies the profile's size rules out without measuring, and why.
+  public let notConsidered: [(candidate: String, reason: String)]
+  /// The strategies (`backend [variant]`) left out for declaring less than the need: a run that measured them
+  /// (before they were left out) is judged without them.
+  public let declaredShort: Set<String>
+
+  /// The plan for `profile`: its operations as `workloads`, on the strategies the backends of `backends` offer
+  /// (``BackendDescriptor/adviceCandidates``) unless the profile names its own.
+  public init(_ profile: AppProfile, backends: BackendRegistry, workloads: WorkloadRegistry = .standard) {
+    self.profile = profile
+    var measures: [Measure] = []
+    for operation in profile.perDay.keys.sorted() where (profile.perDay[operation] ?? 0) > 0 {
+      measures.append(Self.measure(operation, profile: profile, workloads: workloads))
     }
-
-    /// The app's operations in one repetition of the `shared` workload, and its extension's rate a second (a busy
-    /// moment: the profile's per-day frequency would put one operation in minutes).
-    public static let sharedAppOperations = 200
-    public static let sharedExtensionRate = 50
-
-    /// Every operation of every strategy gets at least this many measured repetitions (the scenario's minimum and
-    /// first look) before an interval is printed beside its figures.
-    public static let minimumRepetitions = MedianInterval.verdictCount
-    /// The most repetitions of one row.
-    public static let maximumRepetitions = 16
-    /// A row stops early once its median's interval is within ± this fraction (at a look).
-    public static let targetPrecision = 0.10
-    /// When a row may stop, and the level of its intervals.
-    public static var schedule: LookSchedule { LookSchedule(minimum: minimumRepetitions, maximum: maximumRepetitions) }
-
-    public let profile: AppProfile
-    public let measures: [Measure]
-    /// Backend specs (`sqlite[journal=wal]`), each a strategy.
-    public let candidates: [String]
-    /// Strategies the profile's size rules out without measuring, and why.
-    public let notConsidered: [(candidate: String, reason: String)]
-    /// The strategies (`backend [variant]`) left out for declaring less than the need: a run that measured them
-    /// (before they were left out) is judged without them.
-    public let declaredShort: Set<String>
-
-    /// The plan for `profile`: its operations as `workloads`, on the strategies the backends of `backends` offer
-    /// (``BackendDescriptor/adviceCandidates``) unless the profile names its own.
-    public init(_ profile: AppProfile, backends: BackendRegistry, workloads: WorkloadRegistry = .standard) {
-        self.profile = profile
-        var measures: [Measure] = []
-        for operation in profile.perDay.keys.sorted() where (profile.perDay[operation] ?? 0) > 0 {
-            measures.append(Self.measure(operation, profile: profile, workloads: workloads))
-        }
-        self.measures = measures
-        let standard = Self.offered(for: profile, by: backends)
-        var skipped = profile.candidates == nil ? standard.skipped : []
-        // A declared class is the most a strategy keeps (a crash trial can show it keeps less, never more): one that
-        // declares less than the need is out before anything is timed.
-        let required: DurabilityPromise =
-            profile.need == .kill || profile.lossWindowMilliseconds != nil ? .survivesKill : .durable
-        var short: Set<String> = []
-        candidates = (profile.candidates ?? standard.considered).filter { candidate in
-            guard let (descriptor, variant) = Self.resolve(candidate, backends: backends),
-                case let declared = descriptor.promise(variant),
-                !declared.keeps(atLeast: required)
-            else { return true }
-            short.insert("\(descriptor.name) [\(variant.description)]")
-            skipped.append(
-                (
-                    candidate,
-                    "declares that it \(declared.rawValue), short of the need (\(profile.needPhrase)); a crash trial "
-                        + "can show a strategy keeps less than it declares, never more: not timed"
-                ))
-            return false
-        }
-        notConsidered = skipped
-        declaredShort = short
+    self.measures = measures
+    let standard = Self.offered(for: profile, by: backends)
+    var skipped = profile.candidates == nil ? standard.skipped : []
+    // A declared class is the most a strategy keeps (a crash trial can show it keeps less, never more): one that
+    // declares less than the need is out before anything is timed.
+    let required: DurabilityPromise =
+      profile.need == .kill || profile.lossWindowMilliseconds != nil ? .survivesKill : .durable
+    var short: Set<String> = []
+    candidates = (profile.candidates ?? standard.considered).filter { candidate in
+      guard let (descriptor, variant) = Self.resolve(candidate, backends: backends),
+        case let declared = descriptor.promise(variant),
+        !declared.keeps(atLeast: required)
+      else { return true }
+      short.insert("\(descriptor.name) [\(variant.description)]")
+      skipped.append(
+        (
+          candidate,
+          "declares that it \(declared.rawValue), short of the need (\(profile.needPhrase)); a crash trial "
+            + "can show a strategy keeps less than it declares, never more: not timed"
+        ))
+      return false
     }
+    notConsidered = skipped
+    declaredShort = short
+  }
 
-    /// The backend and variant a candidate spec (`sqlite[journal=wal,sync=full]`) names, nil when this binary cannot
-    /// resolve it.
-    public static func resolve(_ candidate: String, backends: BackendRegistry) -> (BackendDescriptor, Variant)? {
-        guard let spec = try? BackendSpec(parsing: candidate) else { return nil }
-        let settings = spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        return try? backends.resolve(backend: spec.backend, settings: settings.joined(separator: " "))
+  /// The backend and variant a candidate spec (`sqlite[journal=wal,sync=full]`) names, nil when this binary cannot
+  /// resolve it.
+  public static func resolve(_ candidate: String, backends: BackendRegistry) -> (BackendDescriptor, Variant)? {
+    guard let spec = try? BackendSpec(parsing: candidate) else { return nil }
+    let settings = spec.settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    return try? backends.resolve(backend: spec.backend, settings: settings.joined(separator: " "))
+  }
+
+  /// Whether advise holds `measure`'s operations to their budget while it measures (``LatencyBudget``): those
+  /// whose percentile comes from per-operation latencies, and those whose repetition is the operation. (The
+  /// extension's budget is on its own operations, which the app's repetition does not time one by one.)
+  public static func holdsToBudget(_ measure: Measure) -> Bool {
+    measure.operation != .extensionWork && measure.operation != .markRead
+  }
+
+  private static func measure(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
+    -> Measure
+  {
+    let data = profile.data
+    let records = data.records
+    let screen = min(profile.launchList, records)
+    let (workload, base, whole, unit): (String, [String: Int], Bool, String) =
+      switch operation {
+      case .launch where data.messages > 0:
+        (
+          "timeline-cold",
+          named([.messages: data.messages, .users: data.users, .screen: profile.launchList]), true,
+          "a fresh process opens the store and reads the newest \(profile.launchList) messages with their "
+            + "authors (timeline-cold); 1 per repetition"
+        )
+      case .launch where data.parents > 0:
+        (
+          "parent-list-cold", named([.stored: records, .screen: min(profile.launchList, data.parents)]), true,
+          "a fresh process opens the store and lists the first \(min(profile.launchList, data.parents)) of "
+            + "\(data.parents) parents, each with its newest record (parent-list-cold); 1 per repetition"
+        )
+      case .launch:
+        (
+          "list-cold", named([.stored: records, .screen: screen]), true,
+          "a fresh process opens the store and reads the newest \(screen) records (list-cold); 1 per repetition"
+        )
+      case .save where data.parents > 0:
+        (
+          "parent-save", named([.count: 100, .stored: records]), false,
+          "1 record saved into a parent (busy ones more often) and committed as its own app operation "
+            + "(parent-save); 100 per repetition"
+        )
+      case .save:
+        (
+          "insert", named([.count: 100, .batch: 1, .stored: records]), false,
+          "1 record inserted and committed as its own app operation (insert batch=1); 100 per repetition"
+        )
+      case .edit:
+        (
+          "edit", named([.count: min(100, records), .stored: records]), false,
+          "1 record's text changed and committed as its own app operation (edit); \(min(100, records)) per repetition"
+        )
+      case .search:
+        (
+          "search", named([.count: 5, .stored: records]), false,
+          "1 keyword search over every record (search); 5 per repetition"
+        )
+      case .markRead:
+        (
+          "mark-read", named([.count: min(1_000, records), .stored: records]), false,
+          "1 record marked read: its share of one app operation that marks \(min(1_000, records)) and commits "
+            + "once (mark-read); \(min(1_000, records)) per repetition"
+        )
+      case .tagQuery:
+        (
+          "tags", named([.count: 10, .stored: records]), false,
+          "the tag sidebar and one tag's newest notes (tags); 10 per repetition"
+        )
+      case .tagChange:
+        (
+          "tag-edit", named([.count: 50, .stored: records]), false,
+          "1 tag added to or removed from a note, or a note archived, committed as its own app operation "
+            + "(tag-edit); 50 per repetition"
+        )
+      case .openParent:
+        (
+          "open-parent", named([.count: 100, .stored: records, .limit: profile.parentScreen]), false,
+          "a parent opened (busy ones more often): its newest \(profile.parentScreen) records with their "
+            + "authors (open-parent); 100 per repetition"
+        )
+      case .parentRead:
+        (
+          "parent-read", named([.count: min(10, data.parents), .stored: records]), false,
+          "every record of one parent marked read, committed as one app operation (parent-read); "
+            + "\(min(10, data.parents)) per repetition"
+        )
+      case .extensionWork:
+        (
+          "shared",
+          named([
+            .count: Self.sharedAppOperations, .stored: records, .screen: screen,
+            .rate: Self.sharedExtensionRate,
+          ]), false,
+          "1 operation of the app (a save or an edit of a recent save) or of its extension (the newest "
+            + "\(screen) records read, then a mark, a setting or a draft written), both processes on one "
+            + "store (shared); \(Self.sharedAppOperations) app operations per repetition, 2 ms apart, and "
+            + "the extension's arrivals at \(Self.sharedExtensionRate) a second within them (about "
+            + "\(Self.sharedAppOperations * Self.sharedExtensionRate / 500) a repetition, each while the app "
+            + "works)"
+        )
+      case .migration:
+        (
+          "migrate", named([.stored: records]), true,
+          "every record converted to the new model and the first read after it (migrate); 1 per repetition"
+        )
+      case .setting:
+        (
+          "settings", named([.count: data.parameters["settings"] ?? 100]), false,
+          "1 setting written and committed (settings); \(data.parameters["settings"] ?? 100) per repetition"
+        )
+      case .cache:
+        (
+          "cache", named([.count: 2_000, .keys: data.parameters["cache_keys"] ?? 1_000]), false,
+          "1 cache get or put (cache); 2,000 per repetition"
+        )
+      default:
+        // An operation a registered workload declares (``AdviceOperation``); the profile's parser only
+        // accepts the keys of those this registry holds.
+        declared(operation, profile: profile, workloads: workloads)
+      }
+    // The profile's shape and data parameters, where the workload has them.
+    // A workload missing from the registry gets no shape parameters here; the scenario's parser names it.
+    let known = Set(workloads[workload]?.parameters.map(\.name) ?? [])
+    var parameters = base
+    if data.parents > 0 && known.contains(ParameterName.parents.text) {
+      parameters[ParameterName.parents.text] = data.parents
+      if data.users > 0 { parameters[ParameterName.users.text] = data.users }
     }
-
-    /// Whether advise holds `measure`'s operations to their budget while it measures (``LatencyBudget``): those
-    /// whose percentile comes from per-operation latencies, and those whose repetition is the operation. (The
-    /// extension's budget is on its own operations, which the app's repetition does not time one by one.)
-    public static func holdsToBudget(_ measure: Measure) -> Bool {
-        measure.operation != .extensionWork && measure.operation != .markRead
+    let renamed = ["cache_capacity": "capacity"]
+    for (key, value) in data.parameters where key != "settings" && key != "cache_keys" {
+      let name = renamed[key] ?? key
+      if known.contains(name) && parameters[name] == nil { parameters[name] = value }
     }
+    return Measure(
+      operation: operation, workload: workload, parameters: parameters, wholeRepetition: whole, unit: unit)
+  }
 
-    private static func measure(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
-        -> Measure
-    {
-        let data = profile.data
-        let records = data.records
-        let screen = min(profile.launchList, records)
-        let (workload, base, whole, unit): (String, [String: Int], Bool, String) =
-            switch operation {
-            case .launch where data.messages > 0:
-                (
-                    "timeline-cold",
-                    named([.messages: data.messages, .users: data.users, .screen: profile.launchList]), true,
-                    "a fresh process opens the store and reads the newest \(profile.launchList) messages with their "
-                        + "authors (timeline-cold); 1 per repetition"
-                )
-            case .launch where data.parents > 0:
-                (
-                    "parent-list-cold", named([.stored: records, .screen: min(profile.launchList, data.parents)]), true,
-                    "a fresh process opens the store and lists the first \(min(profile.launchList, data.parents)) of "
-                        + "\(data.parents) parents, each with its newest record (parent-list-cold); 1 per repetition"
-                )
-            case .launch:
-                (
-                    "list-cold", named([.stored: records, .screen: screen]), true,
-                    "a fresh process opens the store and reads the newest \(screen) records (list-cold); 1 per repetition"
-                )
-            case .save where data.parents > 0:
-                (
-                    "parent-save", named([.count: 100, .stored: records]), false,
-                    "1 record saved into a parent (busy ones more often) and committed as its own app operation "
-                        + "(parent-save); 100 per repetition"
-                )
-            case .save:
-                (
-                    "insert", named([.count: 100, .batch: 1, .stored: records]), false,
-                    "1 record inserted and committed as its own app operation (insert batch=1); 100 per repetition"
-                )
-            case .edit:
-                (
-                    "edit", named([.count: min(100, records), .stored: records]), false,
-                    "1 record's text changed and committed as its own app operation (edit); \(min(100, records)) per repetition"
-                )
-            case .search:
-                (
-                    "search", named([.count: 5, .stored: records]), false,
-                    "1 keyword search over every record (search); 5 per repetition"
-                )
-            case .markRead:
-                (
-                    "mark-read", named([.count: min(1_000, records), .stored: records]), false,
-                    "1 record marked read: its share of one app operation that marks \(min(1_000, records)) and commits "
-                        + "once (mark-read); \(min(1_000, records)) per repetition"
-                )
-            case .tagQuery:
-                (
-                    "tags", named([.count: 10, .stored: records]), false,
-                    "the tag sidebar and one tag's newest notes (tags); 10 per repetition"
-                )
-            case .tagChange:
-                (
-                    "tag-edit", named([.count: 50, .stored: records]), false,
-                    "1 tag added to or removed from a note, or a note archived, committed as its own app operation "
-                        + "(tag-edit); 50 per repetition"
-                )
-            case .openParent:
-                (
-                    "open-parent", named([.count: 100, .stored: records, .limit: profile.parentScreen]), false,
-                    "a parent opened (busy ones more often): its newest \(profile.parentScreen) records with their "
-                        + "authors (open-parent); 100 per repetition"
-                )
-            case .parentRead:
-                (
-                    "parent-read", named([.count: min(10, data.parents), .stored: records]), false,
-                    "every record of one parent marked read, committed as one app operation (parent-read); "
-                        + "\(min(10, data.parents)) per repetition"
-                )
-            case .extensionWork:
-                (
-                    "shared",
-                    named([
-                        .count: Self.sharedAppOperations, .stored: records, .screen: screen,
-                        .rate: Self.sharedExtensionRate,
-                    ]), false,
-                    "1 operation of the app (a save or an edit of a recent save) or of its extension (the newest "
-                        + "\(screen) records read, then a mark, a setting or a draft written), both processes on one "
-                        + "store (shared); \(Self.sharedAppOperations) app operations per repetition, 2 ms apart, and "
-                        + "the extension's arrivals at \(Self.sharedExtensionRate) a second within them (about "
-                        + "\(Self.sharedAppOperations * Self.sharedExtensionRate / 500) a repetition, each while the app "
-                        + "works)"
-                )
-            case .migration:
-                (
-                    "migrate", named([.stored: records]), true,
-                    "every record converted to the new model and the first read after it (migrate); 1 per repetition"
-                )
-            case .setting:
-                (
-                    "settings", named([.count: data.parameters["settings"] ?? 100]), false,
-                    "1 setting written and committed (settings); \(data.parameters["settings"] ?? 100) per repetition"
-                )
-            case .cache:
-                (
-                    "cache", named([.count: 2_000, .keys: data.parameters["cache_keys"] ?? 1_000]), false,
-                    "1 cache get or put (cache); 2,000 per repetition"
-                )
-            default:
-                // An operation a registered workload declares (``AdviceOperation``); the profile's parser only
-                // accepts the keys of those this registry holds.
-                declared(operation, profile: profile, workloads: workloads)
-            }
-        // The profile's shape and data parameters, where the workload has them.
-        // A workload missing from the registry gets no shape parameters here; the scenario's parser names it.
-        let known = Set(workloads[workload]?.parameters.map(\.name) ?? [])
-        var parameters = base
-        if data.parents > 0 && known.contains(ParameterName.parents.text) {
-            parameters[ParameterName.parents.text] = data.parents
-            if data.users > 0 { parameters[ParameterName.users.text] = data.users }
-        }
-        let renamed = ["cache_capacity": "capacity"]
-        for (key, value) in data.parameters where key != "settings" && key != "cache_keys" {
-            let name = renamed[key] ?? key
-            if known.contains(name) && parameters[name] == nil { parameters[name] = value }
-        }
-        return Measure(
-            operation: operation, workload: workload, parameters: parameters, wholeRepetition: whole, unit: unit)
+  /// The workload, parameters, whole-repetition flag and unit of a declared operation.
+  private static func declared(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
+    -> (String, [String: Int], Bool, String)
+  {
+    guard
+      let (workload, declared) = workloads.adviceOperations.first(where: {
+        $0.operation.key == operation.rawValue
+      })
+    else { preconditionFailure("no registered workload declares the operation \(operation.rawValue)") }
+    let data = profile.operationData
+    return (workload, declared.parameters(data), declared.wholeRepetition, declared.unit(data))
+  }
+
+  /// Parameters by their declared names (a misspelt name does not compile), as the scenario writes them.
+  private static func named(_ pairs: KeyValuePairs<ParameterName, Int>) -> [String: Int] {
+    Dictionary(uniqueKeysWithValues: pairs.map { ($0.key.text, $0.value) })
+  }
+
+  /// The scenario as YAML text (`scenario.yaml` of the answer), with the profile's `run_seconds` as its budget.
+  public var scenarioText: String { scenarioText(budgetSeconds: profile.runSeconds) }
+
+  /// The scenario as YAML text with a run budget of `budgetSeconds`.
+  public func scenarioText(budgetSeconds: Int) -> String {
+    scenario(
+      name: "advise-\(profile.name)", budgetSeconds: budgetSeconds,
+      repetitions: (Self.minimumRepetitions, Self.maximumRepetitions), precision: true
+    ) { $0.parameters }
+  }
+
+  /// A scenario over the plan's candidates and operations; `parameters` gives each measure's.
+  func scenario(
+    name: String, budgetSeconds: Int, repetitions: (min: Int, max: Int), precision: Bool,
+    parameters: (Measure) -> [String: Int]
+  ) -> String {
+    var lines = [
+      "# Generated by storebench advise from \(profile.file): the profile's operations at its sizes, on each candidate.",
+      "name: \(name)",
+      "description: what storebench advise measured for \(profile.name)",
+      "seed: 42",
+      "warmup: 0",
+      "repetitions: {min: \(repetitions.min), max: \(repetitions.max)}",
+    ]
+    if precision { lines.append("target_precision: \(Self.targetPrecision)") }
+    lines += ["budget_seconds: \(budgetSeconds)", "backends:"]
+    for candidate in candidates {
+      let spec = try? BackendSpec(parsing: candidate)
+      let settings = (spec?.settings ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+        separator: ", ")
+      lines.append(
+        "  - {backend: \(spec?.backend ?? candidate)\(settings.isEmpty ? "" : ", variants: [{\(settings)}]")}")
     }
-
-    /// The workload, parameters, whole-repetition flag and unit of a declared operation.
-    private static func declared(_ operation: AppProfile.Operation, profile: AppProfile, workloads: WorkloadRegistry)
-        -> (String, [String: Int], Bool, String)
-    {
-        guard
-            let (workload, declared) = workloads.adviceOperations.first(where: {
-                $0.operation.key == operation.rawValue
-            })
-        else { preconditionFailure("no registered workload declares the operation \(operation.rawValue)") }
-        let data = profile.operationData
-        return (workload, declared.parameters(data), declared.wholeRepetition, declared.unit(data))
+    lines.append("workloads:")
+    for measure in measures {
+      let parameters = parameters(measure).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+        separator: ", ")
+      let budget =
+        profile.budgets[measure.operation].flatMap { budget -> String? in
+          guard Self.holdsToBudget(measure) else { return nil }
+          return
+            ", budget: {percentile: \(budget.percentile), ms: \(LatencyBudget.format(budget.milliseconds)), "
+            + "per: \(measure.wholeRepetition ? "repetition" : "operation")}"
+        } ?? ""
+      lines.append(
+        "  - {workload: \(measure.workload), parameters: {\(parameters)}\(budget)}   # \(measure.operation.rawValue)"
+      )
     }
+    return lines.joined(separator: "\n") + "\n"
+  }
 
-    /// Parameters by their declared names (a misspelt name does not compile), as the scenario writes them.
-    private static func named(_ pairs: KeyValuePairs<ParameterName, Int>) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: pairs.map { ($0.key.text, $0.value) })
-    }
+  /// What measures `operation` here, nil when the profile does not do it.
+  public func operation(of operation: AppProfile.Operation) -> Measure? {
+    measures.first { $0.operation == operation }
+  }
 
-    /// The scenario as YAML text (`scenario.yaml` of the answer), with the profile's `run_seconds` as its budget.
-    public var scenarioText: String { scenarioText(budgetSeconds: profile.runSeconds) }
-
-    /// The scenario as YAML text with a run budget of `budgetSeconds`.
-    public func scenarioText(budgetSeconds: Int) -> String {
-        scenario(
-            name: "advise-\(profile.name)", budgetSeconds: budgetSeconds,
-            repetitions: (Self.minimumRepetitions, Self.maximumRepetitions), precision: true
-        ) { $0.parameters }
-    }
-
-    /// A scenario over the plan's candidates and operations; `parameters` gives each measure's.
-    func scenario(
-        name: String, budgetSeconds: Int, repetitions: (min: Int, max: Int), precision: Bool,
-        parameters: (Measure) -> [String: Int]
-    ) -> String {
-        var lines = [
-            "# Generated by storebench advise from \(profile.file): the profile's operations at its sizes, on each candidate.",
-            "name: \(name)",
-            "description: what storebench advise measured for \(profile.name)",
-            "seed: 42",
-            "warmup: 0",
-            "repetitions: {min: \(repetitions.min), max: \(repetitions.max)}",
-        ]
-        if precision { lines.append("target_precision: \(Self.targetPrecision)") }
-        lines += ["budget_seconds: \(budgetSeconds)", "backends:"]
-        for candidate in candidates {
-            let spec = try? BackendSpec(parsing: candidate)
-            let settings = (spec?.settings ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
-                separator: ", ")
-            lines.append(
-                "  - {backend: \(spec?.backend ?? candidate)\(settings.isEmpty ? "" : ", variants: [{\(settings)}]")}")
-        }
-        lines.append("workloads:")
-        for measure in measures {
-            let parameters = parameters(measure).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
-                separator: ", ")
-            let budget =
-                profile.budgets[measure.operation].flatMap { budget -> String? in
-                    guard Self.holdsToBudget(measure) else { return nil }
-                    return
-                        ", budget: {percentile: \(budget.percentile), ms: \(LatencyBudget.format(budget.milliseconds)), "
-                        + "per: \(measure.wholeRepetition ? "repetition" : "operation")}"
-                } ?? ""
-            lines.append(
-                "  - {workload: \(measure.workload), parameters: {\(parameters)}\(budget)}   # \(measure.operation.rawValue)"
-            )
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// What measures `operation` here, nil when the profile does not do it.
-    public func operation(of operation: AppProfile.Operation) -> Measure? {
-        measures.first { $0.operation == operation }
-    }
-
-    /// The operation a workload measures here.
-    public func operation(of workload: String) -> Measure? { measures.first { $0.workload == workload } }
+  /// The operation a workload measures here.
+  public func operation(of workload: String) -> Measure? { measures.first { $0.workload == workload } }
 }
 
 extension AdvicePlan {
-    /// What an app with `profile` needs from a store's schema: every candidate is given all of it that it can
-    /// provide, so that candidates differ only in their strategy.
-    public static func schemaNeeds(of profile: AppProfile) -> Set<SchemaNeed> {
-        let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
-        var needs: Set<SchemaNeed> = []
-        if does(.launch) && profile.data.records > 0 && profile.data.parents == 0 { needs.insert(.newestFirstList) }
-        if does(.tagQuery) || does(.tagChange) { needs.insert(.coveringTagIndex) }
-        if does(.search) { needs.insert(.fullTextSearch) }
-        return needs
-    }
+  /// What an app with `profile` needs from a store's schema: every candidate is given all of it that it can
+  /// provide, so that candidates differ only in their strategy.
+  public static func schemaNeeds(of profile: AppProfile) -> Set<SchemaNeed> {
+    let does = { (operation: AppProfile.Operation) in (profile.perDay[operation] ?? 0) > 0 }
+    var needs: Set<SchemaNeed> = []
+    if does(.launch) && profile.data.records > 0 && profile.data.parents == 0 { needs.insert(.newestFirstList) }
+    if does(.tagQuery) || does(.tagChange) { needs.insert(.coveringTagIndex) }
+    if does(.search) { needs.insert(.fullTextSearch) }
+    return needs
+  }
 
-    /// The strategies the registered backends offer for `profile` (each with the schema the profile needs; a strategy
-    /// that provides a need whose index costs every write, ``SchemaNeed/costsWrites``, also without it), and those
-    /// left out with why: a backend that keeps nothing across launches, one that offers no strategy, a strategy
-    /// whose size limit the profile exceeds.
-    public static func offered(for profile: AppProfile, by backends: BackendRegistry) -> (
-        considered: [String], skipped: [(candidate: String, reason: String)]
-    ) {
-        let records = max(profile.data.records, profile.data.messages)
-        let needs = schemaNeeds(of: profile)
-        var considered: [String] = []
-        var skipped: [(candidate: String, reason: String)] = []
-        for descriptor in backends.descriptors {
-            guard descriptor.persistent else {
-                skipped.append((descriptor.name, "keeps nothing across launches: the floor, not a strategy"))
-                continue
-            }
-            if descriptor.adviceCandidates.isEmpty {
-                skipped.append((descriptor.name, "its backend offers advise no strategy"))
-            }
-            for candidate in descriptor.adviceCandidates {
-                // A need whose index every write pays for (FTS): the strategy with it, and without it.
-                let optional = needs.intersection(candidate.provided).filter(\.costsWrites)
-                let specs =
-                    [candidate.spec(for: needs)]
-                    + (optional.isEmpty ? [] : [candidate.spec(for: needs.subtracting(optional))])
-                for spec in specs {
-                    if let most = candidate.mostRecords, records > most {
-                        skipped.append((spec, "\(candidate.beyondMost) (\(records) records; considered up to \(most))"))
-                    } else {
-                        considered.append(spec)
-                    }
-                }
-            }
+  /// The strategies the registered backends offer for `profile` (each with the schema the profile needs; a strategy
+  /// that provides a need whose index costs every write, ``SchemaNeed/costsWrites``, also without it), and those
+  /// left out with why: a backend that keeps nothing across launches, one that offers no strategy, a strategy
+  /// whose size limit the profile exceeds.
+  public static func offered(for profile: AppProfile, by backends: BackendRegistry) -> (
+    considered: [String], skipped: [(candidate: String, reason: String)]
+  ) {
+    let records = max(profile.data.records, profile.data.messages)
+    let needs = schemaNeeds(of: profile)
+    var considered: [String] = []
+    var skipped: [(candidate: String, reason: String)] = []
+    for descriptor in backends.descriptors {
+      guard descriptor.persistent else {
+        skipped.append((descriptor.name, "keeps nothing across launches: the floor, not a strategy"))
+        continue
+      }
+      if descriptor.adviceCandidates.isEmpty {
+        skipped.append((descriptor.name, "its backend offers advise no strategy"))
+      }
+      for candidate in descriptor.adviceCandidates {
+        // A need whose index every write pays for (FTS): the strategy with it, and without it.
+        let optional = needs.intersection(candidate.provided).filter(\.costsWrites)
+        let specs =
+          [candidate.spec(for: needs)]
+          + (optional.isEmpty ? [] : [candidate.spec(for: needs.subtracting(optional))])
+        for spec in specs {
+          if let most = candidate.mostRecords, records > most {
+            skipped.append((spec, "\(candidate.beyondMost) (\(records) records; considered up to \(most))"))
+          } else {
+            considered.append(spec)
+          }
         }
-        return (considered, skipped)
+      }
     }
+    return (considered, skipped)
+  }
 }

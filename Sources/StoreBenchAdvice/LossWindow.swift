@@ -15,110 +15,110 @@ import StoreBenchAnalysis
 /// A state that lost every save the run acknowledged shows no bound at all: the model has no periodic writeback, so
 /// such a strategy's saves stay unsynced until it syncs, however old they are.
 public struct LossWindow: Sendable, Equatable {
-    public enum Outcome: Sendable, Equatable {
-        /// No crash state lost an acknowledged save, and none was unreadable.
-        case noLoss(states: Int)
-        /// The oldest save a state lost, in the app's time, from the writer's figure and the depth.
-        case bounded(milliseconds: Double, depth: Int, writerMilliseconds: Double, lostStates: Int, states: Int)
-        /// Some state lost every save the run acknowledged (`depth` of `acknowledged`), or a store was unreadable.
-        case unbounded(reason: String)
-        /// No enumerated power-loss states: random cuts and kills cannot bound a window.
-        case unmeasured
-    }
+  public enum Outcome: Sendable, Equatable {
+    /// No crash state lost an acknowledged save, and none was unreadable.
+    case noLoss(states: Int)
+    /// The oldest save a state lost, in the app's time, from the writer's figure and the depth.
+    case bounded(milliseconds: Double, depth: Int, writerMilliseconds: Double, lostStates: Int, states: Int)
+    /// Some state lost every save the run acknowledged (`depth` of `acknowledged`), or a store was unreadable.
+    case unbounded(reason: String)
+    /// No enumerated power-loss states: random cuts and kills cannot bound a window.
+    case unmeasured
+  }
 
-    public let outcome: Outcome
-    /// The app's interval between saves, in ms (86,400,000 / saves a day).
-    public let saveInterval: Double
+  public let outcome: Outcome
+  /// The app's interval between saves, in ms (86,400,000 / saves a day).
+  public let saveInterval: Double
 
-    /// Judges `crash`'s enumerated power-loss states for an app that saves `savesPerDay` times a day.
-    public init(crash: CrashResult?, savesPerDay: Double) {
-        saveInterval = savesPerDay > 0 ? 86_400_000 / savesPerDay : .infinity
-        let kinds = [crash?.synced, crash?.prefix, crash?.torn].compactMap { $0 }
-        guard !kinds.isEmpty, kinds.allSatisfy({ $0.enumerated != nil }) else {
-            outcome = .unmeasured
-            return
-        }
-        let states = kinds.map(\.states).reduce(0, +)
-        if let unreadable = kinds.first(where: { $0.corrupt > 0 }) {
-            outcome = .unbounded(
-                reason: "\(unreadable.corrupt) crash state\(unreadable.corrupt == 1 ? " was" : "s were") unreadable")
-            return
-        }
-        let lossy = kinds.filter { $0.lost > 0 }
-        guard !lossy.isEmpty else {
-            outcome = .noLoss(states: states)
-            return
-        }
-        let depth = lossy.compactMap { $0.enumerated?.lossDepth }.max() ?? 0
-        let acknowledged = lossy.map(\.acknowledged).max() ?? 0
-        guard depth < acknowledged else {
-            outcome = .unbounded(
-                reason: "a crash state lost all \(MarkdownTable.grouped(Double(acknowledged))) saves the run "
-                    + "acknowledged: they stay unsynced until the strategy syncs, however old")
-            return
-        }
-        let writer = lossy.compactMap { $0.enumerated?.lossWindowMilliseconds }.max() ?? 0
-        outcome = .bounded(
-            milliseconds: max(writer, Double(depth) * saveInterval), depth: depth, writerMilliseconds: writer,
-            lostStates: lossy.compactMap { $0.enumerated?.lostStates }.reduce(0, +), states: states)
+  /// Judges `crash`'s enumerated power-loss states for an app that saves `savesPerDay` times a day.
+  public init(crash: CrashResult?, savesPerDay: Double) {
+    saveInterval = savesPerDay > 0 ? 86_400_000 / savesPerDay : .infinity
+    let kinds = [crash?.synced, crash?.prefix, crash?.torn].compactMap { $0 }
+    guard !kinds.isEmpty, kinds.allSatisfy({ $0.enumerated != nil }) else {
+      outcome = .unmeasured
+      return
     }
+    let states = kinds.map(\.states).reduce(0, +)
+    if let unreadable = kinds.first(where: { $0.corrupt > 0 }) {
+      outcome = .unbounded(
+        reason: "\(unreadable.corrupt) crash state\(unreadable.corrupt == 1 ? " was" : "s were") unreadable")
+      return
+    }
+    let lossy = kinds.filter { $0.lost > 0 }
+    guard !lossy.isEmpty else {
+      outcome = .noLoss(states: states)
+      return
+    }
+    let depth = lossy.compactMap { $0.enumerated?.lossDepth }.max() ?? 0
+    let acknowledged = lossy.map(\.acknowledged).max() ?? 0
+    guard depth < acknowledged else {
+      outcome = .unbounded(
+        reason: "a crash state lost all \(MarkdownTable.grouped(Double(acknowledged))) saves the run "
+          + "acknowledged: they stay unsynced until the strategy syncs, however old")
+      return
+    }
+    let writer = lossy.compactMap { $0.enumerated?.lossWindowMilliseconds }.max() ?? 0
+    outcome = .bounded(
+      milliseconds: max(writer, Double(depth) * saveInterval), depth: depth, writerMilliseconds: writer,
+      lostStates: lossy.compactMap { $0.enumerated?.lostStates }.reduce(0, +), states: states)
+  }
 
-    /// Whether no crash state loses a save acknowledged more than `window` ms before the cut.
-    public func meets(_ window: Double) -> Bool {
-        switch outcome {
-        case .noLoss: true
-        case .bounded(let milliseconds, _, _, _, _): milliseconds <= window
-        case .unbounded, .unmeasured: false
-        }
+  /// Whether no crash state loses a save acknowledged more than `window` ms before the cut.
+  public func meets(_ window: Double) -> Bool {
+    switch outcome {
+    case .noLoss: true
+    case .bounded(let milliseconds, _, _, _, _): milliseconds <= window
+    case .unbounded, .unmeasured: false
     }
+  }
 
-    /// "loses saves up to 43.2 s old (the newest 1 save, lost in 58 of 160 crash states; 27.3 ms on the writer's
-    /// clock)", for the answer's durability cell and verdict.
-    public var phrase: String {
-        switch outcome {
-        case .noLoss(let states):
-            return "loses no save in \(MarkdownTable.grouped(Double(states))) crash states"
-        case .bounded(let milliseconds, let depth, let writer, let lostStates, let states):
-            return "loses saves up to \(Self.age(milliseconds)) old on a power cut (the newest "
-                + "\(depth == 1 ? "save" : "\(depth) saves"), lost in \(MarkdownTable.grouped(Double(lostStates))) of "
-                + "\(MarkdownTable.grouped(Double(states))) crash states; \(depth) × the app's "
-                + "\(Self.age(saveInterval)) between saves, \(Self.age(writer)) on the writer's clock)"
-        case .unbounded(let reason):
-            return "no bound on a lost save's age: \(reason)"
-        case .unmeasured:
-            return "no loss window measured (it needs the enumerated crash states of a traced run)"
-        }
+  /// "loses saves up to 43.2 s old (the newest 1 save, lost in 58 of 160 crash states; 27.3 ms on the writer's
+  /// clock)", for the answer's durability cell and verdict.
+  public var phrase: String {
+    switch outcome {
+    case .noLoss(let states):
+      return "loses no save in \(MarkdownTable.grouped(Double(states))) crash states"
+    case .bounded(let milliseconds, let depth, let writer, let lostStates, let states):
+      return "loses saves up to \(Self.age(milliseconds)) old on a power cut (the newest "
+        + "\(depth == 1 ? "save" : "\(depth) saves"), lost in \(MarkdownTable.grouped(Double(lostStates))) of "
+        + "\(MarkdownTable.grouped(Double(states))) crash states; \(depth) × the app's "
+        + "\(Self.age(saveInterval)) between saves, \(Self.age(writer)) on the writer's clock)"
+    case .unbounded(let reason):
+      return "no bound on a lost save's age: \(reason)"
+    case .unmeasured:
+      return "no loss window measured (it needs the enumerated crash states of a traced run)"
     }
+  }
 
-    /// "43.2 s", "850 ms".
-    static func age(_ milliseconds: Double) -> String {
-        guard milliseconds.isFinite else { return "unbounded" }
-        return milliseconds >= 1_000
-            ? String(format: "%.1f s", milliseconds / 1_000) : String(format: "%.0f ms", milliseconds)
-    }
+  /// "43.2 s", "850 ms".
+  static func age(_ milliseconds: Double) -> String {
+    guard milliseconds.isFinite else { return "unbounded" }
+    return milliseconds >= 1_000
+      ? String(format: "%.1f s", milliseconds / 1_000) : String(format: "%.0f ms", milliseconds)
+  }
 }
 
 extension LossWindow {
-    /// advice.json's `loss_window` of a strategy.
-    var json: [String: Any] {
-        var entry: [String: Any] = ["save_interval_ms": saveInterval.isFinite ? saveInterval : NSNull()]
-        switch outcome {
-        case .noLoss(let states):
-            entry["outcome"] = "no-loss"
-            entry["states"] = states
-        case .bounded(let milliseconds, let depth, let writer, let lostStates, let states):
-            entry["outcome"] = "bounded"
-            entry["window_ms"] = milliseconds
-            entry["loss_depth"] = depth
-            entry["writer_window_ms"] = writer
-            entry["lost_states"] = lostStates
-            entry["states"] = states
-        case .unbounded(let reason):
-            entry["outcome"] = "unbounded"
-            entry["reason"] = reason
-        case .unmeasured:
-            entry["outcome"] = "unmeasured"
-        }
-        return entry
+  /// advice.json's `loss_window` of a strategy.
+  var json: [String: Any] {
+    var entry: [String: Any] = ["save_interval_ms": saveInterval.isFinite ? saveInterval : NSNull()]
+    switch outcome {
+    case .noLoss(let states):
+      entry["outcome"] = "no-loss"
+      entry["states"] = states
+    case .bounded(let milliseconds, let depth, let writer, let lostStates, let states):
+      entry["outcome"] = "bounded"
+      entry["window_ms"] = milliseconds
+      entry["loss_depth"] = depth
+      entry["writer_window_ms"] = writer
+      entry["lost_states"] = lostStates
+      entry["states"] = states
+    case .unbounded(let reason):
+      entry["outcome"] = "unbounded"
+      entry["reason"] = reason
+    case .unmeasured:
+      entry["outcome"] = "unmeasured"
     }
+    return entry
+  }
 }

@@ -18,129 +18,129 @@ import StoreBenchCore
 /// sides run in a rotating order within each round, every insert into a fresh store in a private directory; the
 /// first round warms up. Ratios are paired by round (``PairedRatio``).
 public enum AdapterOverhead {
-    public enum Operation: String, Sendable, CaseIterable, Codable {
-        case insert, lookup
+  public enum Operation: String, Sendable, CaseIterable, Codable {
+    case insert, lookup
 
-        /// The largest adapter/C ratio the project accepts for the operation (judged on the interval's upper end).
-        public var goal: Double { self == .insert ? 1.2 : 1.5 }
+    /// The largest adapter/C ratio the project accepts for the operation (judged on the interval's upper end).
+    public var goal: Double { self == .insert ? 1.2 : 1.5 }
 
-        /// The workload whose timed region is the workload side.
-        public var workload: String { rawValue }
+    /// The workload whose timed region is the workload side.
+    public var workload: String { rawValue }
+  }
+
+  /// The largest workload/adapter ratio the project accepts (judged on the interval's upper end).
+  public static let workloadGoal = 1.15
+
+  /// The backends compared, each with the variant all sides reproduce.
+  public static let backends: [(name: String, settings: [String: String])] = [
+    (
+      SQLiteBackend.descriptor.name,
+      SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .off) }.requested
+    ),
+    (LMDBBackend.descriptor.name, LMDBBackend.Settings().with { ($0.txn, $0.sync) = (.single, .nosync) }.requested),
+    (GDBMBackend.descriptor.name, GDBMBackend.Settings().with { $0.sync = .none }.requested),
+  ]
+
+  /// What to measure.
+  public struct Request: Sendable {
+    public var backends: [String] = AdapterOverhead.backends.map(\.name)
+    public var operations: [Operation] = Operation.allCases
+    public var count = 10_000
+    public var stored = 20_000
+    public var repetitions = 9
+    public var seed: UInt64 = 42
+    /// Whether the workload side counts costs as `storebench run` does by default.
+    public var counters = true
+
+    public init() {}
+  }
+
+  /// One backend and operation, all three sides.
+  public struct Measurement: Sendable, Codable {
+    public let backend: String
+    public let variant: String
+    public let operation: Operation
+    public let count: Int
+    public let cSeconds: [Double]
+    public let adapterSeconds: [Double]
+    public let workloadSeconds: [Double]
+    public let equalWork: EqualWork
+
+    public var cMedian: Double { Statistics.median(cSeconds) ?? 0 }
+    public var adapterMedian: Double { Statistics.median(adapterSeconds) ?? 0 }
+    public var workloadMedian: Double { Statistics.median(workloadSeconds) ?? 0 }
+    /// Adapter over C, paired by round (1.08: 8% slower than C).
+    public var adapterRatio: PairedRatio? { PairedRatio(adapterSeconds, over: cSeconds) }
+    /// Workload path over adapter, paired by round.
+    public var workloadRatio: PairedRatio? { PairedRatio(workloadSeconds, over: adapterSeconds) }
+    public var meetsAdapterGoal: Bool { adapterRatio?.meets(operation.goal) ?? false }
+    public var meetsWorkloadGoal: Bool { workloadRatio?.meets(AdapterOverhead.workloadGoal) ?? false }
+
+    enum CodingKeys: String, CodingKey {
+      case backend, variant, operation, count
+      case cSeconds = "c_seconds"
+      case adapterSeconds = "adapter_seconds"
+      case workloadSeconds = "workload_seconds"
+      case equalWork = "equal_work"
+    }
+  }
+
+  /// The proof that the sides did the same work, from the last round: what each side's result was.
+  public struct EqualWork: Sendable, Codable, CustomStringConvertible {
+    /// For inserts, "articles <checksum>, <bytes> bytes" of each store; for lookups, "found <count>,
+    /// <checksum>".
+    public let c: String
+    public let adapter: String
+    /// The workload's own verification: the checksum it returned, which must be the adapter's content checksum
+    /// (inserts: every article the store holds; lookups: the articles found, in order).
+    public let workload: String
+    public let adapterChecksum: String
+
+    public init(c: String, adapter: String, workload: String, adapterChecksum: String) {
+      (self.c, self.adapter, self.workload, self.adapterChecksum) = (c, adapter, workload, adapterChecksum)
     }
 
-    /// The largest workload/adapter ratio the project accepts (judged on the interval's upper end).
-    public static let workloadGoal = 1.15
-
-    /// The backends compared, each with the variant all sides reproduce.
-    public static let backends: [(name: String, settings: [String: String])] = [
-        (
-            SQLiteBackend.descriptor.name,
-            SQLiteSettings().with { ($0.txn, $0.journal, $0.sync) = (.single, .wal, .off) }.requested
-        ),
-        (LMDBBackend.descriptor.name, LMDBBackend.Settings().with { ($0.txn, $0.sync) = (.single, .nosync) }.requested),
-        (GDBMBackend.descriptor.name, GDBMBackend.Settings().with { $0.sync = .none }.requested),
-    ]
-
-    /// What to measure.
-    public struct Request: Sendable {
-        public var backends: [String] = AdapterOverhead.backends.map(\.name)
-        public var operations: [Operation] = Operation.allCases
-        public var count = 10_000
-        public var stored = 20_000
-        public var repetitions = 9
-        public var seed: UInt64 = 42
-        /// Whether the workload side counts costs as `storebench run` does by default.
-        public var counters = true
-
-        public init() {}
+    public var holds: Bool { c == adapter && !c.isEmpty && workload == adapterChecksum }
+    public var description: String {
+      holds ? c : "C: \(c); adapter: \(adapter); workload: \(workload) (expected \(adapterChecksum))"
     }
 
-    /// One backend and operation, all three sides.
-    public struct Measurement: Sendable, Codable {
-        public let backend: String
-        public let variant: String
-        public let operation: Operation
-        public let count: Int
-        public let cSeconds: [Double]
-        public let adapterSeconds: [Double]
-        public let workloadSeconds: [Double]
-        public let equalWork: EqualWork
-
-        public var cMedian: Double { Statistics.median(cSeconds) ?? 0 }
-        public var adapterMedian: Double { Statistics.median(adapterSeconds) ?? 0 }
-        public var workloadMedian: Double { Statistics.median(workloadSeconds) ?? 0 }
-        /// Adapter over C, paired by round (1.08: 8% slower than C).
-        public var adapterRatio: PairedRatio? { PairedRatio(adapterSeconds, over: cSeconds) }
-        /// Workload path over adapter, paired by round.
-        public var workloadRatio: PairedRatio? { PairedRatio(workloadSeconds, over: adapterSeconds) }
-        public var meetsAdapterGoal: Bool { adapterRatio?.meets(operation.goal) ?? false }
-        public var meetsWorkloadGoal: Bool { workloadRatio?.meets(AdapterOverhead.workloadGoal) ?? false }
-
-        enum CodingKeys: String, CodingKey {
-            case backend, variant, operation, count
-            case cSeconds = "c_seconds"
-            case adapterSeconds = "adapter_seconds"
-            case workloadSeconds = "workload_seconds"
-            case equalWork = "equal_work"
-        }
+    enum CodingKeys: String, CodingKey {
+      case c, adapter, workload
+      case adapterChecksum = "adapter_checksum"
     }
+  }
 
-    /// The proof that the sides did the same work, from the last round: what each side's result was.
-    public struct EqualWork: Sendable, Codable, CustomStringConvertible {
-        /// For inserts, "articles <checksum>, <bytes> bytes" of each store; for lookups, "found <count>,
-        /// <checksum>".
-        public let c: String
-        public let adapter: String
-        /// The workload's own verification: the checksum it returned, which must be the adapter's content checksum
-        /// (inserts: every article the store holds; lookups: the articles found, in order).
-        public let workload: String
-        public let adapterChecksum: String
+  /// A signal stopped the measurement before it finished.
+  public struct Stopped: Error {}
 
-        public init(c: String, adapter: String, workload: String, adapterChecksum: String) {
-            (self.c, self.adapter, self.workload, self.adapterChecksum) = (c, adapter, workload, adapterChecksum)
-        }
-
-        public var holds: Bool { c == adapter && !c.isEmpty && workload == adapterChecksum }
-        public var description: String {
-            holds ? c : "C: \(c); adapter: \(adapter); workload: \(workload) (expected \(adapterChecksum))"
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case c, adapter, workload
-            case adapterChecksum = "adapter_checksum"
-        }
+  public static func measure(
+    _ request: Request, workdir: URL, shouldStop: @escaping () -> Bool = { false }
+  ) throws -> [Measurement] {
+    let work = try WorkDirectory(in: workdir, prefix: "storebench-overhead-")
+    defer { work.remove() }
+    let counters =
+      request.counters ? CostCounters.open(fileSystem: WorkDirectory.fileSystemType(of: work.url.path)) : nil
+    defer { counters?.close() }
+    var results: [Measurement] = []
+    let registry = BackendRegistry.standard()
+    for name in request.backends {
+      guard let entry = backends.first(where: { $0.name == name }), let descriptor = registry[name] else {
+        throw StoreError.unsupported(
+          "no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
+      }
+      for operation in request.operations {
+        let path = try WorkloadPath(
+          backend: name, settings: entry.settings, operation: operation, request: request)
+        let sides = Sides(
+          backend: name, descriptor: descriptor, variant: try descriptor.variant(entry.settings),
+          work: work, path: path, counters: counters, shouldStop: shouldStop)
+        results.append(
+          operation == .insert
+            ? try sides.insert(path.articles, repetitions: request.repetitions)
+            : try sides.lookup(path.uids, among: path.articles, repetitions: request.repetitions))
+      }
     }
-
-    /// A signal stopped the measurement before it finished.
-    public struct Stopped: Error {}
-
-    public static func measure(
-        _ request: Request, workdir: URL, shouldStop: @escaping () -> Bool = { false }
-    ) throws -> [Measurement] {
-        let work = try WorkDirectory(in: workdir, prefix: "storebench-overhead-")
-        defer { work.remove() }
-        let counters =
-            request.counters ? CostCounters.open(fileSystem: WorkDirectory.fileSystemType(of: work.url.path)) : nil
-        defer { counters?.close() }
-        var results: [Measurement] = []
-        let registry = BackendRegistry.standard()
-        for name in request.backends {
-            guard let entry = backends.first(where: { $0.name == name }), let descriptor = registry[name] else {
-                throw StoreError.unsupported(
-                    "no C baseline for backend '\(name)'; there are: \(backends.map(\.name).joined(separator: ", "))")
-            }
-            for operation in request.operations {
-                let path = try WorkloadPath(
-                    backend: name, settings: entry.settings, operation: operation, request: request)
-                let sides = Sides(
-                    backend: name, descriptor: descriptor, variant: try descriptor.variant(entry.settings),
-                    work: work, path: path, counters: counters, shouldStop: shouldStop)
-                results.append(
-                    operation == .insert
-                        ? try sides.insert(path.articles, repetitions: request.repetitions)
-                        : try sides.lookup(path.uids, among: path.articles, repetitions: request.repetitions))
-            }
-        }
-        return results
-    }
+    return results
+  }
 }

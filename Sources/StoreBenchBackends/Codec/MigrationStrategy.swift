@@ -4,8 +4,8 @@ import StoreBenchContract
 /// the new version opens the store; `lazy` only records the version and upgrades each value when it is first read
 /// (and writes it back), so the first full read pays the deferred cost.
 public enum MigrationStrategy: String, SettingChoice {
-    case eager, lazy
+  case eager, lazy
 
-    static let summary =
-        "the migrate workload: eager: every value rewritten as version 2 at once; lazy: a version mark written, each value upgraded (and written back) when first read"
+  static let summary =
+    "the migrate workload: eager: every value rewritten as version 2 at once; lazy: a version mark written, each value upgraded (and written back) when first read"
 }

@@ -23,37 +23,37 @@
 /// - **Errors**: throw the library's own error (with its code and message and the file); the runner adds the
 ///   backend, workload and phase.
 public protocol Store: AnyObject {
-    /// The settings in force, read back from the library where it can say (e.g. `journal=wal sync=normal`).
-    /// Space-separated `key=value` pairs; recorded in every report row.
-    var effectiveSettings: String { get }
+  /// The settings in force, read back from the library where it can say (e.g. `journal=wal sync=normal`).
+  /// Space-separated `key=value` pairs; recorded in every report row.
+  var effectiveSettings: String { get }
 
-    /// Runs `body` as one app operation under the backend's transaction / flush policy.
-    func unitOfWork(_ body: () throws -> Void) throws
+  /// Runs `body` as one app operation under the backend's transaction / flush policy.
+  func unitOfWork(_ body: () throws -> Void) throws
 
-    /// Commits what the variant still holds back when an app operation ends (an open auto-batch). The runner calls
-    /// it at the end of every timed operation, inside the clock, so the time includes keeping the variant's
-    /// promise; a store that commits in ``unitOfWork(_:)`` has nothing pending (the default).
-    func commitPending() throws
+  /// Commits what the variant still holds back when an app operation ends (an open auto-batch). The runner calls
+  /// it at the end of every timed operation, inside the clock, so the time includes keeping the variant's
+  /// promise; a store that commits in ``unitOfWork(_:)`` has nothing pending (the default).
+  func commitPending() throws
 
-    /// Checks the store's own integrity after a crash (SQLite: `PRAGMA integrity_check`); throws what it found.
-    /// Callers read and decode every record right after it, so a store with no check of its own does nothing
-    /// here (the default).
-    func checkIntegrity() throws
+  /// Checks the store's own integrity after a crash (SQLite: `PRAGMA integrity_check`); throws what it found.
+  /// Callers read and decode every record right after it, so a store with no check of its own does nothing
+  /// here (the default).
+  func checkIntegrity() throws
 
-    /// Closes the store, releasing every handle. Called exactly once; the store is not used afterwards.
-    func close() throws
+  /// Closes the store, releasing every handle. Called exactly once; the store is not used afterwards.
+  func close() throws
 }
 
 extension Store {
-    public func checkIntegrity() throws {}
-    public func commitPending() throws {}
+  public func checkIntegrity() throws {}
+  public func commitPending() throws {}
 
-    /// This store as `role` (`(any ArticleStore).self`, …); throws ``StoreError/unsupported(_:)`` naming the store
-    /// type and the role when it does not play it.
-    public func playing<Role>(_ role: Role.Type) throws -> Role {
-        guard let typed = self as? Role else {
-            throw StoreError.unsupported("the \(type(of: self)) store does not play the role \(role)")
-        }
-        return typed
+  /// This store as `role` (`(any ArticleStore).self`, …); throws ``StoreError/unsupported(_:)`` naming the store
+  /// type and the role when it does not play it.
+  public func playing<Role>(_ role: Role.Type) throws -> Role {
+    guard let typed = self as? Role else {
+      throw StoreError.unsupported("the \(type(of: self)) store does not play the role \(role)")
     }
+    return typed
+  }
 }

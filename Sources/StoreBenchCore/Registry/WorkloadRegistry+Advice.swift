@@ -1,6 +1,6 @@
 extension WorkloadRegistry {
-    /// The advise operations the registered workloads declare, each with its workload's name, in registration order.
-    public var adviceOperations: [(workload: String, operation: AdviceOperation)] {
-        workloads.flatMap { workload in workload.adviceOperations.map { (workload.name, $0) } }
-    }
+  /// The advise operations the registered workloads declare, each with its workload's name, in registration order.
+  public var adviceOperations: [(workload: String, operation: AdviceOperation)] {
+    workloads.flatMap { workload in workload.adviceOperations.map { (workload.name, $0) } }
+  }
 }

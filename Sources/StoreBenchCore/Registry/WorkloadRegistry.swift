@@ -1,72 +1,72 @@
 /// The workloads a runner may use, by name; built by the caller and passed in (no global registry).
 public struct WorkloadRegistry: Sendable {
-    public private(set) var workloads: [any Workload] = []
-    /// The columns of the files its runs write: the standard ones and every workload's own (``Workload/columns``).
-    public private(set) var columns = ColumnSet.standard
+  public private(set) var workloads: [any Workload] = []
+  /// The columns of the files its runs write: the standard ones and every workload's own (``Workload/columns``).
+  public private(set) var columns = ColumnSet.standard
 
-    public init(_ workloads: [any Workload] = []) {
-        for workload in workloads { register(workload) }
+  public init(_ workloads: [any Workload] = []) {
+    for workload in workloads { register(workload) }
+  }
+
+  /// Adds a workload. Names are unique; registering a name twice is a programming error.
+  public mutating func register(_ workload: any Workload) {
+    do {
+      try add(workload)
+    } catch {
+      preconditionFailure("\(error)")
     }
+  }
 
-    /// Adds a workload. Names are unique; registering a name twice is a programming error.
-    public mutating func register(_ workload: any Workload) {
-        do {
-            try add(workload)
-        } catch {
-            preconditionFailure("\(error)")
-        }
+  /// Adds a workload; throws when its name is taken or reserved (`sql:…` names a workload file's operation), or a
+  /// column it declares cannot be one (``ColumnSet/init(declaring:)``).
+  public mutating func add(_ workload: any Workload) throws {
+    guard self[workload.name] == nil else {
+      throw RegistrationError(
+        description: "a workload named '\(workload.name)' is already registered; give yours a name of its own")
     }
-
-    /// Adds a workload; throws when its name is taken or reserved (`sql:…` names a workload file's operation), or a
-    /// column it declares cannot be one (``ColumnSet/init(declaring:)``).
-    public mutating func add(_ workload: any Workload) throws {
-        guard self[workload.name] == nil else {
-            throw RegistrationError(
-                description: "a workload named '\(workload.name)' is already registered; give yours a name of its own")
-        }
-        guard !workload.name.isEmpty, !workload.name.hasPrefix("sql:") || workload is SQLWorkload else {
-            throw RegistrationError(
-                description: "the workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
-        }
-        if !workload.columns.isEmpty {
-            do {
-                columns = try ColumnSet(declaring: columns.declared + workload.columns)
-            } catch {
-                throw RegistrationError(description: "the workload '\(workload.name)': \(error)")
-            }
-        }
-        workloads.append(workload)
+    guard !workload.name.isEmpty, !workload.name.hasPrefix("sql:") || workload is SQLWorkload else {
+      throw RegistrationError(
+        description: "the workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
     }
-
-    /// The figures each workload declares for the decision report (``Workload/figures``), by name.
-    public var figures: [String: WorkloadFigures] {
-        Dictionary(workloads.compactMap { workload in workload.figures.map { (workload.name, $0) } }) { first, _ in
-            first
-        }
+    if !workload.columns.isEmpty {
+      do {
+        columns = try ColumnSet(declaring: columns.declared + workload.columns)
+      } catch {
+        throw RegistrationError(description: "the workload '\(workload.name)': \(error)")
+      }
     }
+    workloads.append(workload)
+  }
 
-    /// This registry with `workloads` added (a name it already holds is kept as it is).
-    public func including(_ workloads: [any Workload]) -> WorkloadRegistry {
-        var registry = self
-        for workload in workloads where registry[workload.name] == nil { registry.register(workload) }
-        return registry
+  /// The figures each workload declares for the decision report (``Workload/figures``), by name.
+  public var figures: [String: WorkloadFigures] {
+    Dictionary(workloads.compactMap { workload in workload.figures.map { (workload.name, $0) } }) { first, _ in
+      first
     }
+  }
 
-    public subscript(name: String) -> (any Workload)? { workloads.first { $0.name == name } }
+  /// This registry with `workloads` added (a name it already holds is kept as it is).
+  public func including(_ workloads: [any Workload]) -> WorkloadRegistry {
+    var registry = self
+    for workload in workloads where registry[workload.name] == nil { registry.register(workload) }
+    return registry
+  }
 
-    public var names: [String] { workloads.map(\.name) }
+  public subscript(name: String) -> (any Workload)? { workloads.first { $0.name == name } }
 
-    /// Every shipped workload.
-    public static var standard: WorkloadRegistry {
-        WorkloadRegistry([
-            InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
-            DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(), SharedWorkload(),
-            SettingsWorkload(), CacheWorkload(),
-            LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
-            EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
-            MigrateWorkload(), TagQueryWorkload(), TagEditWorkload(),
-            OpenParentWorkload(), ParentListWorkload(cold: true), ParentListWorkload(cold: false),
-            ParentSaveWorkload(), ParentReadWorkload(),
-        ])
-    }
+  public var names: [String] { workloads.map(\.name) }
+
+  /// Every shipped workload.
+  public static var standard: WorkloadRegistry {
+    WorkloadRegistry([
+      InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
+      DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(), SharedWorkload(),
+      SettingsWorkload(), CacheWorkload(),
+      LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
+      EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
+      MigrateWorkload(), TagQueryWorkload(), TagEditWorkload(),
+      OpenParentWorkload(), ParentListWorkload(cold: true), ParentListWorkload(cold: false),
+      ParentSaveWorkload(), ParentReadWorkload(),
+    ])
+  }
 }

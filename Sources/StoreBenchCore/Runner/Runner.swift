@@ -6,304 +6,304 @@ import Foundation
 /// Reports go to `Options.output`, a private staging directory the caller publishes (``RunOutput``). A signal
 /// (``Options/interrupt``) stops the run after the current repetition with every completed row written.
 public struct Runner {
-    public struct Options {
-        /// Parent of the private work directory (a real disk; a tmpfs gets a warning).
-        public var workdir: URL
-        /// Where the three report files go (must exist and be writable).
-        public var output: URL
-        public var commandLine: [String]
-        /// The storebench executable, for workloads that launch a fresh process (nil: they are unsupported).
-        public var childExecutable: URL?
-        /// Receives progress lines (stderr in the CLI); never called inside a timed region.
-        public var progress: (String) -> Void
-        /// Receives every repetition's progress (the CLI's progress line); nil: each repetition's line goes to
-        /// ``progress``.
-        public var onRepetition: ((RunProgress) -> Void)?
-        /// Checked between repetitions: once set, the run stops, writes what it completed and says it was interrupted.
-        public var interrupt = InterruptRequest()
-        /// The samples of the interrupted run this one continues (``RunRequest/resume``).
-        public var resumeFrom: SampleTable?
-        /// The request the run answers; its input part is recorded in environment.json for `--resume`.
-        public var request: RunRequest?
-        /// FNV-1a of the storebench executable (recorded; a resumed run must use the same binary).
-        public var binaryHash = ""
-        /// Count each repetition's costs (``CostCounters``). Off by default here (a test process runs many runs on
-        /// many threads at once, and every thread gets descriptors); `storebench run` turns it on.
-        public var counters = false
-        /// Where filled stores are kept past the run (``RunRequest/keptFills``); nil: in the work directory.
-        public var keptFills: URL?
+  public struct Options {
+    /// Parent of the private work directory (a real disk; a tmpfs gets a warning).
+    public var workdir: URL
+    /// Where the three report files go (must exist and be writable).
+    public var output: URL
+    public var commandLine: [String]
+    /// The storebench executable, for workloads that launch a fresh process (nil: they are unsupported).
+    public var childExecutable: URL?
+    /// Receives progress lines (stderr in the CLI); never called inside a timed region.
+    public var progress: (String) -> Void
+    /// Receives every repetition's progress (the CLI's progress line); nil: each repetition's line goes to
+    /// ``progress``.
+    public var onRepetition: ((RunProgress) -> Void)?
+    /// Checked between repetitions: once set, the run stops, writes what it completed and says it was interrupted.
+    public var interrupt = InterruptRequest()
+    /// The samples of the interrupted run this one continues (``RunRequest/resume``).
+    public var resumeFrom: SampleTable?
+    /// The request the run answers; its input part is recorded in environment.json for `--resume`.
+    public var request: RunRequest?
+    /// FNV-1a of the storebench executable (recorded; a resumed run must use the same binary).
+    public var binaryHash = ""
+    /// Count each repetition's costs (``CostCounters``). Off by default here (a test process runs many runs on
+    /// many threads at once, and every thread gets descriptors); `storebench run` turns it on.
+    public var counters = false
+    /// Where filled stores are kept past the run (``RunRequest/keptFills``); nil: in the work directory.
+    public var keptFills: URL?
 
-        public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
-            self.workdir = workdir
-            self.output = output
-            self.commandLine = commandLine
-            self.progress = progress
-        }
+    public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
+      self.workdir = workdir
+      self.output = output
+      self.commandLine = commandLine
+      self.progress = progress
     }
+  }
 
-    /// What a finished (or interrupted) run produced.
-    public struct Result {
-        public let summary: [SummaryBuilder.Row]
-        public let allSucceeded: Bool
-        public let manifest: EnvironmentManifest
-        /// A signal stopped the run before every case finished.
-        public let interrupted: Bool
-        public let finishedCases: Int
-        public let totalCases: Int
+  /// What a finished (or interrupted) run produced.
+  public struct Result {
+    public let summary: [SummaryBuilder.Row]
+    public let allSucceeded: Bool
+    public let manifest: EnvironmentManifest
+    /// A signal stopped the run before every case finished.
+    public let interrupted: Bool
+    public let finishedCases: Int
+    public let totalCases: Int
+  }
+
+  /// Samples that cannot continue this run.
+  public struct ResumeError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  public let backends: BackendRegistry
+  public let workloads: WorkloadRegistry
+
+  public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
+    self.backends = backends
+    self.workloads = workloads
+  }
+
+  public func run(_ scenario: Scenario, options: Options) throws -> Result {
+    let started = Date()
+    var warnings: [String] = []
+    if MachineFacts.buildConfiguration == "debug" {
+      warnings.append("DEBUG BUILD: timings are not representative; build with -c release")
     }
-
-    /// Samples that cannot continue this run.
-    public struct ResumeError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
+    if WorkDirectory.isMemoryBacked(options.workdir.path) {
+      warnings.append(
+        "work directory \(options.workdir.path) is memory-backed (tmpfs): disk costs are not measured")
     }
+    let slowdown = try TestSlowdown()
+    if let slowdown { warnings.append(slowdown.warning) }
+    let extraSync = try TestExtraSync()
+    if let extraSync { warnings.append(extraSync.warning) }
+    for warning in warnings { options.progress("WARNING: \(warning)") }
 
-    public let backends: BackendRegistry
-    public let workloads: WorkloadRegistry
-
-    public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
-        self.backends = backends
-        self.workloads = workloads
+    options.progress("generating data (seed \(scenario.seed))…")
+    let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
+    let workDirectory = try WorkDirectory(
+      in: options.workdir, prefix: "storebench-", removedOnSignal: options.interrupt)
+    defer { workDirectory.remove() }
+    // Opened on this thread, before any repetition: later threads and children inherit the events.
+    let fileSystem = WorkDirectory.fileSystemType(of: workDirectory.url.path)
+    let counters = options.counters ? CostCounters.open(fileSystem: fileSystem) : nil
+    defer { counters?.close() }
+    let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
+    let samples = try SampleWriter(
+      url: options.output.appendingPathComponent("samples.csv"), columns: workloads.columns)
+    var summary = SummaryBuilder(
+      order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
+      schedule: scenario.policy.schedule, columns: workloads.columns)
+    let policy = scenario.policy
+    var schedule = RepetitionSchedule(
+      policy: policy, caseCount: plan.cases.count, race: policy.racing ? plan.raceGroups : nil,
+      strategies: plan.budgetedStrategies)
+    options.progress("repetitions: \(policy)")
+    var interrupted = false
+    // The workloads' own tables (``Workload/tables``), by file: their header and the verified repetitions' rows.
+    var tables: [String: (header: [String], rows: [[String]])] = [:]
+    for case_ in plan.cases {
+      for table in case_.workload.tables where tables[table.file] == nil {
+        tables[table.file] = (table.header, [])
+      }
     }
-
-    public func run(_ scenario: Scenario, options: Options) throws -> Result {
-        let started = Date()
-        var warnings: [String] = []
-        if MachineFacts.buildConfiguration == "debug" {
-            warnings.append("DEBUG BUILD: timings are not representative; build with -c release")
+    do {
+      let earlier = try resume(
+        options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
+      let repetitionRunner = RepetitionRunner(
+        plan: plan, workDirectory: workDirectory,
+        childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
+        counters: counters, keptFills: options.keptFills,
+        bound: RepetitionBound(policy: policy, interrupt: options.interrupt))
+      let clockStart = monotonicNanoseconds()
+      func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
+      var round = 0
+      var done = 0
+      rounds: while schedule.activeCount > 0 {
+        let warmup = round < policy.warmup
+        let label = warmup ? "warm-up \(round + 1)/\(policy.warmup)" : "repetition \(round - policy.warmup + 1)"
+        if round > 0 && options.onRepetition == nil {
+          options.progress(etaLine(round: label, schedule: schedule, elapsed: elapsed()))
         }
-        if WorkDirectory.isMemoryBacked(options.workdir.path) {
-            warnings.append(
-                "work directory \(options.workdir.path) is memory-backed (tmpfs): disk costs are not measured")
-        }
-        let slowdown = try TestSlowdown()
-        if let slowdown { warnings.append(slowdown.warning) }
-        let extraSync = try TestExtraSync()
-        if let extraSync { warnings.append(extraSync.warning) }
-        for warning in warnings { options.progress("WARNING: \(warning)") }
-
-        options.progress("generating data (seed \(scenario.seed))…")
-        let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
-        let workDirectory = try WorkDirectory(
-            in: options.workdir, prefix: "storebench-", removedOnSignal: options.interrupt)
-        defer { workDirectory.remove() }
-        // Opened on this thread, before any repetition: later threads and children inherit the events.
-        let fileSystem = WorkDirectory.fileSystemType(of: workDirectory.url.path)
-        let counters = options.counters ? CostCounters.open(fileSystem: fileSystem) : nil
-        defer { counters?.close() }
-        let floorsAtStart = try? DiskFloors.probe(in: workDirectory.url)
-        let samples = try SampleWriter(
-            url: options.output.appendingPathComponent("samples.csv"), columns: workloads.columns)
-        var summary = SummaryBuilder(
-            order: plan.cases.map(\.key), targetPrecision: scenario.policy.targetPrecision,
-            schedule: scenario.policy.schedule, columns: workloads.columns)
-        let policy = scenario.policy
-        var schedule = RepetitionSchedule(
-            policy: policy, caseCount: plan.cases.count, race: policy.racing ? plan.raceGroups : nil,
-            strategies: plan.budgetedStrategies)
-        options.progress("repetitions: \(policy)")
-        var interrupted = false
-        // The workloads' own tables (``Workload/tables``), by file: their header and the verified repetitions' rows.
-        var tables: [String: (header: [String], rows: [[String]])] = [:]
-        for case_ in plan.cases {
-            for table in case_.workload.tables where tables[table.file] == nil {
-                tables[table.file] = (table.header, [])
+        // A case resumed with measured repetitions needs no warm-up.
+        for caseIndex in plan.order(round: round)
+        where schedule.runsThisRound(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
+          if options.interrupt.signal != nil { break rounds }
+          var sample = repetitionRunner.run(
+            caseIndex: caseIndex, round: round, prior: schedule.cases[caseIndex].budgetTally)
+          // A repetition the signal cut short is not a result: the resumed run repeats it.
+          if options.interrupt.signal != nil && sample.status != .ok { break rounds }
+          if let rule = plan.cases[caseIndex].budget {
+            schedule.holdToBudget(caseIndex, &sample, rule: rule, warmup: warmup)
+          }
+          let counts = schedule.record(
+            caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
+            warmup: warmup, runElapsed: elapsed())
+          sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
+          done += 1
+          if let onRepetition = options.onRepetition {
+            let left = schedule.remaining(runElapsed: elapsed())
+            onRepetition(
+              RunProgress(
+                done: done, expectedTotal: done + left.repetitions, elapsed: elapsed(),
+                secondsLeft: left.seconds, round: label, casesLeft: schedule.activeCount,
+                cases: plan.cases.count, line: progressLine(nil, sample),
+                failed: sample.status == .failed))
+          } else {
+            options.progress(progressLine(label, sample))
+          }
+          if counts {
+            if sample.status == .ok {
+              let key = WorkloadTableKey.cells(sample.key, repetition: sample.repetition)
+              for (file, rows) in sample.tableRows { tables[file]?.rows += rows.map { key + $0 } }
             }
-        }
-        do {
-            let earlier = try resume(
-                options.resumeFrom, plan: plan, schedule: &schedule, summary: &summary, samples: samples)
-            let repetitionRunner = RepetitionRunner(
-                plan: plan, workDirectory: workDirectory,
-                childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
-                counters: counters, keptFills: options.keptFills,
-                bound: RepetitionBound(policy: policy, interrupt: options.interrupt))
-            let clockStart = monotonicNanoseconds()
-            func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
-            var round = 0
-            var done = 0
-            rounds: while schedule.activeCount > 0 {
-                let warmup = round < policy.warmup
-                let label = warmup ? "warm-up \(round + 1)/\(policy.warmup)" : "repetition \(round - policy.warmup + 1)"
-                if round > 0 && options.onRepetition == nil {
-                    options.progress(etaLine(round: label, schedule: schedule, elapsed: elapsed()))
-                }
-                // A case resumed with measured repetitions needs no warm-up.
-                for caseIndex in plan.order(round: round)
-                where schedule.runsThisRound(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
-                    if options.interrupt.signal != nil { break rounds }
-                    var sample = repetitionRunner.run(
-                        caseIndex: caseIndex, round: round, prior: schedule.cases[caseIndex].budgetTally)
-                    // A repetition the signal cut short is not a result: the resumed run repeats it.
-                    if options.interrupt.signal != nil && sample.status != .ok { break rounds }
-                    if let rule = plan.cases[caseIndex].budget {
-                        schedule.holdToBudget(caseIndex, &sample, rule: rule, warmup: warmup)
-                    }
-                    let counts = schedule.record(
-                        caseIndex, sample, seconds: sample.repetitionSeconds ?? 0,
-                        warmup: warmup, runElapsed: elapsed())
-                    sample.repetition = counts ? schedule.cases[caseIndex].measured : 0
-                    done += 1
-                    if let onRepetition = options.onRepetition {
-                        let left = schedule.remaining(runElapsed: elapsed())
-                        onRepetition(
-                            RunProgress(
-                                done: done, expectedTotal: done + left.repetitions, elapsed: elapsed(),
-                                secondsLeft: left.seconds, round: label, casesLeft: schedule.activeCount,
-                                cases: plan.cases.count, line: progressLine(nil, sample),
-                                failed: sample.status == .failed))
-                    } else {
-                        options.progress(progressLine(label, sample))
-                    }
-                    if counts {
-                        if sample.status == .ok {
-                            let key = WorkloadTableKey.cells(sample.key, repetition: sample.repetition)
-                            for (file, rows) in sample.tableRows { tables[file]?.rows += rows.map { key + $0 } }
-                        }
-                        try samples.append(sample)
-                        summary.add(sample)
-                    }
-                    if !schedule.isActive(caseIndex) { repetitionRunner.release(caseIndex: caseIndex) }
-                }
-                if !warmup {
-                    schedule.applyRace()
-                    schedule.applyBudget(runElapsed: elapsed())
-                    for index in plan.cases.indices where !schedule.isActive(index) {
-                        repetitionRunner.release(caseIndex: index)
-                    }
-                }
-                round += 1
-            }
-            interrupted = schedule.activeCount > 0
-            for (index, planned) in plan.cases.enumerated() {
-                let state = schedule.cases[index]
-                summary.conclude(
-                    planned.key, stopped: state.stop?.rawValue ?? (interrupted ? "interrupted" : ""),
-                    caseSeconds: state.spent)
-            }
-            try samples.finish()
-        } catch {
-            samples.discard()
-            throw error
-        }
-        var manifest = makeManifest(
-            scenario: scenario, plan: plan, options: options, warnings: warnings, started: started)
-        manifest.diskFloorsAtStart = floorsAtStart
-        manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
-        manifest.storage = StorageFacts.of(options.workdir.path)
-        manifest.repetitionPolicy = scenario.policy.description
-        manifest.repetitionPolicyValues = .init(scenario.policy)
-        manifest.invocation = options.request
-        manifest.counters = counters?.availability ?? CostCounters.Availability.off(fileSystem: fileSystem)
-        manifest.binaryHash = options.binaryHash
-        manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
-        let finished = schedule.cases.count { $0.stop != nil }
-        if interrupted {
-            manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
-        }
-        try AtomicFile.write(
-            CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
-        for (file, table) in tables.sorted(by: { $0.key < $1.key }) where !table.rows.isEmpty {
-            try AtomicFile.write(
-                CSVFormat.encode([table.header] + table.rows), to: options.output.appendingPathComponent(file))
-        }
-        let environment = try manifest.encoded()
-        try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))
-        try AtomicFile.write(
-            summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))
-        return Result(
-            summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest,
-            interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
-    }
-
-    /// Feeds an interrupted run's samples back in: each becomes a measured repetition of its case (written again
-    /// as it was), so the run goes on where it stopped. Returns the seconds those repetitions took, which count
-    /// against the run's budget.
-    private func resume(
-        _ table: SampleTable?, plan: RunPlan, schedule: inout RepetitionSchedule,
-        summary: inout SummaryBuilder, samples: SampleWriter
-    ) throws -> Double {
-        guard let table else { return 0 }
-        let index = Dictionary(plan.cases.enumerated().map { ($0.element.key, $0.offset) }) { first, _ in first }
-        var seconds = 0.0
-        for (row, sample) in zip(table.cells, table.samples()) {
-            guard let caseIndex = index[sample.key] else {
-                throw ResumeError(
-                    "\(table.source): row \(sample.key.workload) \(sample.key.backend) [\(sample.key.variant)] "
-                        + "is not in this scenario; it cannot be resumed")
-            }
-            let cost = sample.repetitionSeconds ?? 0
-            seconds += cost
-            var judged = sample
-            if let rule = plan.cases[caseIndex].budget {
-                schedule.holdToBudget(caseIndex, &judged, rule: rule, warmup: false)
-            }
-            _ = schedule.record(caseIndex, judged, seconds: cost, warmup: false, runElapsed: 0)
-            try samples.append(cells: row)
+            try samples.append(sample)
             summary.add(sample)
+          }
+          if !schedule.isActive(caseIndex) { repetitionRunner.release(caseIndex: caseIndex) }
         }
-        schedule.applyRace()
-        return seconds
-    }
-
-    private func etaLine(round: String, schedule: RepetitionSchedule, elapsed: Double) -> String {
-        let left = schedule.secondsLeft(runElapsed: elapsed)
-        return "[\(round)] \(schedule.activeCount) of \(schedule.cases.count) cases still running; "
-            + "\(MarkdownTable.clock(elapsed)) elapsed, about \(MarkdownTable.clock(left)) left"
-    }
-
-    private func progressLine(_ label: String?, _ sample: Sample) -> String {
-        let key = sample.key
-        let outcome =
-            sample.status == .ok
-            ? MarkdownTable.duration(sample.wallSeconds) : "\(sample.status.rawValue): \(sample.error)"
-        return (label.map { "[\($0)] " } ?? "")
-            + "\(key.workload) size=\(key.size) \(key.backend) [\(key.variant)]: \(outcome)"
-    }
-
-    private func makeManifest(
-        scenario: Scenario, plan: RunPlan, options: Options, warnings: [String],
-        started: Date
-    ) -> EnvironmentManifest {
-        var libraries: [String: String] = [:]
-        for name in Set(plan.cases.map(\.backend.name)).sorted() {
-            libraries.merge(backends[name]?.libraryVersions() ?? [:]) { first, _ in first }
+        if !warmup {
+          schedule.applyRace()
+          schedule.applyBudget(runElapsed: elapsed())
+          for index in plan.cases.indices where !schedule.isActive(index) {
+            repetitionRunner.release(caseIndex: index)
+          }
         }
-        let perRepetition = PeakMemory.reset()
-        return EnvironmentManifest(
-            storebenchVersion: StoreBenchVersion.current, gitCommit: MachineFacts.gitCommit(),
-            buildConfiguration: MachineFacts.buildConfiguration, swiftVersion: MachineFacts.swiftVersion,
-            host: MachineFacts.hostName, cpuModel: MachineFacts.cpuModel,
-            cores: ProcessInfo.processInfo.activeProcessorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
-            kernel: MachineFacts.kernel, workdir: options.workdir.path,
-            workdirFileSystem: WorkDirectory.fileSystemType(of: options.workdir.path), libraries: libraries,
-            seed: scenario.seed, datasets: plan.datasets, scenarioName: scenario.name, scenarioFile: scenario.file,
-            scenarioHash: scenario.fileHash, commandLine: options.commandLine,
-            peakMemoryMethod: perRepetition
-                ? "VmHWM after resetting it through /proc/self/clear_refs before each measured operation"
-                : "ru_maxrss (process lifetime peak; per-repetition reset unavailable)",
-            warnings: warnings, startedAt: MachineFacts.timestamp(started), finishedAt: MachineFacts.timestamp())
+        round += 1
+      }
+      interrupted = schedule.activeCount > 0
+      for (index, planned) in plan.cases.enumerated() {
+        let state = schedule.cases[index]
+        summary.conclude(
+          planned.key, stopped: state.stop?.rawValue ?? (interrupted ? "interrupted" : ""),
+          caseSeconds: state.spent)
+      }
+      try samples.finish()
+    } catch {
+      samples.discard()
+      throw error
     }
+    var manifest = makeManifest(
+      scenario: scenario, plan: plan, options: options, warnings: warnings, started: started)
+    manifest.diskFloorsAtStart = floorsAtStart
+    manifest.diskFloorsAtEnd = try? DiskFloors.probe(in: workDirectory.url)
+    manifest.storage = StorageFacts.of(options.workdir.path)
+    manifest.repetitionPolicy = scenario.policy.description
+    manifest.repetitionPolicyValues = .init(scenario.policy)
+    manifest.invocation = options.request
+    manifest.counters = counters?.availability ?? CostCounters.Availability.off(fileSystem: fileSystem)
+    manifest.binaryHash = options.binaryHash
+    manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
+    let finished = schedule.cases.count { $0.stop != nil }
+    if interrupted {
+      manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
+    }
+    try AtomicFile.write(
+      CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
+    for (file, table) in tables.sorted(by: { $0.key < $1.key }) where !table.rows.isEmpty {
+      try AtomicFile.write(
+        CSVFormat.encode([table.header] + table.rows), to: options.output.appendingPathComponent(file))
+    }
+    let environment = try manifest.encoded()
+    try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))
+    try AtomicFile.write(
+      summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))
+    return Result(
+      summary: summary.summary, allSucceeded: summary.allSucceeded, manifest: manifest,
+      interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
+  }
+
+  /// Feeds an interrupted run's samples back in: each becomes a measured repetition of its case (written again
+  /// as it was), so the run goes on where it stopped. Returns the seconds those repetitions took, which count
+  /// against the run's budget.
+  private func resume(
+    _ table: SampleTable?, plan: RunPlan, schedule: inout RepetitionSchedule,
+    summary: inout SummaryBuilder, samples: SampleWriter
+  ) throws -> Double {
+    guard let table else { return 0 }
+    let index = Dictionary(plan.cases.enumerated().map { ($0.element.key, $0.offset) }) { first, _ in first }
+    var seconds = 0.0
+    for (row, sample) in zip(table.cells, table.samples()) {
+      guard let caseIndex = index[sample.key] else {
+        throw ResumeError(
+          "\(table.source): row \(sample.key.workload) \(sample.key.backend) [\(sample.key.variant)] "
+            + "is not in this scenario; it cannot be resumed")
+      }
+      let cost = sample.repetitionSeconds ?? 0
+      seconds += cost
+      var judged = sample
+      if let rule = plan.cases[caseIndex].budget {
+        schedule.holdToBudget(caseIndex, &judged, rule: rule, warmup: false)
+      }
+      _ = schedule.record(caseIndex, judged, seconds: cost, warmup: false, runElapsed: 0)
+      try samples.append(cells: row)
+      summary.add(sample)
+    }
+    schedule.applyRace()
+    return seconds
+  }
+
+  private func etaLine(round: String, schedule: RepetitionSchedule, elapsed: Double) -> String {
+    let left = schedule.secondsLeft(runElapsed: elapsed)
+    return "[\(round)] \(schedule.activeCount) of \(schedule.cases.count) cases still running; "
+      + "\(MarkdownTable.clock(elapsed)) elapsed, about \(MarkdownTable.clock(left)) left"
+  }
+
+  private func progressLine(_ label: String?, _ sample: Sample) -> String {
+    let key = sample.key
+    let outcome =
+      sample.status == .ok
+      ? MarkdownTable.duration(sample.wallSeconds) : "\(sample.status.rawValue): \(sample.error)"
+    return (label.map { "[\($0)] " } ?? "")
+      + "\(key.workload) size=\(key.size) \(key.backend) [\(key.variant)]: \(outcome)"
+  }
+
+  private func makeManifest(
+    scenario: Scenario, plan: RunPlan, options: Options, warnings: [String],
+    started: Date
+  ) -> EnvironmentManifest {
+    var libraries: [String: String] = [:]
+    for name in Set(plan.cases.map(\.backend.name)).sorted() {
+      libraries.merge(backends[name]?.libraryVersions() ?? [:]) { first, _ in first }
+    }
+    let perRepetition = PeakMemory.reset()
+    return EnvironmentManifest(
+      storebenchVersion: StoreBenchVersion.current, gitCommit: MachineFacts.gitCommit(),
+      buildConfiguration: MachineFacts.buildConfiguration, swiftVersion: MachineFacts.swiftVersion,
+      host: MachineFacts.hostName, cpuModel: MachineFacts.cpuModel,
+      cores: ProcessInfo.processInfo.activeProcessorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
+      kernel: MachineFacts.kernel, workdir: options.workdir.path,
+      workdirFileSystem: WorkDirectory.fileSystemType(of: options.workdir.path), libraries: libraries,
+      seed: scenario.seed, datasets: plan.datasets, scenarioName: scenario.name, scenarioFile: scenario.file,
+      scenarioHash: scenario.fileHash, commandLine: options.commandLine,
+      peakMemoryMethod: perRepetition
+        ? "VmHWM after resetting it through /proc/self/clear_refs before each measured operation"
+        : "ru_maxrss (process lifetime peak; per-repetition reset unavailable)",
+      warnings: warnings, startedAt: MachineFacts.timestamp(started), finishedAt: MachineFacts.timestamp())
+  }
 }
 
 /// Where a run stands after a repetition (for a progress line).
 public struct RunProgress: Sendable {
-    /// Repetitions done in this session, warm-ups included.
-    public let done: Int
-    /// `done` plus the repetitions the policy still expects (an estimate: it changes as rows reach precision).
-    public let expectedTotal: Int
-    public let elapsed: Double
-    public let secondsLeft: Double
-    /// "warm-up 1/1", "repetition 3".
-    public let round: String
-    public let casesLeft: Int
-    public let cases: Int
-    /// The repetition: workload, size, backend, variant and its time or error.
-    public let line: String
-    public let failed: Bool
+  /// Repetitions done in this session, warm-ups included.
+  public let done: Int
+  /// `done` plus the repetitions the policy still expects (an estimate: it changes as rows reach precision).
+  public let expectedTotal: Int
+  public let elapsed: Double
+  public let secondsLeft: Double
+  /// "warm-up 1/1", "repetition 3".
+  public let round: String
+  public let casesLeft: Int
+  public let cases: Int
+  /// The repetition: workload, size, backend, variant and its time or error.
+  public let line: String
+  public let failed: Bool
 }
 
 /// The version of storebench.
 public enum StoreBenchVersion {
-    public static let current = "0.1.0"
+  public static let current = "0.1.0"
 }

@@ -6,47 +6,47 @@ import Foundation
 /// gate can be shown to catch "one more sync per record" (docs/COMPARING.md, `.ci/run`). A run that has it records
 /// a warning in environment.json; it is read once, never in the timed path.
 public struct TestExtraSync: Sendable, Equatable {
-    public static let variable = "STOREBENCH_TEST_EXTRA_SYNC"
-    public let targets: Set<String>
+  public static let variable = "STOREBENCH_TEST_EXTRA_SYNC"
+  public let targets: Set<String>
 
-    /// Parses the variable's value; nil when unset or empty; throws on a malformed value.
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        guard let text = environment[Self.variable], !text.isEmpty else { return nil }
-        let targets = text.split(separator: ",").map(String.init)
-        guard targets.allSatisfy({ !$0.isEmpty && !$0.contains(":") && !$0.contains(" ") }) else {
-            throw TestSeamError(
-                description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
-        }
-        self.targets = Set(targets)
+  /// Parses the variable's value; nil when unset or empty; throws on a malformed value.
+  public init?(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    guard let text = environment[Self.variable], !text.isEmpty else { return nil }
+    let targets = text.split(separator: ",").map(String.init)
+    guard targets.allSatisfy({ !$0.isEmpty && !$0.contains(":") && !$0.contains(" ") }) else {
+      throw TestSeamError(
+        description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
     }
+    self.targets = Set(targets)
+  }
 
-    public var warning: String {
-        "TEST SEAM \(Self.variable) is set: \(targets.sorted().joined(separator: ", ")) operations sync once more per app operation"
-    }
+  public var warning: String {
+    "TEST SEAM \(Self.variable) is set: \(targets.sorted().joined(separator: ", ")) operations sync once more per app operation"
+  }
 
-    /// Whether the seam applies to this backend and workload.
-    func applies(backend: String, workload: String) -> Bool {
-        targets.contains(backend) || targets.contains("\(backend)/\(workload)")
-    }
+  /// Whether the seam applies to this backend and workload.
+  func applies(backend: String, workload: String) -> Bool {
+    targets.contains(backend) || targets.contains("\(backend)/\(workload)")
+  }
 
-    /// `count` fsyncs of `directory` (inside the clock).
-    static func sync(_ directory: URL, times count: Int) throws {
-        let fd = try SystemError.check("open \(directory.path)") {
-            open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
-        defer { close(fd) }
-        for _ in 0..<count { _ = try SystemError.check("fsync \(directory.path)") { fsync(fd) } }
+  /// `count` fsyncs of `directory` (inside the clock).
+  static func sync(_ directory: URL, times count: Int) throws {
+    let fd = try SystemError.check("open \(directory.path)") {
+      open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
+    defer { close(fd) }
+    for _ in 0..<count { _ = try SystemError.check("fsync \(directory.path)") { fsync(fd) } }
+  }
 }
 
 /// The test seams that apply to one case (all off in every real run).
 struct TestSeams {
-    /// ``TestSlowdown``'s fraction.
-    var slowdown = 0.0
-    /// ``TestExtraSync``: one more sync per app operation.
-    var extraSync = false
-    /// ``RegionMarks``: mark the counted region for an outside tool.
-    var markRegion = false
+  /// ``TestSlowdown``'s fraction.
+  var slowdown = 0.0
+  /// ``TestExtraSync``: one more sync per app operation.
+  var extraSync = false
+  /// ``RegionMarks``: mark the counted region for an outside tool.
+  var markRegion = false
 }
 
 /// A verification seam: with `STOREBENCH_MARK_REGION=1`, the runner calls `getppid()` just before it starts the
@@ -54,12 +54,12 @@ struct TestSeams {
 /// count what happened between the two marks on the same run and check storebench's own counts
 /// (`scripts/verify-counts`). Nothing else changes; the marks are outside the clock and the counters.
 enum RegionMarks {
-    static let variable = "STOREBENCH_MARK_REGION"
+  static let variable = "STOREBENCH_MARK_REGION"
 
-    static func enabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        environment[variable] == "1"
-    }
+  static func enabled(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    environment[variable] == "1"
+  }
 
-    @inline(never)
-    static func mark() { _ = getppid() }
+  @inline(never)
+  static func mark() { _ = getppid() }
 }

@@ -6,16 +6,16 @@
 /// (`storebench overhead`, docs/MEASURING.md: about a sixth of gdbm lookups' time against the C loop, which reads
 /// its keys from one buffer made before the clock). This gives the Swift sides the same footing.
 public enum RequestKeys {
-    /// A copy of each of `uids` in storage of its own (equal strings, no storage shared with the originals).
-    public static func separate(_ uids: [String]) -> [String] {
-        uids.map { uid in
-            var uid = uid
-            return uid.withUTF8 { bytes in
-                String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                    _ = buffer.initialize(fromContentsOf: bytes)
-                    return bytes.count
-                }
-            }
+  /// A copy of each of `uids` in storage of its own (equal strings, no storage shared with the originals).
+  public static func separate(_ uids: [String]) -> [String] {
+    uids.map { uid in
+      var uid = uid
+      return uid.withUTF8 { bytes in
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+          _ = buffer.initialize(fromContentsOf: bytes)
+          return bytes.count
         }
+      }
     }
+  }
 }

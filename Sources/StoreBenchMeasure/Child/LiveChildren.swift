@@ -1,9 +1,9 @@
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+  import Darwin
 #endif
 
 /// The children this process started and has not yet collected, so that an exit at once on a signal
@@ -13,17 +13,17 @@ import Synchronization
 ///
 /// Process-wide like the signals it serves; only ``ChildProcess`` adds and removes pids.
 public enum LiveChildren {
-    private static let pids = Mutex<Set<pid_t>>([])
+  private static let pids = Mutex<Set<pid_t>>([])
 
-    static func add(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }
+  static func add(_ pid: pid_t) { _ = pids.withLock { $0.insert(pid) } }
 
-    static func remove(_ pid: pid_t) { _ = pids.withLock { $0.remove(pid) } }
+  static func remove(_ pid: pid_t) { _ = pids.withLock { $0.remove(pid) } }
 
-    /// Whether `pid` is registered (a child started and not yet collected).
-    public static func contains(_ pid: pid_t) -> Bool { pids.withLock { $0.contains(pid) } }
+  /// Whether `pid` is registered (a child started and not yet collected).
+  public static func contains(_ pid: pid_t) -> Bool { pids.withLock { $0.contains(pid) } }
 
-    /// Sends SIGKILL to every child still registered (called just before `_exit`; init collects them).
-    static func killAll() {
-        for pid in pids.withLock({ $0 }) { kill(pid, SIGKILL) }
-    }
+  /// Sends SIGKILL to every child still registered (called just before `_exit`; init collects them).
+  static func killAll() {
+    for pid in pids.withLock({ $0 }) { kill(pid, SIGKILL) }
+  }
 }
