@@ -291,74 +291,55 @@ extension Advice {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The answer as JSON.
+  /// The answer as advice.json's bytes.
   public func json(_ provenance: Provenance, growth: AdviceGrowth? = nil) throws -> Data {
-    let strategies: [[String: Any]] = strategies.map { strategy in
-      var entry: [String: Any] = [
-        "backend": strategy.backend, "variant": strategy.variant,
-        "verdict": "\(strategy.verdict)", "reason": reason(strategy),
-        "meets_budgets": strategy.meetsBudgets, "meets_need": strategy.meetsNeed,
-      ]
-      if let cost = strategy.costPerDay { entry["cost_s_per_day"] = cost }
-      if let interval = strategy.costInterval { entry["cost_ci95_s_per_day"] = [interval.low, interval.high] }
-      if let ratio = strategy.ratio {
-        entry["cost_ratio_to_recommendation"] = [ratio.median, ratio.low, ratio.high]
-      }
-      if let bytes = strategy.bytesPerDay { entry["written_bytes_per_day"] = bytes }
-      if let syncs = strategy.syncsPerDay { entry["syncs_per_day"] = syncs }
-      if let durability = strategy.durability {
-        entry["durability"] = [
-          "class": durability.promise.rawValue, "measured": durability.measured,
-          "evidence": durability.evidence,
-        ]
-      }
-      if let window = strategy.lossWindow { entry["loss_window"] = window.json }
-      if let sharing = strategy.sharing {
-        entry["sharing"] = [
-          SampleColumn.lostUpdates.rawValue: sharing.lostUpdates, "refusals": sharing.refusals,
-          "operations": sharing.operations,
-          "refused_percent": sharing.refusedPercent, "allowed_refused_percent": sharing.allowedPercent,
-          "repetitions": sharing.repetitions, "exercised_repetitions": sharing.exercised,
-          "outcome": "\(sharing.outcome)", "met": sharing.met,
-        ]
-      }
-      entry["budgets"] = strategy.budgets.map { check -> [String: Any] in
-        var item: [String: Any] = [
-          "operation": check.operation.rawValue, "percentile": check.budget.percentile,
-          "budget_ms": check.budget.milliseconds, "met": check.met, "outcome": "\(check.outcome)",
-          "repetitions": check.repetitions,
-        ]
-        if let measured = check.measured { item["measured_ms"] = measured * 1_000 }
-        return item
-      }
-      entry["operations"] = strategy.operations.map { result -> [String: Any] in
-        var item: [String: Any] = [
-          "operation": result.operation.rawValue, "per_op_s": result.perOp,
-          "repetitions": result.repetitions, "noise": result.flags,
-        ]
-        if let unit = measures.first(where: { $0.operation == result.operation })?.unit { item["unit"] = unit }
-        if let syncs = result.syncs { item[SampleColumn.syncsPerOp.rawValue] = syncs }
-        if let problem = result.problem { item["problem"] = problem }
-        return item
-      }
-      return entry
-    }
-    var record: [String: Any] = [
-      "profile": profile.name, "profile_file": profile.file, "need": profile.need.rawValue,
-      "recommendation": recommendation.map { ["backend": $0.backend, "variant": $0.variant] as Any } ?? NSNull(),
-      "answer": recommendation != nil ? "recommendation" : noAnswerYet ? "no-answer-yet" : "no-strategy",
-      "strategies": strategies,
-      "not_considered": notConsidered.map { ["candidate": $0.candidate, "reason": $0.reason] },
-      "measured_on": [
-        "host": provenance.host, "cpu": provenance.cpu, "cores": provenance.cores, "kernel": provenance.kernel,
-        "file_system": provenance.fileSystem, "date": provenance.date, "storebench": provenance.commit,
-        "run": provenance.runDirectory, "crash_trials": provenance.crashTrials,
-      ],
-    ]
-    if let window = profile.lossWindowMilliseconds { record["loss_window_ms"] = window }
-    if let growth { record["growth"] = growth.json }
-    return try JSONSerialization.data(
-      withJSONObject: record, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-      + Data("\n".utf8)
+    try record(provenance, growth: growth).encoded()
+  }
+
+  /// The answer as advice.json's typed record.
+  public func record(_ provenance: Provenance, growth: AdviceGrowth? = nil) -> AdviceRecord {
+    AdviceRecord(
+      profile: profile.name, profileFile: profile.file, need: profile.need.rawValue,
+      recommendation: NullOr(recommendation.map { .init(backend: $0.backend, variant: $0.variant) }),
+      answer: recommendation != nil ? "recommendation" : noAnswerYet ? "no-answer-yet" : "no-strategy",
+      strategies: strategies.map(record),
+      notConsidered: notConsidered.map { .init(candidate: $0.candidate, reason: $0.reason) },
+      measuredOn: .init(
+        host: provenance.host, cpu: provenance.cpu, kernel: provenance.kernel, date: provenance.date,
+        storebench: provenance.commit, run: provenance.runDirectory, cores: provenance.cores,
+        fileSystem: provenance.fileSystem, crashTrials: provenance.crashTrials),
+      lossWindowMilliseconds: profile.lossWindowMilliseconds, growth: growth?.record)
+  }
+
+  private func record(_ strategy: Strategy) -> AdviceRecord.Strategy {
+    AdviceRecord.Strategy(
+      backend: strategy.backend, variant: strategy.variant, verdict: "\(strategy.verdict)", reason: reason(strategy),
+      meetsBudgets: strategy.meetsBudgets, meetsNeed: strategy.meetsNeed, costPerDay: strategy.costPerDay,
+      costInterval: strategy.costInterval.map { [$0.low, $0.high] },
+      costRatio: strategy.ratio.map { [$0.median, $0.low, $0.high] }, writtenBytesPerDay: strategy.bytesPerDay,
+      syncsPerDay: strategy.syncsPerDay,
+      durability: strategy.durability.map {
+        .init(promise: $0.promise.rawValue, measured: $0.measured, evidence: $0.evidence)
+      },
+      lossWindow: strategy.lossWindow?.record,
+      sharing: strategy.sharing.map { sharing in
+        .init(
+          lostUpdates: sharing.lostUpdates, refusals: sharing.refusals, operations: sharing.operations,
+          refusedPercent: sharing.refusedPercent, allowedRefusedPercent: sharing.allowedPercent,
+          repetitions: sharing.repetitions, exercisedRepetitions: sharing.exercised, outcome: "\(sharing.outcome)",
+          met: sharing.met)
+      },
+      budgets: strategy.budgets.map { check in
+        .init(
+          operation: check.operation.rawValue, percentile: check.budget.percentile,
+          budgetMilliseconds: check.budget.milliseconds, measuredMilliseconds: check.measured.map { $0 * 1_000 },
+          met: check.met, outcome: "\(check.outcome)", repetitions: check.repetitions)
+      },
+      operations: strategy.operations.map { result in
+        .init(
+          operation: result.operation.rawValue, perOperation: result.perOp, repetitions: result.repetitions,
+          noise: result.flags, unit: measures.first { $0.operation == result.operation }?.unit,
+          syncsPerOperation: result.syncs, problem: result.problem)
+      })
   }
 }

@@ -158,16 +158,11 @@ public struct AdviceGrowth: Sendable {
   }
 
   /// The growth part of advice.json.
-  public var json: [String: Any] {
-    var record: [String: Any] = [
-      "today_records": sizes.today, "horizon_records": sizes.horizon, "measured_records": sizes.measured,
-      "records_per_day": sizes.recordsPerDay, "horizon_days": sizes.horizonDays, "holds": holds,
-      "recommendation_at_measured": grown.recommendation.map {
-        ["backend": $0.backend, "variant": $0.variant] as Any
-      }
-        ?? NSNull(),
-    ]
-    if let limit = sizes.limit { record["limit"] = limit }
-    return record
+  public var record: AdviceRecord.Growth {
+    AdviceRecord.Growth(
+      todayRecords: sizes.today, horizonRecords: sizes.horizon, measuredRecords: sizes.measured,
+      recordsPerDay: sizes.recordsPerDay, horizonDays: sizes.horizonDays, holds: holds,
+      recommendationAtMeasured: NullOr(grown.recommendation.map { .init(backend: $0.backend, variant: $0.variant) }),
+      limit: sizes.limit)
   }
 }

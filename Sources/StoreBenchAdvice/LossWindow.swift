@@ -100,24 +100,20 @@ public struct LossWindow: Sendable, Equatable {
 
 extension LossWindow {
   /// advice.json's `loss_window` of a strategy.
-  var json: [String: Any] {
-    var entry: [String: Any] = ["save_interval_ms": saveInterval.isFinite ? saveInterval : NSNull()]
+  var record: AdviceRecord.LossWindowRecord {
+    var entry = AdviceRecord.LossWindowRecord(
+      saveIntervalMilliseconds: NullOr(saveInterval.isFinite ? saveInterval : nil), outcome: "unmeasured")
     switch outcome {
     case .noLoss(let states):
-      entry["outcome"] = "no-loss"
-      entry["states"] = states
+      (entry.outcome, entry.states) = ("no-loss", states)
     case .bounded(let milliseconds, let depth, let writer, let lostStates, let states):
-      entry["outcome"] = "bounded"
-      entry["window_ms"] = milliseconds
-      entry["loss_depth"] = depth
-      entry["writer_window_ms"] = writer
-      entry["lost_states"] = lostStates
-      entry["states"] = states
+      entry.outcome = "bounded"
+      (entry.windowMilliseconds, entry.lossDepth, entry.writerWindowMilliseconds) = (milliseconds, depth, writer)
+      (entry.lostStates, entry.states) = (lostStates, states)
     case .unbounded(let reason):
-      entry["outcome"] = "unbounded"
-      entry["reason"] = reason
+      (entry.outcome, entry.reason) = ("unbounded", reason)
     case .unmeasured:
-      entry["outcome"] = "unmeasured"
+      break
     }
     return entry
   }

@@ -8,6 +8,20 @@ import Testing
 /// `advise`: the profile format, the scenario it becomes, and the judgement on known numbers.
 @Suite("Advice")
 struct AdviceTests {
+  @Test("advice.json is one typed record: every committed advice.json decodes and encodes back byte for byte")
+  func committedAdviceRecordsRoundTrip() throws {
+    let root = packageRoot.appendingPathComponent("results")
+    let files = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+      .filter { $0.hasSuffix("/advice.json") }.sorted()
+    #expect(files.count >= 4, "\(files)")
+    for file in files {
+      let data = try Data(contentsOf: root.appendingPathComponent(file))
+      let record = try JSONDecoder().decode(AdviceRecord.self, from: data)
+      #expect(try record.encoded() == data, "\(file)")
+      #expect(!record.strategies.isEmpty && record.measuredOn.cores > 0, "\(file)")
+    }
+  }
+
   static func profile(_ text: String) throws -> AppProfile { try AppProfile(data: Data(text.utf8), file: "p.yaml") }
 
   static let simple = """
@@ -406,10 +420,9 @@ struct AdviceTests {
     ] {
       #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
     }
-    let json =
-      try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("advice.json")))
-      as? [String: Any]
-    #expect((json?["recommendation"] as? [String: String])?["backend"] == "sqlite")
+    let record = try JSONDecoder().decode(
+      AdviceRecord.self, from: Data(contentsOf: out.appendingPathComponent("advice.json")))
+    #expect(record.recommendation.value?.backend == "sqlite" && record.answer == "recommendation")
 
     // A budget nothing meets: exit 6, and the answer says which budget each strategy missed.
     try Data(

@@ -78,8 +78,8 @@ struct GrowthTests {
       text.contains(
         "save p99 (16.7 ms; measured 1.5 ms today, 30.0 ms at 5,000), first missed at about 3,130 records (day 3 at 1,000 a day)"
       ), "\(text)")
-    let json = growth.json
-    #expect(json["holds"] as? Bool == false && json["measured_records"] as? Int == 5_000)
+    let record = growth.record
+    #expect(!record.holds && record.measuredRecords == 5_000)
 
     let steady = AdviceGrowth(sizes: sizes, today: today, grown: today)
     #expect(steady.holds)

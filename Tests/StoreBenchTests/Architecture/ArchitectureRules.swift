@@ -240,8 +240,9 @@ extension ArchitectureRules {
 
   /// Keys of other formats that happen to share a column's name, each with its file: a scenario's and a workload
   /// file's keys (`target_precision`, `workload`, `parameters`), a profile's, environment.json's repetition policy,
-  /// a backend's `list --json` entry, a generated block's options, and the history database's own schema (a stored format with migrations: a
-  /// report column renamed must not rename a stored database's column).
+  /// a backend's `list --json` entry, a generated block's options, and two stored formats with keys of their own —
+  /// the history database's schema (with migrations) and advice.json's (`AdviceRecord`): a report column renamed
+  /// must not rename a stored database's column or a published answer's key.
   static let otherVocabularies: [String: Set<String>] = [
     "Sources/StoreBenchCore/Scenario/ScenarioParser.swift": [
       "target_precision", "backend", "workload", "parameters",
@@ -254,6 +255,7 @@ extension ArchitectureRules {
     "Sources/StoreBenchConformance/ExecutableCheck.swift": ["settings"],
     "Development/StoreBenchPages/PageBlocks.swift": ["workload"],
     "Sources/StoreBenchHistory/HistoryDatabase.swift": ["median_s", "wall_s"],
+    "Sources/StoreBenchAdvice/AdviceRecord.swift": ["lost_updates", "syncs_per_op", "written_bytes_per_day"],
     "Sources/StoreBenchHistory/HistoryDatabase+Read.swift": [
       "workload", "backend", "variant", "size", "parameters", "dataset", "status", "n",
     ],
