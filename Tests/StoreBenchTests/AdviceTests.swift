@@ -32,6 +32,17 @@ struct AdviceTests {
     durability: power-loss
     """
 
+  @Test("a profile's file name holding a newline and YAML cannot add a key to advise's scenario")
+  func profileFileNameStaysInItsComment() throws {
+    let file = "p.yaml\nbudget_seconds: 1\nbackends: [{backend: memory}]\n# "
+    let plan = AdvicePlan(try AppProfile(data: Data(Self.simple.utf8), file: file), backends: .standard())
+    let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
+      .parse(data: Data(plan.scenarioText.utf8), file: "scenario")
+    #expect(scenario.backends.count == plan.candidates.count && !plan.candidates.contains("memory"))
+    #expect(plan.scenarioText.split(separator: "\n")[0].contains("p.yaml\\u{A}budget_seconds"), "\(plan.scenarioText)")
+    #expect(scenario.policy.budgetSeconds == Double(plan.profile.runSeconds))
+  }
+
   @Test("every shipped profile parses, and its scenario parses and plans with the profile's sizes and shape")
   func shippedProfiles() throws {
     let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
