@@ -21,7 +21,8 @@ public enum ClaimsLint {
     case link
     /// A quoted run time that differs from its run's environment.json, or names no run.
     case runTime = "run-time"
-    /// README.md over ``readmeLimit`` lines.
+    /// README.md over its budget: ``readmeLimit`` lines, ``readmeCharacters`` characters, or a hand-written line
+    /// (outside a generated block or a table) wider than ``readmeWidth``.
     case readmeLength = "readme-length"
     /// A bound figure its run does not give, or a measured figure beside a run that nothing binds
     /// (``FigureBinding``).
@@ -44,6 +45,10 @@ public enum ClaimsLint {
   }
 
   public static let readmeLimit = 200
+  /// The README's characters: 85 a line on average, so that the line budget cannot be met by longer lines.
+  public static let readmeCharacters = 17_000
+  /// The widest hand-written README line.
+  public static let readmeWidth = 120
 
   /// Every Markdown page under `root` (hidden folders such as `.build` and `.git` skipped), in path order.
   public static func pages(under root: URL) -> [URL] {
@@ -64,6 +69,32 @@ public enum ClaimsLint {
     }
   }
 
+  /// Where the README is over its budget: lines, characters, and each hand-written line over ``readmeWidth``.
+  static func readmeBudget(_ lines: [String], name: String) -> [Finding] {
+    var findings: [Finding] = []
+    let characters = lines.reduce(0) { $0 + $1.count + 1 } - 1
+    if lines.count - 1 > readmeLimit || characters > readmeCharacters {
+      findings.append(
+        Finding(
+          file: name, line: lines.count, rule: .readmeLength,
+          message: "README.md has \(lines.count - 1) lines and \(characters) characters, over \(readmeLimit) "
+            + "lines or \(readmeCharacters) characters: detail belongs in docs/"))
+    }
+    var generated = false
+    for (index, line) in lines.enumerated() {
+      if line.hasPrefix("<!-- generated:") { generated = true }
+      if !generated && !line.hasPrefix("|") && line.count > readmeWidth {
+        findings.append(
+          Finding(
+            file: name, line: index + 1, rule: .readmeLength,
+            message: "a line of \(line.count) characters, over \(readmeWidth): break it (tables and generated blocks "
+              + "excepted)"))
+      }
+      if line.hasPrefix("<!-- end generated -->") { generated = false }
+    }
+    return findings
+  }
+
   /// The findings on one page: `url` places it (its links and the evidence beside it), `name` is how findings name
   /// it.
   public static func lint(page: String, at url: URL, name: String) -> [Finding] {
@@ -72,13 +103,8 @@ public enum ClaimsLint {
     let evidence = CrashNumbers(folders: evidenceFolders(of: page, beside: folder))
     var findings: [Finding] = []
     let lines = page.components(separatedBy: "\n")
-    if url.lastPathComponent == "README.md" && folder.appendingPathComponent("Package.swift").isFileLike
-      && lines.count - 1 > readmeLimit
-    {
-      findings.append(
-        Finding(
-          file: name, line: lines.count, rule: .readmeLength,
-          message: "README.md has \(lines.count - 1) lines, over \(readmeLimit): detail belongs in docs/"))
+    if url.lastPathComponent == "README.md" && folder.appendingPathComponent("Package.swift").isFileLike {
+      findings += readmeBudget(lines, name: name)
     }
     // Pages storebench renders whole are rendered again from their runs (the tests compare them byte for byte);
     // hand-written pages bind their figures (``FigureBinding``).
