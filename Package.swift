@@ -55,7 +55,7 @@ let package = Package(
       dependencies: [
         "StoreBenchContract", "StoreBenchMeasure", .product(name: "CSV", package: "CSV.swift"),
       ]),
-    // Runner, workloads, scenarios, the child protocol, crash trials; re-exports the three modules above. SQLiteAPI:
+    // Runner, workloads, scenarios, the child protocol; re-exports the three modules above. SQLiteAPI:
     // `sql` workload files are checked against SQLite before any store opens.
     .target(
       name: "StoreBenchCore",
@@ -64,6 +64,9 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]
     ),
+    // `storebench crash` and `verify-store`: kill and power-loss trials, the page-cache layer's mount, the harness's
+    // child jobs (the crash writer and checkers, the store verifier).
+    .target(name: "StoreBenchCrash", dependencies: ["StoreBenchCore"]),
     // The storage strategies under test: they see the contract and the measuring primitives only.
     .target(
       name: "StoreBenchBackends",
@@ -94,8 +97,8 @@ let package = Package(
     .target(
       name: "StoreBenchCommands",
       dependencies: [
-        "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
-        "PageCacheLayer",
+        "StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice",
+        "StoreBenchHistory", "PageCacheLayer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -105,7 +108,7 @@ let package = Package(
       name: "StoreBenchKit",
       dependencies: ["StoreBenchCommands", "StoreBenchContract", "StoreBenchCore", "StoreBenchMeasure"]),
     // The contract suites as a library: every check the package's own backends pass, run on any descriptor.
-    .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchBackends"]),
+    .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends"]),
     .executableTarget(name: "storebench", dependencies: ["StoreBenchCommands"]),
     // This repository's own page tooling (the claims lint, the generated blocks' renderer): development only, the
     // product does not link it. scripts/test and scripts/regenerate-pages run it.
@@ -122,8 +125,9 @@ let package = Package(
     .testTarget(
       name: "StoreBenchTests",
       dependencies: [
-        "StoreBenchCore", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice", "StoreBenchHistory",
-        "SQLiteAPI", "LMDBAPI", "GDBMAPI", "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit",
+        "StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice",
+        "StoreBenchHistory", "SQLiteAPI", "LMDBAPI", "GDBMAPI", "StoreBenchCommands", "StoreBenchConformance",
+        "StoreBenchKit",
         "storebench", "HandoffBench", "StoreBenchPages",
         .product(name: "CSV", package: "CSV.swift"),
       ],

@@ -4,6 +4,7 @@ import StoreBenchAdvice
 import StoreBenchAnalysis
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchCrash
 import StoreBenchMeasure
 
 /// `storebench advise --profile app.yaml`: one measured answer for an app.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchCrash
 
 /// The child side of every parent–child exchange (hidden): a workload's child job (a launch, the `shared` processes)
 /// or the harness's (the crash writer and checkers, verify-store). Its one argument is a ``ChildRequest`` as JSON;

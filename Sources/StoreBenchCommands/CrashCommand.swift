@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchCrash
 
 /// `storebench crash`: what each storage strategy loses when the app is killed.
 struct CrashCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchCrash
 
 /// `storebench verify-store --backend B DIR`: is this store intact?
 struct VerifyStoreCommand: ParsableCommand {

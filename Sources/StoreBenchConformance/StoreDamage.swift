@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchCrash
 
 /// Ways to damage a store's file, with seeded bytes (the same damage every run).
 public enum StoreDamage: String, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchCrash
 import Testing
 
 /// Child jobs are declared by the feature that uses them and found by name: the harness's and every registered

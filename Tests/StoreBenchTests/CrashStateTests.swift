@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchCrash
 import StoreBenchPages
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchCrash
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteAPI
 import StoreBenchCore
+import StoreBenchCrash
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchCrash
 import Testing
 
 /// The one reader of run folders (RunFolder): what it refuses, by the same rules for every command that reads one.

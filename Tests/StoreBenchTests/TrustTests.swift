@@ -2,6 +2,7 @@ import Foundation
 import StoreBenchBackends
 import StoreBenchConformance
 import StoreBenchCore
+import StoreBenchCrash
 import Testing
 
 #if canImport(Glibc)

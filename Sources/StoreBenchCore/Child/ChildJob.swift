@@ -92,7 +92,7 @@ public struct ChildJobRegistry: Sendable {
 
 extension ChildJob {
   /// Registers this job type (an existential's way to ``ChildJobRegistry/register(_:)``).
-  static func register(in registry: inout ChildJobRegistry) { registry.register(Self.self) }
+  public static func register(in registry: inout ChildJobRegistry) { registry.register(Self.self) }
 }
 
 /// A child's answer as one JSON line (no newline), and back.
@@ -124,8 +124,9 @@ extension ChildProcess.Outcome {
 
 /// A child's lines to its parent: each line and its newline written to standard output at once, unbuffered (the
 /// parent reads them while the child runs), and whole — a long line (a report) may take several writes.
-enum ChildLine {
-  static func say(_ line: String, what: String, part: HarnessError.Part = .childProcess) throws {
+public enum ChildLine {
+  /// Writes `line` and its newline whole; `what` names the line in the error.
+  public static func say(_ line: String, what: String, part: HarnessError.Part = .childProcess) throws {
     let bytes = Array((line + "\n").utf8)
     var written = 0
     while written < bytes.count {

@@ -30,7 +30,7 @@ public enum TestDelayedSync {
 
   /// The writer's side: after acknowledging at `acknowledged` (monotonic ns), wait a quarter of the delay, then
   /// sync the store once the oldest unsynced acknowledgement (`oldest`, kept between calls) is `milliseconds` old.
-  static func pace(
+  public static func pace(
     _ milliseconds: Int, acknowledged: UInt64, oldest: inout UInt64?, directory: URL
   ) throws {
     let first = oldest ?? acknowledged

@@ -1,3 +1,5 @@
+import StoreBenchCore
+
 extension ChildJobRegistry {
   /// The harness's own jobs (crash trials, `verify-store`) and those of every workload of `workloads`.
   public static func standard(workloads: WorkloadRegistry) -> ChildJobRegistry {

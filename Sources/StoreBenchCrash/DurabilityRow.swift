@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// One row of `durability.csv`: what a backend variant lost under one fault, over `trials` counted trials.
 ///

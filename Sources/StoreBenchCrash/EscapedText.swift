@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// Text whose bytes are escaped as a marker and a fixed number of digits: the layer log's `%2F` (hexadecimal, 2) and
 /// mountinfo's `\040` (octal, 3). A marker not followed by such digits is kept as it is.

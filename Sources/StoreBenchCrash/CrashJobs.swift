@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// `crash`'s child jobs: the writer that commits and acknowledges batches until it is killed, and the checkers that
 /// reopen what it left.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// One checker process for every image of an enumerated run (``CrashCheckEachJob``):
 /// a fresh process per image spent most of its time starting up (linking, the registry, argument parsing), not

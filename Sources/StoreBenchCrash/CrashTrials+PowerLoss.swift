@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 import StoreBenchMeasure
 
 extension CrashTrials {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// What was still only in the page cache after each acknowledgement (LazyFS's unsynced-data report), from the layer's
 /// log of one traced run: per file and kind of change, after how many acknowledgements some of it was pending, the

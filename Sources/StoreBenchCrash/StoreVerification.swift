@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// `storebench verify-store`: what a store's own check and a full read say about it.
 public struct StoreVerification: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// What the checker found in each crash state of a ``CrashStatePlan``, counted per kind of state: how many states
 /// lost an acknowledged batch or came back unreadable, which batches were lost, and the **loss window** — for each

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The one crash-trial orchestration, used by `storebench crash` and `storebench advise`: for each target variant and
 /// each fault, ``CrashTrials`` until the trials are counted; a signal stops it before the next trial (never mid-way

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// A batch the crash writer acknowledged, and when (CLOCK_MONOTONIC, the clock the layer logs on).
 public struct CrashAcknowledgement: Sendable, Equatable {

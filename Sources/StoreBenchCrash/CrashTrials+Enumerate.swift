@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 extension CrashTrials {
   /// One traced run and every crash state of it (``CrashStatePlan``), checked.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The page-cache layer's log of one traced run (its `log FILE` command, `PageCacheLayer.h`): every change and sync
 /// the store's files saw, in program order, with when it was logged and which sync made it durable. The crash
