@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import StoreBenchAnalysis
 
-/// A stored run's identity, as the analysis needs it.
-public struct HistoryRun: Sendable, Equatable {
+/// A stored run's identity, as the analysis needs it: a GRDB record of the `run` table's columns it names.
+public struct HistoryRun: Sendable, Equatable, Decodable, FetchableRecord {
   public var id: Int64
   public var commit: String
   public var dirty: Bool
@@ -42,6 +42,32 @@ public struct HistoryRun: Sendable, Equatable {
     self.scenarioHash = scenarioHash
     self.partial = partial
     startedAtSeconds = ISO8601DateFormatter().date(from: startedAt)?.timeIntervalSince1970 ?? 0
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case id, dirty, branch, machine, host, kernel, partial
+    case commit = "commit_sha"
+    case commitTime = "commit_time"
+    case startedAt = "started_at"
+    case cpuModel = "cpu_model"
+    case fileSystem = "file_system"
+    case scenarioName = "scenario_name"
+    case scenarioHash = "scenario_hash"
+  }
+
+  /// The columns a run is read from (``CodingKeys``), for the query.
+  static let selection = CodingKeys.allColumns
+
+  public init(from decoder: any Decoder) throws {
+    let row = try decoder.container(keyedBy: CodingKeys.self)
+    func text(_ key: CodingKeys) throws -> String { try row.decode(String.self, forKey: key) }
+    self.init(
+      id: try row.decode(Int64.self, forKey: .id), commit: try text(.commit),
+      dirty: try row.decode(Bool.self, forKey: .dirty), branch: try row.decodeIfPresent(String.self, forKey: .branch),
+      commitTime: try row.decodeIfPresent(Double.self, forKey: .commitTime), startedAt: try text(.startedAt),
+      machine: try text(.machine), host: try text(.host), cpuModel: try text(.cpuModel), kernel: try text(.kernel),
+      fileSystem: try text(.fileSystem), scenarioName: try text(.scenarioName), scenarioHash: try text(.scenarioHash),
+      partial: try row.decodeIfPresent(String.self, forKey: .partial))
   }
 
   /// The commit as people read it: 9 hex digits, `+dirty` when the tree had local changes.
@@ -97,20 +123,7 @@ extension HistoryDatabase {
   public func runs() throws -> [HistoryRun] {
     try Self.wrap(path) {
       try queue.read { db in
-        try Row.fetchAll(
-          db,
-          sql: """
-            SELECT id, commit_sha, dirty, branch, commit_time, started_at, machine, host, cpu_model, kernel,
-              file_system, scenario_name, scenario_hash, partial FROM run
-            """
-        ).map { row in
-          HistoryRun(
-            id: row["id"], commit: row["commit_sha"], dirty: row["dirty"], branch: row["branch"],
-            commitTime: row["commit_time"], startedAt: row["started_at"], machine: row["machine"],
-            host: row["host"], cpuModel: row["cpu_model"], kernel: row["kernel"],
-            fileSystem: row["file_system"], scenarioName: row["scenario_name"],
-            scenarioHash: row["scenario_hash"], partial: row["partial"])
-        }
+        try HistoryRun.fetchAll(db, sql: "SELECT \(HistoryRun.selection) FROM run")
       }
     }.sorted { $0.order < $1.order }
   }
@@ -121,29 +134,20 @@ extension HistoryDatabase {
       try queue.read { db in
         // Each run's own column table names its rows' cells.
         var columns: [Int64: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, summary_columns FROM run") {
-          columns[row["id"]] =
-            (try? JSONSerialization.jsonObject(with: Data((row["summary_columns"] as String).utf8)))
-            as? [String]
+        for run in try StoredColumns.fetchAll(db, sql: "SELECT id, summary_columns FROM run") {
+          columns[run.id] = Self.decodedJSON(run.summaryColumns)
         }
-        return try Row.fetchAll(
-          db,
-          sql: """
-            SELECT run_id, workload, backend, variant, size, parameters, dataset, status, n, cells
-            FROM row WHERE status = 'ok'
-            """
+        return try StoredRow.fetchAll(
+          db, sql: "SELECT \(StoredRow.CodingKeys.allColumns) FROM row WHERE status = 'ok'"
         ).map { row in
-          let values =
-            (try? JSONSerialization.jsonObject(with: Data((row["cells"] as String).utf8))) as? [String]
-          let names = columns[row["run_id"]] ?? []
-          let cells = Dictionary(zip(names, values ?? []).map { ($0, $1) }) { first, _ in first }
-          let size: Int = row["size"]
+          let names = columns[row.run] ?? []
+          let values: [String] = Self.decodedJSON(row.cells) ?? []
           let key = RowKey(
-            scenario: "", workload: row["workload"] as String, backend: row["backend"] as String,
-            variant: row["variant"] as String, size: size, parameters: row["parameters"] as String)
+            scenario: "", workload: row.workload, backend: row.backend, variant: row.variant, size: row.size,
+            parameters: row.parameters)
           return HistoryRow(
-            run: row["run_id"], key: key, dataset: row["dataset"], status: row["status"], n: row["n"],
-            cells: cells)
+            run: row.run, key: key, dataset: row.dataset, status: row.status, n: row.n,
+            cells: Dictionary(zip(names, values).map { ($0, $1) }) { first, _ in first })
         }
       }
     }
@@ -169,16 +173,13 @@ extension HistoryDatabase {
     try Self.wrap(path) {
       try queue.read { db in
         var result: [Int64: [String: (durability: String, measured: Bool)]] = [:]
-        for row in try Row.fetchAll(
-          db, sql: "SELECT run_id, backend, variant, durability, measured, cells FROM durability_class")
+        for row in try StoredClass.fetchAll(
+          db, sql: "SELECT \(StoredClass.CodingKeys.allColumns) FROM durability_class")
         {
-          let key = "\(row["backend"] as String) [\(row["variant"] as String)]"
-          let cells =
-            ((row["cells"] as String?).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) })
-            as? [String: String]
+          let cells: [String: String]? = row.cells.flatMap(Self.decodedJSON)
           let evidence = cells?["evidence"].flatMap { $0.isEmpty ? nil : $0 } ?? "declared"
-          result[row["run_id"], default: [:]][key] = (
-            "\(row["durability"] as String) (\(evidence))", (row["measured"] as String) == "yes"
+          result[row.run, default: [:]]["\(row.backend) [\(row.variant)]"] = (
+            "\(row.durability) (\(evidence))", row.measured == "yes"
           )
         }
         return result
@@ -198,5 +199,52 @@ extension HistoryDatabase {
         )
       }
     }
+  }
+}
+
+/// The `run` table's column list of each run's summary cells.
+private struct StoredColumns: Decodable, FetchableRecord {
+  let id: Int64
+  let summaryColumns: String
+
+  enum CodingKeys: String, CodingKey {
+    case id
+    case summaryColumns = "summary_columns"
+  }
+}
+
+/// A `row` table record: a summary row's identity and its cells (a JSON array in its run's column order).
+private struct StoredRow: Decodable, FetchableRecord {
+  let run: Int64
+  let workload, backend, variant, parameters, dataset, status, cells: String
+  let size, n: Int
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case workload, backend, variant, parameters, dataset, status, cells, size, n
+    case run = "run_id"
+  }
+}
+
+/// A `durability_class` table record.
+private struct StoredClass: Decodable, FetchableRecord {
+  let run: Int64
+  let backend, variant, durability, measured: String
+  let cells: String?
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case backend, variant, durability, measured, cells
+    case run = "run_id"
+  }
+}
+
+extension CodingKey where Self: CaseIterable {
+  /// The keys as an SQL column list (`a, b, c`).
+  static var allColumns: String { allCases.map(\.stringValue).joined(separator: ", ") }
+}
+
+extension HistoryDatabase {
+  /// A JSON text cell decoded as `T`; nil when it is not one.
+  static func decodedJSON<T: Decodable>(_ text: String) -> T? {
+    try? JSONDecoder().decode(T.self, from: Data(text.utf8))
   }
 }
