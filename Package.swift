@@ -50,11 +50,19 @@ let package = Package(
         "StoreBenchContract", "CPerfEvent", .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]),
     // Reading numbers: the report columns, samples and summaries, statistics, CSV, compare.
+    // The file formats every report reads and writes: CSV, Markdown cells, the columns (each named once), the output
+    // funnel for files.
     .target(
-      name: "StoreBenchAnalysis",
+      name: "StoreBenchFormats",
       dependencies: [
         "StoreBenchContract", "StoreBenchMeasure", .product(name: "CSV", package: "CSV.swift"),
       ]),
+    // Every statistic, in one home: medians and their intervals, the bootstrap, the rank tests, the settled-answer
+    // rule, the history's step detection and Student's t.
+    .target(name: "StoreBenchStatistics", dependencies: ["StoreBenchContract", "StoreBenchMeasure"]),
+    .target(
+      name: "StoreBenchAnalysis",
+      dependencies: ["StoreBenchContract", "StoreBenchMeasure", "StoreBenchFormats", "StoreBenchStatistics"]),
     // Runner, workloads, scenarios, the child protocol; re-exports the three modules above. SQLiteAPI:
     // `sql` workload files are checked against SQLite before any store opens.
     .target(
@@ -90,7 +98,7 @@ let package = Package(
     .target(
       name: "StoreBenchHistory",
       dependencies: [
-        "StoreBenchAnalysis", "StoreBenchMeasure",
+        "StoreBenchAnalysis", "StoreBenchStatistics", "StoreBenchMeasure",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     // Every command, and the entry point that registers a team's backends beside the standard ones.
@@ -126,7 +134,8 @@ let package = Package(
       name: "StoreBenchTests",
       dependencies: [
         "StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice",
-        "StoreBenchHistory", "SQLiteAPI", "LMDBAPI", "GDBMAPI", "StoreBenchCommands", "StoreBenchConformance",
+        "StoreBenchHistory", "StoreBenchFormats", "StoreBenchStatistics", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
+        "StoreBenchCommands", "StoreBenchConformance",
         "StoreBenchKit",
         "storebench", "HandoffBench", "StoreBenchPages",
         .product(name: "CSV", package: "CSV.swift"),

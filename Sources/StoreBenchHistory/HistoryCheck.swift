@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchContract
+import StoreBenchStatistics
 
 /// `storebench history check`: the steps in every series (``EDivisive`` over the log of the values, so a step is a
 /// ratio), and the newest commit tested on its own against the history before it.

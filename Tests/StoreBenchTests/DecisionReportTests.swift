@@ -3,6 +3,8 @@ import StoreBenchCore
 import Testing
 
 @testable import StoreBenchAnalysis
+@testable import StoreBenchFormats
+@testable import StoreBenchStatistics
 
 @Suite("The decision report")
 struct DecisionReportTests {

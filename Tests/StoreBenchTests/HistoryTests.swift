@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchAnalysis
 import StoreBenchContract
+import StoreBenchStatistics
 import Testing
 
 @testable import StoreBenchHistory

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import StoreBenchAnalysis
+@testable import StoreBenchFormats
+@testable import StoreBenchStatistics
 
 /// The signed-rank test and Hodges–Lehmann interval of `ab`'s paired rounds, against SciPy 1.17.1
 /// (`scipy.stats.wilcoxon`) and a brute-force enumeration of all 2¹² sign assignments (the values in comments).

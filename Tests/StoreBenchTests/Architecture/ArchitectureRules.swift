@@ -229,12 +229,13 @@ enum ArchitectureRules {
 
 extension ArchitectureRules {
   /// The one file that spells the columns' names (``SampleColumn``, ``SummaryStatistic``).
-  static let columnNames = "Sources/StoreBenchAnalysis/Formats/ReportColumnID.swift"
+  static let columnNames = "Sources/StoreBenchFormats/ReportColumnID.swift"
 
   /// The modules that read or write report files (the contract, the measuring primitives and the backends sit
   /// below the columns and never see them).
   static let readsReports: Set = [
-    "StoreBenchAnalysis", "StoreBenchCore", "StoreBenchAdvice", "StoreBenchHistory", "StoreBenchOverhead",
+    "StoreBenchFormats", "StoreBenchStatistics", "StoreBenchAnalysis", "StoreBenchCore", "StoreBenchCrash",
+    "StoreBenchAdvice", "StoreBenchHistory", "StoreBenchOverhead",
     "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit", "StoreBenchPages",
   ]
 

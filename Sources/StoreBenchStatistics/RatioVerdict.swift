@@ -39,9 +39,9 @@ public struct TieMargin: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Number formatting the claims share.
-enum ClaimNumber {
+public enum ClaimNumber {
   /// `value` with up to `digits` decimals, trailing zeros dropped ("10", "5.8").
-  static func trimmed(_ value: Double, digits: Int) -> String {
+  public static func trimmed(_ value: Double, digits: Int) -> String {
     var text = String(format: "%.\(digits)f", value)
     if text.contains(".") {
       while text.hasSuffix("0") { text.removeLast() }

@@ -83,7 +83,7 @@ public enum AtomicFile {
     _ = FileBytes.syncDirectory(url.deletingLastPathComponent().path)
   }
 
-  static func failure(_ what: String, _ url: URL) -> ReportError {
+  public static func failure(_ what: String, _ url: URL) -> ReportError {
     ReportError(message: "\(what) \(url.path): \(SystemError(what, path: url.path).message)")
   }
 }

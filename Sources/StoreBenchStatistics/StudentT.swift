@@ -3,9 +3,9 @@ import Foundation
 /// Student's t distribution's upper tail, for the newest-commit test (a baseline of k runs estimates its spread
 /// with k − 1 degrees of freedom, and the normal tail would be too thin). Through the regularized incomplete beta
 /// function, evaluated by its continued fraction (Numerical Recipes, 3rd ed., §6.4).
-enum StudentT {
+public enum StudentT {
   /// P(T > t) for T with `degrees` degrees of freedom.
-  static func upperTail(_ t: Double, degrees: Double) -> Double {
+  public static func upperTail(_ t: Double, degrees: Double) -> Double {
     guard t.isFinite else { return t > 0 ? 0 : 1 }
     let tail = 0.5 * incompleteBeta(degrees / (degrees + t * t), a: degrees / 2, b: 0.5)
     return t >= 0 ? tail : 1 - tail

@@ -24,7 +24,7 @@ public struct LookSchedule: Sendable, Equatable, CustomStringConvertible {
   /// A plain 95% interval at every n (one look).
   public static let single = LookSchedule(looks: [], alpha: familyAlpha)
 
-  init(looks: [Int], alpha: Double) {
+  public init(looks: [Int], alpha: Double) {
     self.looks = looks
     self.alpha = alpha
   }

@@ -10,7 +10,7 @@ public enum MarkdownTable {
     return whole >= 60 ? String(format: "%dm%02ds", whole / 60, whole % 60) : "\(whole)s"
   }
 
-  static func shortened(_ text: String, to limit: Int) -> String {
+  public static func shortened(_ text: String, to limit: Int) -> String {
     guard text.count > limit else { return text }
     let head = text.prefix(limit)
     let cut = head.lastIndex(of: " ").map { head[..<$0] } ?? head
@@ -24,7 +24,7 @@ public enum MarkdownTable {
   }
 
   /// The unit ``duration(_:)`` shows `seconds` in: its scale, name and decimals.
-  static func durationUnit(_ seconds: Double) -> (scale: Double, unit: String, digits: Int) {
+  public static func durationUnit(_ seconds: Double) -> (scale: Double, unit: String, digits: Int) {
     switch seconds {
     case ..<0.001: (1_000_000, "µs", 0)
     case ..<1: (1000, "ms", 1)
