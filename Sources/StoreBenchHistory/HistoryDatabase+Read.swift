@@ -55,9 +55,6 @@ public struct HistoryRun: Sendable, Equatable, Decodable, FetchableRecord {
     case scenarioHash = "scenario_hash"
   }
 
-  /// The columns a run is read from (``CodingKeys``), for the query.
-  static let selection = CodingKeys.allColumns
-
   public init(from decoder: any Decoder) throws {
     let row = try decoder.container(keyedBy: CodingKeys.self)
     func text(_ key: CodingKeys) throws -> String { try row.decode(String.self, forKey: key) }
@@ -123,7 +120,7 @@ extension HistoryDatabase {
   public func runs() throws -> [HistoryRun] {
     try Self.wrap(path) {
       try queue.read { db in
-        try HistoryRun.fetchAll(db, sql: "SELECT \(HistoryRun.selection) FROM run")
+        try HistoryRun.fetchAll(db, sql: "SELECT \(HistoryRun.CodingKeys.allColumns) FROM run")
       }
     }.sorted { $0.order < $1.order }
   }
@@ -134,7 +131,7 @@ extension HistoryDatabase {
       try queue.read { db in
         // Each run's own column table names its rows' cells.
         var columns: [Int64: [String]] = [:]
-        for run in try StoredColumns.fetchAll(db, sql: "SELECT id, summary_columns FROM run") {
+        for run in try StoredColumns.fetchAll(db, sql: "SELECT \(StoredColumns.CodingKeys.allColumns) FROM run") {
           columns[run.id] = Self.decodedJSON(run.summaryColumns)
         }
         return try StoredRow.fetchAll(
@@ -207,7 +204,7 @@ private struct StoredColumns: Decodable, FetchableRecord {
   let id: Int64
   let summaryColumns: String
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, CodingKey, CaseIterable {
     case id
     case summaryColumns = "summary_columns"
   }
