@@ -63,15 +63,22 @@ let package = Package(
     .target(
       name: "StoreBenchAnalysis",
       dependencies: ["StoreBenchContract", "StoreBenchMeasure", "StoreBenchFormats", "StoreBenchStatistics"]),
-    // Runner, workloads, scenarios, the child protocol; re-exports the three modules above. SQLiteAPI:
-    // `sql` workload files are checked against SQLite before any store opens.
+    // Runner, workloads, scenarios, the child protocol; re-exports the three modules above.
     .target(
       name: "StoreBenchCore",
       dependencies: [
-        "StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis", "SQLiteAPI",
-        .product(name: "Yams", package: "Yams"),
+        "StoreBenchContract", "StoreBenchMeasure", "StoreBenchAnalysis", .product(name: "Yams", package: "Yams"),
       ]
     ),
+    // `sql` workload files: parsed, checked against SQLite before any store opens, one workload per operation.
+    .target(
+      name: "StoreBenchSQLWorkloads",
+      dependencies: ["StoreBenchCore", "SQLiteAPI", .product(name: "Yams", package: "Yams")]),
+    // The `shared` workload: an app and its extension writing one store from two processes, verified after.
+    .target(name: "StoreBenchSharing", dependencies: ["StoreBenchCore"]),
+    // What ships: the standard workload registry (Core's workloads, sharing's, the sql files' reader).
+    .target(
+      name: "StoreBenchStandard", dependencies: ["StoreBenchCore", "StoreBenchSQLWorkloads", "StoreBenchSharing"]),
     // `storebench crash` and `verify-store`: kill and power-loss trials, the page-cache layer's mount, the harness's
     // child jobs (the crash writer and checkers, the store verifier).
     .target(name: "StoreBenchCrash", dependencies: ["StoreBenchCore"]),
@@ -85,12 +92,14 @@ let package = Package(
     // The sqlite, lmdb and gdbm backends' inserts and lookups written in C, and `storebench overhead` comparing
     // them with the Swift backends on equal work.
     .target(name: "CBaselines", dependencies: ["CSQLite", "CLMDB", "CGDBM"]),
-    .target(name: "StoreBenchOverhead", dependencies: ["StoreBenchCore", "StoreBenchBackends", "CBaselines"]),
+    .target(
+      name: "StoreBenchOverhead",
+      dependencies: ["StoreBenchCore", "StoreBenchStandard", "StoreBenchBackends", "CBaselines"]),
     // `advise`: an app profile in, one measured recommendation out (above the runner and the analysis).
     .target(
       name: "StoreBenchAdvice",
       dependencies: [
-        "StoreBenchCore", "StoreBenchAnalysis",
+        "StoreBenchCore", "StoreBenchAnalysis", "StoreBenchSharing",
         .product(name: "Yams", package: "Yams"),
       ]),
     // Results over time: the history database (GRDB), step detection, the trend page, and the exports the
@@ -105,8 +114,8 @@ let package = Package(
     .target(
       name: "StoreBenchCommands",
       dependencies: [
-        "StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice",
-        "StoreBenchHistory", "PageCacheLayer",
+        "StoreBenchCore", "StoreBenchStandard", "StoreBenchCrash", "StoreBenchBackends", "StoreBenchOverhead",
+        "StoreBenchAdvice", "StoreBenchHistory", "PageCacheLayer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -116,7 +125,11 @@ let package = Package(
       name: "StoreBenchKit",
       dependencies: ["StoreBenchCommands", "StoreBenchContract", "StoreBenchCore", "StoreBenchMeasure"]),
     // The contract suites as a library: every check the package's own backends pass, run on any descriptor.
-    .target(name: "StoreBenchConformance", dependencies: ["StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends"]),
+    .target(
+      name: "StoreBenchConformance",
+      dependencies: [
+        "StoreBenchCore", "StoreBenchStandard", "StoreBenchSQLWorkloads", "StoreBenchCrash", "StoreBenchBackends",
+      ]),
     .executableTarget(name: "storebench", dependencies: ["StoreBenchCommands"]),
     // This repository's own page tooling (the claims lint, the generated blocks' renderer): development only, the
     // product does not link it. scripts/test and scripts/regenerate-pages run it.
@@ -135,8 +148,8 @@ let package = Package(
       dependencies: [
         "StoreBenchCore", "StoreBenchCrash", "StoreBenchBackends", "StoreBenchOverhead", "StoreBenchAdvice",
         "StoreBenchHistory", "StoreBenchFormats", "StoreBenchStatistics", "SQLiteAPI", "LMDBAPI", "GDBMAPI",
-        "StoreBenchCommands", "StoreBenchConformance",
-        "StoreBenchKit",
+        "StoreBenchCommands", "StoreBenchConformance", "StoreBenchStandard", "StoreBenchSQLWorkloads",
+        "StoreBenchSharing", "StoreBenchKit",
         "storebench", "HandoffBench", "StoreBenchPages",
         .product(name: "CSV", package: "CSV.swift"),
       ],

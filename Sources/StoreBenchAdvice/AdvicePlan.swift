@@ -46,7 +46,7 @@ public struct AdvicePlan: Sendable {
 
   /// The plan for `profile`: its operations as `workloads`, on the strategies the backends of `backends` offer
   /// (``BackendDescriptor/adviceCandidates``) unless the profile names its own.
-  public init(_ profile: AppProfile, backends: BackendRegistry, workloads: WorkloadRegistry = .standard) {
+  public init(_ profile: AppProfile, backends: BackendRegistry, workloads: WorkloadRegistry) {
     self.profile = profile
     var measures: [Measure] = []
     for operation in profile.perDay.keys.sorted() where (profile.perDay[operation] ?? 0) > 0 {

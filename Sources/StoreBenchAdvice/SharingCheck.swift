@@ -1,4 +1,5 @@
 import StoreBenchAnalysis
+import StoreBenchSharing
 
 /// Whether a strategy keeps a profile's `processes` need, from its `shared` rows: no acknowledged update lost (last
 /// writer wins), and no more refused attempts (`SQLITE_BUSY`, `GDBM_CANT_BE_WRITER`) per operation than the profile

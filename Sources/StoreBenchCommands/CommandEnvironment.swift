@@ -1,6 +1,7 @@
 import StoreBenchAdvice
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 
 /// What every command of one invocation works with: the backends it can run, list, crash, compare and advise, and
 /// the workloads it can run them through.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchSQLWorkloads
 
 /// The data the checks store beside the generated articles.
 public enum ContractData {

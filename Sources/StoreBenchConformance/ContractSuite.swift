@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 
 /// The contract suites, run on one backend: every check the package's own backends pass (docs/EXTENDING.md), on every
 /// variant of the backend's choice settings, for the roles it plays.

@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 
 /// The workload side of ``AdapterOverhead``: the one-case plan `storebench run` would make for the `insert` or
 /// `lookup` workload on a backend variant, and the data that case generates, which the C and adapter sides then

@@ -3,6 +3,7 @@ import StoreBenchAdvice
 import StoreBenchAnalysis
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// `advise`: the profile format, the scenario it becomes, and the judgement on known numbers.
@@ -35,7 +36,8 @@ struct AdviceTests {
   @Test("a profile's file name holding a newline and YAML cannot add a key to advise's scenario")
   func profileFileNameStaysInItsComment() throws {
     let file = "p.yaml\nbudget_seconds: 1\nbackends: [{backend: memory}]\n# "
-    let plan = AdvicePlan(try AppProfile(data: Data(Self.simple.utf8), file: file), backends: .standard())
+    let plan = AdvicePlan(
+      try AppProfile(data: Data(Self.simple.utf8), file: file), backends: .standard(), workloads: .standard)
     let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
       .parse(data: Data(plan.scenarioText.utf8), file: "scenario")
     #expect(scenario.backends.count == plan.candidates.count && !plan.candidates.contains("memory"))
@@ -52,7 +54,7 @@ struct AdviceTests {
     #expect(Set(files).isSuperset(of: ["notes.yaml", "reader.yaml", "messenger.yaml", "settings-cache.yaml"]))
     for file in files {
       let profile = try AppProfile(file: directory.appendingPathComponent(file).path)
-      let plan = AdvicePlan(profile, backends: .standard())
+      let plan = AdvicePlan(profile, backends: .standard(), workloads: .standard)
       let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
         .parse(data: Data(plan.scenarioText.utf8), file: "\(file) → scenario")
       #expect(scenario.workloads.count == plan.measures.count, "\(file)")
@@ -60,7 +62,8 @@ struct AdviceTests {
       _ = try RunPlan.check(scenario, workloads: .standard, limits: .init())
     }
     let notes = AdvicePlan(
-      try AppProfile(file: directory.appendingPathComponent("notes.yaml").path), backends: .standard())
+      try AppProfile(file: directory.appendingPathComponent("notes.yaml").path), backends: .standard(),
+      workloads: .standard)
     // Notes live in folders: a save goes into a folder, the launch lists the folders, a folder opens.
     let save = try #require(notes.measures.first { $0.operation == .save })
     #expect(
@@ -72,7 +75,8 @@ struct AdviceTests {
     #expect(notes.measures.first { $0.operation == .tagQuery }?.parameters["tags"] == 50)
     // Articles live in feeds: "mark this feed read" is a parent marked read, not a bulk mark-read.
     let reader = AdvicePlan(
-      try AppProfile(file: directory.appendingPathComponent("reader.yaml").path), backends: .standard())
+      try AppProfile(file: directory.appendingPathComponent("reader.yaml").path), backends: .standard(),
+      workloads: .standard)
     #expect(reader.measures.map(\.workload).contains("parent-read"))
     #expect(!reader.measures.map(\.workload).contains("mark-read"))
     #expect(notes.notConsidered.contains { $0.candidate.hasPrefix("plist") })
@@ -90,7 +94,7 @@ struct AdviceTests {
       BackendDescriptor(name: "unadvised", summary: "offers advise nothing (test double)") { location in
         try JSONFileBackend.JSONFileStore(file: URL(fileURLWithPath: location.path("articles.json")))
       })
-    let plan = AdvicePlan(profile, backends: registry)
+    let plan = AdvicePlan(profile, backends: registry, workloads: .standard)
     // Offered by the registry; on a need it declares it cannot keep, left out before anything is timed.
     let offered = AdvicePlan.offered(for: profile, by: registry).considered
     #expect(offered.contains(JSONFileBackend.descriptor.name))
@@ -99,7 +103,7 @@ struct AdviceTests {
         data: Data(
           try String(contentsOf: directory.appendingPathComponent("notes.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "durability: power-loss", with: "durability: kill").utf8),
-        file: "notes-kill.yaml"), backends: registry)
+        file: "notes-kill.yaml"), backends: registry, workloads: .standard)
     for (name, candidates, text) in [
       (JSONFileBackend.descriptor.name, plan.candidates, plan.scenarioText),
       (JSONFileBackend.descriptor.name, killed.candidates, killed.scenarioText),
@@ -146,7 +150,7 @@ struct AdviceTests {
     "a save is one app operation committed as the strategy commits one (insert batch=1), every row gets the first look's 8 repetitions, and advice.md says what measured each operation"
   )
   func saveIsOneOperation() throws {
-    let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
+    let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard(), workloads: .standard)
     let save = try #require(plan.measures.first { $0.operation == .save })
     #expect(save.workload == "insert" && save.parameters["batch"] == 1 && save.parameters["count"] == 100)
     #expect(save.unit.contains("1 record inserted and committed") && save.unit.contains("100 per repetition"))
@@ -195,7 +199,7 @@ struct AdviceTests {
       budgets: {tag_query: {ms: 50}, search: {ms: 300}, save: {ms: 16.7}}
       durability: kill
       """)
-    let plan = AdvicePlan(profile, backends: .standard())
+    let plan = AdvicePlan(profile, backends: .standard(), workloads: .standard)
     let sql = plan.candidates.filter { $0.hasPrefix("sqlite[") || $0.hasPrefix("grdb[") }
     #expect(
       sql.contains { $0.hasPrefix("grdb[") } && sql.contains { $0.hasPrefix("sqlite[") }, "\(plan.candidates)")
@@ -282,7 +286,7 @@ struct AdviceTests {
   @Test(
     "the cheapest strategy that meets every budget and the need is recommended; ties, misses and failures say why")
   func judgement() throws {
-    let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
+    let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard(), workloads: .standard)
     let table = try Self.table([
       (
         "a", "fast", [0.001, 0.0011, 0.0009, 0.001, 0.001, 0.001, 0.001, 0.001],
@@ -346,7 +350,7 @@ struct AdviceTests {
   func tieGoesToDurability() throws {
     let plan = AdvicePlan(
       try Self.profile(Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")),
-      backends: .standard())
+      backends: .standard(), workloads: .standard)
     let table = try Self.table([
       (
         "fast", "v", [0.001, 0.0011, 0.0009, 0.001, 0.001, 0.001, 0.0011, 0.0009],
@@ -366,7 +370,7 @@ struct AdviceTests {
 
   @Test("no strategy meets the budgets: no recommendation, and each says which budget it missed")
   func nothingMeets() throws {
-    let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard())
+    let plan = AdvicePlan(try Self.profile(Self.simple), backends: .standard(), workloads: .standard)
     let table = try Self.table([("d", "laggy", Array(repeating: 0.02, count: 8), Array(repeating: 0.5, count: 8))])
     let advice = Advice(plan: plan, table: table, crashes: [:], promise: { _, _ in .durable }, resamples: 200)
     #expect(advice.recommendation == nil && !advice.noAnswerYet)
@@ -390,7 +394,7 @@ struct AdviceTests {
       plan: AdvicePlan(
         try Self.profile(
           Self.simple.replacingOccurrences(of: "durability: power-loss", with: "durability: kill")),
-        backends: .standard()),
+        backends: .standard(), workloads: .standard),
       table: fast, crashes: ["f [v]": CrashResult(kill: .init(trials: 4, acknowledged: 80, lost: 0))],
       promise: { _, _ in .durable }, resamples: 200)
     #expect(killed.noAnswerYet && killed.strategies[0].verdict == .notMeasuredEnough)

@@ -4,6 +4,7 @@ import StoreBenchAnalysis
 import StoreBenchBackends
 import StoreBenchCore
 import StoreBenchMeasure
+import StoreBenchStandard
 import Testing
 
 /// advise on profiles nobody shipped, at small scale: the real plan, probe estimate, repetition schedule with its
@@ -195,7 +196,7 @@ struct AdviseAnyProfileTests {
     var outcomes: [String: Int] = [:]
     for trial in 0..<24 {
       let profile = try Self.profile(&rng)
-      let plan = AdvicePlan(profile, backends: registry)
+      let plan = AdvicePlan(profile, backends: registry, workloads: .standard)
       guard !plan.candidates.isEmpty else {
         outcomes["no candidate", default: 0] += 1
         continue

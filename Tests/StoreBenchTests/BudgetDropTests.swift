@@ -3,6 +3,7 @@ import StoreBenchAnalysis
 import StoreBenchBackends
 import StoreBenchCore
 import StoreBenchMeasure
+import StoreBenchStandard
 import Testing
 
 /// A memory store whose inserts each take `delay` (a strategy far over any frame budget).

@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchCore
 import StoreBenchCrash
+import StoreBenchStandard
 import Testing
 
 /// Child jobs are declared by the feature that uses them and found by name: the harness's and every registered

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// A workload defined outside the package, as docs/ARCHITECTURE.md describes: one type with its case, and a

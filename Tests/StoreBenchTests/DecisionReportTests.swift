@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 @testable import StoreBenchAnalysis

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// Runs the built `storebench` binary as a user would.

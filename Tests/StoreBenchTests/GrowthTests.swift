@@ -2,6 +2,7 @@ import Foundation
 import StoreBenchAdvice
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// `growth:` in a profile: parsing, the grown profile, where a line between two measured sizes crosses a limit, and
@@ -54,11 +55,11 @@ struct GrowthTests {
     let eight = { (value: Double) in [Double](repeating: value, count: 8) }
     let promise: (String, String) -> DurabilityPromise? = { _, _ in .durable }
     let today = Advice(
-      plan: AdvicePlan(profile, backends: .standard()),
+      plan: AdvicePlan(profile, backends: .standard(), workloads: .standard),
       table: try AdviceTests.table([("a", "v", eight(0.001), eight(0.05)), ("b", "v", eight(0.003), eight(0.05))]
       ),
       crashes: [:], promise: promise, resamples: 500)
-    let grownPlan = AdvicePlan(profile.grown(to: 5_000), backends: .standard())
+    let grownPlan = AdvicePlan(profile.grown(to: 5_000), backends: .standard(), workloads: .standard)
     let grown = Advice(
       plan: grownPlan,
       table: try AdviceTests.table([("a", "v", eight(0.02), eight(0.05)), ("b", "v", eight(0.003), eight(0.05))]),

@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// Hostile and unusual input: refused with a clear message and exit 64, never a hang, never a miscount, and

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteAPI
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// Hostile inputs: scenario mutations, SQL-looking strings and settings, spreadsheet formulas in CSV cells.

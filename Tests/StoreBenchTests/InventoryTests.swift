@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// The registries are the inventory: roles are listed once, and smoke.yaml is what they declare (that no module

@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 @Suite("Cold launch", .serialized)

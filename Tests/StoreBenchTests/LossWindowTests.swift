@@ -4,6 +4,7 @@ import StoreBenchAnalysis
 import StoreBenchBackends
 import StoreBenchContract
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// A profile's loss window (`durability: {survive: power-loss, loss_window_ms: W}`): parsed strictly, judged on the
@@ -123,7 +124,8 @@ struct LossWindowTests {
     ]
     let promise: (String, String) -> DurabilityPromise? = { _, _ in .durable }
     let narrow = Advice(
-      plan: AdvicePlan(try AdviceTests.profile(Self.windowed), backends: .standard()), table: table,
+      plan: AdvicePlan(try AdviceTests.profile(Self.windowed), backends: .standard(), workloads: .standard),
+      table: table,
       crashes: crashes, promise: promise, resamples: 300)
     #expect(narrow.recommendation?.backend == "safe")
     let fast = try #require(narrow.strategies.first { $0.backend == "fast" })
@@ -140,7 +142,7 @@ struct LossWindowTests {
     let wide = Advice(
       plan: AdvicePlan(
         try AdviceTests.profile(Self.windowed.replacingOccurrences(of: "1000}", with: "60000}")),
-        backends: .standard()),
+        backends: .standard(), workloads: .standard),
       table: table, crashes: crashes, promise: promise, resamples: 300)
     #expect(wide.recommendation?.backend == "fast")
     // Without a window, power-loss needs no loss at all.
@@ -149,7 +151,7 @@ struct LossWindowTests {
         try AdviceTests.profile(
           Self.windowed.replacingOccurrences(
             of: "{survive: power-loss, loss_window_ms: 1000}", with: "power-loss")),
-        backends: .standard()),
+        backends: .standard(), workloads: .standard),
       table: table, crashes: crashes, promise: promise, resamples: 300)
     #expect(strict.recommendation?.backend == "safe")
     #expect(strict.strategies.allSatisfy { $0.lossWindow == nil })

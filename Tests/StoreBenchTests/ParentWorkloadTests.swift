@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchAdvice
+import StoreBenchStandard
 import Testing
 
 @testable import StoreBenchBackends
@@ -144,7 +145,7 @@ struct ParentWorkloadTests {
   func chatWithParents() throws {
     let profile = try AppProfile(file: packageRoot.appendingPathComponent("profiles/chat.yaml").path)
     #expect(profile.data.parents == 500 && profile.data.users == 2_000 && profile.parentScreen == 50)
-    let plan = AdvicePlan(profile, backends: .standard())
+    let plan = AdvicePlan(profile, backends: .standard(), workloads: .standard)
     let byOperation = Dictionary(uniqueKeysWithValues: plan.measures.map { ($0.operation, $0) })
     #expect(byOperation[.launch]?.workload == "parent-list-cold")
     #expect(byOperation[.save]?.workload == "parent-save")

@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchCore
 import StoreBenchCrash
+import StoreBenchStandard
 import Testing
 
 @Suite("Record shape")

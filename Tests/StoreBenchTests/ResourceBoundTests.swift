@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// Bounds before work: what a scenario's data needs, refused with the numbers before anything runs.

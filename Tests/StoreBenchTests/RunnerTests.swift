@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 @Suite("Runner")

@@ -1,9 +1,11 @@
 import Foundation
 import SQLiteAPI
+import StoreBenchStandard
 import Testing
 
 @testable import StoreBenchBackends
 @testable import StoreBenchCore
+@testable import StoreBenchSQLWorkloads
 
 /// A workload file's SQL is untrusted input: it reaches only its own store (no other database, no VACUUM INTO, no
 /// change of the variant's settings), a dry run writes nothing outside a private in-memory database, and a statement

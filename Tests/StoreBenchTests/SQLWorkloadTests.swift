@@ -1,8 +1,10 @@
 import Foundation
+import StoreBenchStandard
 import Testing
 
 @testable import StoreBenchBackends
 @testable import StoreBenchCore
+@testable import StoreBenchSQLWorkloads
 
 /// `sql` workload files: the format's generators against known values, every error a user can make refused with the
 /// file's line and SQLite's message, and the shipped example (examples/sql/notes-tags.yaml) reproducing the built-in

@@ -3,6 +3,8 @@ import StoreBenchAdvice
 import StoreBenchAnalysis
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchSharing
+import StoreBenchStandard
 import Testing
 
 @Suite("shared: one store, several processes")
@@ -253,7 +255,7 @@ struct SharedWorkloadTests {
     let profile = try AppProfile(data: Data(text.utf8), file: "w.yaml")
     #expect(profile.processes == AppProfile.Processes(extensionPerDay: 200, refusedPercent: 1))
     #expect(profile.perDay[.extensionWork] == 200)
-    let plan = AdvicePlan(profile, backends: .standard())
+    let plan = AdvicePlan(profile, backends: .standard(), workloads: .standard)
     let measure = try #require(plan.operation(of: .extensionWork))
     #expect(measure.workload == "shared" && measure.parameters["stored"] == 500)
     #expect(plan.scenarioText.contains("workload: shared"))
@@ -275,7 +277,7 @@ struct SharedWorkloadTests {
         + "a,shared,sqlite,x,200,1,ok,0.5,300,800,20,42000\na,shared,sqlite,x,200,2,ok,0.5,200,800,,\n"
         + "a,shared,plist,y,200,1,ok,0.5,200,800,,\n", source: "t")
     let judged = Advice(
-      plan: AdvicePlan(budgeted, backends: .standard()), table: latencies, crashes: [:],
+      plan: AdvicePlan(budgeted, backends: .standard(), workloads: .standard), table: latencies, crashes: [:],
       promise: { _, _ in .durable }, resamples: 200)
     let extensionResult = try #require(
       judged.strategies.first?.operations.first { $0.operation == .extensionWork })

@@ -3,6 +3,7 @@ import StoreBenchBackends
 import StoreBenchContract
 import StoreBenchCore
 import StoreBenchMeasure
+import StoreBenchStandard
 import Testing
 
 /// The filled store kept once per case and copied for each repetition (``StoreTemplate``).

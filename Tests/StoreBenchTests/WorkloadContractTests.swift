@@ -1,6 +1,7 @@
 import Foundation
 import StoreBenchBackends
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// Every registered workload that uses a store, run through its own prepare → measure → verify on every backend

@@ -5,6 +5,7 @@ import StoreBenchBackends
 import StoreBenchCommands
 import StoreBenchConformance
 import StoreBenchCore
+import StoreBenchStandard
 import Testing
 
 /// The workload as the unit of extension: `handoff` (Tests/HandoffBench, one folder and one registration line) has a

@@ -1,7 +1,7 @@
 /// Words and awkward-but-legal strings mixed into generated text, so every backend is tested with the
 /// strings real feeds contain: quotes, SQL-looking text, non-ASCII, emoji (incl. ZWJ sequences), separators.
 /// No NUL or other C0 control characters except tab and newline: those are not legal in XML property lists.
-enum AwkwardText {
+public enum AwkwardText {
   static let words: [String] = [
     "storage", "timeline", "sync", "article", "feed", "reader", "launch", "cache", "index", "update",
     "swift", "query", "record", "offline", "battery", "network", "release", "design", "review", "notes",
@@ -40,7 +40,7 @@ enum AwkwardText {
   }
 
   /// Text of at least `minimumBytes` UTF-8 bytes, with one awkward piece.
-  static func paragraph(minimumBytes: Int, using rng: inout SplitMix64) -> String {
+  public static func paragraph(minimumBytes: Int, using rng: inout SplitMix64) -> String {
     var text = sentence(words: 3, awkward: true, using: &rng)
     while text.utf8.count < minimumBytes {
       text += " " + words[Int(rng.next() % UInt64(words.count))]

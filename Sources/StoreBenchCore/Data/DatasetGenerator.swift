@@ -10,7 +10,7 @@ public struct DatasetGenerator: Sendable, Codable, Equatable {
   /// The size of the articles' text fields (the defaults give the data every earlier run used).
   public var shape = RecordShape()
   /// 2026-01-01T00:00:00Z in milliseconds: every generated date lies in the year before it.
-  static let epochMilliseconds: Int64 = 1_767_225_600_000
+  public static let epochMilliseconds: Int64 = 1_767_225_600_000
   private static let yearMilliseconds: Int64 = 365 * 24 * 3600 * 1000
 
   private enum Stream: UInt64 {
@@ -205,7 +205,7 @@ public struct RecordShape: Codable, Sendable, Equatable {
 
   /// One draw from the long-tailed spread of sizes whose median is `median` and whose largest is `most` (also a
   /// `sql` workload file's `bytes: {median, max}`).
-  static func spread(median: Int, most: Int, using rng: inout SplitMix64) -> Int {
+  public static func spread(median: Int, most: Int, using rng: inout SplitMix64) -> Int {
     let u = Double(rng.next() >> 11) / Double(1 << 53)
     if u < 0.5 {
       // The lower half: uniform between a quarter of the median and the median.

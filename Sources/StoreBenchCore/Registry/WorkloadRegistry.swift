@@ -3,8 +3,11 @@ public struct WorkloadRegistry: Sendable {
   public private(set) var workloads: [any Workload] = []
   /// The columns of the files its runs write: the standard ones and every workload's own (``Workload/columns``).
   public private(set) var columns = ColumnSet.standard
+  /// The kinds of workload file a scenario may name (`sql`), by their key.
+  public private(set) var fileReaders: [any WorkloadFileReader] = []
 
-  public init(_ workloads: [any Workload] = []) {
+  public init(_ workloads: [any Workload] = [], fileReaders: [any WorkloadFileReader] = []) {
+    self.fileReaders = fileReaders
     for workload in workloads { register(workload) }
   }
 
@@ -17,16 +20,19 @@ public struct WorkloadRegistry: Sendable {
     }
   }
 
-  /// Adds a workload; throws when its name is taken or reserved (`sql:…` names a workload file's operation), or a
-  /// column it declares cannot be one (``ColumnSet/init(declaring:)``).
-  public mutating func add(_ workload: any Workload) throws {
+  /// Adds a workload; throws when its name is taken or reserved (a name with `:` is a workload file's, as
+  /// `sql:…`), or a column it declares cannot be one (``ColumnSet/init(declaring:)``).
+  public mutating func add(_ workload: any Workload) throws { try add(workload, fromFile: false) }
+
+  private mutating func add(_ workload: any Workload, fromFile: Bool) throws {
     guard self[workload.name] == nil else {
       throw RegistrationError(
         description: "a workload named '\(workload.name)' is already registered; give yours a name of its own")
     }
-    guard !workload.name.isEmpty, !workload.name.hasPrefix("sql:") || workload is SQLWorkload else {
+    guard !workload.name.isEmpty, !workload.name.contains(":") || fromFile else {
       throw RegistrationError(
-        description: "the workload name '\(workload.name)' is reserved (sql:… names a workload file's)")
+        description: "the workload name '\(workload.name)' is reserved (a name with ':' is a workload file's, as sql:…)"
+      )
     }
     if !workload.columns.isEmpty {
       do {
@@ -52,21 +58,20 @@ public struct WorkloadRegistry: Sendable {
     return registry
   }
 
+  /// This registry with the workloads of `files` (a name it already holds is kept as it is).
+  public func including(files: [WorkloadFile]) -> WorkloadRegistry {
+    var registry = self
+    for workload in files.flatMap(\.workloads) where registry[workload.name] == nil {
+      do {
+        try registry.add(workload, fromFile: true)
+      } catch {
+        preconditionFailure("\(error)")
+      }
+    }
+    return registry
+  }
+
   public subscript(name: String) -> (any Workload)? { workloads.first { $0.name == name } }
 
   public var names: [String] { workloads.map(\.name) }
-
-  /// Every shipped workload.
-  public static var standard: WorkloadRegistry {
-    WorkloadRegistry([
-      InsertWorkload(), MarkReadWorkload(), TimelineWorkload(), LookupWorkload(), UIDSetWorkload(),
-      DeleteWorkload(), QueryWorkload(), SearchWorkload(), SyncWhileReadingWorkload(), SharedWorkload(),
-      SettingsWorkload(), CacheWorkload(),
-      LaunchTimelineWorkload(cold: true), LaunchTimelineWorkload(cold: false), ProcessSpawnWorkload(),
-      EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
-      MigrateWorkload(), TagQueryWorkload(), TagEditWorkload(),
-      OpenParentWorkload(), ParentListWorkload(cold: true), ParentListWorkload(cold: false),
-      ParentSaveWorkload(), ParentReadWorkload(),
-    ])
-  }
 }

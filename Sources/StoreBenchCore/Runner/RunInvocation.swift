@@ -64,7 +64,7 @@ public struct RunInvocation {
       output = try RunOutput(
         outputURL, existing: previous != nil ? .resume : (request.force ? .replace : .refuse),
         inputs: (request.scenarioFile.map { [$0] } ?? []).map(URL.init(fileURLWithPath:))
-          + Set(scenario.sqlWorkloads.map(\.file.path)).sorted().map(URL.init(fileURLWithPath:)))
+          + Set(scenario.workloadFiles.map(\.path)).sorted().map(URL.init(fileURLWithPath:)))
     } catch {
       throw .badInput(error)
     }

@@ -51,9 +51,9 @@ public struct Scenario: Sendable {
   /// The file it came from and the FNV-1a hash of its bytes.
   public var file: String
   public var fileHash: String
-  /// The workloads its `sql` entries read from sql workload files (one per operation); the runner adds them to
-  /// its registry (``WorkloadRegistry/including(_:)``).
-  public var sqlWorkloads: [SQLWorkload] = []
+  /// The workload files its entries name (`sql: file.yaml`) and the workloads read from them; the runner adds
+  /// them to its registry (``WorkloadRegistry/including(files:)``).
+  public var workloadFiles: [WorkloadFile] = []
 
   /// Keeps only the named backends (`sqlite`, or `sqlite[txn=single]` for matching variants) and workloads
   /// (command-line filters). Throws for names that select nothing.

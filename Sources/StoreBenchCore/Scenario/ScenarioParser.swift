@@ -12,7 +12,7 @@ public struct ScenarioParser {
     "budget_seconds", "stop", "backends", "workloads",
   ]
   static let backendKeys = ["backend", "variants", "limits", "workloads"]
-  static let workloadKeys = ["workload", "sql", "parameters", "sizes", "budget"]
+  static let workloadKeys = ["workload", "parameters", "sizes", "budget"]
 
   public init(backends: BackendRegistry, workloads: WorkloadRegistry) {
     self.backends = backends
@@ -47,14 +47,14 @@ public struct ScenarioParser {
     _ = try reader.string(top["description"], at: "description", required: false)
     let seed = try reader.integer(top["seed"], at: "seed", range: 0...Int.max) ?? 42
     let policy = try parsePolicy(top, reader: &reader)
-    var sqlWorkloads: [SQLWorkload] = []
-    let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader, sql: &sqlWorkloads)
-    // Backends after workloads: an entry's `workloads` and `limits` may name the file's sql workloads.
+    var files: [WorkloadFile] = []
+    let workloadEntries = try parseWorkloads(top["workloads"], reader: &reader, files: &files)
+    // Backends after workloads: an entry's `workloads` and `limits` may name a workload file's workloads.
     let backendEntries = try parseBackends(
-      top["backends"], known: workloads.including(sqlWorkloads), reader: &reader)
+      top["backends"], known: workloads.including(files: files), reader: &reader)
     // The workload files a scenario names are part of it: their bytes join its hash, so `--resume` refuses a run
-    // whose SQL file changed since it began (its samples would mix two datasets).
-    for file in Set(sqlWorkloads.map(\.file.fileHash)).sorted() { hash.combine(file) }
+    // whose workload file changed since it began (its samples would mix two datasets).
+    for file in Set(files.map(\.fileHash)).sorted() { hash.combine(file) }
     let listed = Set(workloadEntries.map(\.workload))
     for (index, entry) in backendEntries.enumerated() {
       if let only = entry.only, only.isDisjoint(with: listed) {
@@ -67,7 +67,7 @@ public struct ScenarioParser {
     return Scenario(
       name: name, seed: UInt64(seed), policy: policy,
       backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex,
-      sqlWorkloads: sqlWorkloads)
+      workloadFiles: files)
   }
 
   /// `warmup`, `repetitions` (a number: exactly that many; or `{min, max}`), `target_precision`, `case_seconds`
@@ -195,7 +195,7 @@ public struct ScenarioParser {
     return entries
   }
 
-  private func parseWorkloads(_ node: Node?, reader: inout NodeReader, sql sqlWorkloads: inout [SQLWorkload]) throws
+  private func parseWorkloads(_ node: Node?, reader: inout NodeReader, files: inout [WorkloadFile]) throws
     -> [Scenario.WorkloadEntry]
   {
     if isSmoke(node) {
@@ -214,16 +214,18 @@ public struct ScenarioParser {
     var entries: [Scenario.WorkloadEntry] = []
     for (index, item) in items.enumerated() {
       let path = "workloads[\(index)]"
-      let map = try reader.mapping(item, at: path, allowed: Self.workloadKeys)
+      let fileKeys = workloads.fileReaders.map(\.key)
+      let map = try reader.mapping(item, at: path, allowed: Self.workloadKeys + fileKeys)
       let named: [any Workload]
-      if let sqlNode = map["sql"] {
-        guard map["workload"] == nil else {
-          throw reader.error(path, "give either workload (a built-in) or sql (a sql workload file), not both")
+      if let fileReader = workloads.fileReaders.first(where: { map[$0.key] != nil }) {
+        let key = fileReader.key
+        guard map["workload"] == nil, fileKeys.filter({ map[$0] != nil }).count == 1 else {
+          throw reader.error(path, "give either workload (a built-in) or \(key) (a \(key) workload file), not both")
         }
-        let file = try reader.string(sqlNode, at: "\(path).sql", required: true)!
-        let found = try SQLWorkloadParser().parse(file: Self.resolve(file, beside: reader.file)).workloads
-        sqlWorkloads += found
-        named = found
+        let file = try reader.string(map[key], at: "\(path).\(key)", required: true)!
+        let found = try fileReader.read(file: Self.resolve(file, beside: reader.file))
+        files.append(found)
+        named = found.workloads
       } else {
         let name = try reader.string(map["workload"], at: "\(path).workload", required: true)!
         guard let workload = workloads[name] else {

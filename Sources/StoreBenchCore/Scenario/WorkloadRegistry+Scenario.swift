@@ -1,4 +1,4 @@
 extension WorkloadRegistry {
-  /// This registry with the workloads `scenario` read from sql workload files.
-  public func including(_ scenario: Scenario) -> WorkloadRegistry { including(scenario.sqlWorkloads) }
+  /// This registry with the workloads `scenario` read from workload files.
+  public func including(_ scenario: Scenario) -> WorkloadRegistry { including(files: scenario.workloadFiles) }
 }

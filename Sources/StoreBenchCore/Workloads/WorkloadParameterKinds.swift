@@ -22,7 +22,7 @@ extension WorkloadParameter {
   }
 
   /// Throws unless `screen` fits in `stored` (a list cannot show more articles than the store holds).
-  static func validateScreen(_ parameters: WorkloadParameters) throws {
+  public static func validateScreen(_ parameters: WorkloadParameters) throws {
     guard parameters[.screen] <= parameters[.stored] else {
       throw ParameterError("screen (\(parameters[.screen])) must not exceed stored (\(parameters[.stored]))")
     }

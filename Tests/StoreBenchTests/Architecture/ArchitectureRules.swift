@@ -235,6 +235,7 @@ extension ArchitectureRules {
   /// below the columns and never see them).
   static let readsReports: Set = [
     "StoreBenchFormats", "StoreBenchStatistics", "StoreBenchAnalysis", "StoreBenchCore", "StoreBenchCrash",
+    "StoreBenchSQLWorkloads", "StoreBenchSharing", "StoreBenchStandard",
     "StoreBenchAdvice", "StoreBenchHistory", "StoreBenchOverhead",
     "StoreBenchCommands", "StoreBenchConformance", "StoreBenchKit", "StoreBenchPages",
   ]
@@ -249,7 +250,7 @@ extension ArchitectureRules {
       "target_precision", "backend", "workload", "parameters",
     ],
     "Sources/StoreBenchCore/Scenario/RepetitionPolicy.swift": ["target_precision"],
-    "Sources/StoreBenchCore/Scenario/SQLWorkloadParser.swift": ["parameters", "size"],
+    "Sources/StoreBenchSQLWorkloads/SQLWorkloadParser.swift": ["parameters", "size"],
     "Sources/StoreBenchAdvice/AppProfile.swift": ["settings", "processes"],
     "Sources/StoreBenchAdvice/AdvicePlan.swift": ["settings"],
     "Sources/StoreBenchAnalysis/RunFolder/RunEnvironment.swift": ["target_precision"],

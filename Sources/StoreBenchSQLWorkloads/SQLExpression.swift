@@ -1,3 +1,5 @@
+import StoreBenchCore
+
 /// A whole-number expression of a `sql` workload file over its parameters: `stored`, `stored + count`,
 /// `min(tags_per_note, tags)`, `count * 2 - 1`. Integers, parameter names, `+ - * /` (integer division, `/` by 0 is
 /// an error), parentheses, `min(a, b)` and `max(a, b)`.

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// What one process of the `shared` workload did, sent to the runner as one JSON line when it finishes.
 public struct SharedProcessReport: Codable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 #if canImport(Glibc)
   import Glibc

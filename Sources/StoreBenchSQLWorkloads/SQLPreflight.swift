@@ -1,4 +1,5 @@
 import SQLiteAPI
+import StoreBenchCore
 
 /// Checks a parsed `sql` workload file against SQLite itself before any store opens: the schema runs in an
 /// in-memory database, every fill table and column exists there, every statement and check prepares (as one

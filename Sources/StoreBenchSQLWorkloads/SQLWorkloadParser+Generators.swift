@@ -1,3 +1,4 @@
+import StoreBenchCore
 import Yams
 
 extension SQLWorkloadParser.Reader {

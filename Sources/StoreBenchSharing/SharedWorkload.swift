@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// `shared`: one store, several processes — an app and its extension (a widget, a share extension, a notification
 /// service) opening the same container. The runner starts the processes (`storebench child`), each opens the store

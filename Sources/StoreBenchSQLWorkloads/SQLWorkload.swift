@@ -1,3 +1,4 @@
+import StoreBenchCore
 import Synchronization
 
 /// One operation of a `sql` workload file as a workload (`sql:<file>.<operation>`): the file's schema filled with

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The `shared` workload's check across processes: every write a process acknowledged must be in the store
 /// afterwards, unless another process acknowledged, after that write began, a write that replaced the same whole file

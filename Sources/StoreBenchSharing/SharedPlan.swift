@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The work of the `shared` workload, made from its parameters, the seed and the record shape alone: the runner and
 /// every child process make the same plan, so a child needs no data from its parent and the runner can check what a

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The runner's side of the `shared` workload: the app and extension processes (``SharedWorker``), started in
 /// prepare and waiting at the barrier, released together in measure, and collected in verify.

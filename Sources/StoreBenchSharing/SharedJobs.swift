@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 
 /// The `shared` workload's child jobs: each app or extension process, and the check in a fresh process.
 

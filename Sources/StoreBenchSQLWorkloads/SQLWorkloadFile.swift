@@ -1,3 +1,4 @@
+import StoreBenchCore
 import Synchronization
 
 /// A `sql` workload file, parsed and checked against SQLite (docs/WORKLOADS.md, "Your own SQL"): an app's schema,

@@ -1,3 +1,5 @@
+import StoreBenchCore
+
 /// The values a `sql` file's generators take with one parameter set, checked against what the harness can make
 /// before anything is generated: a dry run refuses them (exit 64) instead of every row failing later.
 extension SQLWorkload {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchCore
 import Yams
 
 /// Reads a `sql` workload file strictly (as scenarios: unknown keys, wrong types and out-of-range values are errors
@@ -236,5 +237,18 @@ public struct SQLWorkloadParser {
       guard items.count == 2 else { throw reader.error(path, "expected [low, high]") }
       return (try expression(items[0], at: "\(path)[0]"), try expression(items[1], at: "\(path)[1]"))
     }
+  }
+}
+
+/// The `sql` key of a scenario's workload entry: a sql workload file read, parsed and checked against SQLite
+/// (``SQLWorkloadParser``), one ``SQLWorkload`` per operation.
+public struct SQLWorkloadFileReader: WorkloadFileReader {
+  public init() {}
+
+  public var key: String { "sql" }
+
+  public func read(file path: String) throws -> WorkloadFile {
+    let parsed = try SQLWorkloadParser().parse(file: path)
+    return WorkloadFile(path: parsed.path, fileHash: parsed.fileHash, workloads: parsed.workloads)
   }
 }

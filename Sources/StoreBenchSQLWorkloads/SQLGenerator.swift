@@ -1,3 +1,5 @@
+import StoreBenchCore
+
 /// How a `sql` workload file generates a column's values (in the fill) or a parameter's (per execution of an
 /// operation). Every random draw takes the next number of its table's or operation's stream (``stream(_:)``), so the
 /// same file, parameters and seed give the same values on every backend, run and machine.

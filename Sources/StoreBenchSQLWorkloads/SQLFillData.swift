@@ -1,3 +1,5 @@
+import StoreBenchCore
+
 /// The rows a `sql` workload file's fill writes, generated once per parameter set (every backend and repetition then
 /// stores the same rows), and the values each operation's parameters take at each execution.
 struct SQLFillData {
