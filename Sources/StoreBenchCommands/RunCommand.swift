@@ -185,7 +185,7 @@ struct RunCommand: ParsableCommand {
       return .ok
     case .finished(let result, let output):
       print(MarkdownTable.render(result.summary), terminator: "")
-      for warning in result.manifest.warnings { message("WARNING: \(warning)") }
+      for warning in result.manifest.warnings ?? [] { message("WARNING: \(warning)") }
       message("results: \(output.path)")
       if result.interrupted {
         let repetitions = result.summary.reduce(0) { $0 + ($1.statistics?.n ?? 0) + $1.failed }

@@ -257,6 +257,6 @@ struct AdaptiveRunTests {
       #expect(row.stopped == "precise" ? row.reach! <= 0.2 : n == 9)
       #expect(row.targetPrecision == 0.2 && (row.caseSeconds ?? 0) > 0)
     }
-    #expect(result.manifest.repetitionPolicy.contains("6–9 measured repetitions"))
+    #expect(result.manifest.repetitionPolicy?.contains("6–9 measured repetitions") == true)
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// input, its samples, and the checks that this binary and scenario file may continue it.
 struct InterruptedRun {
   let directory: URL
-  let manifest: EnvironmentManifest
+  let manifest: RunEnvironment
   let recorded: RunRequest
   let samples: SampleTable
 
@@ -14,13 +14,20 @@ struct InterruptedRun {
 
   init(directory path: String, binaryHash: String, columns: ColumnSet) throws {
     directory = URL(fileURLWithPath: path, isDirectory: true)
+    let invocation: RunRequest?
     let environment = directory.appendingPathComponent("environment.json")
     guard let data = FileManager.default.contents(atPath: environment.path) else {
       throw Refusal(
         description: "--resume \(path): no environment.json there; only an interrupted run can be resumed")
     }
+    guard RunEnvironment.isStoreBenchRun(data) else {
+      throw Refusal(
+        description: "--resume \(path): environment.json was not written by storebench (it lacks one of "
+          + RunEnvironment.schemaKeys.joined(separator: ", ") + ")")
+    }
     do {
-      manifest = try JSONDecoder().decode(EnvironmentManifest.self, from: data)
+      manifest = try JSONDecoder().decode(RunEnvironment.self, from: data)
+      invocation = try RunEnvironment.invocation(in: data)
     } catch {
       throw Refusal(
         description: "--resume \(path): environment.json was not written by this storebench (\(error))")
@@ -28,13 +35,13 @@ struct InterruptedRun {
     guard manifest.interrupted != nil else {
       throw Refusal(description: "--resume \(path): that run was not interrupted; it finished")
     }
-    guard let recorded = manifest.invocation else {
+    guard let recorded = invocation else {
       throw Refusal(description: "--resume \(path): environment.json does not record the run's input")
     }
     guard !binaryHash.isEmpty, manifest.binaryHash == binaryHash else {
       throw Refusal(
         description: "--resume \(path): the run was made by another storebench binary "
-          + "(hash \(manifest.binaryHash), this one \(binaryHash)); rerun it from the start instead")
+          + "(hash \(manifest.binaryHash ?? "none"), this one \(binaryHash)); rerun it from the start instead")
     }
     self.recorded = recorded
     do {
@@ -52,7 +59,7 @@ struct InterruptedRun {
     guard scenario.fileHash == manifest.scenarioHash else {
       throw Refusal(
         description: "--resume \(directory.path): \(scenario.file) changed since the run began "
-          + "(hash \(manifest.scenarioHash), now \(scenario.fileHash))")
+          + "(hash \(manifest.scenarioHash ?? "none"), now \(scenario.fileHash))")
     }
   }
 

@@ -14,14 +14,14 @@ public struct RunPlan {
 
   public let scenario: Scenario
   public let cases: [Case]
-  public let datasets: [EnvironmentManifest.DatasetRecord]
+  public let datasets: [RunEnvironment.DatasetRecord]
 
   /// Builds the plan; generating the datasets is the slow part.
   public init(scenario: Scenario, backends: BackendRegistry, workloads: WorkloadRegistry) throws {
     self.scenario = scenario
     let generator = DatasetGenerator(seed: scenario.seed)
     var cache: [String: any WorkloadCase] = [:]
-    var records: [EnvironmentManifest.DatasetRecord] = []
+    var records: [RunEnvironment.DatasetRecord] = []
     var cases: [Case] = []
     for entry in scenario.workloads {
       guard let workload = workloads[entry.workload] else {

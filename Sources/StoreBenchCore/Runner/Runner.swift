@@ -45,7 +45,7 @@ public struct Runner {
   public struct Result {
     public let summary: [SummaryBuilder.Row]
     public let allSucceeded: Bool
-    public let manifest: EnvironmentManifest
+    public let manifest: RunEnvironment
     /// A signal stopped the run before every case finished.
     public let interrupted: Bool
     public let finishedCases: Int
@@ -193,7 +193,6 @@ public struct Runner {
     manifest.storage = StorageFacts.of(options.workdir.path)
     manifest.repetitionPolicy = scenario.policy.description
     manifest.repetitionPolicyValues = .init(scenario.policy)
-    manifest.invocation = options.request
     manifest.counters = counters?.availability ?? CostCounters.Availability.off(fileSystem: fileSystem)
     manifest.binaryHash = options.binaryHash
     manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
@@ -207,7 +206,7 @@ public struct Runner {
       try AtomicFile.write(
         CSVFormat.encode([table.header] + table.rows), to: options.output.appendingPathComponent(file))
     }
-    let environment = try manifest.encoded()
+    let environment = try manifest.encoded(invocation: options.request)
     try AtomicFile.write(environment, to: options.output.appendingPathComponent("environment.json"))
     try AtomicFile.write(
       summary.json(environment: environment), to: options.output.appendingPathComponent("summary.json"))
@@ -264,25 +263,34 @@ public struct Runner {
   private func makeManifest(
     scenario: Scenario, plan: RunPlan, options: Options, warnings: [String],
     started: Date
-  ) -> EnvironmentManifest {
+  ) -> RunEnvironment {
     var libraries: [String: String] = [:]
     for name in Set(plan.cases.map(\.backend.name)).sorted() {
       libraries.merge(backends[name]?.libraryVersions() ?? [:]) { first, _ in first }
     }
     let perRepetition = PeakMemory.reset()
-    return EnvironmentManifest(
-      storebenchVersion: StoreBenchVersion.current, gitCommit: MachineFacts.gitCommit(),
-      buildConfiguration: MachineFacts.buildConfiguration, swiftVersion: MachineFacts.swiftVersion,
-      host: MachineFacts.hostName, cpuModel: MachineFacts.cpuModel,
-      cores: ProcessInfo.processInfo.activeProcessorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
-      kernel: MachineFacts.kernel, workdir: options.workdir.path,
-      workdirFileSystem: WorkDirectory.fileSystemType(of: options.workdir.path), libraries: libraries,
-      seed: scenario.seed, datasets: plan.datasets, scenarioName: scenario.name, scenarioFile: scenario.file,
-      scenarioHash: scenario.fileHash, commandLine: options.commandLine,
-      peakMemoryMethod: perRepetition
-        ? "VmHWM after resetting it through /proc/self/clear_refs before each measured operation"
-        : "ru_maxrss (process lifetime peak; per-repetition reset unavailable)",
-      warnings: warnings, startedAt: MachineFacts.timestamp(started), finishedAt: MachineFacts.timestamp())
+    var environment = RunEnvironment()
+    (environment.storebenchVersion, environment.gitCommit) = (StoreBenchVersion.current, MachineFacts.gitCommit())
+    (environment.buildConfiguration, environment.swiftVersion) =
+      (MachineFacts.buildConfiguration, MachineFacts.swiftVersion)
+    (environment.host, environment.cpuModel, environment.kernel) =
+      (MachineFacts.hostName, MachineFacts.cpuModel, MachineFacts.kernel)
+    environment.cores = ProcessInfo.processInfo.activeProcessorCount
+    environment.memoryBytes = Int64(clamping: ProcessInfo.processInfo.physicalMemory)
+    environment.workdir = options.workdir.path
+    environment.workdirFileSystem = WorkDirectory.fileSystemType(of: options.workdir.path)
+    (environment.libraries, environment.seed, environment.datasets) = (libraries, scenario.seed, plan.datasets)
+    (environment.scenarioName, environment.scenarioFile) = (scenario.name, scenario.file)
+    (environment.scenarioHash, environment.commandLine) = (scenario.fileHash, options.commandLine)
+    environment.peakMemoryMethod =
+      perRepetition
+      ? "VmHWM after resetting it through /proc/self/clear_refs before each measured operation"
+      : "ru_maxrss (process lifetime peak; per-repetition reset unavailable)"
+    environment.medianIntervalMethod = MedianInterval.method
+    (environment.warnings, environment.binaryHash) = (warnings, "")
+    environment.startedAt = MachineFacts.timestamp(started)
+    environment.finishedAt = MachineFacts.timestamp()
+    return environment
   }
 }
 

@@ -1,23 +1,12 @@
 import Foundation
+import StoreBenchAnalysis
 import StoreBenchMeasure
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// What the disk under the work directory costs at the least, measured at the start and the end of a run so that
-/// every report shows the state the disk was in: a 4 KiB write + `fdatasync`, and a file create + rename + unlink.
-public struct DiskFloors: Codable, Sendable {
-  /// Median seconds of one 4 KiB `pwrite` + `fdatasync` on one file.
-  public var fdatasyncSeconds: Double
-  /// Median seconds of creating a small file, renaming it and unlinking it (the file-per-record path).
-  public var createRenameUnlinkSeconds: Double
-
-  enum CodingKeys: String, CodingKey {
-    case fdatasyncSeconds = "fdatasync_4k_s"
-    case createRenameUnlinkSeconds = "create_rename_unlink_s"
-  }
-
+extension DiskFloors {
   /// Probes `directory` (a private work directory; what it creates there is removed).
   public static func probe(in directory: URL, samples: Int = 31) throws -> DiskFloors {
     let probeDirectory = directory.appendingPathComponent("floors-\(getpid())")
