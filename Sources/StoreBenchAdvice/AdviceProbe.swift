@@ -36,8 +36,8 @@ public struct AdviceProbe: Sendable {
 
   /// The probe's scenario: the plan's, each workload of many operations cut to ``operations``, two repetitions,
   /// no precision target.
-  public static func scenarioText(_ plan: AdvicePlan) -> String {
-    plan.scenario(
+  public static func scenario(_ plan: AdvicePlan) throws -> Scenario {
+    try plan.scenario(
       name: "advise-probe-\(plan.profile.name)", budgetSeconds: max(plan.profile.runSeconds, 60),
       repetitions: (repetitions, repetitions), precision: false
     ) { measure in

@@ -14,8 +14,8 @@ extension AdviseCommand {
     let workloads = CommandEnvironment.current.workloads()
     let plan = AdvicePlan(profile, backends: registry, workloads: workloads)
     do {
-      let scenario = try ScenarioParser(backends: registry, workloads: workloads)
-        .parse(data: Data(plan.scenarioText.utf8), file: "the profile at \(profile.todaySize) records")
+      var scenario = try plan.scenario()
+      scenario.file = "the profile at \(profile.todaySize) records"
       let cases = try RunPlan.check(scenario, workloads: workloads, limits: .init())
       let work = try OutputLocations.workdir(workdir.workdir)
       try ResourceBound.estimate(cases, seed: scenario.seed).check(
@@ -62,15 +62,14 @@ extension AdviseCommand {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       try claim.write(try encoder.encode(sizes) + Data("\n".utf8), name: "growth.json")
-      try claim.write(Data(plan.scenarioText.utf8), name: "growth-scenario.yaml")
     }
+    let scenario = try written(
+      plan, try failing(.badInput) { try plan.scenario() }, claim: claim, name: "growth-scenario.yaml")
     guard sizes.measured > sizes.today else { return }
     try failing(.failure) { try claim.record(["growth-run"]) }
     printError(
       "growth: measuring again at \(sizes.measured) records (today \(sizes.today), horizon \(sizes.horizon))")
-    try runScenario(
-      claim.url.appendingPathComponent("growth-scenario.yaml"),
-      into: claim.url.appendingPathComponent("growth-run"), dryRun: false)
+    try runScenario(scenario, into: claim.url.appendingPathComponent("growth-run"), dryRun: false)
   }
 
   /// The growth answer of an advise folder (nil when its profile does not grow), checked against its profile.

@@ -58,14 +58,7 @@ struct AdviseCommand: ParsableCommand {
     let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
       let profile = try AppProfile(file: self.profile!, operations: CommandEnvironment.current.adviceOperations)
       let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
-      for candidate in plan.candidates {
-        let spec = try BackendSpec(parsing: candidate)
-        guard let descriptor = registry[spec.backend] else {
-          throw ScenarioError(
-            file: profile.file, path: "candidates", message: "unknown backend '\(spec.backend)'")
-        }
-        _ = try descriptor.variant(spec.settings)
-      }
+      _ = try plan.scenario()
       return (profile, plan)
     }
     // Nothing left to measure (every candidate declares less than the need, or the size rules it out): the answer
@@ -95,11 +88,12 @@ struct AdviseCommand: ParsableCommand {
     defer { scratch.remove() }
     let fills = try failing(.failure) { try scratch.subdirectory("fills") }
     do {
-      let scenarioFile = scratch.url.appendingPathComponent("scenario.yaml")
-      try failing(.failure) { try AtomicFile.write(Data(plan.scenarioText.utf8), to: scenarioFile) }
-      if dryRun { print(plan.scenarioText) }
+      let value = try failing(.badInput) { try plan.scenario() }
+      let scenarioText = try failing(.failure) { try plan.text(of: value) }
+      let scenario = try written(value, text: scenarioText, at: scratch.url.appendingPathComponent("scenario.yaml"))
+      if dryRun { print(scenarioText) }
       do {
-        try runScenario(scenarioFile, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
+        try runScenario(scenario, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
       } catch {
         // The message above names the scenario's private copy, gone by now: say whose it was.
         printError(
@@ -141,13 +135,14 @@ struct AdviseCommand: ParsableCommand {
     }
     defer { claim.release() }
     interrupt.addCleanup(claim.emergencyCleanup)
+    let scenario = try written(
+      plan, try failing(.badInput) { try plan.scenario(budgetSeconds: runBudget) }, claim: claim, name: "scenario.yaml")
     try failing(.failure) {
-      try claim.write(Data(plan.scenarioText(budgetSeconds: runBudget).utf8), name: "scenario.yaml")
       try claim.write(try Data(contentsOf: URL(fileURLWithPath: profile.file)), name: "profile.yaml")
       try claim.record(["run"])
     }
     let run = out.appendingPathComponent("run")
-    try runScenario(out.appendingPathComponent("scenario.yaml"), into: run, dryRun: false, keptFills: fills)
+    try runScenario(scenario, into: run, dryRun: false, keptFills: fills)
     if interrupt.signal != nil { throw ExitCode(interrupt.exit) }
     if !noCrash {
       let table = try failing(.failure) {
@@ -169,14 +164,16 @@ struct AdviseCommand: ParsableCommand {
   /// Runs the probe (``AdviceProbe``) in `scratch` and reads its estimates; the stores it fills are kept in
   /// `keptFills` for the run.
   private func runProbe(_ plan: AdvicePlan, in scratch: URL, keptFills: URL) throws -> AdviceProbe {
-    let file = scratch.appendingPathComponent("probe.yaml")
-    try failing(.failure) { try AtomicFile.write(Data(AdviceProbe.scenarioText(plan).utf8), to: file) }
+    let probeScenario = try failing(.badInput) { try AdviceProbe.scenario(plan) }
+    let scenario = try written(
+      probeScenario, text: try failing(.failure) { try probeScenario.yaml() },
+      at: scratch.appendingPathComponent("probe.yaml"))
     printError(
       "probing: \(AdviceProbe.repetitions) repetitions of at most \(AdviceProbe.operations) operations of every "
         + "row, to know what the run can afford before it measures")
     let output = scratch.appendingPathComponent("probe")
     let started = monotonicNanoseconds()
-    try runScenario(file, into: output, dryRun: false, keptFills: keptFills)
+    try runScenario(scenario, into: output, dryRun: false, keptFills: keptFills)
     let table = try failing(.failure) {
       try SampleTable(path: output.path, columns: CommandEnvironment.current.columns)
     }
@@ -219,13 +216,31 @@ struct AdviseCommand: ParsableCommand {
   }
 
   /// `keptFills`: where the run keeps its filled stores and finds those of an earlier run (``RunRequest/keptFills``).
-  func runScenario(_ file: URL, into output: URL, dryRun: Bool, show: Bool = true, keptFills: URL? = nil) throws {
-    var request = RunRequest(scenarioFile: file.path)
+  /// `scenario` written as `text` at `file` (a private directory's), as the run reads it: stamped with the bytes'
+  /// hash, so the run records the file it can be repeated from.
+  func written(_ scenario: Scenario, text: String, at file: URL) throws -> Scenario {
+    let bytes = Data(text.utf8)
+    try failing(.failure) { try AtomicFile.write(bytes, to: file) }
+    return scenario.stamped(file: file.path, bytes: bytes)
+  }
+
+  /// `scenario` written into the advise folder as `name` through its output funnel, with `plan`'s comment.
+  func written(_ plan: AdvicePlan, _ scenario: Scenario, claim: RunOutput, name: String) throws -> Scenario {
+    let bytes = Data(try failing(.failure) { try plan.text(of: scenario) }.utf8)
+    try failing(.failure) { try claim.write(bytes, name: name) }
+    return scenario.stamped(file: claim.url.appendingPathComponent(name).path, bytes: bytes)
+  }
+
+  /// Runs `scenario` (the value advise built; its file is what the run records) into `output`.
+  func runScenario(_ scenario: Scenario, into output: URL, dryRun: Bool, show: Bool = true, keptFills: URL? = nil)
+    throws
+  {
+    var request = RunRequest(scenarioFile: scenario.file)
     request.output = output.path
     request.workdir = workdir.workdir
     request.keptFills = keptFills?.path
     request.dryRun = dryRun
-    try RunCommand.execute(request, quiet: false) { outcome, interrupt, _ in
+    try RunCommand.execute(request, scenario: scenario, quiet: false) { outcome, interrupt, _ in
       switch outcome {
       case .planned(let text): if show { print(text, terminator: "") }
       case .finished(let result, _):

@@ -149,10 +149,11 @@ struct RunCommand: ParsableCommand {
   /// that could not start exits 64 (bad input) or 1. `finish` judges what the run produced, with the signal handler
   /// still installed.
   static func execute<T>(
-    _ request: RunRequest, quiet: Bool,
+    _ request: RunRequest, scenario: Scenario? = nil, quiet: Bool,
     finish: (RunInvocation.Outcome, InterruptRequest, ProgressPrinter) throws -> T
   ) throws -> T {
     var invocation = RunInvocation(request)
+    invocation.scenario = scenario
     invocation.childExecutable = RunningExecutable.url
     invocation.interrupt = InterruptRequest.install()
     defer { invocation.interrupt.uninstall() }

@@ -38,10 +38,11 @@ struct AdviceTests {
     let file = "p.yaml\nbudget_seconds: 1\nbackends: [{backend: memory}]\n# "
     let plan = AdvicePlan(
       try AppProfile(data: Data(Self.simple.utf8), file: file), backends: .standard(), workloads: .standard)
+    let text = try plan.scenarioText()
     let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
-      .parse(data: Data(plan.scenarioText.utf8), file: "scenario")
+      .parse(data: Data(text.utf8), file: "scenario")
     #expect(scenario.backends.count == plan.candidates.count && !plan.candidates.contains("memory"))
-    #expect(plan.scenarioText.split(separator: "\n")[0].contains("p.yaml\\u{A}budget_seconds"), "\(plan.scenarioText)")
+    #expect(text.split(separator: "\n")[0].contains("p.yaml\\u{A}budget_seconds"), "\(text)")
     #expect(scenario.policy.budgetSeconds == Double(plan.profile.runSeconds))
   }
 
@@ -56,7 +57,7 @@ struct AdviceTests {
       let profile = try AppProfile(file: directory.appendingPathComponent(file).path)
       let plan = AdvicePlan(profile, backends: .standard(), workloads: .standard)
       let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
-        .parse(data: Data(plan.scenarioText.utf8), file: "\(file) → scenario")
+        .parse(data: Data(try plan.scenarioText().utf8), file: "\(file) → scenario")
       #expect(scenario.workloads.count == plan.measures.count, "\(file)")
       #expect(scenario.backends.count == plan.candidates.count, "\(file)")
       _ = try RunPlan.check(scenario, workloads: .standard, limits: .init())
@@ -105,10 +106,10 @@ struct AdviceTests {
             .replacingOccurrences(of: "durability: power-loss", with: "durability: kill").utf8),
         file: "notes-kill.yaml"), backends: registry, workloads: .standard)
     for (name, candidates, text) in [
-      (JSONFileBackend.descriptor.name, plan.candidates, plan.scenarioText),
-      (JSONFileBackend.descriptor.name, killed.candidates, killed.scenarioText),
+      (JSONFileBackend.descriptor.name, plan.candidates, try plan.scenarioText()),
+      (JSONFileBackend.descriptor.name, killed.candidates, try killed.scenarioText()),
     ] where candidates.contains(name) {
-      #expect(text.contains("{backend: \(name)}"))
+      #expect(text.contains("{backend: \(name)}"), "\(text)")
     }
     for candidate in offered where !plan.candidates.contains(candidate) {
       #expect(
@@ -154,9 +155,10 @@ struct AdviceTests {
     let save = try #require(plan.measures.first { $0.operation == .save })
     #expect(save.workload == "insert" && save.parameters["batch"] == 1 && save.parameters["count"] == 100)
     #expect(save.unit.contains("1 record inserted and committed") && save.unit.contains("100 per repetition"))
-    #expect(plan.scenarioText.contains("repetitions: {min: 8, max: 16}"), "\(plan.scenarioText)")
+    let text = try plan.scenarioText()
+    #expect(text.contains("repetitions: {min: 8, max: 16}"), "\(text)")
     // No per-row time cap: it would end a row of a large store before its eighth repetition.
-    #expect(!plan.scenarioText.contains("case_seconds"))
+    #expect(!text.contains("case_seconds"))
     let provenance = Advice.Provenance(
       host: "h", cpu: "c", cores: 2, kernel: "k", fileSystem: "ext4", date: "d", commit: "abc",
       runDirectory: "run/", crashTrials: "t")
@@ -215,7 +217,7 @@ struct AdviceTests {
     }
     // Every candidate parses, with the same schema settings for the same need.
     let scenario = try ScenarioParser(backends: .standard(), workloads: .standard)
-      .parse(data: Data(plan.scenarioText.utf8), file: "chat → scenario")
+      .parse(data: Data(try plan.scenarioText().utf8), file: "chat → scenario")
     #expect(scenario.backends.count == plan.candidates.count)
   }
 

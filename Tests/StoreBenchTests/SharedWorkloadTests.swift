@@ -258,7 +258,7 @@ struct SharedWorkloadTests {
     let plan = AdvicePlan(profile, backends: .standard(), workloads: .standard)
     let measure = try #require(plan.operation(of: .extensionWork))
     #expect(measure.workload == "shared" && measure.parameters["stored"] == 500)
-    #expect(plan.scenarioText.contains("workload: shared"))
+    #expect(try plan.scenarioText().contains("workload: shared"))
     #expect(throws: (any Error).self) {
       try AppProfile(data: Data(text.replacingOccurrences(of: "save: 50", with: "extension: 5").utf8), file: "w")
     }

@@ -13,6 +13,10 @@ public struct RunInvocation {
   public var interrupt = InterruptRequest()
   /// Receives each repetition's progress (the CLI's progress line); nil: one progress line per repetition.
   public var onRepetition: ((RunProgress) -> Void)?
+  /// The scenario to run as a value (a command that builds one, as advise), instead of reading
+  /// ``RunRequest/scenarioFile``: that file holds its text (``Scenario/stamped(file:bytes:)``), so the run records
+  /// what `--resume` reads back.
+  public var scenario: Scenario?
 
   public init(_ request: RunRequest) { self.request = request }
 
@@ -45,8 +49,12 @@ public struct RunInvocation {
       } else {
         previous = nil
       }
-      if let file = request.scenarioFile { request.scenarioFile = try BundledScenarios.resolve(file) }
-      scenario = try request.scenario(backendRegistry: backendRegistry, workloadRegistry: standard)
+      if let given = self.scenario, previous == nil {
+        scenario = given
+      } else {
+        if let file = request.scenarioFile { request.scenarioFile = try BundledScenarios.resolve(file) }
+        scenario = try request.scenario(backendRegistry: backendRegistry, workloadRegistry: standard)
+      }
       workloadRegistry = standard.including(scenario)
       if let previous { try previous.check(scenario: scenario) }
       let cases = try RunPlan.check(scenario, workloads: workloadRegistry, limits: request.limits)

@@ -13,6 +13,10 @@ public struct Scenario: Sendable {
     /// variant that only matters to some workloads (a tag index design, a migration strategy).
     public var only: Set<String>? = nil
 
+    public init(backend: String, variant: Variant, limits: [String: [String: Int]] = [:], only: Set<String>? = nil) {
+      (self.backend, self.variant, self.limits, self.only) = (backend, variant, limits, only)
+    }
+
     /// Whether this entry runs `workload`.
     public func runs(_ workload: String) -> Bool { only?.contains(workload) ?? true }
 
@@ -34,15 +38,19 @@ public struct Scenario: Sendable {
     /// The latency its operations are held to (`budget:`): a variant whose operations miss it is stopped early,
     /// with its other workloads' rows (``LatencyBudget``).
     public var budget: LatencyBudget?
+    /// The parameter its cases differ in (`sizes: [...]`, the workload's size parameter); nil: one case.
+    public var sizeParameter: String?
 
-    public init(workload: String, cases: [WorkloadParameters], budget: LatencyBudget? = nil) {
-      self.workload = workload
-      self.cases = cases
-      self.budget = budget
+    public init(
+      workload: String, cases: [WorkloadParameters], budget: LatencyBudget? = nil, sizeParameter: String? = nil
+    ) {
+      (self.workload, self.cases, self.budget, self.sizeParameter) = (workload, cases, budget, sizeParameter)
     }
   }
 
   public var name: String
+  /// What it is for, in a sentence (`description:`).
+  public var description: String?
   public var seed: UInt64
   /// Warm-ups and how many measured repetitions each case gets.
   public var policy: RepetitionPolicy
@@ -54,6 +62,17 @@ public struct Scenario: Sendable {
   /// The workload files its entries name (`sql: file.yaml`) and the workloads read from them; the runner adds
   /// them to its registry (``WorkloadRegistry/including(files:)``).
   public var workloadFiles: [WorkloadFile] = []
+
+  /// A scenario value (a command that builds one, as advise; ``ScenarioParser`` reads files). `file` names it until
+  /// it is written (``stamped(file:bytes:)``).
+  public init(
+    name: String, description: String? = nil, seed: UInt64, policy: RepetitionPolicy, backends: [BackendEntry],
+    workloads: [WorkloadEntry], file: String, fileHash: String = "", workloadFiles: [WorkloadFile] = []
+  ) {
+    (self.name, self.description, self.seed, self.policy) = (name, description, seed, policy)
+    (self.backends, self.workloads, self.file, self.fileHash) = (backends, workloads, file, fileHash)
+    self.workloadFiles = workloadFiles
+  }
 
   /// Keeps only the named backends (`sqlite`, or `sqlite[txn=single]` for matching variants) and workloads
   /// (command-line filters). Throws for names that select nothing.
@@ -118,7 +137,9 @@ public struct Scenario: Sendable {
         }
         if !cases.contains(parameters) { cases.append(parameters) }
       }
-      return WorkloadEntry(workload: entry.workload, cases: cases, budget: entry.budget)
+      return WorkloadEntry(
+        workload: entry.workload, cases: cases, budget: entry.budget,
+        sizeParameter: cases.count > 1 ? entry.sizeParameter : nil)
     }
     return copy
   }
@@ -193,7 +214,8 @@ public struct Scenario: Sendable {
         }
         cases.append(parameters)
       }
-      workloadEntries.append(WorkloadEntry(workload: name, cases: cases))
+      workloadEntries.append(
+        WorkloadEntry(workload: name, cases: cases, sizeParameter: cases.count > 1 ? workload.sizeParameter.text : nil))
     }
     guard !entries.isEmpty, !workloadEntries.isEmpty else {
       throw ScenarioError(

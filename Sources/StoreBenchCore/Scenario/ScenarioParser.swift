@@ -36,15 +36,13 @@ public struct ScenarioParser {
     guard let root = try NodeReader.document(data, file: file) else {
       throw fail("", "the file is empty; a scenario needs name, backends and workloads")
     }
-    var hash = FNV1a()
-    hash.combine(bytes: data)
     var reader = NodeReader(file: file)
     let top = try reader.mapping(root, at: "", allowed: Self.topKeys)
     let name = try reader.string(top["name"], at: "name", required: true)!
     guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
       throw fail("name", "'\(name)' must be non-empty letters, digits, '-', '_' or '.'")
     }
-    _ = try reader.string(top["description"], at: "description", required: false)
+    let description = try reader.string(top["description"], at: "description", required: false)
     let seed = try reader.integer(top["seed"], at: "seed", range: 0...Int.max) ?? 42
     let policy = try parsePolicy(top, reader: &reader)
     var files: [WorkloadFile] = []
@@ -52,9 +50,6 @@ public struct ScenarioParser {
     // Backends after workloads: an entry's `workloads` and `limits` may name a workload file's workloads.
     let backendEntries = try parseBackends(
       top["backends"], known: workloads.including(files: files), reader: &reader)
-    // The workload files a scenario names are part of it: their bytes join its hash, so `--resume` refuses a run
-    // whose workload file changed since it began (its samples would mix two datasets).
-    for file in Set(files.map(\.fileHash)).sorted() { hash.combine(file) }
     let listed = Set(workloadEntries.map(\.workload))
     for (index, entry) in backendEntries.enumerated() {
       if let only = entry.only, only.isDisjoint(with: listed) {
@@ -64,10 +59,12 @@ public struct ScenarioParser {
             + "\(only.sorted().joined(separator: ", ")), none of the scenario's workloads")
       }
     }
+    // The workload files a scenario names are part of it: their bytes join its hash, so `--resume` refuses a run
+    // whose workload file changed since it began (its samples would mix two datasets).
     return Scenario(
-      name: name, seed: UInt64(seed), policy: policy,
-      backends: backendEntries, workloads: workloadEntries, file: file, fileHash: hash.hex,
-      workloadFiles: files)
+      name: name, description: description, seed: UInt64(seed), policy: policy,
+      backends: backendEntries, workloads: workloadEntries, file: file,
+      fileHash: Scenario.hash(of: data, workloadFiles: files), workloadFiles: files)
   }
 
   /// `warmup`, `repetitions` (a number: exactly that many; or `{min, max}`), `target_precision`, `case_seconds`
@@ -300,7 +297,8 @@ public struct ScenarioParser {
       }
     }
     return Scenario.WorkloadEntry(
-      workload: name, cases: cases, budget: try budget(map["budget"], at: path, reader: &reader))
+      workload: name, cases: cases, budget: try budget(map["budget"], at: path, reader: &reader),
+      sizeParameter: map["sizes"] == nil ? nil : workload.sizeParameter.text)
   }
 
   static let budgetKeys = ["percentile", "ms", "per"]
