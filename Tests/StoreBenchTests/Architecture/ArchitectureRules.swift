@@ -250,6 +250,7 @@ extension ArchitectureRules {
       "target_precision", "backend", "workload", "parameters",
     ],
     "Sources/StoreBenchCore/Scenario/RepetitionPolicy.swift": ["target_precision"],
+    "Sources/StoreBenchCore/Scenario/Scenario+YAML.swift": ["target_precision"],
     "Sources/StoreBenchSQLWorkloads/SQLWorkloadParser.swift": ["parameters", "size"],
     "Sources/StoreBenchAdvice/AppProfile.swift": ["settings", "processes"],
     "Sources/StoreBenchAdvice/AdvicePlan.swift": ["settings"],

@@ -100,14 +100,6 @@ public struct UnsyncedEvidence: Sendable, Equatable {
     }
   }
 
-  /// `folder/unsynced.csv`, or nil when the folder has none; read by the run-folder reader's rules (a regular file
-  /// only, ``RunFolder``).
-  public static func read(in folder: URL) throws -> UnsyncedEvidence? {
-    try RunFolder.read(folder, fileName, required: false).map {
-      try UnsyncedEvidence(csv: $0, source: folder.appendingPathComponent(fileName).path)
-    }
-  }
-
   /// "## What a power cut can take": for every strategy whose power-cut states lost something, its evidence and
   /// what was still unsynced after an acknowledgement; nothing when none lost anything. `label` names a
   /// "backend [variant]" for people.
