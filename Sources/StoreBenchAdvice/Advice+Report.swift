@@ -65,6 +65,18 @@ extension Advice {
     return "\(Self.time(cost)) a day\(interval)"
   }
 
+  /// " (95% interval up to 14.0 ms)": the value a budget is held against, where it is not the figure itself.
+  static func upperEnd(_ check: BudgetCheck) -> String {
+    guard let judgement = check.judgement, judgement.interval != nil else { return "" }
+    return " (95% interval up to \(near(judgement.judged, check.budget.milliseconds / 1_000)))"
+  }
+
+  /// `seconds` as ``time(_:)`` writes it, with the µs shown when it is within 1% of `limit` (so "5.001 ms" and
+  /// "5 ms" do not read as the same figure).
+  static func near(_ seconds: Double, _ limit: Double) -> String {
+    abs(seconds - limit) < limit * 0.01 ? String(format: "%.3f ms", seconds * 1_000) : time(seconds)
+  }
+
   static func budgets(_ strategy: Strategy) -> String {
     let out = strategy.budgets.first { $0.dropped != nil }
     return strategy.budgets.map { check in
@@ -88,7 +100,8 @@ extension Advice {
           "\(check.operation.rawValue) p\(check.budget.percentile) > \(limit) (stopped early: see the verdict)"
       }
       return
-        "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured)) \(relation) \(limit) (\(basis)\(thin))"
+        "\(check.operation.rawValue) p\(check.budget.percentile) \(time(measured))\(Self.upperEnd(check)) \(relation) "
+        + "\(limit) (\(basis)\(thin))"
     }.joined(separator: "; ")
   }
 
@@ -126,10 +139,12 @@ extension Advice {
             let why = strategy.operations.first { $0.operation == check.operation }?.percentileBasis ?? ""
             return "\(check.operation.rawValue) (no figure\(why.isEmpty ? "" : ": " + why))"
           }
-          return "\(check.operation.rawValue): p\(check.budget.percentile) \(Self.time(measured)), "
-            + String(
-              format: "%.1f× the %@ ms budget", measured * 1_000 / check.budget.milliseconds,
-              Self.number(check.budget.milliseconds))
+          let over = (check.judged ?? measured) * 1_000 / check.budget.milliseconds
+          return
+            "\(check.operation.rawValue): p\(check.budget.percentile) \(Self.time(measured))\(Self.upperEnd(check)), "
+            + (over < 1.05
+              ? "over the \(Self.number(check.budget.milliseconds)) ms budget"
+              : String(format: "%.1f× the %@ ms budget", over, Self.number(check.budget.milliseconds)))
         }.joined(separator: "; ")
         // A store that also loses the extension's updates says so: a budget is not its only failure.
         + (strategy.sharing.map {
@@ -333,7 +348,8 @@ extension Advice {
         .init(
           operation: check.operation.rawValue, percentile: check.budget.percentile,
           budgetMilliseconds: check.budget.milliseconds, measuredMilliseconds: check.measured.map { $0 * 1_000 },
-          met: check.met, outcome: "\(check.outcome)", repetitions: check.repetitions)
+          judgedMilliseconds: check.judged.map { $0 * 1_000 }, met: check.met, outcome: "\(check.outcome)",
+          repetitions: check.repetitions)
       },
       operations: strategy.operations.map { result in
         .init(

@@ -14,9 +14,11 @@ public struct Advice: Sendable {
     public let operation: AppProfile.Operation
     /// Seconds per operation, one value per measured repetition.
     public let perOp: [Double]
-    /// The budget's percentile of one operation, in seconds, and how many operations it is taken over.
+    /// The budget's percentile of one operation, in seconds (``judgement``'s figure), and how it was taken.
     public let atPercentile: Double?
     public let percentileBasis: String
+    /// The percentile's evidence as the one budget rule judges it (``BudgetJudgement``), in seconds.
+    public var judgement: BudgetJudgement?
     public let writtenBytes: Double?
     public let syncs: Double?
     /// Set when the row did not run (unsupported, failed).
@@ -36,12 +38,16 @@ public struct Advice: Sendable {
     public var evidenceRepetitions: Int { evidence ?? repetitions }
   }
 
-  /// A budget's outcome for one strategy: met or missed only on the repetitions the first look needs
-  /// (``AdvicePlan/minimumRepetitions``); on fewer, not measured enough — nothing else decides.
+  /// A budget's outcome for one strategy, by the one rule `check --budgets` judges by (``BudgetJudgement``): met when
+  /// the percentile's judged value (the upper end of its median's interval where it has one) is within the budget,
+  /// only on the repetitions the first look needs (``AdvicePlan/minimumRepetitions``); on fewer, not measured
+  /// enough — nothing else decides.
   public struct BudgetCheck: Sendable {
     public let operation: AppProfile.Operation
     public let budget: AppProfile.Budget
     public let measured: Double?
+    /// The evidence the outcome rests on, in seconds.
+    public var judgement: BudgetJudgement?
     /// The repetitions the figure rests on, and the fewest a verdict needs.
     public var repetitions = 0
     public var minimum = 0
@@ -53,9 +59,15 @@ public struct Advice: Sendable {
 
     public var outcome: Outcome {
       if dropped != nil { return .missed }
-      guard let measured, repetitions >= minimum else { return .notMeasuredEnough }
-      return measured * 1_000 <= budget.milliseconds ? .met : .missed
+      guard let judgement, repetitions >= minimum || judgement.exact else { return .notMeasuredEnough }
+      switch judgement.outcome(limit: budget.milliseconds / 1_000) {
+      case .kept: return .met
+      case .broken: return .missed
+      case .notMeasuredEnough: return .notMeasuredEnough
+      }
     }
+    /// The value the budget is held against, in seconds.
+    public var judged: Double? { judgement?.judged }
     public var met: Bool { outcome == .met }
   }
 
@@ -192,6 +204,7 @@ public struct Advice: Sendable {
         BudgetCheck(
           operation: operation, budget: budget,
           measured: operations.first { $0.operation == operation }?.atPercentile,
+          judgement: operations.first { $0.operation == operation }?.judgement,
           repetitions: operations.first { $0.operation == operation }?.evidenceRepetitions ?? 0,
           minimum: AdvicePlan.minimumRepetitions,
           dropped: operations.first { $0.operation == operation }?.dropped)
@@ -332,7 +345,7 @@ public struct Advice: Sendable {
       guard let ops = row.values[.ops], ops > 0 else { return nil }
       return wall / ops
     }
-    var atPercentile: Double?
+    var judgement: BudgetJudgement?
     var basis = ""
     var exercised: Int?
     if let percentile {
@@ -341,34 +354,35 @@ public struct Advice: Sendable {
         measure.operation == .extensionWork
         ? [.extensionP50, .extensionP90, .extensionP99] : [.p50, .p90, .p99]
       let column = percentile == 50 ? columns[0] : percentile == 90 ? columns[1] : columns[2]
-      let recorded = ok.compactMap { $0.values[column] }
+      let recorded = ok.compactMap { $0.values[column].map { $0 / 1_000_000 } }
       if measure.operation == .extensionWork {
         // Only the extension's own latencies say how long it waited: a repetition in which it ran no operation
         // (the app finished first) has none, and the app's time per operation is no stand-in.
-        atPercentile = Statistics.median(recorded).map { $0 / 1_000_000 }
+        judgement = BudgetJudgement(recorded, basis: .median)
         exercised = recorded.count
         basis =
           recorded.isEmpty
           ? "the extension was not exercised in \(ok.count) repetition\(ok.count == 1 ? "" : "s")"
           : "p\(percentile) of the extension's operations that arrived while the app worked (from their "
             + "arrival), median of the \(recorded.count) of \(ok.count) repetitions in which it was exercised"
-      } else if !measure.wholeRepetition, recorded.count == ok.count, let median = Statistics.median(recorded) {
+      } else if !measure.wholeRepetition, recorded.count == ok.count, !recorded.isEmpty {
         let ops = Int(ok.compactMap { $0.values[.ops] }.min() ?? 0)
-        atPercentile = median / 1_000_000
+        judgement = BudgetJudgement(recorded, basis: .median)
         basis = "p\(percentile) of \(ops) operations, median of \(ok.count) repetitions"
       } else if !perOp.isEmpty {
         // Nearest rank over the repetitions: with fewer than 100, p99 is the slowest one.
-        let sorted = perOp.sorted()
-        let rank = max(1, Int((Double(percentile) / 100 * Double(sorted.count)).rounded(.up)))
-        atPercentile = sorted[min(rank, sorted.count) - 1]
-        basis = rank >= sorted.count ? "the slowest of \(sorted.count)" : "p\(percentile) of \(sorted.count)"
+        judgement = BudgetJudgement(perOp, basis: .percentile(percentile))
+        let rank = max(1, Int((Double(percentile) / 100 * Double(perOp.count)).rounded(.up)))
+        basis = rank >= perOp.count ? "the slowest of \(perOp.count)" : "p\(percentile) of \(perOp.count)"
       }
     }
+    let atPercentile = judgement?.figure
     var result = OperationResult(
       operation: measure.operation, perOp: perOp, atPercentile: atPercentile, percentileBasis: basis,
       writtenBytes: Statistics.median(ok.compactMap { $0.values[.writtenBytesPerOp] }),
       syncs: Statistics.median(ok.compactMap { $0.values[.syncsPerOp] }), problem: nil)
     result.evidence = exercised
+    result.judgement = judgement
     result.repetitionSeconds = Statistics.median(ok.compactMap { $0.values[.repetitionSeconds] })
     if let statistics = Statistics(perOp) {
       let wall = ok.compactMap { $0.values[.wallSeconds] }.reduce(0, +)

@@ -126,6 +126,8 @@ public struct AdviceRecord: Codable, Sendable, Equatable {
     public var percentile: Int
     public var budgetMilliseconds: Double
     public var measuredMilliseconds: Double?
+    /// What the budget is held against (``BudgetJudgement/judged``): the upper end of the interval, or the figure.
+    public var judgedMilliseconds: Double?
     public var met: Bool
     /// `met`, `missed` or `notMeasuredEnough`.
     public var outcome: String
@@ -135,6 +137,7 @@ public struct AdviceRecord: Codable, Sendable, Equatable {
       case operation, percentile, met, outcome, repetitions
       case budgetMilliseconds = "budget_ms"
       case measuredMilliseconds = "measured_ms"
+      case judgedMilliseconds = "judged_ms"
     }
   }
 

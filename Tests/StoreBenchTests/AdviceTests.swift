@@ -328,7 +328,9 @@ struct AdviceTests {
     // save.
     #expect(a.budgets.first { $0.operation == .launch }?.measured == 0.06)
     let d = try #require(advice.strategies.first { $0.backend == "d" })
-    #expect(advice.reason(d).contains("save: p99 30.0 ms, 1.8× the 16.7 ms budget"), "\(advice.reason(d))")
+    #expect(
+      advice.reason(d).contains("save: p99 30.0 ms (95% interval up to 31.5 ms), 1.9× the 16.7 ms budget"),
+      "\(advice.reason(d))")
     let c = try #require(advice.strategies.first { $0.backend == "c" })
     #expect(advice.reason(c).hasPrefix("costlier: "), "\(advice.reason(c))")
     #expect(
@@ -385,11 +387,16 @@ struct AdviceTests {
     #expect(markdown.contains("No strategy meets everything"))
     // The same from 3 repetitions is no verdict at all: the miss is not measured enough, and there is no answer.
     let thin = Advice(
-      plan: plan, table: try Self.table([("d", "laggy", [0.02, 0.02, 0.02], [0.5, 0.5, 0.5])]), crashes: [:],
+      plan: plan, table: try Self.table([("d", "laggy", [0.02, 0.021, 0.019], [0.5, 0.52, 0.49])]), crashes: [:],
       promise: { _, _ in .durable }, resamples: 200)
     #expect(thin.recommendation == nil && thin.noAnswerYet)
     #expect(thin.strategies[0].verdict == .notMeasuredEnough)
     #expect(thin.reason(thin.strategies[0]).contains("launch p90: not measured enough (n=3; 8 needed)"))
+    // Unless the repetitions agree exactly, as check --budgets decides an exact count (one rule, BudgetJudgement).
+    let exact = Advice(
+      plan: plan, table: try Self.table([("d", "laggy", [0.02, 0.02, 0.02], [0.5, 0.5, 0.5])]), crashes: [:],
+      promise: { _, _ in .durable }, resamples: 200)
+    #expect(exact.strategies[0].verdict == .missesBudget)
     // "No loss" from 4 kills carries no need either: the durability is not measured enough.
     let fast = try Self.table([("f", "v", Array(repeating: 0.001, count: 8), Array(repeating: 0.05, count: 8))])
     let killed = Advice(

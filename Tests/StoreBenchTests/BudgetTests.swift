@@ -1,4 +1,7 @@
 import Foundation
+import StoreBenchAdvice
+import StoreBenchBackends
+import StoreBenchStandard
 import Testing
 
 @testable import StoreBenchCore
@@ -144,5 +147,34 @@ struct BudgetTests {
       Comparison(baseline: fast, current: fast, options: options), durability: nil, underpoweredAllowed: false,
       fullReport: nil)
     #expect(same == "**storebench compare: no regression**\n\n")
+  }
+}
+
+/// One rule for every budget: `check --budgets` and advise judge the same repetitions the same way.
+@Suite("Budgets: one judging rule")
+struct BudgetRuleTests {
+  /// Per-repetition p99 (µs) whose median (16.35 ms) is within 16.7 ms and whose interval's upper end is not.
+  static let straddling: [Double] = [15_000, 15_500, 16_000, 16_200, 16_500, 16_600, 17_500, 18_000]
+
+  @Test("a median within the budget whose interval reaches over it: broken in check --budgets, missed in advise")
+  func sameVerdictBothWays() throws {
+    let judgement = try #require(BudgetJudgement(Self.straddling, basis: .median))
+    #expect(judgement.figure < 16_700 && judgement.judged > 16_700 && judgement.outcome(limit: 16_700) == .broken)
+    #expect(judgement.outcome(limit: 18_500) == .kept)
+    // One repetition agrees with nothing: not measured enough, whatever its value.
+    #expect(BudgetJudgement([1], basis: .median)?.outcome(limit: 2) == .notMeasuredEnough)
+    #expect(BudgetJudgement([3, 3], basis: .median)?.outcome(limit: 2) == .broken)
+    // advise, on rows whose p99 column holds these values (AdviceTests.table writes save × 1.5e6 there).
+    let saves = Self.straddling.map { $0 / 1.5e6 }
+    let table = try AdviceTests.table([("edge", "v", saves, Array(repeating: 0.05, count: 8))])
+    let plan = AdvicePlan(try AdviceTests.profile(AdviceTests.simple), backends: .standard(), workloads: .standard)
+    let advice = Advice(plan: plan, table: table, crashes: [:], promise: { _, _ in .durable }, resamples: 100)
+    let save = try #require(advice.strategies.first?.budgets.first { $0.operation == .save })
+    #expect(save.outcome == .missed && save.judged == judgement.judged / 1e6, "\(save)")
+    // check --budgets, on the same rows.
+    let rows = table.rows.filter { $0.key.workload == "insert" }
+    let budget = try BudgetFile.parse(Data("budgets: [{metric: p99_us, max: 16.7ms}]".utf8), file: "b.yaml").budgets[0]
+    let verdict = try BudgetCheck.judge(budget, .init(key: rows[0].key), rows, "b.yaml")
+    #expect(verdict.outcome == .broken && verdict.judged == judgement.judged, "\(verdict.evidence)")
   }
 }

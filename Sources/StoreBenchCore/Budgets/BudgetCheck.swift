@@ -108,16 +108,14 @@ public struct BudgetCheck: Sendable {
       }
       values.append(value * factor)
     }
-    values.sort()
-    let judged: Double
+    // The one rule budgets are judged by (advise's too): ``BudgetJudgement``.
+    let judgement = BudgetJudgement(values, basis: metric.judgedOnLargest ? .largest : .median)!
+    let judged = judgement.judged
     var evidence: String
     if metric.judgedOnLargest {
-      judged = values[values.count - 1]
       evidence = "largest of n=\(values.count): \(unit.format(judged))"
     } else {
-      let median = Statistics.median(ofSorted: values)
-      let interval = MedianInterval(sorted: values)
-      judged = interval?.high ?? median
+      let (median, interval) = (judgement.figure, judgement.interval)
       if unit == .microseconds {
         evidence =
           MedianClaim(
@@ -136,12 +134,12 @@ public struct BudgetCheck: Sendable {
         ? "; judged on the median"
         : "; judged on the interval's upper end, \(unit.format(judged))"
     }
-    let exact = values.first == values.last
-    let decided = exact || values.count >= minimumRepetitions
-    if !decided { evidence += "; not measured enough (n=\(values.count); \(minimumRepetitions) needed)" }
+    if !judgement.decided {
+      evidence += "; not measured enough (n=\(values.count); \(minimumRepetitions) needed)"
+    }
     return Verdict(
       budget: budget, row: row, judged: judged, evidence: evidence, kept: judged <= budget.limit,
-      decided: decided)
+      decided: judgement.decided)
   }
 }
 
