@@ -161,11 +161,14 @@ extension Scenario: Encodable {
 
   /// `node` and everything inside it in flow style (`{backend: sqlite, variants: [{txn: single}]}`), its own keys
   /// in `order`.
+  /// A scalar is written plain where YAML allows it (`recent: on`, `busy_timeout: 10000`: the parser reads settings
+  /// and names as text), quoted only where plain text would not read back (libyaml decides).
   private static func flow(_ node: Node, _ order: [String] = []) -> Node {
     switch node {
     case .mapping(let mapping):
-      .mapping(Node.Mapping(ordered(mapping, order).map { ($0, flow($1)) }, mapping.tag, .flow))
+      .mapping(Node.Mapping(ordered(mapping, order).map { (flow($0), flow($1)) }, mapping.tag, .flow))
     case .sequence(let sequence): .sequence(Node.Sequence(sequence.map { flow($0) }, sequence.tag, .flow))
+    case .scalar(let scalar): .scalar(Node.Scalar(scalar.string, scalar.tag, .plain))
     default: node
     }
   }
