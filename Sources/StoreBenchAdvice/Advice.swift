@@ -59,7 +59,7 @@ public struct Advice: Sendable {
 
     public var outcome: Outcome {
       if dropped != nil { return .missed }
-      guard let judgement, repetitions >= minimum || judgement.exact else { return .notMeasuredEnough }
+      guard let judgement else { return .notMeasuredEnough }
       switch judgement.outcome(limit: budget.milliseconds / 1_000) {
       case .kept: return .met
       case .broken: return .missed

@@ -55,11 +55,11 @@ struct AdviseCommand: ParsableCommand {
       throw try failing(.failure) { try answer(in: claim) }
     }
     let registry = CommandEnvironment.current.registry()
-    let (profile, plan) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan) in
+    // The scenario is built (candidates resolved, parameters checked) before anything else: bad input, nothing run.
+    let (profile, plan, planned) = try failing(.badInput) { () throws -> (AppProfile, AdvicePlan, Scenario) in
       let profile = try AppProfile(file: self.profile!, operations: CommandEnvironment.current.adviceOperations)
       let plan = AdvicePlan(profile, backends: registry, workloads: CommandEnvironment.current.workloads())
-      _ = try plan.scenario()
-      return (profile, plan)
+      return (profile, plan, try plan.scenario())
     }
     // Nothing left to measure (every candidate declares less than the need, or the size rules it out): the answer
     // is known without measuring, and says why each is out.
@@ -88,9 +88,8 @@ struct AdviseCommand: ParsableCommand {
     defer { scratch.remove() }
     let fills = try failing(.failure) { try scratch.subdirectory("fills") }
     do {
-      let value = try failing(.badInput) { try plan.scenario() }
-      let scenarioText = try failing(.failure) { try plan.text(of: value) }
-      let scenario = try written(value, text: scenarioText, at: scratch.url.appendingPathComponent("scenario.yaml"))
+      let scenarioText = try failing(.failure) { try plan.text(of: planned) }
+      let scenario = try written(planned, text: scenarioText, at: scratch.url.appendingPathComponent("scenario.yaml"))
       if dryRun { print(scenarioText) }
       do {
         try runScenario(scenario, into: out.appendingPathComponent("run"), dryRun: true, show: dryRun)
@@ -215,7 +214,6 @@ struct AdviseCommand: ParsableCommand {
     return text
   }
 
-  /// `keptFills`: where the run keeps its filled stores and finds those of an earlier run (``RunRequest/keptFills``).
   /// `scenario` written as `text` at `file` (a private directory's), as the run reads it: stamped with the bytes'
   /// hash, so the run records the file it can be repeated from.
   func written(_ scenario: Scenario, text: String, at file: URL) throws -> Scenario {
@@ -231,7 +229,8 @@ struct AdviseCommand: ParsableCommand {
     return scenario.stamped(file: claim.url.appendingPathComponent(name).path, bytes: bytes)
   }
 
-  /// Runs `scenario` (the value advise built; its file is what the run records) into `output`.
+  /// Runs `scenario` (the value advise built; its file is what the run records) into `output`. `keptFills`: where the
+  /// run keeps its filled stores and finds those of an earlier run (``RunRequest/keptFills``).
   func runScenario(_ scenario: Scenario, into output: URL, dryRun: Bool, show: Bool = true, keptFills: URL? = nil)
     throws
   {
