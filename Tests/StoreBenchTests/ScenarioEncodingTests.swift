@@ -147,6 +147,19 @@ struct ScenarioEncodingTests {
     #expect(count >= 5)
   }
 
+  @Test("a scenario naming a sql workload file (examples/sql) reads back as written; a part of the file is refused")
+  func workloadFileRoundTrip() throws {
+    let file = packageRoot.appendingPathComponent("examples/sql/scenario.yaml").path
+    let scenario = try ScenarioParser(backends: Self.backends, workloads: Self.workloads).parse(file: file)
+    #expect(scenario.workloadFiles.count == 1 && scenario.workloadFiles[0].key == "sql")
+    try Self.readBack(scenario, "examples/sql/scenario.yaml")
+    let text = try scenario.yaml()
+    #expect(text.contains("- {sql: \(packageRoot.path)/examples/sql/notes-tags.yaml, parameters: {"), "\(text)")
+    var part = scenario
+    part.workloads.removeAll { $0.workload == "sql:notes-tags.tag-note" }
+    #expect(throws: ScenarioError.self) { try part.yaml() }
+  }
+
   @Test("a value the format cannot say is refused by name: cases that differ beyond their size")
   func unsayableRefused() throws {
     let insert = try #require(Self.workloads["insert"])

@@ -7,6 +7,9 @@ public struct WorkloadFile: Sendable {
   /// Its workloads, each named `<key>:…` (the reader's key): names no registered workload may take.
   public var workloads: [any Workload]
 
+  /// The scenario key its reader reads it under (`sql`): the part of its workloads' names before the `:`.
+  public var key: String { String(workloads.first?.name.prefix { $0 != ":" } ?? "") }
+
   public init(path: String, fileHash: String, workloads: [any Workload]) {
     self.path = path
     self.fileHash = fileHash

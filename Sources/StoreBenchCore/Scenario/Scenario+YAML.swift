@@ -18,6 +18,7 @@ extension Scenario: Encodable {
   struct Named: CodingKey {
     let stringValue: String
     init(stringValue: String) { self.stringValue = stringValue }
+    init(_ key: Key) { stringValue = key.stringValue }
     var intValue: Int? { nil }
     init?(intValue: Int) { nil }
   }
@@ -68,17 +69,17 @@ extension Scenario: Encodable {
       if let only = entry.only { try backend.encode(only.sorted(), forKey: .workloads) }
     }
     var workloadList = top.nestedUnkeyedContainer(forKey: .workloads)
-    for (entry, fileKey) in try fileEntries() {
+    for (entry, file) in try fileEntries() {
       var workload = workloadList.nestedContainer(keyedBy: Named.self)
-      try workload.encode(fileKey?.path ?? entry.workload, forKey: Named(stringValue: fileKey?.key ?? "workload"))
+      try workload.encode(
+        file?.path ?? entry.workload, forKey: file.map { Named(stringValue: $0.key) } ?? Named(.workload))
       var shared = entry.cases[0].values
-      if let size = entry.sizeParameter, entry.cases.count > 1 { shared[size] = nil }
-      try Self.encode(shared, into: &workload, forKey: Named(stringValue: "parameters"))
-      if let size = entry.sizeParameter, entry.cases.count > 1 {
-        try workload.encode(entry.cases.compactMap { $0.values[size] }, forKey: Named(stringValue: "sizes"))
-      }
+      let sizes = entry.cases.count > 1 ? entry.sizeParameter : nil
+      if let size = sizes { shared[size] = nil }
+      try Self.encode(shared, into: &workload, forKey: Named(.parameters))
+      if let size = sizes { try workload.encode(entry.cases.compactMap { $0.values[size] }, forKey: Named(.sizes)) }
       if let limit = entry.budget {
-        var budget = workload.nestedContainer(keyedBy: Key.self, forKey: Named(stringValue: "budget"))
+        var budget = workload.nestedContainer(keyedBy: Key.self, forKey: Named(.budget))
         try budget.encode(limit.percentile, forKey: .percentile)
         try budget.encode(Number(value: limit.milliseconds), forKey: .ms)
         try budget.encode(limit.perRepetition ? "repetition" : "operation", forKey: .per)
@@ -98,9 +99,9 @@ extension Scenario: Encodable {
 
   /// The workload entries as the file lists them: a workload file's workloads become one entry naming the file
   /// (`sql: /path/file.yaml`), and every entry is checked to be one the format can say.
-  private func fileEntries() throws -> [(WorkloadEntry, (key: String, path: String)?)] {
+  private func fileEntries() throws -> [(WorkloadEntry, WorkloadFile?)] {
     var written: Set<String> = []
-    var entries: [(WorkloadEntry, (key: String, path: String)?)] = []
+    var entries: [(WorkloadEntry, WorkloadFile?)] = []
     for entry in workloads {
       let differing = Set(entry.cases.flatMap { $0.values.keys }).filter { key in
         Set(entry.cases.map { $0.values[key] }).count > 1
@@ -123,9 +124,10 @@ extension Scenario: Encodable {
           file: file, path: entry.workload,
           message: "a scenario file names a workload file whole, with one set of parameters for all its workloads")
       }
-      let path = URL(fileURLWithPath: workloadFile.path).standardizedFileURL.path
-      if written.insert(path).inserted {
-        entries.append((entry, (String(entry.workload.prefix { $0 != ":" }), path)))
+      if written.insert(workloadFile.path).inserted {
+        var named = workloadFile
+        named.path = URL(fileURLWithPath: workloadFile.path).standardizedFileURL.path
+        entries.append((entry, named))
       }
     }
     return entries
@@ -134,8 +136,12 @@ extension Scenario: Encodable {
   /// The scenario as the file's text: `comment` lines (each behind `# `, control characters escaped), then the
   /// YAML, each backend and workload entry on one line.
   public func yaml(comment: [String] = []) throws -> String {
-    _ = try fileEntries()  // what the format cannot say, refused by name before the encoder wraps the error
-    let encoded = try YAMLEncoder().encode(self)
+    let encoded: String
+    do {
+      encoded = try YAMLEncoder().encode(self)
+    } catch EncodingError.invalidValue(_, let context) where context.underlyingError is ScenarioError {
+      throw context.underlyingError!  // what the format cannot say, refused by name (the encoder wraps it)
+    }
     guard case .mapping(let top)? = try Yams.compose(yaml: encoded) else {
       throw ScenarioError(file: file, path: "", message: "the scenario did not encode as a mapping")
     }
@@ -148,9 +154,7 @@ extension Scenario: Encodable {
           key, .sequence(Node.Sequence(items.map { Self.flow($0, ScenarioParser.backendKeys) }, .implicit, .block))
         )
       case ("workloads", .sequence(let items)):
-        let order =
-          workloadFiles.map { String($0.workloads.first?.name.prefix { $0 != ":" } ?? "") }
-          + ScenarioParser.workloadKeys
+        let order = workloadFiles.map(\.key) + ScenarioParser.workloadKeys
         return (key, .sequence(Node.Sequence(items.map { Self.flow($0, order) }, .implicit, .block)))
       default: return (key, value)
       }
@@ -189,7 +193,8 @@ extension Scenario: Encodable {
     return copy
   }
 
-  /// The hash a scenario file's bytes and its workload files' give it.
+  /// The hash a scenario file's bytes and its workload files' give it: the files a scenario names are part of it, so
+  /// `--resume` refuses a run whose workload file changed since it began (its samples would mix two datasets).
   static func hash(of bytes: Data, workloadFiles: [WorkloadFile]) -> String {
     var hash = FNV1a()
     hash.combine(bytes: bytes)

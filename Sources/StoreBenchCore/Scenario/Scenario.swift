@@ -38,7 +38,7 @@ public struct Scenario: Sendable {
     /// The latency its operations are held to (`budget:`): a variant whose operations miss it is stopped early,
     /// with its other workloads' rows (``LatencyBudget``).
     public var budget: LatencyBudget?
-    /// The parameter its cases differ in (`sizes: [...]`, the workload's size parameter); nil: one case.
+    /// The parameter its `sizes: [...]` set, the only one its cases may differ in (nil: no sizes listed).
     public var sizeParameter: String?
 
     public init(
@@ -139,7 +139,7 @@ public struct Scenario: Sendable {
       }
       return WorkloadEntry(
         workload: entry.workload, cases: cases, budget: entry.budget,
-        sizeParameter: cases.count > 1 ? entry.sizeParameter : nil)
+        sizeParameter: entry.sizeParameter)
     }
     return copy
   }
@@ -215,7 +215,7 @@ public struct Scenario: Sendable {
         cases.append(parameters)
       }
       workloadEntries.append(
-        WorkloadEntry(workload: name, cases: cases, sizeParameter: cases.count > 1 ? workload.sizeParameter.text : nil))
+        WorkloadEntry(workload: name, cases: cases, sizeParameter: workload.sizeParameter.text))
     }
     guard !entries.isEmpty, !workloadEntries.isEmpty else {
       throw ScenarioError(

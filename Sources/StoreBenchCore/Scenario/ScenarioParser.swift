@@ -59,8 +59,6 @@ public struct ScenarioParser {
             + "\(only.sorted().joined(separator: ", ")), none of the scenario's workloads")
       }
     }
-    // The workload files a scenario names are part of it: their bytes join its hash, so `--resume` refuses a run
-    // whose workload file changed since it began (its samples would mix two datasets).
     return Scenario(
       name: name, description: description, seed: UInt64(seed), policy: policy,
       backends: backendEntries, workloads: workloadEntries, file: file,
