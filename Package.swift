@@ -19,6 +19,9 @@ let package = Package(
     .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    // The allocations pass preloads its library into the counting child only (`swift build --product
+    // MallocInterposerSwift`); no target links it, so no timed repetition runs through it.
+    .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
   ],
   targets: [
     // The system SQLite (Debian: libsqlite3-dev). Not named GRDBSQLite: GRDB owns that module name.
@@ -44,10 +47,12 @@ let package = Package(
     // directories. Every Linux-only call lives in its Platform/ folder.
     // perf_event_open, its ioctls and prctl for the counted costs (Swift cannot call variadic C functions).
     .target(name: "CPerfEvent"),
+    // valgrind's client requests (Debian: valgrind, its headers in /usr/include/valgrind) for the instructions pass.
+    .target(name: "CValgrind"),
     .target(
       name: "StoreBenchMeasure",
       dependencies: [
-        "StoreBenchContract", "CPerfEvent", .product(name: "Histogram", package: "hdrhistogram-swift"),
+        "StoreBenchContract", "CPerfEvent", "CValgrind", .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]),
     // Reading numbers: the report columns, samples and summaries, statistics, CSV, compare.
     // The file formats every report reads and writes: CSV, Markdown cells, the columns (each named once), the output
@@ -91,7 +96,7 @@ let package = Package(
       ]),
     // The sqlite, lmdb and gdbm backends' inserts and lookups written in C, and `storebench overhead` comparing
     // them with the Swift backends on equal work.
-    .target(name: "CBaselines", dependencies: ["CSQLite", "CLMDB", "CGDBM"]),
+    .target(name: "CBaselines", dependencies: ["CSQLite", "CLMDB", "CGDBM", "CValgrind"]),
     .target(
       name: "StoreBenchOverhead",
       dependencies: ["StoreBenchCore", "StoreBenchStandard", "StoreBenchBackends", "CBaselines"]),

@@ -2,9 +2,16 @@
 #define CBASELINES_COMMON_H
 
 #include "CBaselines.h"
+#include "valgrind_shim.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+// The timed region's bounds: callgrind's counting is switched on just before the clock starts and off just after it
+// stops (client requests: nothing happens outside valgrind), so `storebench overhead` counts C's instructions over
+// the span it times, as it does the Swift sides'.
+#define SB_REGION_START() sb_callgrind_start()
+#define SB_REGION_STOP() sb_callgrind_stop("c")
 
 static inline uint64_t sb_now_ns(void) {
     struct timespec t;

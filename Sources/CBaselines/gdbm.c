@@ -26,9 +26,11 @@ static int timed_loop(const char *path, int count, sb_gdbm_step step, void *cont
     GDBM_FILE file = gdbm_open(path, 0, GDBM_WRCREAT | GDBM_CLOEXEC, 0600, NULL);
     if (!file) return fail("gdbm_open", error, error_len);
     int rc = 0;
+    SB_REGION_START();
     uint64_t start = sb_now_ns();
     for (int i = 0; i < count && rc == 0; i++) rc = step(file, i, context, error, error_len);
     if (rc == 0) *elapsed_ns = sb_now_ns() - start;
+    SB_REGION_STOP();
     gdbm_close(file);
     return rc;
 }

@@ -37,6 +37,7 @@ int sb_lmdb_insert(const char *path, size_t map_size, const sb_article *articles
     MDB_txn *txn = NULL;
     int rc = open_env(path, map_size, &env, &dbi, error, error_len);
     if (rc) goto done;
+    SB_REGION_START();
     uint64_t start = sb_now_ns();
     if ((rc = mdb_txn_begin(env, NULL, 0, &txn))) { rc = fail(rc, "mdb_txn_begin", error, error_len); goto done; }
     for (int i = 0; i < count; i++) {
@@ -52,6 +53,7 @@ int sb_lmdb_insert(const char *path, size_t map_size, const sb_article *articles
     txn = NULL;
     if (rc) { rc = fail(rc, "mdb_txn_commit", error, error_len); goto done; }
     *elapsed_ns = sb_now_ns() - start;
+    SB_REGION_STOP();
 done:
     if (txn) mdb_txn_abort(txn);
     if (env) mdb_env_close(env);
@@ -64,6 +66,7 @@ int sb_lmdb_lookup(const char *path, size_t map_size, const sb_key *keys, int co
     MDB_dbi dbi;
     int rc = open_env(path, map_size, &env, &dbi, error, error_len);
     if (rc) goto done;
+    SB_REGION_START();
     uint64_t start = sb_now_ns();
     for (int i = 0; i < count; i++) {
         MDB_txn *txn;
@@ -75,6 +78,7 @@ int sb_lmdb_lookup(const char *path, size_t map_size, const sb_key *keys, int co
         if (rc && rc != MDB_NOTFOUND) { rc = fail(rc, "mdb_get", error, error_len); goto done; }
     }
     *elapsed_ns = sb_now_ns() - start;
+    SB_REGION_STOP();
     rc = 0;
 done:
     if (env) mdb_env_close(env);

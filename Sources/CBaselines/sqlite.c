@@ -16,6 +16,7 @@ int sb_sqlite_insert(const char *path, const char *pragmas, const char *schema, 
     if ((rc = sqlite3_exec(db, pragmas, NULL, NULL, NULL)) != SQLITE_OK) { rc = fail(db, rc, error, error_len); goto done; }
     if ((rc = sqlite3_exec(db, schema, NULL, NULL, NULL)) != SQLITE_OK) { rc = fail(db, rc, error, error_len); goto done; }
 
+    SB_REGION_START();
     uint64_t start = sb_now_ns();
     if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK) { rc = fail(db, rc, error, error_len); goto done; }
     if ((rc = sqlite3_prepare_v3(db, insert_sql, -1, SQLITE_PREPARE_PERSISTENT, &insert, NULL)) != SQLITE_OK) {
@@ -36,6 +37,7 @@ int sb_sqlite_insert(const char *path, const char *pragmas, const char *schema, 
     }
     if ((rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) { rc = fail(db, rc, error, error_len); goto done; }
     *elapsed_ns = sb_now_ns() - start;
+    SB_REGION_STOP();
     rc = SQLITE_OK;
 done:
     sqlite3_finalize(insert);
@@ -53,6 +55,7 @@ int sb_sqlite_lookup(const char *path, const char *select_sql, const sb_key *key
         rc = fail(db, rc, error, error_len);
         goto done;
     }
+    SB_REGION_START();
     uint64_t start = sb_now_ns();
     for (int i = 0; i < count; i++) {
         sqlite3_bind_text(select, 1, keys[i].bytes, keys[i].len, SQLITE_STATIC);
@@ -76,6 +79,7 @@ int sb_sqlite_lookup(const char *path, const char *select_sql, const sb_key *key
         sqlite3_reset(select);
     }
     *elapsed_ns = sb_now_ns() - start;
+    SB_REGION_STOP();
     rc = SQLITE_OK;
 done:
     sqlite3_finalize(select);

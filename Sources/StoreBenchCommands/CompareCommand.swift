@@ -38,14 +38,14 @@ struct CompareCommand: ParsableCommand {
       Self.compare(
         baseline: baseline, current: current, options: judging.comparisonOptions,
         csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-        allowUnderpowered: judging.allowUnderpowered, json: judging.json,
+        allowUnderpowered: judging.allowUnderpowered, json: judging.json, filters: judging.filters,
         page: judging.page))
   }
 
   /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
   static func compare(
     baseline: String, current: String, options: Comparison.Options, csv: String?,
-    failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false,
+    failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false, filters: [String] = [],
     page: SummaryOptions
   ) -> Exit {
     if CrashInputs.isCrashFile(baseline) || CrashInputs.isCrashFile(current) {
@@ -81,6 +81,11 @@ struct CompareCommand: ParsableCommand {
       after.upgradeVariants(registry.currentVariantText)
       try before.requireComplete()
       try after.requireComplete()
+      if !filters.isEmpty {
+        let kept = try Scenario.rows(before.rows.map(\.key) + after.rows.map(\.key), filtered: filters)
+        before.keepRows { kept.contains($0) }
+        after.keepRows { kept.contains($0) }
+      }
       comparison = Comparison(baseline: before, current: after, options: options)
       if let csv { try StandaloneOutput.write(CompareReport.csv(comparison), to: URL(fileURLWithPath: csv)) }
     } catch {
@@ -187,6 +192,12 @@ struct CompareOptions: ParsableArguments {
       "Counts that cannot be compared (a side not counted, or counted on another file system) fail the gate (exit 1) instead of a warning."
   )
   var requireCounts = false
+  @Option(
+    name: .customLong("filter"),
+    help: ArgumentHelp(
+      "Judge only the rows whose backend[variant] or workload matches this glob (* and ?; repeatable), as "
+        + "`run --filter` keeps cases.", valueName: "glob"))
+  var filters: [String] = []
   @Option(help: "Relative change that matters, e.g. 5% or 0.05.") var threshold = Fraction(0.05)
   @Option(help: "Significance level of the Mann-Whitney test.") var alpha = 0.01
   @Option(help: "Threshold of metrics whose repetitions are identical in both runs, e.g. 1% (0 = exact).")

@@ -68,6 +68,17 @@ struct RunCommand: ParsableCommand {
       "Do not count syncs, system calls, bytes and faults (their columns stay empty; environment.json says so)."))
   var noCounters = false
 
+  @Option(
+    name: .customLong("count"),
+    help: ArgumentHelp(
+      "After the timed repetitions, count exactly in a repetition of every case run by itself: instructions "
+        + "(under callgrind), allocations (an interposed allocator), or all. Adds a `counted` row per case "
+        + "(instructions_per_op, allocations_per_op, allocated_bytes_per_op, frees_per_op); timed repetitions "
+        + "never run under either tool.",
+      valueName: "passes"),
+    transform: { try CountingPass.parse($0) })
+  var countingPasses: [CountingPass]?
+
   var sizes: [Int] { sizeLists.flatMap { $0 } }
 
   @OptionGroup var repetitions: RepetitionOptions
@@ -128,6 +139,7 @@ struct RunCommand: ParsableCommand {
     request.resume = resume
     request.dryRun = dryRun
     request.counters = !noCounters
+    request.countingPasses = countingPasses ?? []
     // Keys are unique (validate()).
     request.parameters =
       parameterAssignments.isEmpty

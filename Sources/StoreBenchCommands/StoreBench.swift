@@ -29,7 +29,7 @@ public struct StoreBench: ParsableCommand {
       ReportCommand.self, OverheadCommand.self, CrashCommand.self, AdviseCommand.self, ExportCommand.self,
       HistoryCommand.self,
       VerifyStoreCommand.self,
-      ChildCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self,
+      ChildCommand.self, CountPassCommand.self, PageCacheLayerCommand.self, RecordOutputCommand.self,
     ],
     defaultSubcommand: nil
   )

@@ -53,7 +53,8 @@ public struct SampleColumn: RawRepresentable, Hashable, Sendable, Encodable, Cus
     .filesCreated, .faultsMajor, .faultsMinor, .contextSwitches, .pagesDirtied, .syncsPerOp, .writeCallsPerOp,
     .writtenBytesPerOp, .readCallsPerOp, .readBytesLogicalPerOp, .renamesPerOp, .unlinksPerOp, .filesCreatedPerOp,
     .faultsMajorPerOp, .faultsMinorPerOp, .contextSwitchesPerOp, .pagesDirtiedPerOp, .recordBytes,
-    .writeAmplification,
+    .writeAmplification, .instructions, .instructionsPerOp, .allocations, .allocationsPerOp, .allocatedBytes,
+    .allocatedBytesPerOp, .frees, .freesPerOp,
   ]
 
   public static let scenario = SampleColumn("scenario")
@@ -138,6 +139,14 @@ public struct SampleColumn: RawRepresentable, Hashable, Sendable, Encodable, Cus
   public static let faultsMinorPerOp = SampleColumn("faults_minor_per_op")
   public static let contextSwitchesPerOp = SampleColumn("context_switches_per_op")
   public static let pagesDirtiedPerOp = SampleColumn("pages_dirtied_per_op")
+  public static let instructions = SampleColumn("instructions")
+  public static let instructionsPerOp = SampleColumn("instructions_per_op")
+  public static let allocations = SampleColumn("allocations")
+  public static let allocationsPerOp = SampleColumn("allocations_per_op")
+  public static let allocatedBytes = SampleColumn("allocated_bytes")
+  public static let allocatedBytesPerOp = SampleColumn("allocated_bytes_per_op")
+  public static let frees = SampleColumn("frees")
+  public static let freesPerOp = SampleColumn("frees_per_op")
   public static let recordBytes = SampleColumn("record_bytes")
   public static let writeAmplification = SampleColumn("write_amplification")
 }

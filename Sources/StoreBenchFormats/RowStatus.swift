@@ -8,4 +8,7 @@ public enum RowStatus: String, Sendable {
   case failed
   /// The backend cannot do this workload meaningfully (``StoreError/unsupported(_:)``).
   case unsupported
+  /// A counting pass's repetition (``CountingPass``): only the pass's exact counts are results; its times are not
+  /// measurements and its cells are empty (repetition 0, one row per case).
+  case counted
 }

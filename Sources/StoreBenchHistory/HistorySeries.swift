@@ -40,6 +40,8 @@ public struct HistorySeries: Sendable {
   /// What a series follows: the median time, or a counted cost per operation.
   public enum Metric: Sendable, CaseIterable, Comparable {
     case time, syncs, filesCreated, renames, writtenBytes
+    /// Counted by a run's counting passes (`run --count`).
+    case instructions, allocations
 
     /// The summary column the series follows.
     public var column: ColumnID {
@@ -49,6 +51,8 @@ public struct HistorySeries: Sendable {
       case .filesCreated: .median(.filesCreatedPerOp)
       case .renames: .median(.renamesPerOp)
       case .writtenBytes: .median(.writtenBytesPerOp)
+      case .instructions: .median(.instructionsPerOp)
+      case .allocations: .median(.allocationsPerOp)
       }
     }
 
@@ -59,6 +63,8 @@ public struct HistorySeries: Sendable {
       case .filesCreated: "files created per operation"
       case .renames: "renames per operation"
       case .writtenBytes: "bytes written per operation"
+      case .instructions: "instructions per operation"
+      case .allocations: "allocations per operation"
       }
     }
     /// What ``HistoryCheck`` adds before taking the log: nothing for time (never 0), a hundredth of a count for
@@ -67,7 +73,7 @@ public struct HistorySeries: Sendable {
       switch self {
       case .time: 0
       case .writtenBytes: 1
-      case .syncs, .filesCreated, .renames: 0.01
+      case .syncs, .filesCreated, .renames, .instructions, .allocations: 0.01
       }
     }
     /// Counts are deterministic for a given build: their series have no run-to-run noise of their own.

@@ -223,6 +223,8 @@ public struct TrendPage {
       case .filesCreated:
         parts.append(String(format: "%.3g ", value) + (value == 1 ? "file created" : "files created"))
       case .renames: parts.append(String(format: "%.3g ", value) + (value == 1 ? "rename" : "renames"))
+      case .instructions: parts.append(String(format: "%.0f instructions", value))
+      case .allocations: parts.append(String(format: "%.3g ", value) + (value == 1 ? "allocation" : "allocations"))
       case .time: break
       }
     }

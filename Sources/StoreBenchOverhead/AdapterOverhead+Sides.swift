@@ -11,6 +11,8 @@ extension AdapterOverhead {
     let work: WorkDirectory
     let path: WorkloadPath
     let counters: CostCounters?
+    /// Counts each side's instructions over its timed span (an `overhead` child under callgrind); nil: not counted.
+    let instructions: InstructionCounter?
     /// Checked before every round: a signal stops the measurement (``Stopped``).
     let shouldStop: () -> Bool
 
@@ -30,24 +32,27 @@ extension AdapterOverhead {
           let directory = try work.subdirectory("\(backend)-insert-c\(round)")
           defer { work.retire(directory) }
           let seconds = try baseline.insert(into: directory)
-          return (seconds, try contents(of: directory).description, "")
+          return (seconds, try contents(of: directory).description, "", try cInstructions())
         case .adapter:
           let location = StoreLocation(
             directory: try work.subdirectory("\(backend)-insert-adapter\(round)"), variant: variant)
           defer { work.retire(location.directory) }
           let store = try descriptor.open(location, as: (any ArticleStore).self)
+          instructions?.start()
           let start = monotonicNanoseconds()
           try store.unitOfWork {
             for article in articles { try store.insert(article) }
           }
           try store.commitPending()
           let end = monotonicNanoseconds()
+          instructions?.stop()
           try store.close()
+          let counted = try instructions?.read()[.instructions]
           let found = try contents(of: location.directory)
-          return (Double(end - start) / 1e9, found.description, found.checksum)
+          return (Double(end - start) / 1e9, found.description, found.checksum, counted)
         case .workload:
-          let (seconds, checksum) = try path.run(round: round, in: work, counters: counters)
-          return (seconds, checksum, "")
+          let run = try path.run(round: round, in: work, counters: counters, instructions: instructions)
+          return (run.seconds, run.checksum, "", run.instructions)
         }
       }
     }
@@ -62,22 +67,24 @@ extension AdapterOverhead {
         switch side {
         case .c:
           let (seconds, found) = try baseline.lookup(uids, in: location.directory)
-          return (seconds, found, "")
+          return (seconds, found, "", try cInstructions())
         case .adapter:
           let store = try descriptor.open(location, as: (any ArticleStore).self)
           var found: [Article?] = []
           found.reserveCapacity(uids.count)
+          instructions?.start()
           let start = monotonicNanoseconds()
           for uid in uids { found.append(try store.article(uid: uid)) }
           let end = monotonicNanoseconds()
+          instructions?.stop()
           try store.close()
           return (
             Double(end - start) / 1e9, CBaseline.describe(found),
-            Checksum.articlesInOrder(found.compactMap { $0 })
+            Checksum.articlesInOrder(found.compactMap { $0 }), try instructions?.read()[.instructions]
           )
         case .workload:
-          let (seconds, checksum) = try path.run(round: round, in: work, counters: counters)
-          return (seconds, checksum, "")
+          let run = try path.run(round: round, in: work, counters: counters, instructions: instructions)
+          return (run.seconds, run.checksum, "", run.instructions)
         }
       }
     }
@@ -85,7 +92,12 @@ extension AdapterOverhead {
     /// What one side did in one round: its timed seconds, its result (C and adapter: the form they share;
     /// workload: the checksum its verification returned) and, for the adapter, the checksum the workload's
     /// must equal.
-    typealias Outcome = (seconds: Double, result: String, checksum: String)
+    /// `instructions`: the side's instructions over its timed span, when counted.
+    typealias Outcome = (seconds: Double, result: String, checksum: String, instructions: Int64?)
+
+    /// The instructions of the C side's last timed span: the C code brackets its own clock (`SB_REGION_START`),
+    /// and callgrind wrote them as its newest dump.
+    private func cInstructions() throws -> Int64? { try instructions?.read()[.instructions] }
 
     /// The rounds of one operation: round 0 warms up; each round runs every side in ``order(_:)``, proves the work
     /// equal and keeps the times; the first round whose work differs ends the measurement with its proof.
@@ -93,6 +105,7 @@ extension AdapterOverhead {
       _ operation: Operation, count: Int, repetitions: Int, _ side: (Int, Side) throws -> Outcome
     ) throws -> Measurement {
       var times: [Side: [Double]] = [:]
+      var counted: [Side: Int64] = [:]
       var proof = EqualWork(c: "", adapter: "", workload: "", adapterChecksum: "")
       for round in 0...repetitions {
         if shouldStop() { throw Stopped() }
@@ -102,12 +115,19 @@ extension AdapterOverhead {
           c: outcomes[.c]!.result, adapter: outcomes[.adapter]!.result,
           workload: outcomes[.workload]!.result, adapterChecksum: outcomes[.adapter]!.checksum)
         guard proof.holds else { break }
-        if round > 0 { for (which, outcome) in outcomes { times[which, default: []].append(outcome.seconds) } }
+        if round > 0 {
+          for (which, outcome) in outcomes {
+            times[which, default: []].append(outcome.seconds)
+            counted[which] = outcome.instructions
+          }
+        }
       }
       return Measurement(
         backend: backend, variant: variant.description, operation: operation, count: count,
         cSeconds: times[.c] ?? [], adapterSeconds: times[.adapter] ?? [],
-        workloadSeconds: times[.workload] ?? [], equalWork: proof)
+        workloadSeconds: times[.workload] ?? [], equalWork: proof,
+        instructions: counted.isEmpty
+          ? nil : Instructions(c: counted[.c], adapter: counted[.adapter], workload: counted[.workload]))
     }
 
     /// What a store holds, read through the Swift backend: the checksum of every article and the size of its

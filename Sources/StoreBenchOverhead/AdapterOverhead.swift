@@ -51,6 +51,8 @@ public enum AdapterOverhead {
     public var seed: UInt64 = 42
     /// Whether the workload side counts costs as `storebench run` does by default.
     public var counters = true
+    /// Count each side's instructions over its timed span (in a child under callgrind: ``InstructionCounter``).
+    public var countInstructions = false
 
     public init() {}
   }
@@ -65,6 +67,17 @@ public enum AdapterOverhead {
     public let adapterSeconds: [Double]
     public let workloadSeconds: [Double]
     public let equalWork: EqualWork
+    /// Each side's instructions over its timed span in the last round (callgrind), when counted.
+    public var instructions: Instructions?
+
+    public init(
+      backend: String, variant: String, operation: Operation, count: Int, cSeconds: [Double],
+      adapterSeconds: [Double], workloadSeconds: [Double], equalWork: EqualWork, instructions: Instructions? = nil
+    ) {
+      (self.backend, self.variant, self.operation, self.count) = (backend, variant, operation, count)
+      (self.cSeconds, self.adapterSeconds, self.workloadSeconds) = (cSeconds, adapterSeconds, workloadSeconds)
+      (self.equalWork, self.instructions) = (equalWork, instructions)
+    }
 
     public var cMedian: Double { Statistics.median(cSeconds) ?? 0 }
     public var adapterMedian: Double { Statistics.median(adapterSeconds) ?? 0 }
@@ -82,6 +95,29 @@ public enum AdapterOverhead {
       case adapterSeconds = "adapter_seconds"
       case workloadSeconds = "workload_seconds"
       case equalWork = "equal_work"
+      case instructions
+    }
+  }
+
+  /// Each side's instructions over its timed span (exact under callgrind: the same count run after run where the
+  /// work is deterministic), and their ratios: where the Swift side spends, without the times' noise.
+  public struct Instructions: Sendable, Codable, Equatable {
+    public var c: Int64?
+    public var adapter: Int64?
+    public var workload: Int64?
+
+    public init(c: Int64?, adapter: Int64?, workload: Int64?) {
+      (self.c, self.adapter, self.workload) = (c, adapter, workload)
+    }
+
+    /// Adapter over C (1.30: the Swift adapter runs 30% more instructions than C for the same work).
+    public var adapterRatio: Double? { Self.ratio(adapter, c) }
+    /// Workload path over adapter.
+    public var workloadRatio: Double? { Self.ratio(workload, adapter) }
+
+    private static func ratio(_ top: Int64?, _ bottom: Int64?) -> Double? {
+      guard let top, let bottom, bottom > 0 else { return nil }
+      return Double(top) / Double(bottom)
     }
   }
 
@@ -122,6 +158,7 @@ public enum AdapterOverhead {
     let counters =
       request.counters ? CostCounters.open(fileSystem: WorkDirectory.fileSystemType(of: work.url.path)) : nil
     defer { counters?.close() }
+    let instructions = request.countInstructions ? try InstructionCounter.open().get() : nil
     var results: [Measurement] = []
     let registry = BackendRegistry.standard()
     for name in request.backends {
@@ -134,7 +171,7 @@ public enum AdapterOverhead {
           backend: name, settings: entry.settings, operation: operation, request: request)
         let sides = Sides(
           backend: name, descriptor: descriptor, variant: try descriptor.variant(entry.settings),
-          work: work, path: path, counters: counters, shouldStop: shouldStop)
+          work: work, path: path, counters: counters, instructions: instructions, shouldStop: shouldStop)
         results.append(
           operation == .insert
             ? try sides.insert(path.articles, repetitions: request.repetitions)

@@ -82,6 +82,32 @@ public struct OverheadReport: Codable, Sendable {
           + "≤ \(row.operation.goal)×\(row.meetsAdapterGoal ? "" : " ✗") | \(workload?.claim.text ?? "no interval") | "
           + "≤ \(AdapterOverhead.workloadGoal)×\(row.meetsWorkloadGoal ? "" : " ✗") | \(row.equalWork) |")
     }
+    return lines.joined(separator: "\n") + instructionsTable
+  }
+
+  /// The instructions per operation of each side over its timed span and their ratios (callgrind, one counted
+  /// round: exact where the work is deterministic), after a blank line; empty when none were counted.
+  public var instructionsTable: String {
+    let counted = rows.filter { $0.instructions != nil }
+    guard !counted.isEmpty else { return "" }
+    func perOp(_ value: Int64?, _ row: AdapterOverhead.Measurement) -> String {
+      value.map { MarkdownTable.grouped((Double($0) / Double(max(row.count, 1))).rounded()) } ?? "—"
+    }
+    func ratio(_ value: Double?) -> String { value.map { String(format: "%.3f×", $0) } ?? "—" }
+    var lines = [
+      "",
+      "",
+      "Instructions per operation over each side's timed span (callgrind; the kernel's work is not in them):",
+      "",
+      "| backend | operation | C instr/op | adapter instr/op | workload instr/op | adapter/C | workload/adapter |",
+      "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in counted {
+      let counts = row.instructions!
+      lines.append(
+        "| \(row.backend) | \(row.operation.rawValue) | \(perOp(counts.c, row)) | \(perOp(counts.adapter, row)) | "
+          + "\(perOp(counts.workload, row)) | \(ratio(counts.adapterRatio)) | \(ratio(counts.workloadRatio)) |")
+    }
     return lines.joined(separator: "\n")
   }
 

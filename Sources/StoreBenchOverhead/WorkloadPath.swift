@@ -58,15 +58,17 @@ struct WorkloadPath {
 
   /// One repetition in a fresh directory of `work`: its timed seconds and the checksum its verification returned;
   /// throws with the row's error when it did not verify.
-  func run(round: Int, in work: WorkDirectory, counters: CostCounters?) throws -> (seconds: Double, checksum: String) {
+  func run(round: Int, in work: WorkDirectory, counters: CostCounters?, instructions: InstructionCounter? = nil)
+    throws -> (seconds: Double, checksum: String, instructions: Int64?)
+  {
     let directory = try work.subdirectory("\(planned.backend.name)-\(planned.workload.name)-workload\(round)")
     defer { work.retire(directory) }
-    let sample = planned.runOnce(round: round, in: directory, counters: counters)
+    let sample = planned.runOnce(round: round, in: directory, counters: counters, region: instructions)
     guard sample.status == .ok else {
       throw VerificationError(
         "the \(planned.workload.name) workload on \(planned.backend.name) [\(planned.variant)] (\(sample.status)): "
           + sample.error)
     }
-    return (sample.wallSeconds, sample.checksum)
+    return (sample.wallSeconds, sample.checksum, sample.costs[.instructions])
   }
 }

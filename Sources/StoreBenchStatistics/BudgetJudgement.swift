@@ -15,6 +15,8 @@ public struct BudgetJudgement: Sendable, Equatable {
     case largest
     /// The nearest rank of this percentile over the repetitions.
     case percentile(Int)
+    /// A counting pass's count (one repetition, exact where the work is deterministic): the figure, decided.
+    case counted
   }
 
   public enum Outcome: String, Sendable, Equatable {
@@ -34,8 +36,10 @@ public struct BudgetJudgement: Sendable, Equatable {
   public init?(_ values: [Double], basis: Basis) {
     guard !values.isEmpty else { return nil }
     let sorted = values.sorted()
-    (count, exact) = (sorted.count, sorted.count >= 2 && sorted.first == sorted.last)
+    (count, exact) = (sorted.count, basis == .counted || (sorted.count >= 2 && sorted.first == sorted.last))
     switch basis {
+    case .counted:
+      (figure, interval) = (sorted[sorted.count - 1], nil)
     case .median:
       figure = Statistics.median(ofSorted: sorted)
       interval = MedianInterval(sorted: sorted)

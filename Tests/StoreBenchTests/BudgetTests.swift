@@ -85,7 +85,8 @@ struct BudgetTests {
       Self.refusal("budgets:\n  - {metric: p98_us, max: 5ms}\n").hasSuffix(
         "budgets[0].metric: unknown metric 'p98_us'; metrics: p50_us, p90_us, p99_us, p999_us, max_us, "
           + "syncs_per_op, write_calls_per_op, written_bytes_per_op, files_created_per_op, "
-          + "written_bytes_per_day, store_bytes, store_alloc_bytes, peak_memory_bytes"))
+          + "written_bytes_per_day, store_bytes, store_alloc_bytes, peak_memory_bytes, instructions_per_op, "
+          + "allocations_per_op, allocated_bytes_per_op"))
     #expect(
       Self.refusal("budgets:\n  - {workload: insrt, metric: p99_us, max: 5ms}\n")
         == "b.yaml: budgets[0]: no row of \(Self.run) matches workload 'insrt', backend '*', variant '*'")

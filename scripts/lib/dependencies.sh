@@ -1,6 +1,6 @@
 # Installs the system packages storebench builds against, when missing (Debian/Ubuntu).
 # Sourced by scripts/bench and scripts/test. Uses sudo when not root.
-STOREBENCH_APT_PACKAGES=(libsqlite3-dev liblmdb-dev libgdbm-dev pkg-config fuse3 libfuse3-dev)
+STOREBENCH_APT_PACKAGES=(libsqlite3-dev liblmdb-dev libgdbm-dev pkg-config fuse3 libfuse3-dev valgrind binutils)
 
 # ensure_system_packages [PACKAGE…]: the given packages, or STOREBENCH_APT_PACKAGES.
 ensure_system_packages() {

@@ -52,6 +52,16 @@ extension Comparison {
       if low >= 1 - threshold && high <= 1 + threshold { return .unchanged }
       return .inconclusive
     }
+    if metric.pass != nil {
+      // A counting pass counts each row once, exactly where its work is deterministic: the one count per side is
+      // compared against the threshold. A workload whose work depends on timing does other work run to run.
+      guard !options.timingDependentWorkloads.contains(key.workload) else {
+        return finding(.underpowered, method: "counted once; this workload's work depends on timing")
+      }
+      return finding(
+        classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold),
+        method: "counted exactly (\(metric.pass!.rawValue) pass)")
+    }
     if !options.timingDependentWorkloads.contains(key.workload), identical(baseline, current) {
       return finding(
         classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold),

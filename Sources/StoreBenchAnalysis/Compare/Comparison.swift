@@ -12,6 +12,8 @@ public struct Comparison {
     public var name: String { column.name }
     /// A counted cost (``CountedCost``), total or per operation.
     public var isCount: Bool { id.countedCost != nil }
+    /// The counting pass that counts the metric (nil: the timed repetitions do, or it is not a count).
+    public var pass: CountingPass? { id.countedCost?.cost.pass }
 
     /// Deterministic metrics are compared by median with their own threshold, without statistics:
     /// they catch regressions that timing noise hides.
@@ -162,15 +164,22 @@ public struct Comparison {
         fixed: options.drift)
     var judged: [(ComparisonKey, Metric, [Double], [Double])] = []
     var metrics = options.metrics
-    if metrics.contains(where: \.isCount),
+    func notCompared(_ reason: String) {
+      if options.requireCounts { problems.append(reason) } else { warnings.append(reason) }
+    }
+    if metrics.contains(where: { $0.isCount && $0.pass == nil }),
       let reason = CostCounters.Availability.incomparability(
         baseline: baseline.counters, current: current.counters)
     {
-      metrics.removeAll(where: \.isCount)
-      if options.requireCounts {
-        problems.append("counts not compared: \(reason)")
-      } else {
-        warnings.append("counts not compared: \(reason)")
+      metrics.removeAll { $0.isCount && $0.pass == nil }
+      notCompared("counts not compared: \(reason)")
+    }
+    for pass in CountingPass.allCases where metrics.contains(where: { $0.pass == pass }) {
+      if let reason = CostCounters.Availability.passIncomparability(
+        pass, baseline: baseline.counters, current: current.counters)
+      {
+        metrics.removeAll { $0.pass == pass }
+        notCompared("\(pass.rawValue) counts not compared: \(reason)")
       }
     }
     for metric in metrics {

@@ -12,7 +12,7 @@ extension CostCounters.Availability {
   }
 
   /// Whether any kernel event was counted (not root or `--no-counters` leave only the bytes, or nothing).
-  var countedEvents: Bool { counted.contains { !$0.isBytes } }
+  var countedEvents: Bool { counted.contains { $0.pass == nil && !$0.isProcessBytes } }
 
   /// Why two runs' counts cannot be compared (one not counted, counted on another file system, another way, or other
   /// costs); nil when they can.
@@ -30,11 +30,25 @@ extension CostCounters.Availability {
     if baseline.syncMethod != current.syncMethod {
       return "syncs were counted another way (baseline: \(baseline.syncMethod); current: \(current.syncMethod))"
     }
-    let before = Set(baseline.counted)
-    let after = Set(current.counted)
+    // The counting passes' costs are judged per pass (``passIncomparability(_:baseline:current:)``).
+    let before = Set(baseline.counted.filter { $0.pass == nil })
+    let after = Set(current.counted.filter { $0.pass == nil })
     if before != after {
       let only = before.symmetricDifference(after).map(\.rawValue).sorted().joined(separator: ", ")
       return "the runs counted different costs (\(only) on one side only)"
+    }
+    return nil
+  }
+
+  /// Why two runs' counts of a counting pass cannot be compared (a side that did not run the pass, or whose pass
+  /// failed: its environment.json says why); nil when both counted them.
+  static func passIncomparability(_ pass: CountingPass, baseline: Self?, current: Self?) -> String? {
+    for (record, side) in [(baseline, "the baseline"), (current, "the current run")] {
+      let cost = pass.costs[0]
+      guard let record, record.counted.contains(cost) else {
+        let reason = record?.missing[cost.rawValue] ?? "no counters in its environment.json"
+        return "\(side) has no \(pass.rawValue) counts (\(reason))"
+      }
     }
     return nil
   }

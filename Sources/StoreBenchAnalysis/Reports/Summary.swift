@@ -72,6 +72,11 @@ public struct SummaryBuilder {
     case .unsupported:
       row.unsupported += 1
       if row.firstError.isEmpty { row.firstError = sample.error }
+    case .counted:
+      // A counting pass's row: its counts join the medians (they are its only values); no time, no status.
+      for column in columns.medianColumns {
+        if let value = sample.number(column) { row.values[column, default: []].append(value) }
+      }
     }
     rows[sample.key] = row
   }

@@ -163,14 +163,15 @@ public struct RunFolder: Sendable {
   }
 
   /// samples.csv must hold exactly the repetitions summary.csv counts for each row (n + failed; one for an
-  /// unsupported row): fewer is a cut, more is another run's rows. `source` names the samples in errors.
+  /// unsupported row; a counting pass's `counted` row is none of them): fewer is a cut, more is another run's rows.
+  /// `source` names the samples in errors.
   public static func checkRepetitions(samples: Table, summary: Table, source: String) throws {
     func key(_ cells: [String: String]) -> String {
       [SampleColumn.workload, .backend, .variant, .size, .parameters].map { cells[$0] ?? "" }
         .joined(separator: "\u{1F}")
     }
     var present: [String: Int] = [:]
-    for row in samples.cells { present[key(row), default: 0] += 1 }
+    for row in samples.cells where row[.status] != RowStatus.counted.rawValue { present[key(row), default: 0] += 1 }
     var expected: [String: Int] = [:]
     for row in summary.cells {
       let count = (Int(row[.n] ?? "") ?? 0) + (Int(row[.failed] ?? "") ?? 0)

@@ -119,8 +119,13 @@ public struct Sample: Sendable {
     }
   }
 
-  /// The measured value of a numeric column; nil when the row is not ok or has no such value.
+  /// The measured value of a numeric column; nil when the row is not ok or has no such value. A counting pass's row
+  /// (``RowStatus/counted``) has only its passes' counts.
   public func number(_ column: SampleColumn) -> Double? {
+    if status == .counted {
+      guard let (cost, perOp) = column.countedCost, cost.pass != nil, let count = costs[cost] else { return nil }
+      return perOp ? (ops > 0 ? Double(count) / Double(ops) : nil) : Double(count)
+    }
     guard status == .ok else { return nil }
     switch column {
     case .wallSeconds: return wallSeconds

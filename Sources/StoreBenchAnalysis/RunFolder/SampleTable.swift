@@ -24,7 +24,7 @@ public struct SampleTable {
   public let source: String
   public private(set) var rows: [Row]
   /// Every row's cells as read, in the file's column order.
-  public let cells: [[String]]
+  public private(set) var cells: [[String]]
   /// The file's header.
   public let header: [String]
   /// The columns the table was read by: their numbers are checked and kept in ``Row/values`` (a column the set does
@@ -109,6 +109,12 @@ public struct SampleTable {
   /// Rewrites every row's variant text with `upgrade(backend, variant)`: a run recorded before a backend gained a
   /// setting names its variant without it, and `upgrade` spells it as today's binary does (the new setting at its
   /// default, which reproduces the old behaviour), so the rows still match. Cells are left as read.
+  /// Keeps the rows whose key `keep` accepts (`compare --filter`), their cells with them.
+  public mutating func keepRows(where keep: (RowKey) -> Bool) {
+    let kept = rows.indices.filter { keep(rows[$0].key) }
+    (rows, cells) = (kept.map { rows[$0] }, kept.map { cells[$0] })
+  }
+
   public mutating func upgradeVariants(_ upgrade: (_ backend: String, _ variant: String) -> String) {
     rows = rows.map { row in
       let key = RowKey(
@@ -185,10 +191,11 @@ public struct SampleTable {
     }
   }
 
-  /// The ok values of `metric` per row identity (scenario, workload, backend, variant, size, parameters, dataset).
+  /// The ok values of `metric` per row identity (scenario, workload, backend, variant, size, parameters, dataset);
+  /// a counting pass's counts come from its `counted` row.
   func values(of metric: SampleColumn) -> [ComparisonKey: [Double]] {
     var grouped: [ComparisonKey: [Double]] = [:]
-    for row in rows where row.status == .ok {
+    for row in rows where row.status == .ok || row.status == .counted {
       if let value = row.values[metric] { grouped[row.comparisonKey, default: []].append(value) }
     }
     return grouped
@@ -197,10 +204,11 @@ public struct SampleTable {
   /// Every row identity present, ok or not.
   var keys: Set<ComparisonKey> { Set(rows.map(\.comparisonKey)) }
 
-  /// The status of each row identity: failed if any repetition failed, ok if any was ok, else unsupported.
+  /// The status of each row identity: failed if any repetition failed, ok if any was ok, else unsupported (a counting
+  /// pass's row says nothing about it).
   var statuses: [ComparisonKey: RowStatus] {
     var statuses: [ComparisonKey: RowStatus] = [:]
-    for row in rows {
+    for row in rows where row.status != .counted {
       switch (statuses[row.comparisonKey], row.status) {
       case (.failed?, _), (_, .failed): statuses[row.comparisonKey] = .failed
       case (.ok?, _), (_, .ok): statuses[row.comparisonKey] = .ok

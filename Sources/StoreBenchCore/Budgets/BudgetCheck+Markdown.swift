@@ -32,9 +32,10 @@ extension BudgetCheck {
 
   static let method =
     "a latency, count or bytes per operation is judged on the upper end of its median's 95% interval (on the "
-    + "median, with its n, where too few repetitions give none); a size on its largest repetition. A budget is kept "
-    + "or broken on \(minimumRepetitions) repetitions, or on repetitions that all agree; on fewer it is not measured "
-    + "enough."
+    + "median, with its n, where too few repetitions give none); a size on its largest repetition; instructions and "
+    + "allocations per operation on the count of their counting pass. A budget is kept or broken on "
+    + "\(minimumRepetitions) repetitions, on repetitions that all agree, or on a counting pass's count; on fewer it is "
+    + "not measured enough."
 
   private func table(_ verdicts: [Verdict]) -> [String] {
     ["| | budget | row | measured | limit |", "|---|---|---|---|---:|"]

@@ -91,8 +91,13 @@ public struct BudgetCheck: Sendable {
     let row = key.name
     let metric = budget.metric
     let unit = metric.unit
-    let ok = repetitions.filter { $0.status == .ok }
+    let ok = repetitions.filter { $0.status == (metric.pass == nil ? .ok : .counted) }
     guard !ok.isEmpty else {
+      if let pass = metric.pass, repetitions.contains(where: { $0.status == .ok }) {
+        throw BudgetError(
+          "\(file): \(budget.path): row \(row) has no \(metric.column) (the run did not count it: storebench run "
+            + "--count \(pass.rawValue))")
+      }
       let first = repetitions[0]
       return Verdict(
         budget: budget, row: row, judged: nil,
@@ -109,10 +114,13 @@ public struct BudgetCheck: Sendable {
       values.append(value * factor)
     }
     // The one rule budgets are judged by (advise's too): ``BudgetJudgement``.
-    let judgement = BudgetJudgement(values, basis: metric.judgedOnLargest ? .largest : .median)!
+    let judgement = BudgetJudgement(
+      values, basis: metric.pass != nil ? .counted : metric.judgedOnLargest ? .largest : .median)!
     let judged = judgement.judged
     var evidence: String
-    if metric.judgedOnLargest {
+    if let pass = metric.pass {
+      evidence = "counted exactly in the \(pass.rawValue) pass: \(unit.format(judged))"
+    } else if metric.judgedOnLargest {
       evidence = "largest of n=\(values.count): \(unit.format(judged))"
     } else {
       let (median, interval) = (judgement.figure, judgement.interval)

@@ -87,6 +87,8 @@ public struct BudgetFile: Sendable {
 public enum BudgetMetric: CaseIterable, Sendable {
   case p50, p90, p99, p999, maxLatency, syncsPerOp, writeCallsPerOp, writtenBytesPerOp, filesCreatedPerOp
   case writtenBytesPerDay, storeBytes, storeAllocatedBytes, peakMemory
+  /// Counted in a counting pass (`storebench run --count`): one exact count per row.
+  case instructionsPerOp, allocationsPerOp, allocatedBytesPerOp
 
   /// The samples.csv column.
   public var column: SampleColumn {
@@ -103,6 +105,9 @@ public enum BudgetMetric: CaseIterable, Sendable {
     case .storeBytes: .storeBytes
     case .storeAllocatedBytes: .storeAllocatedBytes
     case .peakMemory: .maxRSSKiB
+    case .instructionsPerOp: .instructionsPerOp
+    case .allocationsPerOp: .allocationsPerOp
+    case .allocatedBytesPerOp: .allocatedBytesPerOp
     }
   }
 
@@ -128,10 +133,13 @@ public enum BudgetMetric: CaseIterable, Sendable {
   /// for the median's interval.
   public var judgedOnLargest: Bool { [.storeBytes, .storeAllocatedBytes, .peakMemory].contains(self) }
 
+  /// The counting pass that counts the metric (its row is the case's `counted` one); nil: the timed repetitions.
+  public var pass: CountingPass? { column.countedCost?.cost.pass }
+
   public var unit: BudgetUnit {
     switch self {
     case .p50, .p90, .p99, .p999, .maxLatency: .microseconds
-    case .syncsPerOp, .writeCallsPerOp, .filesCreatedPerOp: .count
+    case .syncsPerOp, .writeCallsPerOp, .filesCreatedPerOp, .instructionsPerOp, .allocationsPerOp: .count
     default: .bytes
     }
   }

@@ -23,16 +23,22 @@ final class RepetitionRunner {
   let slowdown: [String: Double]
   /// The test seam's targets (``TestExtraSync``); nil in every real run.
   let extraSync: TestExtraSync?
+  /// The test seam's planted instructions and allocations (``TestExtraWork``); nil in every real run.
+  let extraWork: TestExtraWork?
   /// Counts each repetition's costs over its timed region (nil: not counted).
   let counters: CostCounters?
+  /// A counting pass's counter (``CountingPass``), started and stopped with ``counters`` (nil: a timed run).
+  let region: (any RegionCounter)?
   /// ``RegionMarks`` around each counted region (verification only).
   let markRegion = RegionMarks.enabled()
 
   init(
     plan: RunPlan, workDirectory: WorkDirectory, childExecutable: URL?, slowdown: TestSlowdown? = nil,
     extraSync: TestExtraSync? = nil, counters: CostCounters? = nil, keptFills: URL? = nil,
-    bound: RepetitionBound? = nil
+    bound: RepetitionBound? = nil, region: (any RegionCounter)? = nil, extraWork: TestExtraWork? = nil
   ) {
+    self.region = region
+    self.extraWork = extraWork
     self.bound = bound
     self.plan = plan
     self.workDirectory = workDirectory
@@ -65,7 +71,7 @@ final class RepetitionRunner {
       if !planned.workload.startsCold { PageCache.warm(kept) }
       let sample = Self.run(
         planned, round: round, in: kept, storeIsFilled: true, childExecutable: childExecutable,
-        seams: seams(planned), counters: counters, prior: prior, bound: bound)
+        seams: seams(planned), counters: counters, prior: prior, bound: bound, region: region)
       keepOrRetire(kept, caseIndex: caseIndex, sample: sample, reusable: reusable)
       return sample
     }
@@ -86,7 +92,7 @@ final class RepetitionRunner {
     let sample = Self.run(
       planned, round: round, in: directory, storeIsFilled: false, templates: sharing,
       childExecutable: childExecutable, seams: seams(planned), counters: counters,
-      prior: prior, bound: bound)
+      prior: prior, bound: bound, region: region)
     keepOrRetire(directory, caseIndex: caseIndex, sample: sample, reusable: reusable)
     return sample
   }
@@ -97,6 +103,7 @@ final class RepetitionRunner {
     return TestSeams(
       slowdown: slowdown["\(backend)/\(workload)"] ?? slowdown[backend] ?? 0,
       extraSync: extraSync?.applies(backend: backend, workload: workload) ?? false,
+      extraWork: extraWork?.work(backend: backend, workload: workload),
       markRegion: markRegion)
   }
 
@@ -112,7 +119,8 @@ final class RepetitionRunner {
   static func run(
     _ planned: RunPlan.Case, round: Int, in directory: URL, storeIsFilled: Bool = false,
     templates: FillSharing? = nil, childExecutable: URL?, seams: TestSeams = TestSeams(),
-    counters: CostCounters? = nil, prior: BudgetTally = BudgetTally(), bound: RepetitionBound? = nil
+    counters: CostCounters? = nil, prior: BudgetTally = BudgetTally(), bound: RepetitionBound? = nil,
+    region: (any RegionCounter)? = nil
   ) -> Sample {
     var sample = Sample(key: planned.key, repetition: round, dataset: planned.data.fingerprint)
     if planned.workload.requiresStore { sample.durability = planned.backend.promise(planned.variant).rawValue }
@@ -145,7 +153,7 @@ final class RepetitionRunner {
     do {
       try measure(
         planned.data, repetition, requiresStore: planned.workload.requiresStore, into: &sample,
-        phase: &phase, directory: directory, seams: seams, counters: counters,
+        phase: &phase, directory: directory, seams: seams, counters: counters, region: region,
         budget: planned.budget?.budget)
       sample.status = .ok
     } catch let error as StoreError {
@@ -165,7 +173,7 @@ final class RepetitionRunner {
   private static func measure<Case: WorkloadCase>(
     _ workloadCase: Case, _ run: Repetition, requiresStore: Bool,
     into sample: inout Sample, phase: inout String, directory: URL,
-    seams: TestSeams, counters: CostCounters?, budget: LatencyBudget?
+    seams: TestSeams, counters: CostCounters?, region: (any RegionCounter)?, budget: LatencyBudget?
   ) throws {
     let prepareStart = monotonicNanoseconds()
     if requiresStore { try run.openInitialStore() }
@@ -181,21 +189,25 @@ final class RepetitionRunner {
     let cpuBefore = CPUTime.now()
     if seams.markRegion { RegionMarks.mark() }
     counters?.start()
+    region?.start()
     let start = monotonicNanoseconds()
     var measured: Measured<Case.Outcome>?
     do {
       measured = try workloadCase.measure(prepared, run)
       try run.commitPending()
       if seams.extraSync { try TestExtraSync.sync(directory, times: measured!.ops) }
+      if let work = seams.extraWork { work.plant(times: measured!.ops) }
     } catch is BudgetStopped {
       // Cut short by its budget: what was timed is the evidence; nothing is left to verify.
       measured = nil
     } catch {
+      region?.stop()
       counters?.stop()
       throw error
     }
     TestSlowdown.stretch(since: start, by: seams.slowdown)
     let end = run.clockStopped ?? monotonicNanoseconds()
+    region?.stop()
     counters?.stop()
     if seams.markRegion { RegionMarks.mark() }
     let cpuAfter = CPUTime.now()
@@ -221,6 +233,7 @@ final class RepetitionRunner {
       if let stop = run.latencies.stop { run.note(.budgetStop, stop.rawValue) }
     }
     sample.costs = counters?.read() ?? [:]
+    if let region { sample.costs.merge(try region.read()) { _, counted in counted } }
     // A child's kernel events count in this process's inherited counters; its bytes (from its own /proc/self/io)
     // reach this process's only when it is reaped, so the workload adds what its children counted.
     for (cost, bytes) in run.childBytes where sample.costs[cost] != nil { sample.costs[cost]! += bytes }

@@ -120,6 +120,7 @@ public struct RepetitionSchedule {
     case .failed: cases[index].stop = .failed
     case .unsupported: cases[index].stop = .unsupported
     case .ok: if !warmup { cases[index].stop = decide(index, runElapsed: runElapsed) }
+    case .counted: preconditionFailure("a counting pass's row is not a repetition of the schedule")
     }
     return counts
   }

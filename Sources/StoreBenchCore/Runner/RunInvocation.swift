@@ -17,6 +17,10 @@ public struct RunInvocation {
   /// ``RunRequest/scenarioFile``: that file holds its text (``Scenario/stamped(file:bytes:)``), so the run records
   /// what `--resume` reads back.
   public var scenario: Scenario?
+  /// This invocation is a counting pass's child (`storebench count-pass`; ``Runner/Options/countingChild``).
+  public var countingChild: CountingPass?
+  /// The child's shard of the cases (``Runner/Options/countingShard``).
+  public var countingShard: (index: Int, count: Int)?
 
   public init(_ request: RunRequest) { self.request = request }
 
@@ -50,6 +54,9 @@ public struct RunInvocation {
         previous = nil
       }
       if let given = self.scenario, previous == nil {
+        guard request.countingPasses.isEmpty else {
+          throw Runner.ResumeError("counting passes (--count) need a scenario file; this run was given a value")
+        }
         scenario = given
       } else {
         if let file = request.scenarioFile { request.scenarioFile = try BundledScenarios.resolve(file) }
@@ -98,6 +105,9 @@ public struct RunInvocation {
       options.request = request
       options.binaryHash = binaryHash
       options.counters = request.counters
+      options.countingPasses = request.countingPasses
+      options.countingChild = countingChild
+      options.countingShard = countingShard
       options.keptFills = request.keptFills.map { URL(fileURLWithPath: $0, isDirectory: true) }
       let result = try Runner(backends: backendRegistry, workloads: workloadRegistry).run(
         scenario, options: options)

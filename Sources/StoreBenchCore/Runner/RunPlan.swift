@@ -13,7 +13,7 @@ public struct RunPlan {
   }
 
   public let scenario: Scenario
-  public let cases: [Case]
+  public private(set) var cases: [Case]
   public let datasets: [RunEnvironment.DatasetRecord]
 
   /// Builds the plan; generating the datasets is the slow part.
@@ -102,6 +102,21 @@ public struct RunPlan {
     /// Generated records (articles, messages, users, settings, cache keys) over every distinct data set.
     public var records = 50_000_000
     public init() {}
+  }
+
+  /// Keeps every `count`-th case from `shard` (a counting pass's child runs one shard of the cases).
+  mutating func keepShard(_ shard: Int, of count: Int) {
+    cases = cases.enumerated().filter { $0.offset % count == shard }.map(\.element)
+  }
+
+  /// Drops the cases whose work depends on timing (a counting pass cannot judge their counts).
+  mutating func removeTimingDependent() {
+    cases.removeAll { $0.workload.resultDependsOnTiming }
+  }
+
+  /// Drops every case's budget (a counting pass's child: the tool's slowdown would break them all).
+  mutating func removeBudgets() {
+    for index in cases.indices { cases[index].budget = nil }
   }
 
   /// Counts the cases and generated records `scenario` asks for, without generating anything; throws a

@@ -35,6 +35,8 @@ public struct RunRequest: Codable, Sendable, Equatable {
   public var limits = RunPlan.Limits()
   /// Count syncs, system calls, bytes and faults per repetition (`--no-counters` turns it off).
   public var counters = true
+  /// The counting passes to run after the timed repetitions (`--count instructions,allocations`).
+  public var countingPasses: [CountingPass] = []
   /// A directory (which must exist) where the run keeps its filled stores, and finds those an earlier run of the
   /// same command kept there (advise's probe hands its fills to its run); nil: they go with the work directory.
   public var keptFills: String?
@@ -54,6 +56,7 @@ public struct RunRequest: Codable, Sendable, Equatable {
     request.resume = directory
     request.limits = limits
     request.counters = counters
+    request.countingPasses = countingPasses
     return request
   }
 

@@ -32,6 +32,14 @@ public struct Runner {
     public var counters = false
     /// Where filled stores are kept past the run (``RunRequest/keptFills``); nil: in the work directory.
     public var keptFills: URL?
+    /// The counting passes to run after the timed repetitions (``CountingPasses``; they need ``request`` and
+    /// ``childExecutable``).
+    public var countingPasses: [CountingPass] = []
+    /// This run is a counting pass's child (`storebench count-pass`): its pass's counter runs in every region, and
+    /// no budget or repetition bound applies (the tool slows the work down).
+    public var countingChild: CountingPass?
+    /// The counting pass's child runs every `count`-th case from `index` (nil: every case).
+    public var countingShard: (index: Int, count: Int)?
 
     public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
       self.workdir = workdir
@@ -52,7 +60,7 @@ public struct Runner {
     public let totalCases: Int
   }
 
-  /// Samples that cannot continue this run.
+  /// Samples that cannot continue this run, or a run that cannot count as asked.
   public struct ResumeError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
@@ -80,10 +88,18 @@ public struct Runner {
     if let slowdown { warnings.append(slowdown.warning) }
     let extraSync = try TestExtraSync()
     if let extraSync { warnings.append(extraSync.warning) }
+    let extraWork = try TestExtraWork()
+    if let extraWork { warnings.append(extraWork.warning) }
     for warning in warnings { options.progress("WARNING: \(warning)") }
 
+    let region = try options.countingChild.map { try $0.counter().get() }
     options.progress("generating data (seed \(scenario.seed))…")
-    let plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
+    var plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
+    if region != nil {
+      plan.removeBudgets()
+      plan.removeTimingDependent()
+    }
+    if let shard = options.countingShard { plan.keepShard(shard.index, of: shard.count) }
     let workDirectory = try WorkDirectory(
       in: options.workdir, prefix: "storebench-", removedOnSignal: options.interrupt)
     defer { workDirectory.remove() }
@@ -103,6 +119,7 @@ public struct Runner {
       strategies: plan.budgetedStrategies)
     options.progress("repetitions: \(policy)")
     var interrupted = false
+    var passes = CountingPasses.Outcome()
     // The workloads' own tables (``Workload/tables``), by file: their header and the verified repetitions' rows.
     var tables: [String: (header: [String], rows: [[String]])] = [:]
     for case_ in plan.cases {
@@ -117,7 +134,8 @@ public struct Runner {
         plan: plan, workDirectory: workDirectory,
         childExecutable: options.childExecutable, slowdown: slowdown, extraSync: extraSync,
         counters: counters, keptFills: options.keptFills,
-        bound: RepetitionBound(policy: policy, interrupt: options.interrupt))
+        bound: region == nil ? RepetitionBound(policy: policy, interrupt: options.interrupt) : nil,
+        region: region, extraWork: extraWork)
       let clockStart = monotonicNanoseconds()
       func elapsed() -> Double { earlier + Double(monotonicNanoseconds() - clockStart) / 1_000_000_000 }
       var round = 0
@@ -181,6 +199,13 @@ public struct Runner {
           planned.key, stopped: state.stop?.rawValue ?? (interrupted ? "interrupted" : ""),
           caseSeconds: state.spent)
       }
+      if !interrupted && !options.countingPasses.isEmpty {
+        passes = try runPasses(plan: plan, options: options, schedule: schedule)
+        for sample in passes.samples {
+          try samples.append(sample)
+          summary.add(sample)
+        }
+      }
       try samples.finish()
     } catch {
       samples.discard()
@@ -194,6 +219,9 @@ public struct Runner {
     manifest.repetitionPolicy = scenario.policy.description
     manifest.repetitionPolicyValues = .init(scenario.policy)
     manifest.counters = counters?.availability ?? CostCounters.Availability.off(fileSystem: fileSystem)
+    for (pass, reason) in passes.missing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      manifest.counters = manifest.counters?.with(pass, missingBecause: reason)
+    }
     manifest.binaryHash = options.binaryHash
     manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
     let finished = schedule.cases.count { $0.stop != nil }
@@ -215,6 +243,21 @@ public struct Runner {
       interrupted: interrupted, finishedCases: finished, totalCases: plan.cases.count)
   }
 
+  /// Runs the counting passes (``CountingPasses``) once every case has its timed repetitions.
+  private func runPasses(plan: RunPlan, options: Options, schedule: RepetitionSchedule) throws
+    -> CountingPasses.Outcome
+  {
+    guard let request = options.request, let executable = options.childExecutable else {
+      throw ResumeError(
+        "counting passes need the run's request and the storebench executable (storebench run --count)")
+    }
+    let oneEach = schedule.cases.reduce(0.0) { $0 + $1.meanCost }
+    return CountingPasses(
+      passes: options.countingPasses, request: request, executable: executable, workdir: options.workdir,
+      interrupt: options.interrupt, progress: options.progress
+    ).run(plan: plan, seconds: CountingPasses.deadline(forOneRepetitionOfEachCase: oneEach))
+  }
+
   /// Feeds an interrupted run's samples back in: each becomes a measured repetition of its case (written again
   /// as it was), so the run goes on where it stopped. Returns the seconds those repetitions took, which count
   /// against the run's budget.
@@ -225,7 +268,7 @@ public struct Runner {
     guard let table else { return 0 }
     let index = Dictionary(plan.cases.enumerated().map { ($0.element.key, $0.offset) }) { first, _ in first }
     var seconds = 0.0
-    for (row, sample) in zip(table.cells, table.samples()) {
+    for (row, sample) in zip(table.cells, table.samples()) where sample.status != .counted {
       guard let caseIndex = index[sample.key] else {
         throw ResumeError(
           "\(table.source): row \(sample.key.workload) \(sample.key.backend) [\(sample.key.variant)] "

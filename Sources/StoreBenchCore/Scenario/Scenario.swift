@@ -164,6 +164,26 @@ public struct Scenario: Sendable {
     return copy
   }
 
+  /// The rows of `keys` that `--filter patterns` keeps, by the rule ``filtered(_:)`` keeps cases by: a pattern may
+  /// name workloads, `backend[variant]`s or backends; an axis no pattern names stays whole. Throws when no row is
+  /// named.
+  public static func rows(_ keys: some Collection<RowKey>, filtered patterns: [String]) throws -> Set<RowKey> {
+    guard !patterns.isEmpty else { return Set(keys) }
+    let matches = { (text: String) in patterns.contains { Glob.matches($0, text) } }
+    let workloadNamed = keys.contains { matches($0.workload) }
+    let backendNamed = keys.contains { matches("\($0.backend)[\($0.variant)]") || matches($0.backend) }
+    guard workloadNamed || backendNamed else {
+      throw ScenarioError(
+        file: "", path: "--filter",
+        message: "\(patterns.joined(separator: ", ")) matches no workload and no backend[variant] of these runs")
+    }
+    return Set(
+      keys.filter { key in
+        (!workloadNamed || matches(key.workload))
+          && (!backendNamed || matches("\(key.backend)[\(key.variant)]") || matches(key.backend))
+      })
+  }
+
   /// A scenario made on the command line, without a file: every backend spec (its defaults where no setting is
   /// given) × every workload, at `sizes` of each workload's size parameter (its default size when empty).
   public static func adHoc(

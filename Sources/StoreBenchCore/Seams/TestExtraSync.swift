@@ -45,6 +45,8 @@ struct TestSeams {
   var slowdown = 0.0
   /// ``TestExtraSync``: one more sync per app operation.
   var extraSync = false
+  /// ``TestExtraWork``: instructions and allocations planted per app operation.
+  var extraWork: TestExtraWork.Work?
   /// ``RegionMarks``: mark the counted region for an outside tool.
   var markRegion = false
 }

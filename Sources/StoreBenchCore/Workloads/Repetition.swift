@@ -178,13 +178,13 @@ public final class Repetition {
   /// operations as an app's user does (`shared`); the span still bounds what the counted costs cover.
   public func timeWork(nanoseconds: UInt64) { workNanoseconds = nanoseconds }
 
-  /// Bytes counted by child processes the timed operation ran and has not reaped (``CountedCost/isBytes`` costs),
+  /// Bytes counted by child processes the timed operation ran and has not reaped (``CountedCost/isProcessBytes`` costs),
   /// added to the row's counted costs.
   public private(set) var childBytes: [CountedCost: Int64] = [:]
 
   /// Measure: adds a child's own byte counts (``childBytes``).
   public func addChildBytes(_ costs: [CountedCost: Int64]) {
-    for (cost, value) in costs where cost.isBytes { childBytes[cost, default: 0] += value }
+    for (cost, value) in costs where cost.isProcessBytes { childBytes[cost, default: 0] += value }
   }
 
   /// Adds a row of `cells` (the table's own columns, in order) to the workload's `table` (``Workload/tables``).

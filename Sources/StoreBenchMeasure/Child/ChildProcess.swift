@@ -68,10 +68,15 @@ public final class ChildProcess {
   /// Prepares the child; with `input`, its standard input is a pipe the parent writes with ``send(_:)``
   /// (otherwise it inherits the parent's). Every pipe is close-on-exec in the parent, so no other child holds
   /// one open: a child sees the end of its input when this parent closes it or dies.
-  public init(executable: URL, arguments: [String], input withInput: Bool = false) throws {
+  /// `environment`: variables set in the child beside this process's.
+  public init(
+    executable: URL, arguments: [String], input withInput: Bool = false, environment extra: [String: String] = [:]
+  ) throws {
     path = executable.path
     argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-    environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    environment =
+      ProcessInfo.processInfo.environment.merging(extra) { _, given in given }.map { strdup("\($0.key)=\($0.value)") }
+      + [nil]
     posix_spawn_file_actions_init(actions)
     posix_spawnattr_init(attributes)
     posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP))

@@ -62,7 +62,7 @@ enum ArchitectureRules {
   /// The library wrappers and C modules are the libraries themselves, not backends: the rule skips them.
   static let libraryModules: Set = [
     "SQLiteAPI", "LMDBAPI", "GDBMAPI", "CSQLite", "CLMDB", "CGDBM", "CBaselines", "CFuse3", "PageCacheLayer",
-    "CPerfEvent",
+    "CPerfEvent", "CValgrind",
   ]
 
   /// No backend's name or key outside `Sources/StoreBenchBackends/`: a string literal that is a backend's name

@@ -69,7 +69,7 @@ public final class CostCounters {
     var events: [(cost: CountedCost, fd: Int32)] = []
     let tasks = threadIDs()
     let traceFS = TraceFS.find()
-    for cost in CountedCost.allCases where !cost.isBytes {
+    for cost in CountedCost.allCases where cost.pass == nil && !cost.isProcessBytes {
       switch openEvents(for: cost, fileSystem: fileSystem, tasks: tasks, traceFS: traceFS) {
       case .success(let descriptors): events += descriptors.map { (cost, $0) }
       case .failure(let reason): missing[cost.rawValue] = reason.description
@@ -77,9 +77,12 @@ public final class CostCounters {
     }
     let io = openDescriptor("/proc/self/io", O_RDONLY | O_CLOEXEC)
     if io < 0 {
-      for cost in CountedCost.allCases where cost.isBytes {
+      for cost in CountedCost.allCases where cost.isProcessBytes {
         missing[cost.rawValue] = "/proc/self/io cannot be read: \(String(cString: strerror(errno)))"
       }
+    }
+    for cost in CountedCost.allCases where cost.pass != nil {
+      missing[cost.rawValue] = "counted in a pass of its own: storebench run --count \(cost.pass!.rawValue)"
     }
     let counted = CountedCost.allCases.filter { missing[$0.rawValue] == nil }
     let method =

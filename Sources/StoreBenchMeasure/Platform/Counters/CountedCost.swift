@@ -1,6 +1,7 @@
 /// A cost storebench counts over a timed region: the process, every thread it runs there, and the children the
 /// region starts. Each is a sum of kernel events (``EventSource``), except the two byte counts, which come from
-/// `/proc/self/io`.
+/// `/proc/self/io`, and the costs a counting pass counts in a repetition of its own (``pass``): instructions under
+/// callgrind, allocations through an interposed allocator.
 public enum CountedCost: String, CaseIterable, Sendable, Codable {
   /// Durability barriers where the file system does the work: fsync, fdatasync, O_SYNC/O_DSYNC writes and
   /// msync(MS_SYNC) (ext4's sync-file tracepoint), plus sync, syncfs and sync_file_range with a wait.
@@ -24,11 +25,31 @@ public enum CountedCost: String, CaseIterable, Sendable, Codable {
   case contextSwitches = "context_switches"
   /// Page-cache pages the region dirtied, by write calls or through a shared mapping (the writeback tracepoint).
   case pagesDirtied = "pages_dirtied"
+  /// Instructions this process executed in the region, counted by callgrind (``CountingPass/instructions``).
+  case instructions
+  /// Calls that allocated memory: malloc, calloc, realloc, posix_memalign, valloc (``CountingPass/allocations``).
+  case allocations
+  /// Bytes those calls requested.
+  case allocatedBytes = "allocated_bytes"
+  /// free calls.
+  case frees
 }
 
 extension CountedCost {
-  /// Whether the cost is in bytes, from `/proc/self/io` (else a count of kernel events).
-  public var isBytes: Bool { self == .writtenBytes || self == .readBytesLogical }
+  /// Whether the cost is in bytes (else a count).
+  public var isBytes: Bool { self == .writtenBytes || self == .readBytesLogical || self == .allocatedBytes }
+
+  /// The counting pass that counts the cost in a repetition of its own; nil: every timed repetition counts it.
+  public var pass: CountingPass? {
+    switch self {
+    case .instructions: .instructions
+    case .allocations, .allocatedBytes, .frees: .allocations
+    default: nil
+    }
+  }
+
+  /// Whether a timed repetition counts it from `/proc/self/io` (the two byte counts).
+  public var isProcessBytes: Bool { self == .writtenBytes || self == .readBytesLogical }
 
   /// One line for the column table.
   public var summary: String {
@@ -53,6 +74,15 @@ extension CountedCost {
     case .pagesDirtied:
       "page-cache folios made dirty, by write calls or through a shared mapping (writeback tracepoint; "
         + "a folio is one 4 KiB page, or more where the file system uses large folios)"
+    case .instructions:
+      "instructions this process executed, counted exactly by callgrind in the instructions pass (`run --count "
+        + "instructions`): the library's code, the backend's Swift, the workload's loop and the harness's calls "
+        + "inside the region; not the kernel's work (the syscall counts are for that) nor a launched child's"
+    case .allocations:
+      "malloc, calloc, realloc, posix_memalign and valloc calls of this process, counted in the allocations pass "
+        + "(`run --count allocations`, an interposed allocator)"
+    case .allocatedBytes: "bytes those allocation calls requested (allocations pass)"
+    case .frees: "free calls (allocations pass)"
     }
   }
 }
@@ -113,6 +143,9 @@ extension CountedCost {
     case .contextSwitches: return .success([.software(3)])
     case .pagesDirtied: return .success([.tracepoint("writeback", "writeback_dirty_folio")])
     case .writtenBytes, .readBytesLogical: return .success([])
+    case .instructions, .allocations, .allocatedBytes, .frees:
+      return .failure(
+        CounterUnavailable("counted in a pass of its own (storebench run --count \(pass!.rawValue)), not here"))
     }
   }
 }
@@ -120,5 +153,5 @@ extension CountedCost {
 /// Why a cost is not counted (its cells stay empty, never zero).
 public struct CounterUnavailable: Error, Sendable, CustomStringConvertible {
   public let description: String
-  init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }
