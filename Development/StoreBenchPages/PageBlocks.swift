@@ -207,10 +207,15 @@ final class PageBlocks {
 
   /// "took 21 min 25 s ([run](results/example/))": the quote the claims lint checks against environment.json.
   private func runTime(_ run: URL, link: String) -> String {
-    guard let seconds = RunEnvironment.read(run)?.duration else { return "run time not recorded" }
-    let whole = Int(seconds.rounded())
-    let text = whole >= 60 ? "\(whole / 60) min \(whole % 60) s" : "\(whole) s"
-    return "took \(text) ([run](\(self.link(link))/))"
+    let environment = RunEnvironment.read(run)
+    guard let seconds = environment?.duration else { return "run time not recorded" }
+    func clock(_ seconds: Double) -> String {
+      let whole = Int(seconds.rounded())
+      return whole >= 60 ? "\(whole / 60) min \(whole % 60) s" : "\(whole) s"
+    }
+    // A run with counting passes (`--count`): how much of its time they were.
+    let passes = environment?.countingSeconds.map { "; \(clock($0)) of it the counting passes (`--count all`)" } ?? ""
+    return "took \(clock(seconds)) ([run](\(self.link(link))/))\(passes)"
   }
 
   /// The scenario file's `description:` line, else its first comment line.

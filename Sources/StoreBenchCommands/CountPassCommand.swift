@@ -3,15 +3,16 @@ import Foundation
 import StoreBenchCore
 
 /// `storebench count-pass` (hidden): a counting pass's child (``CountingPass``). The parent run starts it under
-/// callgrind or with the allocation interposer preloaded; it runs the parent's recorded request once per case (no
-/// warm-up, no budgets) with the pass's counter in every region, into `--out`, which the parent reads and removes.
+/// callgrind or with the allocation interposer preloaded; it runs the parent's recorded request on its cases: one
+/// uncounted warm-up round, then one repetition each with the pass's counter in its region (no budgets), into
+/// `--out`, which the parent reads and removes.
 struct CountPassCommand: ParsableCommand {
   static let configuration = CommandConfiguration.internal(
     "count-pass", abstract: "Internal: run a request once per case with a counting pass's counter (a run's child).")
 
   @Option(help: "instructions or allocations.") var pass: String
   @Option(help: "The parent run's recorded request, as JSON.") var request: String
-  @Option(help: "Every N-th case from I (I/N).") var shard = "0/1"
+  @Option(help: "The plan's cases to run, by index (comma-separated).") var cases: String
   @Option(help: "The output directory (must not exist).") var out: String
   @Option(help: "Parent of the work directory.") var workdir: String
   @Option(name: .customLong("max-cases")) var maxCases: Int
@@ -21,9 +22,9 @@ struct CountPassCommand: ParsableCommand {
     guard let pass = CountingPass(rawValue: pass) else {
       throw ValidationError("--pass: expected instructions or allocations")
     }
-    let parts = shard.split(separator: "/").compactMap { Int($0) }
-    guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else {
-      throw ValidationError("--shard: expected I/N with 0 ≤ I < N")
+    let indices = cases.split(separator: ",").compactMap { Int($0) }
+    guard !indices.isEmpty, indices.count == cases.split(separator: ",").count else {
+      throw ValidationError("--cases: expected case indices, comma-separated")
     }
     var request = try failing(.badInput) { try JSONDecoder().decode(RunRequest.self, from: Data(self.request.utf8)) }
     request.output = out
@@ -32,13 +33,14 @@ struct CountPassCommand: ParsableCommand {
     request.limits.records = maxRecords
     request.counters = false
     request.countingPasses = []
-    request.policy.warmup = 0
+    // One warm-up round, uncounted (``Runner``), then the counted repetition.
+    request.policy.warmup = 1
     request.policy.repetitions = 1
     request.policy.budgetSeconds = nil
     request.policy.caseSeconds = nil
     var invocation = RunInvocation(request)
     invocation.countingChild = pass
-    invocation.countingShard = (parts[0], parts[1])
+    invocation.countingCases = indices
     invocation.childExecutable = RunningExecutable.url
     invocation.interrupt = InterruptRequest.install()
     defer { invocation.interrupt.uninstall() }

@@ -53,6 +53,8 @@ public struct RunEnvironment: Codable, Sendable {
   /// How the run counted its costs: the file system, how syncs were counted, why any cost was not (nil: a run
   /// from before counting).
   public var counters: CostCounters.Availability?
+  /// Seconds the counting passes took (`run --count`), part of the run's ``duration``; nil: none ran.
+  public var countingSeconds: Double?
   public var startedAt: String?
   public var finishedAt: String?
 
@@ -116,6 +118,7 @@ public struct RunEnvironment: Codable, Sendable {
     case repetitionPolicyValues = "repetition_policy_values"
     case resumedFrom = "resumed_from"
     case binaryHash = "binary_hash"
+    case countingSeconds = "counting_seconds"
     case startedAt = "started_at"
     case finishedAt = "finished_at"
   }
@@ -142,7 +145,7 @@ public struct RunEnvironment: Codable, Sendable {
     )
     (repetitionPolicy, repetitionPolicyValues) = (value(.repetitionPolicy), value(.repetitionPolicyValues))
     (warnings, interrupted, resumedFrom) = (value(.warnings), value(.interrupted), value(.resumedFrom))
-    (binaryHash, counters) = (value(.binaryHash), value(.counters))
+    (binaryHash, counters, countingSeconds) = (value(.binaryHash), value(.counters), value(.countingSeconds))
     (startedAt, finishedAt) = (value(.startedAt), value(.finishedAt))
   }
 

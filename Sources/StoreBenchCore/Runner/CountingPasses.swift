@@ -3,12 +3,13 @@ import Foundation
 /// Runs a run's counting passes (``CountingPass``) after its timed repetitions: each pass runs in child processes of
 /// its own — `storebench count-pass` under `valgrind --tool=callgrind --instr-atstart=no` (``CallgrindLaunch``) for
 /// instructions, with ordo-one/malloc-interposer preloaded for allocations — that run the same scenario, seed and
-/// selection once per case (no warm-up, no budgets, no repetition bound: the tools slow the work down), with the
+/// selection once per case (after one uncounted warm-up round; no budgets, no repetition bound: the tools slow the work down), with the
 /// pass's counter started and stopped exactly where the cost counters are. Each case gets one `counted` row holding
 /// every pass's counts.
 ///
-/// A workload whose work depends on timing (``Workload/resultDependsOnTiming``: `shared`, how far the extension got)
-/// is not counted: its counts would differ run to run and no gate could judge them.
+/// A workload whose work depends on timing (``Workload/workDependsOnTiming``: `shared`, how far the extension got;
+/// `sync-while-reading`, how often the UI thread reloaded) is not counted: its counts would differ run to run and no
+/// gate could judge them (and callgrind, running one thread at a time, took minutes over one such case).
 ///
 /// A timed repetition never runs under either tool: they are other processes, started once every timed repetition
 /// is done. The instructions pass, the slow one, is split into one shard per core (every n-th case), run side by side
@@ -32,11 +33,13 @@ struct CountingPasses {
     var missing: [CountingPass: String?] = [:]
   }
 
-  /// One child: a pass over every `count`-th case from `shard`.
+  /// One child: a pass over some of the plan's cases.
   private struct Job {
     let pass: CountingPass
-    let shard: Int
-    let count: Int
+    /// The plan's indices of its cases.
+    let cases: [Int]
+    /// The longest it may take.
+    let seconds: Double
     let scratch: URL
     let output: String
     var launch: CallgrindLaunch?
@@ -44,8 +47,9 @@ struct CountingPasses {
     var failure: String?
   }
 
-  /// Runs every pass over `plan`'s cases; `seconds`: the longest a pass may take.
-  func run(plan: RunPlan, seconds: Double) -> Outcome {
+  /// Runs every pass over `plan`'s cases; `costs`: each case's mean seconds a timed repetition took (the
+  /// children's deadlines come from them).
+  func run(plan: RunPlan, costs: [Double]) -> Outcome {
     var outcome = Outcome()
     let scratch: URL
     do {
@@ -58,22 +62,24 @@ struct CountingPasses {
     defer { try? FileManager.default.removeItem(at: scratch) }
     progress(
       "counting passes: \(passes.map(\.rawValue).joined(separator: ", ")), once per case (\(plan.cases.count) cases)…")
+    let countable = plan.cases.indices.filter { !plan.cases[$0].workload.workDependsOnTiming }
     var jobs: [Job] = []
     for pass in passes {
-      let count = pass == .instructions ? min(shards, plan.cases.count) : 1
-      for shard in 0..<max(count, 1) {
-        let directory = scratch.appendingPathComponent("\(pass.rawValue)-\(shard)")
+      let shares = pass == .instructions ? Self.deal(countable, into: shards) : [countable]
+      for (number, share) in shares.enumerated() where !share.isEmpty {
+        let directory = scratch.appendingPathComponent("\(pass.rawValue)-\(number)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var job = Job(
-          pass: pass, shard: shard, count: max(count, 1), scratch: directory,
-          output: directory.appendingPathComponent("run").path)
+          pass: pass, cases: share,
+          seconds: Self.deadline(forOneRepetitionOfEach: share.reduce(0) { $0 + costs[$1] }, cases: share.count),
+          scratch: directory, output: directory.appendingPathComponent("run").path)
         start(&job)
         jobs.append(job)
       }
     }
     var tables: [CountingPass: [SampleTable]] = [:]
     for index in jobs.indices {
-      let result = finish(&jobs[index], seconds: seconds)
+      let result = finish(&jobs[index])
       switch result {
       case .success(let table): tables[jobs[index].pass, default: []].append(table)
       case .failure(let reason):
@@ -93,14 +99,27 @@ struct CountingPasses {
     return outcome
   }
 
-  /// How long a pass may take, from the timed repetitions: callgrind runs a region about 50 times slower and the
-  /// rest of a repetition about 5 times; a pass gets 100 times one repetition of every case, and 10 minutes more.
-  static func deadline(forOneRepetitionOfEachCase seconds: Double) -> Double { 600 + 100 * seconds }
+  /// How long a child may take, from the timed repetitions of its cases: under callgrind a repetition runs 10 to 50
+  /// times slower, and each region costs about a second more (callgrind translates the code again when it switches
+  /// instrumentation); a child gets 100 times its cases' repetitions, 10 seconds a case and 10 minutes more.
+  static func deadline(forOneRepetitionOfEach seconds: Double, cases: Int) -> Double {
+    600 + 100 * seconds + 10 * Double(cases)
+  }
+
+  /// `cases` dealt into `count` shares in plan order, as cards (the i-th case to share i mod count): the same
+  /// scenario gives every share the same cases in the same order, run after run. What ran before a region in its
+  /// process moves its count (the allocator's state), so the shares must not depend on anything measured.
+  static func deal(_ cases: [Int], into count: Int) -> [[Int]] {
+    var shares = [[Int]](repeating: [], count: max(count, 1))
+    for (position, index) in cases.enumerated() { shares[position % shares.count].append(index) }
+    return shares
+  }
 
   private func merge(_ pass: CountingPass, _ table: SampleTable, plan: RunPlan, into counted: inout [RowKey: Sample]) {
     let dataset = Dictionary(plan.cases.map { ($0.key, $0.data.fingerprint) }) { first, _ in first }
+    let noteColumn = table.header.firstIndex(of: SampleColumn.note.rawValue)
     // A case the backend does not play has nothing to count: no counted row (its timed rows say unsupported).
-    for row in table.rows where dataset[row.key] != nil && row.status != .unsupported {
+    for (row, cells) in zip(table.rows, table.cells) where dataset[row.key] != nil && row.status != .unsupported {
       var sample =
         counted[row.key]
         ?? {
@@ -115,6 +134,10 @@ struct CountingPasses {
       } else if sample.ops != 0 && sample.ops != ops {
         // Per-operation counts need one count of operations: a pass that did other work is not a count of it.
         note("\(pass.rawValue) pass did \(ops) operations, an earlier pass \(sample.ops): not counted")
+      } else if row.values[SampleColumn.counted(pass.costs[0]).total] == nil {
+        // The child said why it did not count (a region whose work ran in a launched process).
+        let said = noteColumn.map { cells[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        note(said ?? "\(pass.rawValue) not counted")
       } else {
         sample.ops = ops
         for cost in pass.costs {
@@ -133,7 +156,8 @@ struct CountingPasses {
       return
     }
     let arguments = [
-      "count-pass", "--pass", job.pass.rawValue, "--shard", "\(job.shard)/\(job.count)", "--request", requestJSON,
+      "count-pass", "--pass", job.pass.rawValue, "--cases", job.cases.map(String.init).joined(separator: ","),
+      "--request", requestJSON,
       "--out", job.output, "--workdir", workdir.path, "--max-cases", String(request.limits.cases),
       "--max-records", String(request.limits.records),
     ]
@@ -168,9 +192,9 @@ struct CountingPasses {
   }
 
   /// Waits for one job's child and reads its samples.
-  private func finish(_ job: inout Job, seconds: Double) -> Result<SampleTable, CounterUnavailable> {
+  private func finish(_ job: inout Job) -> Result<SampleTable, CounterUnavailable> {
     guard let process = job.process else { return .failure(CounterUnavailable(job.failure ?? "not started")) }
-    process.limit(seconds: seconds) { [interrupt] in interrupt.signal != nil }
+    process.limit(seconds: job.seconds) { [interrupt] in interrupt.signal != nil }
     let outcome = process.wait()
     guard outcome.gaveUp == nil, !outcome.killedBySignal, outcome.exitCode == 0 else {
       let log = job.launch.flatMap { try? String(contentsOf: $0.log, encoding: .utf8) } ?? ""

@@ -51,9 +51,10 @@ final class RepetitionRunner {
 
   /// One repetition of case `caseIndex`, with the whole repetition's wall-clock time in `repetitionSeconds`.
   /// `prior`: the case's operations timed against its budget so far (``RepetitionSchedule/CaseState/budgetTally``).
-  func run(caseIndex: Int, round: Int, prior: BudgetTally = BudgetTally()) -> Sample {
+  /// `counted`: whether the counting pass's counter (``region``) counts this repetition (not a warm-up's).
+  func run(caseIndex: Int, round: Int, prior: BudgetTally = BudgetTally(), counted: Bool = true) -> Sample {
     let started = monotonicNanoseconds()
-    var sample = runInDirectory(caseIndex: caseIndex, round: round, prior: prior)
+    var sample = runInDirectory(caseIndex: caseIndex, round: round, prior: prior, region: counted ? region : nil)
     sample.repetitionSeconds = Double(monotonicNanoseconds() - started) / 1_000_000_000
     return sample
   }
@@ -63,7 +64,9 @@ final class RepetitionRunner {
     if let directory = filled.removeValue(forKey: caseIndex) { workDirectory.retire(directory) }
   }
 
-  private func runInDirectory(caseIndex: Int, round: Int, prior: BudgetTally) -> Sample {
+  private func runInDirectory(
+    caseIndex: Int, round: Int, prior: BudgetTally, region: (any RegionCounter)?
+  ) -> Sample {
     let planned = plan.cases[caseIndex]
     let reusable = planned.workload.leavesStoreUnchanged
     if let kept = filled.removeValue(forKey: caseIndex) {
@@ -188,6 +191,7 @@ final class RepetitionRunner {
     let ioBefore = ProcessIO.now()
     let cpuBefore = CPUTime.now()
     if seams.markRegion { RegionMarks.mark() }
+    let launchedBefore = region == nil ? 0 : ChildProcess.started
     counters?.start()
     region?.start()
     let start = monotonicNanoseconds()
@@ -233,7 +237,18 @@ final class RepetitionRunner {
       if let stop = run.latencies.stop { run.note(.budgetStop, stop.rawValue) }
     }
     sample.costs = counters?.read() ?? [:]
-    if let region { sample.costs.merge(try region.read()) { _, counted in counted } }
+    if let region {
+      let counts = try region.read()
+      if ChildProcess.started == launchedBefore {
+        sample.costs.merge(counts) { _, counted in counted }
+      } else {
+        // The operation's work ran in a child process: this process's counts are its waiting, which depends on
+        // timing; a counting pass counts one process.
+        run.appendNote(
+          "\(region.pass.rawValue) not counted: the operation's work runs in a child process it launched (a "
+            + "counting pass counts this process only)")
+      }
+    }
     // A child's kernel events count in this process's inherited counters; its bytes (from its own /proc/self/io)
     // reach this process's only when it is reaped, so the workload adds what its children counted.
     for (cost, bytes) in run.childBytes where sample.costs[cost] != nil { sample.costs[cost]! += bytes }

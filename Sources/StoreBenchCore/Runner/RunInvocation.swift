@@ -19,8 +19,8 @@ public struct RunInvocation {
   public var scenario: Scenario?
   /// This invocation is a counting pass's child (`storebench count-pass`; ``Runner/Options/countingChild``).
   public var countingChild: CountingPass?
-  /// The child's shard of the cases (``Runner/Options/countingShard``).
-  public var countingShard: (index: Int, count: Int)?
+  /// The child's share of the cases (``Runner/Options/countingCases``).
+  public var countingCases: [Int]?
 
   public init(_ request: RunRequest) { self.request = request }
 
@@ -107,7 +107,7 @@ public struct RunInvocation {
       options.counters = request.counters
       options.countingPasses = request.countingPasses
       options.countingChild = countingChild
-      options.countingShard = countingShard
+      options.countingCases = countingCases
       options.keptFills = request.keptFills.map { URL(fileURLWithPath: $0, isDirectory: true) }
       let result = try Runner(backends: backendRegistry, workloads: workloadRegistry).run(
         scenario, options: options)

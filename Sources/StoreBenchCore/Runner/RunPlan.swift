@@ -104,14 +104,13 @@ public struct RunPlan {
     public init() {}
   }
 
-  /// Keeps every `count`-th case from `shard` (a counting pass's child runs one shard of the cases).
-  mutating func keepShard(_ shard: Int, of count: Int) {
-    cases = cases.enumerated().filter { $0.offset % count == shard }.map(\.element)
-  }
-
-  /// Drops the cases whose work depends on timing (a counting pass cannot judge their counts).
-  mutating func removeTimingDependent() {
-    cases.removeAll { $0.workload.resultDependsOnTiming }
+  /// Keeps the cases at `indices` (a counting pass's child runs its share of the cases); throws on an index the plan
+  /// does not have.
+  mutating func keep(indices: [Int]) throws {
+    if let bad = indices.first(where: { !cases.indices.contains($0) }) {
+      throw Runner.ResumeError("case \(bad) is not in this plan of \(cases.count) cases")
+    }
+    cases = indices.sorted().map { cases[$0] }
   }
 
   /// Drops every case's budget (a counting pass's child: the tool's slowdown would break them all).

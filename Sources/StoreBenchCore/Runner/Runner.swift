@@ -38,8 +38,8 @@ public struct Runner {
     /// This run is a counting pass's child (`storebench count-pass`): its pass's counter runs in every region, and
     /// no budget or repetition bound applies (the tool slows the work down).
     public var countingChild: CountingPass?
-    /// The counting pass's child runs every `count`-th case from `index` (nil: every case).
-    public var countingShard: (index: Int, count: Int)?
+    /// The counting pass's child runs the plan's cases at these indices (nil: every case).
+    public var countingCases: [Int]?
 
     public init(workdir: URL, output: URL, commandLine: [String], progress: @escaping (String) -> Void) {
       self.workdir = workdir
@@ -95,11 +95,8 @@ public struct Runner {
     let region = try options.countingChild.map { try $0.counter().get() }
     options.progress("generating data (seed \(scenario.seed))…")
     var plan = try RunPlan(scenario: scenario, backends: backends, workloads: workloads)
-    if region != nil {
-      plan.removeBudgets()
-      plan.removeTimingDependent()
-    }
-    if let shard = options.countingShard { plan.keepShard(shard.index, of: shard.count) }
+    if region != nil { plan.removeBudgets() }
+    if let indices = options.countingCases { try plan.keep(indices: indices) }
     let workDirectory = try WorkDirectory(
       in: options.workdir, prefix: "storebench-", removedOnSignal: options.interrupt)
     defer { workDirectory.remove() }
@@ -120,6 +117,7 @@ public struct Runner {
     options.progress("repetitions: \(policy)")
     var interrupted = false
     var passes = CountingPasses.Outcome()
+    var countingSeconds: Double?
     // The workloads' own tables (``Workload/tables``), by file: their header and the verified repetitions' rows.
     var tables: [String: (header: [String], rows: [[String]])] = [:]
     for case_ in plan.cases {
@@ -150,8 +148,11 @@ public struct Runner {
         for caseIndex in plan.order(round: round)
         where schedule.runsThisRound(caseIndex) && !(warmup && schedule.cases[caseIndex].measured > 0) {
           if options.interrupt.signal != nil { break rounds }
+          // A counting pass counts measured repetitions only: its warm-up runs every code path once, uncounted,
+          // so that no count holds a one-time cost (lazy initialization, symbol binding) that whichever case ran
+          // first in the process would pay.
           var sample = repetitionRunner.run(
-            caseIndex: caseIndex, round: round, prior: schedule.cases[caseIndex].budgetTally)
+            caseIndex: caseIndex, round: round, prior: schedule.cases[caseIndex].budgetTally, counted: !warmup)
           // A repetition the signal cut short is not a result: the resumed run repeats it.
           if options.interrupt.signal != nil && sample.status != .ok { break rounds }
           if let rule = plan.cases[caseIndex].budget {
@@ -200,10 +201,17 @@ public struct Runner {
           caseSeconds: state.spent)
       }
       if !interrupted && !options.countingPasses.isEmpty {
+        let passesStart = monotonicNanoseconds()
         passes = try runPasses(plan: plan, options: options, schedule: schedule)
-        for sample in passes.samples {
-          try samples.append(sample)
-          summary.add(sample)
+        countingSeconds = Double(monotonicNanoseconds() - passesStart) / 1e9
+        if options.interrupt.signal != nil {
+          // Stopped during the passes: the timed rows are whole; `--resume` runs the passes again.
+          interrupted = true
+        } else {
+          for sample in passes.samples {
+            try samples.append(sample)
+            summary.add(sample)
+          }
         }
       }
       try samples.finish()
@@ -219,6 +227,7 @@ public struct Runner {
     manifest.repetitionPolicy = scenario.policy.description
     manifest.repetitionPolicyValues = .init(scenario.policy)
     manifest.counters = counters?.availability ?? CostCounters.Availability.off(fileSystem: fileSystem)
+    manifest.countingSeconds = countingSeconds
     for (pass, reason) in passes.missing.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
       manifest.counters = manifest.counters?.with(pass, missingBecause: reason)
     }
@@ -226,7 +235,9 @@ public struct Runner {
     manifest.resumedFrom = options.resumeFrom.map { _ in options.output.deletingLastPathComponent().path }
     let finished = schedule.cases.count { $0.stop != nil }
     if interrupted {
-      manifest.interrupted = "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
+      manifest.interrupted =
+        "\(options.interrupt.signalName): \(finished) of \(plan.cases.count) cases finished"
+        + (countingSeconds != nil ? "; the counting passes were stopped (--resume runs them again)" : "")
     }
     try AtomicFile.write(
       CSVFormat.encode(summary.csvRows), to: options.output.appendingPathComponent("summary.csv"))
@@ -251,11 +262,10 @@ public struct Runner {
       throw ResumeError(
         "counting passes need the run's request and the storebench executable (storebench run --count)")
     }
-    let oneEach = schedule.cases.reduce(0.0) { $0 + $1.meanCost }
     return CountingPasses(
       passes: options.countingPasses, request: request, executable: executable, workdir: options.workdir,
       interrupt: options.interrupt, progress: options.progress
-    ).run(plan: plan, seconds: CountingPasses.deadline(forOneRepetitionOfEachCase: oneEach))
+    ).run(plan: plan, costs: schedule.cases.map(\.meanCost))
   }
 
   /// Feeds an interrupted run's samples back in: each becomes a measured repetition of its case (written again

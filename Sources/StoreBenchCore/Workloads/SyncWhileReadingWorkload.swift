@@ -9,6 +9,8 @@ import Foundation
 public struct SyncWhileReadingWorkload: Workload {
   public init() {}
   public let name = "sync-while-reading"
+  /// The UI thread reloads the screen as often as it can while the sync runs.
+  public let workDependsOnTiming = true
 
   public func missingNotes(_ notes: [SampleColumn: String]) -> String? {
     Int(notes[.reads] ?? "") ?? 0 >= 1 && notes[.note]?.hasPrefix("concurrency: ") == true

@@ -33,6 +33,12 @@ public protocol Workload: Sendable {
   /// with several processes the store ends with whatever each managed to do (`shared`). Such a workload's checksum
   /// is not compared across backends.
   var resultDependsOnTiming: Bool { get }
+  /// Whether the work a repetition does — not only what it leaves — depends on timing: threads or processes that run
+  /// side by side, each doing as much as it manages in the time (`sync-while-reading`'s UI thread reloads the screen
+  /// until the sync ends). The counting passes (`run --count`) do not count such a workload: its instructions and
+  /// allocations per operation would differ run to run, and callgrind runs one thread at a time. Defaults to
+  /// ``resultDependsOnTiming``.
+  var workDependsOnTiming: Bool { get }
   /// Checks relations between parameters (each is already within its range); throws a message.
   func validate(_ parameters: WorkloadParameters) throws
   /// Generates the workload's data for one parameter set.
@@ -91,6 +97,8 @@ extension Workload {
   public var startsCold: Bool { false }
 
   public var resultDependsOnTiming: Bool { false }
+
+  public var workDependsOnTiming: Bool { resultDependsOnTiming }
 
   public func generatedRecords(_ parameters: WorkloadParameters) -> Int? { nil }
 

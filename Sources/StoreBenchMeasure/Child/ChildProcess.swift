@@ -1,5 +1,6 @@
 import Foundation
 import StoreBenchContract
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -103,6 +104,11 @@ public final class ChildProcess {
     for pointer in argv + environment { free(pointer) }
   }
 
+  /// How many children this process has started, process-wide (a counting pass leaves out a region that started one:
+  /// its work is in another process, and this one's waiting for it depends on timing).
+  public static var started: Int { startedCount.withLock { $0 } }
+  private static let startedCount = Mutex(0)
+
   /// Starts the child.
   public func spawn() throws {
     let rc = posix_spawn(&pid, path, actions, attributes, argv, environment)
@@ -114,6 +120,7 @@ public final class ChildProcess {
       pid = 0
       throw HarnessError(.childProcess, SystemError("posix_spawn", path: path, code: rc))
     }
+    Self.startedCount.withLock { $0 += 1 }
     if killedWhenParentExitsAtOnce { LiveChildren.add(pid) }
   }
 
