@@ -20,14 +20,14 @@ struct OverheadInstructions {
     guard let executable = RunningExecutable.url else {
       return .failure(CounterUnavailable("the storebench executable cannot be found"))
     }
-    let scratch: URL
+    let work: WorkDirectory
     do {
-      scratch = try FileManager.default.url(
-        for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: workdir, create: true)
+      work = try WorkDirectory(in: workdir, prefix: "storebench-counting-", removedOnSignal: interrupt)
     } catch {
       return .failure(CounterUnavailable("no scratch directory in \(workdir.path): \(error)"))
     }
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    defer { work.remove() }
+    let scratch = work.url
     let output = scratch.appendingPathComponent("instructions.json")
     var arguments = [
       "overhead", "--instructions-child", "--reps", "1", "--count", String(request.count), "--stored",

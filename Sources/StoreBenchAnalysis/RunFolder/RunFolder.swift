@@ -163,19 +163,28 @@ public struct RunFolder: Sendable {
   }
 
   /// samples.csv must hold exactly the repetitions summary.csv counts for each row (n + failed; one for an
-  /// unsupported row; a counting pass's `counted` row is none of them): fewer is a cut, more is another run's rows.
-  /// `source` names the samples in errors.
+  /// unsupported row), and a counting pass's `counted` row with counts exactly where summary.csv has their median:
+  /// fewer is a cut, more is another run's rows. `source` names the samples in errors.
   public static func checkRepetitions(samples: Table, summary: Table, source: String) throws {
     func key(_ cells: [String: String]) -> String {
       [SampleColumn.workload, .backend, .variant, .size, .parameters].map { cells[$0] ?? "" }
         .joined(separator: "\u{1F}")
     }
+    // The passes' counts per operation: a counted row holds them, and summary.csv their median.
+    let passColumns = CountedCost.allCases.filter { $0.pass != nil }.map { SampleColumn.counted($0).perOp }
     var present: [String: Int] = [:]
-    for row in samples.cells where row[.status] != RowStatus.counted.rawValue { present[key(row), default: 0] += 1 }
+    for row in samples.cells {
+      let counted = row[.status] == RowStatus.counted.rawValue
+      // A counted row without counts (a region that launched a child) is in no median: it says why, nothing more.
+      guard !counted || passColumns.contains(where: { !(row[$0] ?? "").isEmpty }) else { continue }
+      present[key(row), default: 0] += 1
+    }
     var expected: [String: Int] = [:]
     for row in summary.cells {
       let count = (Int(row[.n] ?? "") ?? 0) + (Int(row[.failed] ?? "") ?? 0)
-      expected[key(row), default: 0] += max(count, row[.status] == RowStatus.unsupported.rawValue ? 1 : 0)
+      let counted = passColumns.contains { !(row[.median($0)] ?? "").isEmpty } ? 1 : 0
+      expected[key(row), default: 0] +=
+        max(count, row[.status] == RowStatus.unsupported.rawValue ? 1 : 0) + counted
     }
     for (name, count) in expected.sorted(by: { $0.key < $1.key }) where present[name, default: 0] != count {
       let label = name.split(separator: "\u{1F}", omittingEmptySubsequences: false).prefix(4).joined(

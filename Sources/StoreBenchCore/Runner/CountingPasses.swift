@@ -51,15 +51,16 @@ struct CountingPasses {
   /// children's deadlines come from them).
   func run(plan: RunPlan, costs: [Double]) -> Outcome {
     var outcome = Outcome()
-    let scratch: URL
+    // The children's outputs, in the run's work directory's parent: removed when done or at a signal.
+    let work: WorkDirectory
     do {
-      scratch = try FileManager.default.url(
-        for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: workdir, create: true)
+      work = try WorkDirectory(in: workdir, prefix: "storebench-counting-", removedOnSignal: interrupt)
     } catch {
       for pass in passes { outcome.missing[pass] = .some("no scratch directory in \(workdir.path): \(error)") }
       return outcome
     }
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    defer { work.remove() }
+    let scratch = work.url
     progress(
       "counting passes: \(passes.map(\.rawValue).joined(separator: ", ")), once per case (\(plan.cases.count) cases)…")
     let countable = plan.cases.indices.filter { !plan.cases[$0].workload.workDependsOnTiming }
