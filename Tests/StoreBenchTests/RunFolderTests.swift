@@ -141,6 +141,38 @@ struct RunFolderTests {
     #expect(refusal(more)?.message.contains("rows of another run") == true)
   }
 
+  @Test(
+    "counted rows are owed where summary.csv has their medians (dropped, they are a cut); a child's run owes none")
+  func countedRowsAgree() throws {
+    let run = try RunFolder(packageRoot.appendingPathComponent("results/baseline/smoke").path)
+    let status = try #require(run.samples.column("status"))
+    let perOp = CountedCost.allCases.filter { $0.pass != nil }.compactMap {
+      run.samples.column(SampleColumn.counted($0).perOp.rawValue)
+    }
+    let counted = run.samples.rows.filter { row in
+      row[status] == "counted" && perOp.contains { !row[$0].isEmpty }
+    }
+    try #require(!counted.isEmpty, "the committed baseline was recorded with --count")
+    var dropped = run.samples
+    dropped.rows.removeAll { $0[status] == "counted" }
+    #expect(throws: RunFolderError.self) {
+      try RunFolder.checkRepetitions(samples: dropped, summary: run.summary, source: "dropped")
+    }
+    // A child's run: no counted rows, and each repetition holds its case's counts.
+    let keyColumns = ["workload", "backend", "variant", "size", "parameters"].compactMap { run.samples.column($0) }
+    func key(_ row: [String]) -> [String] { keyColumns.map { row[$0] } }
+    var counts: [[String]: [String]] = [:]
+    for row in counted { counts[key(row)] = row }
+    var child = dropped
+    child.rows = dropped.rows.map { row in
+      guard let source = counts[key(row)] else { return row }
+      var row = row
+      for column in perOp { row[column] = source[column] }
+      return row
+    }
+    try RunFolder.checkRepetitions(samples: child, summary: run.summary, source: "child")
+  }
+
   @Test("an environment.json that is not a storebench run's ({}, another program's JSON) makes the folder not a run")
   func foreignEnvironment() throws {
     let temp = try TemporaryDirectory()

@@ -173,16 +173,22 @@ public struct RunFolder: Sendable {
     // The passes' counts per operation: a counted row holds them, and summary.csv their median.
     let passColumns = CountedCost.allCases.filter { $0.pass != nil }.map { SampleColumn.counted($0).perOp }
     var present: [String: Int] = [:]
+    // Rows whose repetitions carry the counts themselves (a counting child's own run): no counted row is owed.
+    var countedByRepetitions: Set<String> = []
     for row in samples.cells {
       let counted = row[.status] == RowStatus.counted.rawValue
+      let hasCounts = passColumns.contains(where: { !(row[$0] ?? "").isEmpty })
+      if !counted && hasCounts { countedByRepetitions.insert(key(row)) }
       // A counted row without counts (a region that launched a child) is in no median: it says why, nothing more.
-      guard !counted || passColumns.contains(where: { !(row[$0] ?? "").isEmpty }) else { continue }
+      guard !counted || hasCounts else { continue }
       present[key(row), default: 0] += 1
     }
     var expected: [String: Int] = [:]
     for row in summary.cells {
       let count = (Int(row[.n] ?? "") ?? 0) + (Int(row[.failed] ?? "") ?? 0)
-      let counted = passColumns.contains { !(row[.median($0)] ?? "").isEmpty } ? 1 : 0
+      let counted =
+        !countedByRepetitions.contains(key(row))
+          && passColumns.contains { !(row[.median($0)] ?? "").isEmpty } ? 1 : 0
       expected[key(row), default: 0] +=
         max(count, row[.status] == RowStatus.unsupported.rawValue ? 1 : 0) + counted
     }
