@@ -192,6 +192,10 @@ final class PageBlocks {
         ]
       }
       return lines
+    case "gate-power":
+      // scripts/gate-power's committed output: how small a regression each gate caught.
+      guard let path = options["power"] else { throw ValidationError("generated:gate-power needs power=PATH") }
+      return try GatePowerTable.render(root.appendingPathComponent(path), link: link(path))
     default:
       throw ValidationError("unknown generated block '\(name)'")
     }

@@ -39,14 +39,15 @@ struct CompareCommand: ParsableCommand {
         baseline: baseline, current: current, options: judging.comparisonOptions,
         csv: judging.csv, failOnImprovement: judging.failOnImprovement,
         allowUnderpowered: judging.allowUnderpowered, json: judging.json, filters: judging.filters,
-        page: judging.page))
+        page: judging.page, accepted: judging.acceptedPath))
   }
 
-  /// Runs a comparison, prints it, and returns the exit code (shared with `ab`).
+  /// Runs a comparison, prints it, and returns the exit code (shared with `ab`). `confirm` (ab's confirm pass) may
+  /// replace the first comparison's flagged findings before the accepted changes (`accepted`, a file) are applied.
   static func compare(
     baseline: String, current: String, options: Comparison.Options, csv: String?,
     failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false, filters: [String] = [],
-    page: SummaryOptions
+    page: SummaryOptions, accepted: String? = nil, confirm: ((Comparison) throws -> Comparison)? = nil
   ) -> Exit {
     if CrashInputs.isCrashFile(baseline) || CrashInputs.isCrashFile(current) {
       return compareCrashes(baseline: baseline, current: current, failOnImprovement: failOnImprovement)
@@ -58,8 +59,20 @@ struct CompareCommand: ParsableCommand {
       printError("storebench compare: \(error)")
       return .failure
     }
-    let comparison: Comparison
-    let inputs = SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current)
+    var comparison: Comparison
+    // The accepted-changes file is an input too: no page or CSV is ever written over it.
+    let inputs =
+      SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current)
+      + (accepted.map { [URL(fileURLWithPath: $0)] } ?? [])
+    let acceptedChanges: AcceptedChanges?
+    do {
+      acceptedChanges = try accepted.map {
+        try AcceptedChangesFile.read($0, columns: CommandEnvironment.current.columns)
+      }
+    } catch {
+      printError("storebench compare: --accepted: \(error)")
+      return .badInput
+    }
     do {
       if let csv { try StandaloneOutput.check(URL(fileURLWithPath: csv), inputs: inputs) }
     } catch {
@@ -87,7 +100,15 @@ struct CompareCommand: ParsableCommand {
         after.keepRows { kept.contains($0) }
       }
       comparison = Comparison(baseline: before, current: after, options: options)
+      if let confirm { comparison = try confirm(comparison) }
+      if let acceptedChanges {
+        comparison = acceptedChanges.apply(
+          to: comparison, commit: after.environment?["git_commit"] as? String)
+      }
       if let csv { try StandaloneOutput.write(CompareReport.csv(comparison), to: URL(fileURLWithPath: csv)) }
+    } catch let failure as CommandFailure {
+      printError(failure.message)
+      return failure.exit
     } catch {
       printError("storebench compare: \(error)")
       return .failure
@@ -210,6 +231,12 @@ struct CompareOptions: ParsableArguments {
   @Option(help: "Bootstrap resamples (at least 2000).") var resamples = 2000
   @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
   @Option(help: "Also write the findings as CSV to this file.") var csv: String?
+  @Option(
+    name: .customLong("accepted"),
+    help: ArgumentHelp(
+      "A file of accepted changes (accepted-changes.yaml): a regression or improvement an entry names passes "
+        + "with its reason; an entry that matched nothing is reported.", valueName: "file"))
+  var acceptedPath: String?
   @Flag(help: "Exit 4 when there are improvements and no regression.") var failOnImprovement = false
   @Flag(help: "Print the findings as JSON instead of Markdown.") var json = false
   @Flag(help: "Exit 0 rather than 5 when some rows are underpowered (too few repetitions to show a regression).")

@@ -105,11 +105,20 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "The smallest step or change reported, as a fraction or percentage.") var minChange = Fraction(
       0.05)
     @Option(help: "Earlier runs at the current level the newest commit needs to be tested.") var minHistory = 5
+    @Option(
+      name: .customLong("accepted"),
+      help: ArgumentHelp(
+        "A file of accepted changes (accepted-changes.yaml): a change of the newest commit an entry names passes "
+          + "with its reason; an entry that matched nothing is reported.", valueName: "file"))
+    var acceptedPath: String?
     @OptionGroup var page: SummaryOptions
 
     func run() throws {
-      let inputs = [URL(fileURLWithPath: database.db)]
+      let inputs = [URL(fileURLWithPath: database.db)] + (acceptedPath.map { [URL(fileURLWithPath: $0)] } ?? [])
       try page.checkTarget(inputs: inputs, command: "history check")
+      let accepted = try failing(.badInput) {
+        try acceptedPath.map { try AcceptedChangesFile.read($0, columns: CommandEnvironment.current.columns) }
+      }
       let history = try failing(.failure) { try database.open() }
       defer { try? history.close() }
       var check = HistoryCheck()
@@ -123,9 +132,10 @@ struct HistoryCommand: ParsableCommand {
         }
         return
       }
-      let result = check.check(series) { point in
+      var result = check.check(series) { point in
         (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? []
       }
+      if let accepted { result = result.accepting(accepted) }
       try page.write(inputs: inputs, command: "history check") {
         result.summary(fullReport: $0).escapingControlCharacters(keepingNewlines: true)
       }

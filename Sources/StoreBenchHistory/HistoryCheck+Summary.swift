@@ -22,6 +22,19 @@ extension HistoryCheck.Result {
       }
       lines.append("")
     }
+    let accepted = newest.filter { $0.verdict == .accepted }
+    if !accepted.isEmpty {
+      lines += ["**Accepted**", "", "| row | metric | ratio | entry | reason |", "|---|---|---:|---|---|"]
+      for item in accepted {
+        guard let match = item.accepted?.match else { continue }
+        let e = MarkdownTable.escape
+        lines.append(
+          "| \(e(item.key.rowName)) | \(item.key.metric.label) | ×\(Self.ratio(item.ratio ?? 1)) | "
+            + "\(e(match.path)) | \(e(match.reason)) |")
+      }
+      lines.append("")
+    }
+    if !warnings.isEmpty { lines += warnings.map { "- \(MarkdownTable.escape($0))" } + [""] }
     if let fullReport { lines.append("Full report: \(fullReport)") }
     return lines.joined(separator: "\n") + "\n"
   }

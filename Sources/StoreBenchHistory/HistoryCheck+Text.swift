@@ -77,6 +77,12 @@ extension HistoryCheck.Result {
               ))
         }
       }
+      for item in judged where item.verdict == .accepted {
+        guard let accepted = item.accepted else { continue }
+        lines.append(
+          "  accepted \(accepted.direction.rawValue): \(item.key.rowName) · \(item.key.metric.label): "
+            + "×\(Self.ratio(item.ratio ?? 1)) (\(accepted.match.path): \(accepted.match.reason))")
+      }
       let unchanged = judged.filter { $0.verdict == .unchanged }.count
       lines.append(
         "  unchanged: \(unchanged) series (Benjamini–Hochberg at \(check.falseDiscovery), "
@@ -91,6 +97,7 @@ extension HistoryCheck.Result {
       }
     }
     lines.append("")
+    lines += warnings.map { "Warning: \($0)" }
     lines.append("Verdict: \(verdict); exit \(regressions.isEmpty ? 0 : 2).")
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchAnalysis
 import StoreBenchContract
 import StoreBenchStatistics
 
@@ -47,6 +48,8 @@ public struct HistoryCheck: Sendable {
     public enum Verdict: String, Sendable {
       case regression, improvement, unchanged
       case notEnoughHistory = "not enough history"
+      /// A regression or improvement an entry of the accepted-changes file lets pass.
+      case accepted
     }
     public var key: HistorySeries.Key
     public var run: HistoryRun
@@ -57,6 +60,8 @@ public struct HistoryCheck: Sendable {
     public var baseline: Int
     /// The history's level and the newest value, as measured.
     public var levels: (before: Double, after: Double)?
+    /// The accepted change that let it pass, and the direction it went (nil: none).
+    public var accepted: (match: AcceptedChanges.Match, direction: AcceptedChanges.Direction)?
   }
 
   public struct Result: Sendable {
@@ -66,6 +71,36 @@ public struct HistoryCheck: Sendable {
     /// own at α, so about α of them show a step by chance.
     public var scannedTimeSeries: [String: Int] = [:]
     public var regressions: [Newest] { newest.filter { $0.verdict == .regression } }
+    /// The accepted-changes file's entries that matched nothing, said in the text and on the page.
+    public var warnings: [String] = []
+
+    /// The result with each regression or improvement of the newest commit that an entry accepts turned
+    /// `accepted` (its reason kept); an entry that matched nothing becomes a warning.
+    public func accepting(_ changes: AcceptedChanges) -> Result {
+      var result = self
+      var used: Set<String> = []
+      var commit: String?
+      for index in result.newest.indices {
+        let item = result.newest[index]
+        commit = commit ?? item.run.commit
+        let direction: AcceptedChanges.Direction? =
+          switch item.verdict {
+          case .regression: .regression
+          case .improvement: .improvement
+          default: nil
+          }
+        guard let direction,
+          let entry = changes.match(
+            workload: item.key.workload, backend: item.key.backend, variant: item.key.variant,
+            metric: item.key.metric.sampleColumn.rawValue, direction: direction, commit: item.run.commit)
+        else { continue }
+        used.insert(entry.path)
+        result.newest[index].verdict = .accepted
+        result.newest[index].accepted = (AcceptedChanges.Match(path: entry.path, reason: entry.reason), direction)
+      }
+      result.warnings += changes.unmatched(used: used, commit: commit)
+      return result
+    }
   }
 
   /// Checks every series. `newestSamples` gives the newest run's repetitions of a row (wall times), for its own

@@ -56,6 +56,19 @@ public struct HistorySeries: Sendable {
       }
     }
 
+    /// The samples.csv column the series' medians are of: the metric's name for `compare` and accepted changes.
+    public var sampleColumn: SampleColumn {
+      switch self {
+      case .time: .wallSeconds
+      case .syncs: .syncsPerOp
+      case .filesCreated: .filesCreatedPerOp
+      case .renames: .renamesPerOp
+      case .writtenBytes: .writtenBytesPerOp
+      case .instructions: .instructionsPerOp
+      case .allocations: .allocationsPerOp
+      }
+    }
+
     public var label: String {
       switch self {
       case .time: "median time (s)"

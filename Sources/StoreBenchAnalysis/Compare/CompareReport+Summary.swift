@@ -47,6 +47,46 @@ extension CompareReport {
       }
       lines.append("")
     }
+    let confirmed = comparison.findings.filter { $0.confirmation?.confirmed == true }
+    let cleared = comparison.findings.filter { $0.confirmation?.confirmed == false }
+    if !confirmed.isEmpty || !cleared.isEmpty {
+      lines += [
+        "**Confirm pass**: \(confirmed.count) flagged finding(s) confirmed on fresh rounds, \(cleared.count) cleared",
+        "",
+        "| outcome | workload | backend | variant | size | metric | first pass | confirm rounds | now |",
+        "|---|---|---|---|---:|---|---:|---:|---|",
+      ]
+      for f in confirmed + cleared {
+        guard let look = f.confirmation else { continue }
+        let e = MarkdownTable.escape
+        let first =
+          "\(look.verdict.rawValue) \(String(format: "%.3f", look.ratio))× (\(look.rounds) rounds)"
+        let now =
+          "\(f.verdict.rawValue)"
+          + (f.interval.map { String(format: ", 95%% CI %.3f–%.3f", $0.lowerBound, $0.upperBound) } ?? "")
+        lines.append(
+          "| \(look.confirmed ? "confirmed" : "cleared") | \(e(f.key.workload)) | \(e(f.key.backend)) | "
+            + "\(e(f.key.variant)) | \(f.key.size) | \(f.metric.name) | \(first) | \(look.confirmRounds) | \(now) |")
+      }
+      lines.append("")
+    }
+    let accepted = comparison.findings.filter { $0.accepted != nil }
+    if !accepted.isEmpty {
+      lines += [
+        "**Accepted** (\(accepted.count): changes a team meant to make, passed with their reasons)", "",
+        "| workload | backend | variant | size | metric | ratio | entry | reason |",
+        "|---|---|---|---:|---|---:|---|---|",
+      ]
+      for f in accepted {
+        let e = MarkdownTable.escape
+        lines.append(
+          "| \(e(f.key.workload)) | \(e(f.key.backend)) | \(e(f.key.variant)) | \(f.key.size) | \(f.metric.name) | "
+            + "\(String(format: "%.3f", f.ratio)) | \(e(f.accepted!.path)) | \(e(f.accepted!.reason)) |")
+      }
+      lines.append("")
+    }
+    let stale = comparison.warnings.filter { $0.hasPrefix("accepted change ") }
+    if !stale.isEmpty { lines += stale.map { "- \(MarkdownTable.escape($0))" } + [""] }
     if let durability, durability.hasRegression || durability.hasImprovement { lines += [durability.markdown] }
     if let fullReport { lines.append("Full report: \(fullReport)") }
     return lines.joined(separator: "\n") + "\n"

@@ -14,7 +14,8 @@ public enum CompareReport {
     lines += [
       "\(counts[.regression] ?? 0) regression(s), \(counts[.underpowered] ?? 0) underpowered, "
         + "\(counts[.improvement] ?? 0) improvement(s), \(counts[.withinDrift] ?? 0) within drift, "
-        + "\(counts[.inconclusive] ?? 0) inconclusive, \(counts[.unchanged] ?? 0) unchanged "
+        + "\(counts[.inconclusive] ?? 0) inconclusive, \(counts[.unchanged] ?? 0) unchanged"
+        + (counts[.accepted].map { ", \($0) accepted " } ?? " ")
         + "(threshold ±\(percent(options.threshold)), alpha \(options.alpha), "
         + "identical repetitions ±\(percent(options.deterministicThreshold)), bytes at least "
         + "\(MarkdownTable.grouped(options.minimumBytes)) B)",

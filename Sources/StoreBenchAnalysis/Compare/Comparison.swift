@@ -52,6 +52,8 @@ public struct Comparison {
     case regression, underpowered, improvement
     case withinDrift = "within drift"
     case inconclusive, unchanged
+    /// A regression or improvement that an entry of the accepted-changes file lets pass, with its reason.
+    case accepted
 
     public static func < (a: Self, b: Self) -> Bool {
       allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -73,6 +75,19 @@ public struct Comparison {
     /// How it was judged: "identical repetitions", "paired rounds, signed-rank", "bootstrap + Mann-Whitney",
     /// "bytes".
     public var method = ""
+    /// `ab`'s confirm pass: what the first pass said of a finding it flagged (nil: not flagged, or not `ab`).
+    public var confirmation: ConfirmPass.FirstLook?
+    /// The accepted change that let this regression or improvement pass, with its reason (nil: none matched).
+    public var accepted: AcceptedChanges.Match?
+
+    /// The finding's identity: its row and metric.
+    public var id: ID { ID(key: key, metric: metric.name) }
+
+    /// A finding's identity across two comparisons of the same rows (`ab`'s first and confirm passes).
+    public struct ID: Hashable, Sendable {
+      public let key: ComparisonKey
+      public let metric: String
+    }
   }
 
   public struct Options: Sendable {
@@ -107,6 +122,9 @@ public struct Comparison {
     /// of their rows are judged statistically, never as deterministic counts (the workload registry says which,
     /// ``Workload/resultDependsOnTiming``).
     public var timingDependentWorkloads: Set<String> = []
+    /// Judge only these findings (nil: every row and metric): `ab`'s confirm pass judges what its first pass flagged,
+    /// Bonferroni over them alone.
+    public var only: Set<Finding.ID>?
     public init() {}
   }
 
@@ -190,6 +208,7 @@ public struct Comparison {
           problems.append("\(metric.name) of \(key.label): values in baseline, none in current")
           continue
         }
+        if let only = options.only, !only.contains(Finding.ID(key: key, metric: metric.name)) { continue }
         judged.append((key, metric, beforeValues[key]!, now))
       }
     }
@@ -215,6 +234,14 @@ public struct Comparison {
           + "only `storebench ab` (interleaved) can tell")
     }
     warnings += EnvironmentDifference.warnings(baseline.environment, current.environment)
+    self.findings = findings.sorted { ($0.verdict, $0.key, $0.metric.name) < ($1.verdict, $1.key, $1.metric.name) }
+    self.warnings = warnings
+    self.problems = problems
+    self.drift = drift
+  }
+
+  /// A comparison made of parts: `ab`'s first pass with its confirmed findings, accepted changes applied.
+  public init(findings: [Finding], warnings: [String], problems: [String], drift: DriftModel?) {
     self.findings = findings.sorted { ($0.verdict, $0.key, $0.metric.name) < ($1.verdict, $1.key, $1.metric.name) }
     self.warnings = warnings
     self.problems = problems

@@ -105,7 +105,7 @@ final class RepetitionRunner {
     let (backend, workload) = (planned.backend.name, planned.workload.name)
     return TestSeams(
       slowdown: slowdown["\(backend)/\(workload)"] ?? slowdown[backend] ?? 0,
-      extraSync: extraSync?.applies(backend: backend, workload: workload) ?? false,
+      extraSyncRate: extraSync?.rate(backend: backend, workload: workload) ?? 0,
       extraWork: extraWork?.work(backend: backend, workload: workload),
       markRegion: markRegion)
   }
@@ -199,7 +199,9 @@ final class RepetitionRunner {
     do {
       measured = try workloadCase.measure(prepared, run)
       try run.commitPending()
-      if seams.extraSync { try TestExtraSync.sync(directory, times: measured!.ops) }
+      if seams.extraSyncRate > 0 {
+        try TestExtraSync.sync(directory, times: Int((seams.extraSyncRate * Double(measured!.ops)).rounded()))
+      }
       if let work = seams.extraWork { work.plant(times: measured!.ops) }
     } catch is BudgetStopped {
       // Cut short by its budget: what was timed is the evidence; nothing is left to verify.

@@ -1,29 +1,4 @@
-/// Shell-style patterns: `*` any run of characters, `?` one character, everything else itself.
+/// Shell-style patterns: `*` any run of characters, `?` one character, everything else itself (``GlobPattern``).
 enum Glob {
-  static func matches(_ pattern: String, _ text: String) -> Bool {
-    let p = Array(pattern)
-    let t = Array(text)
-    var pi = 0
-    var ti = 0
-    var star = -1
-    var mark = 0
-    while ti < t.count {
-      if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
-        pi += 1
-        ti += 1
-      } else if pi < p.count && p[pi] == "*" {
-        star = pi
-        mark = ti
-        pi += 1
-      } else if star >= 0 {
-        pi = star + 1
-        mark += 1
-        ti = mark
-      } else {
-        return false
-      }
-    }
-    while pi < p.count && p[pi] == "*" { pi += 1 }
-    return pi == p.count
-  }
+  static func matches(_ pattern: String, _ text: String) -> Bool { GlobPattern.matches(pattern, text) }
 }

@@ -1,32 +1,46 @@
 import Foundation
 
-/// A test-only seam: `STOREBENCH_TEST_EXTRA_SYNC=TARGET[,…]`, where TARGET is a backend (`lmdb`) or a backend and
-/// workload (`lmdb/insert`), makes every timed operation of the target sync once more per app operation (an fsync of
-/// the store's directory inside the clock, after the operation): exactly +1.00 syncs/op, so that the counted-cost
-/// gate can be shown to catch "one more sync per record" (docs/COMPARING.md, `.ci/run`). A run that has it records
-/// a warning in environment.json; it is read once, never in the timed path.
+/// A test-only seam: `STOREBENCH_TEST_EXTRA_SYNC=TARGET[:RATE][,…]`, where TARGET is a backend (`lmdb`) or a
+/// backend and workload (`lmdb/insert`), makes every timed repetition of the target sync RATE more times per app
+/// operation (fsyncs of the store's directory inside the clock, after the operation: round(RATE × operations) of
+/// them; RATE defaults to 1): exactly +1.00 syncs/op, so that the counted-cost gate can be shown to catch "one more
+/// sync per record" (docs/COMPARING.md, `.ci/run`), or a fraction of the row's own syncs (`scripts/gate-power`). A
+/// run that has it records a warning in environment.json; it is read once, never in the timed path.
 public struct TestExtraSync: Sendable, Equatable {
   public static let variable = "STOREBENCH_TEST_EXTRA_SYNC"
-  public let targets: Set<String>
+  /// Extra syncs per app operation, by target.
+  public let targets: [String: Double]
 
   /// Parses the variable's value; nil when unset or empty; throws on a malformed value.
   public init?(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
     guard let text = environment[Self.variable], !text.isEmpty else { return nil }
-    let targets = text.split(separator: ",").map(String.init)
-    guard targets.allSatisfy({ !$0.isEmpty && !$0.contains(":") && !$0.contains(" ") }) else {
-      throw TestSeamError(
-        description: "\(Self.variable)='\(text)': expected BACKEND or BACKEND/WORKLOAD, comma-separated")
+    var targets: [String: Double] = [:]
+    for entry in text.split(separator: ",") {
+      let parts = entry.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+      guard (1...2).contains(parts.count), !parts[0].isEmpty, !parts[0].contains(" "),
+        let rate = parts.count == 2 ? Double(parts[1]) : 1, rate > 0, rate <= 100
+      else {
+        throw TestSeamError(
+          description: "\(Self.variable)='\(text)': expected BACKEND[:RATE] or BACKEND/WORKLOAD[:RATE] "
+            + "(0 < RATE ≤ 100 syncs per operation), comma-separated")
+      }
+      targets[parts[0]] = rate
     }
-    self.targets = Set(targets)
+    self.targets = targets
   }
 
   public var warning: String {
-    "TEST SEAM \(Self.variable) is set: \(targets.sorted().joined(separator: ", ")) operations sync once more per app operation"
+    "TEST SEAM \(Self.variable) is set: "
+      + targets.sorted { $0.key < $1.key }.map {
+        $0.value == 1
+          ? "\($0.key) operations sync once more per app operation"
+          : "\($0.key) operations sync \($0.value) more times per app operation"
+      }.joined(separator: "; ")
   }
 
-  /// Whether the seam applies to this backend and workload.
-  func applies(backend: String, workload: String) -> Bool {
-    targets.contains(backend) || targets.contains("\(backend)/\(workload)")
+  /// The extra syncs per operation on this backend and workload (0: none).
+  func rate(backend: String, workload: String) -> Double {
+    targets["\(backend)/\(workload)"] ?? targets[backend] ?? 0
   }
 
   /// `count` fsyncs of `directory` (inside the clock).
@@ -43,8 +57,8 @@ public struct TestExtraSync: Sendable, Equatable {
 struct TestSeams {
   /// ``TestSlowdown``'s fraction.
   var slowdown = 0.0
-  /// ``TestExtraSync``: one more sync per app operation.
-  var extraSync = false
+  /// ``TestExtraSync``: more syncs per app operation (0: none).
+  var extraSyncRate = 0.0
   /// ``TestExtraWork``: instructions and allocations planted per app operation.
   var extraWork: TestExtraWork.Work?
   /// ``RegionMarks``: mark the counted region for an outside tool.
