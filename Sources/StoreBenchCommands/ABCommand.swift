@@ -63,11 +63,7 @@ struct ABCommand: ParsableCommand {
       return file
     }
     // The accepted changes are read before any round runs: a file compare would refuse costs no rounds.
-    _ = try failing(.badInput) {
-      try judging.acceptedPath.map {
-        try AcceptedChangesFile.read($0, columns: CommandEnvironment.current.columns)
-      }
-    }
+    _ = try failing(.badInput) { try judging.accepted.read() }
     let claim = try failing(.badInput) { () throws -> RunOutput in
       let path =
         out
@@ -97,7 +93,7 @@ struct ABCommand: ParsableCommand {
         current: output.appendingPathComponent("current").path,
         options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
         allowUnderpowered: judging.allowUnderpowered, json: judging.json,
-        page: judging.page, accepted: judging.acceptedPath
+        page: judging.page, accepted: judging.accepted
       ) { first in
         let flagged = ConfirmPass.flagged(first, improvementsFail: judging.failOnImprovement)
         guard confirmRounds > 0, !flagged.isEmpty else { return first }

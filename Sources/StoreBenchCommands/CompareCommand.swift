@@ -39,7 +39,7 @@ struct CompareCommand: ParsableCommand {
         baseline: baseline, current: current, options: judging.comparisonOptions,
         csv: judging.csv, failOnImprovement: judging.failOnImprovement,
         allowUnderpowered: judging.allowUnderpowered, json: judging.json, filters: judging.filters,
-        page: judging.page, accepted: judging.acceptedPath))
+        page: judging.page, accepted: judging.accepted))
   }
 
   /// Runs a comparison, prints it, and returns the exit code (shared with `ab`). `confirm` (ab's confirm pass) may
@@ -47,7 +47,8 @@ struct CompareCommand: ParsableCommand {
   static func compare(
     baseline: String, current: String, options: Comparison.Options, csv: String?,
     failOnImprovement: Bool, allowUnderpowered: Bool, json: Bool = false, filters: [String] = [],
-    page: SummaryOptions, accepted: String? = nil, confirm: ((Comparison) throws -> Comparison)? = nil
+    page: SummaryOptions, accepted: AcceptedChangesOption = .init(),
+    confirm: ((Comparison) throws -> Comparison)? = nil
   ) -> Exit {
     if CrashInputs.isCrashFile(baseline) || CrashInputs.isCrashFile(current) {
       return compareCrashes(baseline: baseline, current: current, failOnImprovement: failOnImprovement)
@@ -61,14 +62,10 @@ struct CompareCommand: ParsableCommand {
     }
     var comparison: Comparison
     // The accepted-changes file is an input too: no page or CSV is ever written over it.
-    let inputs =
-      SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current)
-      + (accepted.map { [URL(fileURLWithPath: $0)] } ?? [])
+    let inputs = SampleTable.inputFiles(baseline) + SampleTable.inputFiles(current) + accepted.inputs
     let acceptedChanges: AcceptedChanges?
     do {
-      acceptedChanges = try accepted.map {
-        try AcceptedChangesFile.read($0, columns: CommandEnvironment.current.columns)
-      }
+      acceptedChanges = try accepted.read()
     } catch {
       printError("storebench compare: --accepted: \(error)")
       return .badInput
@@ -231,12 +228,7 @@ struct CompareOptions: ParsableArguments {
   @Option(help: "Bootstrap resamples (at least 2000).") var resamples = 2000
   @Option(help: "Seed of the bootstrap.") var bootstrapSeed: UInt64 = 42
   @Option(help: "Also write the findings as CSV to this file.") var csv: String?
-  @Option(
-    name: .customLong("accepted"),
-    help: ArgumentHelp(
-      "A file of accepted changes (accepted-changes.yaml): a regression or improvement an entry names passes "
-        + "with its reason; an entry that matched nothing is reported.", valueName: "file"))
-  var acceptedPath: String?
+  @OptionGroup var accepted: AcceptedChangesOption
   @Flag(help: "Exit 4 when there are improvements and no regression.") var failOnImprovement = false
   @Flag(help: "Print the findings as JSON instead of Markdown.") var json = false
   @Flag(help: "Exit 0 rather than 5 when some rows are underpowered (too few repetitions to show a regression).")

@@ -105,20 +105,13 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "The smallest step or change reported, as a fraction or percentage.") var minChange = Fraction(
       0.05)
     @Option(help: "Earlier runs at the current level the newest commit needs to be tested.") var minHistory = 5
-    @Option(
-      name: .customLong("accepted"),
-      help: ArgumentHelp(
-        "A file of accepted changes (accepted-changes.yaml): a change of the newest commit an entry names passes "
-          + "with its reason; an entry that matched nothing is reported.", valueName: "file"))
-    var acceptedPath: String?
+    @OptionGroup var accepted: AcceptedChangesOption
     @OptionGroup var page: SummaryOptions
 
     func run() throws {
-      let inputs = [URL(fileURLWithPath: database.db)] + (acceptedPath.map { [URL(fileURLWithPath: $0)] } ?? [])
+      let inputs = [URL(fileURLWithPath: database.db)] + accepted.inputs
       try page.checkTarget(inputs: inputs, command: "history check")
-      let accepted = try failing(.badInput) {
-        try acceptedPath.map { try AcceptedChangesFile.read($0, columns: CommandEnvironment.current.columns) }
-      }
+      let acceptedChanges = try failing(.badInput) { try accepted.read() }
       let history = try failing(.failure) { try database.open() }
       defer { try? history.close() }
       var check = HistoryCheck()
@@ -135,7 +128,7 @@ struct HistoryCommand: ParsableCommand {
       var result = check.check(series) { point in
         (try? history.sampleTimes(run: point.run.id, rowKey: point.rowKey)) ?? []
       }
-      if let accepted { result = result.accepting(accepted) }
+      if let acceptedChanges { result = result.accepting(acceptedChanges) }
       try page.write(inputs: inputs, command: "history check") {
         result.summary(fullReport: $0).escapingControlCharacters(keepingNewlines: true)
       }

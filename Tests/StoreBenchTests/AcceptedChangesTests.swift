@@ -117,30 +117,15 @@ struct AcceptedChangesTests {
       Self.entry(
         "commit: \(MachineFacts.gitCommit().prefix(12)), backend: memory, metric: wall_s, direction: regression, "
           + "reason: the memory floor now copies each record"))
-    let scenario = try temp.file(
-      "ab.yaml",
-      """
-      name: accepted
-      backends: [{backend: memory}]
-      workloads: [{workload: insert, parameters: {count: 200}}]
-      """)
-    let summary = temp.url.appendingPathComponent("summary.md").path
     // A file compare would refuse is refused before any round runs.
     let broken = try temp.file("broken.yaml", "accepted: [{commit: 1f2a0fa}]\n")
-    let refused = try runStorebench([
-      "ab", "--baseline-binary", try storebenchBinary().path, "--current-binary", current, "--scenario", scenario,
-      "--out", temp.url.appendingPathComponent("refused").path, "--accepted", broken,
-    ])
-    #expect(refused.status == 64 && refused.stderr.contains("accepted[0].metric"), "\(refused)")
+    let refused = try ConfirmPassTests.ab(current: current, in: temp, name: "refused", extra: ["--accepted", broken])
+    #expect(refused.status == 64 && refused.stdout.contains("accepted[0].metric"), "\(refused)")
     #expect(!FileManager.default.fileExists(atPath: temp.url.appendingPathComponent("refused").path))
-    let result = try runStorebench([
-      "ab", "--baseline-binary", try storebenchBinary().path, "--current-binary", current, "--scenario", scenario,
-      "--rounds", "6", "--confirm-rounds", "0", "--out", temp.url.appendingPathComponent("ab").path,
-      "--workdir", temp.url.path, "--metric", "wall_s", "--summary", summary, "--accepted", accepted,
-    ])
-    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-    let page = try String(contentsOfFile: summary, encoding: .utf8)
-    #expect(page.contains("the memory floor now copies each record"), "\(page)")
+    let result = try ConfirmPassTests.ab(
+      current: current, in: temp, name: "ab-accepted", rounds: 6, confirmRounds: 0, extra: ["--accepted", accepted])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.page.contains("the memory floor now copies each record"), "\(result.page)")
   }
 
   @Test("history check: the newest commit's accepted regression passes with its reason; a stale entry is named")

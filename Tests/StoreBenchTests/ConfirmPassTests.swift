@@ -24,9 +24,11 @@ struct ConfirmPassTests {
     return script
   }
 
-  static func ab(current: String, in temp: TemporaryDirectory, name: String) throws -> (
-    status: Int32, stdout: String, page: String
-  ) {
+  /// `ab` of storebench against `current` on one memory insert row, judged on wall time, with its summary page.
+  static func ab(
+    current: String, in temp: TemporaryDirectory, name: String, rounds: Int = 8, confirmRounds: Int = 8,
+    extra: [String] = []
+  ) throws -> (status: Int32, stdout: String, page: String) {
     let scenario = try temp.file(
       "\(name).yaml",
       """
@@ -35,11 +37,13 @@ struct ConfirmPassTests {
       workloads: [{workload: insert, parameters: {count: 200}}]
       """)
     let summary = temp.url.appendingPathComponent("\(name)-summary.md").path
-    let result = try runStorebench([
-      "ab", "--baseline-binary", try storebenchBinary().path, "--current-binary", current, "--scenario", scenario,
-      "--rounds", "8", "--confirm-rounds", "8", "--out", temp.url.appendingPathComponent(name).path,
-      "--workdir", temp.url.path, "--metric", "wall_s", "--summary", summary,
-    ])
+    let result = try runStorebench(
+      [
+        "ab", "--baseline-binary", try storebenchBinary().path, "--current-binary", current, "--scenario", scenario,
+        "--rounds", String(rounds), "--confirm-rounds", String(confirmRounds), "--out",
+        temp.url.appendingPathComponent(name).path, "--workdir", temp.url.path, "--metric", "wall_s", "--summary",
+        summary,
+      ] + extra)
     let page = (try? String(contentsOfFile: summary, encoding: .utf8)) ?? ""
     return (result.status, result.stdout + result.stderr, page)
   }
