@@ -227,7 +227,8 @@ def main():
         with open(first) as handle:
             environment = json.load(handle)
     with open(os.path.join(out, "power.json"), "w") as handle:
-        json.dump({"jobs": args.jobs, "rounds": args.rounds, "instructions_per_iteration": per_iteration, "scenario": args.scenario, "gates": gates,
+        json.dump({"jobs": args.jobs, "rounds": args.rounds, "instructions_per_iteration": per_iteration,
+                   "scenario_file": args.scenario, "gates": gates,
                    "sizes": SIZES, "date": time.strftime("%Y-%m-%d", time.gmtime()),
                    "git_commit": environment.get("git_commit"), "host": environment.get("host"),
                    "cores": environment.get("cores"), "cpu_model": environment.get("cpu_model")},

@@ -36,7 +36,7 @@ enum GatePowerTable {
       String(commit.prefix(7)) + (commit.hasSuffix("+dirty") ? " with local changes (the binary of this work)" : "")
     var lines = [
       "`scripts/gate-power --jobs \(settings["jobs"] ?? "?") --rounds \(settings["rounds"] ?? "?")` on "
-        + "`\(settings["scenario"] ?? "?")`, \(settings["date"] ?? "?"), commit \(commitText), "
+        + "`\(settings["scenario_file"] ?? "?")`, \(settings["date"] ?? "?"), commit \(commitText), "
         + "\(settings["cores"] ?? "?") cores "
         + "(\(settings["cpu_model"] ?? "?")); [output](\(link)/power.csv). A cell is the jobs that called the "
         + "planted regression a regression, of the jobs run; A/A is the jobs that called an unchanged row a "

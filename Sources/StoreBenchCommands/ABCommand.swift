@@ -87,20 +87,20 @@ struct ABCommand: ParsableCommand {
     }
     printError("merged samples: \(output.path)/baseline and \(output.path)/current")
     let confirmRounds = self.confirmRounds ?? rounds
-    throw ExitCode(
-      CompareCommand.compare(
-        baseline: output.appendingPathComponent("baseline").path,
-        current: output.appendingPathComponent("current").path,
-        options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
-        allowUnderpowered: judging.allowUnderpowered, json: judging.json,
-        page: judging.page, accepted: judging.accepted
-      ) { first in
-        let flagged = ConfirmPass.flagged(first, improvementsFail: judging.failOnImprovement)
-        guard confirmRounds > 0, !flagged.isEmpty else { return first }
-        return try confirm(
-          first, flagged: flagged, rounds: confirmRounds, scenario: scenario, options: options, output: output,
-          interrupt: interrupt)
-      })
+    let exit = CompareCommand.compare(
+      baseline: output.appendingPathComponent("baseline").path,
+      current: output.appendingPathComponent("current").path,
+      options: options, csv: judging.csv, failOnImprovement: judging.failOnImprovement,
+      allowUnderpowered: judging.allowUnderpowered, json: judging.json,
+      page: judging.page, accepted: judging.accepted
+    ) { first in
+      let flagged = ConfirmPass.flagged(first, improvementsFail: judging.failOnImprovement)
+      guard confirmRounds > 0, !flagged.isEmpty else { return first }
+      return try confirm(
+        first, flagged: flagged, rounds: confirmRounds, scenario: scenario, options: options, output: output,
+        interrupt: interrupt)
+    }
+    throw ExitCode(exit)
   }
 
   /// The confirm pass: the flagged rows alone, `rounds` more paired rounds, judged on those rounds only.
