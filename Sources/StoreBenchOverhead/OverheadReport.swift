@@ -97,7 +97,8 @@ public struct OverheadReport: Codable, Sendable {
     var lines = [
       "",
       "",
-      "Instructions per operation over each side's timed span (callgrind; the kernel's work is not in them):",
+      "Instructions per operation over each side's timed span (callgrind; without glibc's allocator and libdispatch's "
+        + "timers, whose counts depend on the process's history and the clock; the kernel's work is not in them):",
       "",
       "| backend | operation | C instr/op | adapter instr/op | workload instr/op | adapter/C | workload/adapter |",
       "|---|---|---:|---:|---:|---:|---:|",

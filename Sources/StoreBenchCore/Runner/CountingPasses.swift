@@ -152,7 +152,10 @@ struct CountingPasses {
   /// Starts one job's child (or records why it cannot start).
   private func start(_ job: inout Job) {
     // The recorded input (the scenario, selection, seed and parameters); the child sets its own policy and output.
-    guard let requestJSON = try? String(decoding: JSONEncoder().encode(request), as: UTF8.self) else {
+    // Its keys sorted: the same request is the same bytes, so the child's parse allocates the same way run after run.
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    guard let requestJSON = try? String(decoding: encoder.encode(request), as: UTF8.self) else {
       job.failure = "the request cannot be encoded"
       return
     }

@@ -25,7 +25,8 @@ public enum CountedCost: String, CaseIterable, Sendable, Codable {
   case contextSwitches = "context_switches"
   /// Page-cache pages the region dirtied, by write calls or through a shared mapping (the writeback tracepoint).
   case pagesDirtied = "pages_dirtied"
-  /// Instructions this process executed in the region, counted by callgrind (``CountingPass/instructions``).
+  /// Instructions this process executed in the region, counted by callgrind (``CountingPass/instructions``), without
+  /// the allocator's and libdispatch's timers' (``CallgrindDump``).
   case instructions
   /// Calls that allocated memory: malloc, calloc, realloc, posix_memalign, valloc (``CountingPass/allocations``).
   case allocations
@@ -77,7 +78,9 @@ extension CountedCost {
     case .instructions:
       "instructions this process executed, counted exactly by callgrind in the instructions pass (`run --count "
         + "instructions`): the library's code, the backend's Swift, the workload's loop and the harness's calls "
-        + "inside the region; not the kernel's work (the syscall counts are for that) nor a launched child's"
+        + "inside the region; not glibc's allocator's own instructions (they depend on the heap's history: the "
+        + "allocations pass counts its calls and bytes) nor libdispatch's timers', not the kernel's work (the syscall "
+        + "counts are for that) nor a launched child's"
     case .allocations:
       "malloc, calloc, realloc, posix_memalign and valloc calls of this process, counted in the allocations pass "
         + "(`run --count allocations`, an interposed allocator)"

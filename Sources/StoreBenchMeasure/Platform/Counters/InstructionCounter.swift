@@ -4,8 +4,9 @@ import Foundation
 /// Counts the instructions of each region exactly, in a process that runs under
 /// `valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=FILE` (``CountingPass/instructions``): ``start()``
 /// zeroes callgrind's counters and switches its instrumentation on, ``stop()`` switches it off and has callgrind write
-/// the region's counts to `FILE.N` (the N-th dump), and ``read()`` reads the newest dump's `totals:` line and removes
-/// every dump (C code may dump too: `Sources/CBaselines` brackets its own clock the same way).
+/// the region's counts to `FILE.N` (the N-th dump), and ``read()`` reads the newest dump (``CallgrindDump``: its
+/// instructions without the allocator's and libdispatch's timers', whose amount depends on the process's history and
+/// the clock) and removes every dump (C code may dump too: `Sources/CBaselines` brackets its own clock the same way).
 /// What runs between start and stop on any thread of this process is counted; the kernel's work and other processes'
 /// are not.
 public final class InstructionCounter: RegionCounter {
@@ -52,20 +53,12 @@ public final class InstructionCounter: RegionCounter {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
       throw CounterUnavailable("callgrind wrote no counts to \(file)")
     }
-    guard let total = Self.total(in: text) else {
+    guard let dump = CallgrindDump(text) else {
       throw CounterUnavailable("\(file) has no 'totals:' line (not a callgrind output file?)")
     }
-    return [.instructions: total]
+    return [.instructions: dump.counted]
   }
 
   /// A loop of `iterations` the optimizer keeps, a fixed number of instructions each (a test seam's planted work).
   public static func spin(_ iterations: UInt64) { sb_spin(iterations) }
-
-  /// The `totals:` figure of a callgrind output file (its first event, Ir, with the default event set).
-  public static func total(in text: String) -> Int64? {
-    for line in text.split(separator: "\n") where line.hasPrefix("totals:") {
-      return line.dropFirst("totals:".count).split(separator: " ").first.flatMap { Int64($0) }
-    }
-    return nil
-  }
 }
