@@ -88,7 +88,7 @@ struct CountingPassTests {
     #expect(read.excluded == 40 + 8 + 7 + 9 + 3 + 71)
     #expect(read.counted == 6000 + 12)
     #expect(CallgrindDump("events: Ir\nsummary: 12\n") == nil)
-    #expect(CallgrindDump.excluded("__libc_malloc") && !CallgrindDump.excluded("swift_allocObject"))
+    #expect(CallgrindDump.isExcluded("__libc_malloc") && !CallgrindDump.isExcluded("swift_allocObject"))
   }
 
   @Test(

@@ -1,7 +1,7 @@
 /// One region's callgrind output file (callgrind's format, version 1: `fn=` blocks of `position cost` lines, a
 /// `calls=` line followed by the call's inclusive cost, `totals:`), read for the figure ``InstructionCounter``
 /// records: the region's instructions **without the work whose amount depends on the process's history or on the
-/// clock** rather than on the region's own work (``excluded(_:)``):
+/// clock** rather than on the region's own work (``isExcluded(_:)``):
 /// - glibc's allocator (`malloc`, `free` and their internals): how many instructions a `malloc` takes depends on the
 ///   heap's state, which depends on everything the process did before the region. Between two identical runs of the
 ///   smoke scenario's lookup and mark-read rows it moved a row's count by up to 4% (an lmdb lookup: 4,562 and 4,714
@@ -22,25 +22,23 @@ public struct CallgrindDump: Sendable, Equatable {
 
   /// Whether a function's own instructions are left out of ``counted`` (see the type's documentation). `name` is
   /// callgrind's, without a recursion suffix (`'2`).
-  public static func excluded(_ name: Substring) -> Bool {
-    if allocatorFunctions.contains(name) || dispatchTimerFunctions.contains(name) { return true }
-    return allocatorPrefixes.contains { name.hasPrefix($0) } || name.hasPrefix("_dispatch_timer")
+  public static func isExcluded(_ name: Substring) -> Bool {
+    excludedFunctions.contains(name) || excludedPrefixes.contains { name.hasPrefix($0) }
   }
 
-  private static let allocatorFunctions: Set<Substring> = [
+  /// glibc's allocator and libdispatch's timer path, by name.
+  private static let excludedFunctions: Set<Substring> = [
     "malloc", "free", "cfree", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc", "memalign",
     "valloc", "pvalloc", "malloc_usable_size", "malloc_consolidate", "alloc_perturb", "sysmalloc", "systrim",
-    "tcache_init", "arena_get2", "arena_get_retry", "new_heap", "shrink_heap", "grow_heap", "heap_trim",
-    "mremap_chunk", "munmap_chunk", "_mid_memalign",
+    "arena_get2", "arena_get_retry", "new_heap", "shrink_heap", "grow_heap", "heap_trim", "mremap_chunk",
+    "munmap_chunk", "_mid_memalign", "_dispatch_workq_monitor_pools", "_dispatch_workq_count_runnable_workers",
+    "_dispatch_event_loop_drain_timers", "_dispatch_timeout_program", "_dispatch_source_invoke",
   ]
-  /// glibc's internal and versioned names (`_int_malloc`, `unlink_chunk.constprop.0`, `__libc_malloc`…).
-  private static let allocatorPrefixes = [
-    "_int_", "unlink_chunk", "__libc_malloc", "__libc_free", "__libc_calloc",
-    "__libc_realloc", "__libc_memalign", "tcache_", "__malloc_",
-  ]
-  private static let dispatchTimerFunctions: Set<Substring> = [
-    "_dispatch_workq_monitor_pools", "_dispatch_workq_count_runnable_workers", "_dispatch_event_loop_drain_timers",
-    "_dispatch_timeout_program", "_dispatch_source_invoke",
+  /// glibc's internal and versioned allocator names (`_int_malloc`, `unlink_chunk.constprop.0`, `__libc_malloc`…)
+  /// and libdispatch's timer heap (`_dispatch_timer_heap_resift`…).
+  private static let excludedPrefixes = [
+    "_int_", "unlink_chunk", "__libc_malloc", "__libc_free", "__libc_calloc", "__libc_realloc", "__libc_memalign",
+    "tcache_", "__malloc_", "_dispatch_timer",
   ]
 
   /// Reads a dump; nil when it has no `totals:` line (not a callgrind output file).
@@ -61,7 +59,7 @@ public struct CallgrindDump: Sendable, Equatable {
           if fields.count >= 2, let cost = Int64(fields[1]) { excluded += cost }
         }
       } else if line.hasPrefix("fn=") {
-        excludedNow = Self.excluded(Self.name(line.dropFirst(3), names: &names))
+        excludedNow = Self.isExcluded(Self.name(line.dropFirst(3), names: &names))
       } else if line.hasPrefix("cfn=") {
         _ = Self.name(line.dropFirst(4), names: &names)
       } else if line.hasPrefix("calls=") {
