@@ -220,6 +220,13 @@ struct CompareOptions: ParsableArguments {
   @Option(help: "Significance level of the Mann-Whitney test.") var alpha = 0.01
   @Option(help: "Threshold of metrics whose repetitions are identical in both runs, e.g. 1% (0 = exact).")
   var deterministicThreshold = Fraction(0.01)
+  @Option(
+    name: .customLong("count-tolerance"),
+    help: ArgumentHelp(
+      "A stated tolerance for a count that moves between identical runs (repeatable): ROWS:METRIC=PERCENT, ROWS a "
+        + "glob over workload or backend[variant] as --filter, e.g. 'plist[format=binary*]:instructions_per_op=8%'.",
+      valueName: "rows:metric=percent"))
+  var countTolerances: [String] = []
   @Option(help: "The smallest difference in bytes that counts.") var minimumBytes = 65_536
   @Option(
     help: "Separate runs: the time drift to allow beyond the threshold, e.g. 30% (default: measured from the rows)."
@@ -242,6 +249,18 @@ struct CompareOptions: ParsableArguments {
         "unknown metric '\(name)'; known: "
           + Comparison.Metric.all(in: columns).map(\.name).joined(separator: ", "))
     }
+    for text in countTolerances {
+      guard let tolerance = CountTolerance(parsing: text) else {
+        throw ValidationError(
+          "--count-tolerance '\(text)': expected ROWS:METRIC=PERCENT (a percent under 100), "
+            + "e.g. 'plist[format=binary*]:instructions_per_op=8%'")
+      }
+      guard let metric = Comparison.Metric.named(tolerance.metric, in: columns), metric.isCount else {
+        throw ValidationError(
+          "--count-tolerance '\(text)': '\(tolerance.metric)' is not a counted metric; known: "
+            + Comparison.Metric.all(in: columns).filter(\.isCount).map(\.name).joined(separator: ", "))
+      }
+    }
     guard alpha > 0, alpha <= 1 else { throw ValidationError("--alpha must be in (0, 1]") }
     guard resamples >= 2000 else { throw ValidationError("--resamples must be at least 2000") }
   }
@@ -255,6 +274,7 @@ struct CompareOptions: ParsableArguments {
     }
     options.threshold = threshold.value
     options.deterministicThreshold = deterministicThreshold.value
+    options.countTolerances = countTolerances.compactMap(CountTolerance.init(parsing:))
     options.minimumBytes = Double(minimumBytes)
     options.drift = drift?.value
     options.requireCounts = requireCounts

@@ -1,4 +1,5 @@
 import Foundation
+import StoreBenchBackends
 import StoreBenchCore
 import Testing
 
@@ -193,5 +194,24 @@ struct CountingPassTests {
     ])
     #expect(gate.status == 1, "\(gate.stdout)\n\(gate.stderr)")
     #expect((gate.stdout + gate.stderr).contains("instructions counts not compared"))
+  }
+
+  @Test("a variant whose work follows the clock (sqlite txn=batch) is not counted; its neighbour in the run is")
+  func timingDependentVariant() throws {
+    let sqlite = try #require(BackendRegistry.standard()["sqlite"])
+    #expect(sqlite.workDependsOnTiming(try sqlite.variant(["txn": "batch"])))
+    #expect(!sqlite.workDependsOnTiming(try sqlite.variant(["txn": "single"])))
+    let directory = try TemporaryDirectory(parent: URL(fileURLWithPath: "/var/tmp"))
+    let out = directory.url.appendingPathComponent("batch")
+    let result = try runStorebench([
+      "run", "--backend", "sqlite[txn=batch]", "--backend", "sqlite[txn=single]", "--workload", "insert",
+      "--size", "100", "--reps", "1", "--warmup", "0", "--count", "allocations", "--out", out.path, "--workdir",
+      try directory.child("work").path,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let table = try SampleTable(path: out.path)
+    let counted = table.rows.filter { $0.status == .counted }.map(\.key.variant)
+    #expect(counted.count == 1 && counted.allSatisfy { $0.contains("txn=single") }, "\(counted)")
+    #expect(table.rows.contains { $0.status == .ok && $0.key.variant.contains("txn=batch") })
   }
 }

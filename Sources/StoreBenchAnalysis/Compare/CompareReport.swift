@@ -18,7 +18,10 @@ public enum CompareReport {
         + (counts[.accepted].map { ", \($0) accepted " } ?? " ")
         + "(threshold ±\(percent(options.threshold)), alpha \(options.alpha), "
         + "identical repetitions ±\(percent(options.deterministicThreshold)), bytes at least "
-        + "\(MarkdownTable.grouped(options.minimumBytes)) B)",
+        + "\(MarkdownTable.grouped(options.minimumBytes)) B"
+        + (options.countTolerances.isEmpty
+          ? "" : "; stated count tolerances: " + options.countTolerances.map { "\($0)" }.joined(separator: ", "))
+        + ")",
       "",
       options.paired
         ? "Time judged on paired rounds (interleaved in one job): no drift allowance."
@@ -122,6 +125,7 @@ public enum CompareReport {
         "threshold": options.threshold, "alpha": options.alpha,
         "deterministic_threshold": options.deterministicThreshold, "minimum_bytes": options.minimumBytes,
         "paired": options.paired, "drift": comparison.drift.map { $0.allowance as Any } ?? NSNull(),
+        "count_tolerances": options.countTolerances.map(\.description),
       ],
     ]
     return try JSONSerialization.data(

@@ -52,6 +52,11 @@ extension Comparison {
       if low >= 1 - threshold && high <= 1 + threshold { return .unchanged }
       return .inconclusive
     }
+    // A count judged exactly is held to ±deterministicThreshold, or to the tolerance stated for its row and metric
+    // (a count that moves between identical runs: ``CountTolerance``), named in the method.
+    let exact = CountTolerance.threshold(
+      for: key, metric: metric.name, in: options.countTolerances, exact: options.deterministicThreshold)
+    let stated = exact.stated.map { ", ±\(String(format: "%g", $0.fraction * 100))% stated for \($0.rows)" } ?? ""
     if metric.pass != nil {
       // A counting pass counts each row once, exactly where its work is deterministic: the one count per side is
       // compared against the threshold. A workload whose work depends on timing does other work run to run.
@@ -59,13 +64,13 @@ extension Comparison {
         return finding(.underpowered, method: "counted once; this workload's work depends on timing")
       }
       return finding(
-        classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold),
-        method: "counted exactly (\(metric.pass!.rawValue) pass)")
+        classify(low: ratio, high: ratio, significant: true, threshold: exact.fraction),
+        method: "counted exactly (\(metric.pass!.rawValue) pass)\(stated)")
     }
     if !options.timingDependentWorkloads.contains(key.workload), identical(baseline, current) {
       return finding(
-        classify(low: ratio, high: ratio, significant: true, threshold: options.deterministicThreshold),
-        method: "identical repetitions")
+        classify(low: ratio, high: ratio, significant: true, threshold: exact.fraction),
+        method: "identical repetitions\(stated)")
     }
     if let pairs {
       let alpha = options.familyAlpha / Double(max(tests, 1))

@@ -103,6 +103,9 @@ public struct Comparison {
     public var alpha = 0.01
     /// The threshold of metrics whose repetitions are identical in both runs (0 = exact).
     public var deterministicThreshold = 0.01
+    /// Counts that move between identical runs more than `deterministicThreshold`, with the tolerance stated for
+    /// them (``CountTolerance``; `compare --count-tolerance`).
+    public var countTolerances: [CountTolerance] = []
     /// The smallest difference in bytes that matters, whatever the ratio (a page or two of a store is noise).
     public var minimumBytes = 65_536.0
     /// Time metrics of two separate runs: the drift between runs to allow beyond the threshold (0.3 = 30%);

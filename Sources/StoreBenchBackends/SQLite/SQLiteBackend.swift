@@ -47,6 +47,9 @@ public enum SQLiteBackend {
           ? "the -shm index is a shared mapping; SQLite rebuilds it on recovery, so its content does not matter"
           : ""
       },
+      // txn=batch commits a batch at the first write batch_ms after it began: how many commits an operation pays
+      // follows the clock.
+      workDependsOnTiming: { settings in settings.txn == .batch },
       libraryVersions: {
         [
           "sqlite": SQLiteConnection.libraryVersion,

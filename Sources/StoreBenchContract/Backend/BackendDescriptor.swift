@@ -49,6 +49,9 @@ public struct BackendDescriptor: Sendable {
   /// What a reader of a measured power-loss row should know about how the variant's writes reach the disk model
   /// (docs/POWER-LOSS.md), e.g. a shared mapping written back in the kernel's order; "" when nothing.
   public let powerLossNote: @Sendable (Variant) -> String
+  /// Whether a variant's work depends on timing (sqlite's `txn=batch` commits a batch once `batch_ms` have passed):
+  /// its counts differ run to run, most of all under callgrind's slowdown, so the counting passes leave it out.
+  public let workDependsOnTiming: @Sendable (Variant) -> Bool
 
   /// How verification proves that an operation's writes were committed when the clock stopped.
   public enum ReadBack: Sendable, Equatable {
@@ -73,9 +76,11 @@ public struct BackendDescriptor: Sendable {
     storeFiles: [String] = [],
     promise: @escaping @Sendable (Settings) -> DurabilityPromise = { _ in .mayLose },
     powerLossNote: @escaping @Sendable (Settings) -> String = { _ in "" },
+    workDependsOnTiming: @escaping @Sendable (Settings) -> Bool = { _ in false },
     libraryVersions: @escaping @Sendable () -> [String: String] = { [:] },
     open: @escaping @Sendable (StoreLocation, Settings) throws -> S
   ) {
+    self.workDependsOnTiming = { workDependsOnTiming(Settings($0)) }
     self.readBack = readBack
     self.storeFiles = storeFiles
     self.keyAxes = Settings.axes.filter(\.isKey).map(\.erased.name)

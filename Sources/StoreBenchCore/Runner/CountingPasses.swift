@@ -9,7 +9,9 @@ import Foundation
 ///
 /// A workload whose work depends on timing (``Workload/workDependsOnTiming``: `shared`, how far the extension got;
 /// `sync-while-reading`, how often the UI thread reloaded) is not counted: its counts would differ run to run and no
-/// gate could judge them (and callgrind, running one thread at a time, took minutes over one such case).
+/// gate could judge them (and callgrind, running one thread at a time, took minutes over one such case). Nor is a
+/// backend variant whose work depends on timing (``BackendDescriptor/workDependsOnTiming``: sqlite's `txn=batch`
+/// commits by the clock; under callgrind its insert rows' instructions moved 5–11% between identical runs).
 ///
 /// A timed repetition never runs under either tool: they are other processes, started once every timed repetition
 /// is done. The instructions pass, the slow one, is split into one shard per core (every n-th case), run side by side
@@ -63,7 +65,10 @@ struct CountingPasses {
     let scratch = work.url
     progress(
       "counting passes: \(passes.map(\.rawValue).joined(separator: ", ")), once per case (\(plan.cases.count) cases)…")
-    let countable = plan.cases.indices.filter { !plan.cases[$0].workload.workDependsOnTiming }
+    let countable = plan.cases.indices.filter {
+      !plan.cases[$0].workload.workDependsOnTiming
+        && !plan.cases[$0].backend.workDependsOnTiming(plan.cases[$0].variant)
+    }
     var jobs: [Job] = []
     for pass in passes {
       let shares = pass == .instructions ? Self.deal(countable, into: shards) : [countable]
