@@ -224,7 +224,7 @@ struct CompareOptions: ParsableArguments {
     name: .customLong("count-tolerance"),
     help: ArgumentHelp(
       "A stated tolerance for a count that moves between identical runs (repeatable): ROWS:METRIC=PERCENT, ROWS a "
-        + "glob over workload or backend[variant] as --filter, e.g. 'plist[format=binary*]:instructions_per_op=8%'.",
+        + "glob over workload or backend[variant] as --filter, e.g. 'lookup:instructions_per_op=3%'.",
       valueName: "rows:metric=percent"))
   var countTolerances: [String] = []
   @Option(help: "The smallest difference in bytes that counts.") var minimumBytes = 65_536
@@ -253,7 +253,7 @@ struct CompareOptions: ParsableArguments {
       guard let tolerance = CountTolerance(parsing: text) else {
         throw ValidationError(
           "--count-tolerance '\(text)': expected ROWS:METRIC=PERCENT (a percent under 100), "
-            + "e.g. 'plist[format=binary*]:instructions_per_op=8%'")
+            + "e.g. 'lookup:instructions_per_op=3%'")
       }
       guard let metric = Comparison.Metric.named(tolerance.metric, in: columns), metric.isCount else {
         throw ValidationError(
