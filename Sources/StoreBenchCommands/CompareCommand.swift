@@ -225,8 +225,15 @@ struct CompareOptions: ParsableArguments {
     help: ArgumentHelp(
       "A stated tolerance for a count that moves between identical runs (repeatable): ROWS:METRIC=PERCENT, ROWS a "
         + "glob over workload or backend[variant] as --filter, e.g. 'lookup:instructions_per_op=3%'.",
-      valueName: "rows:metric=percent"))
-  var countTolerances: [String] = []
+      valueName: "rows:metric=percent"),
+    transform: { text in
+      guard let tolerance = CountTolerance(parsing: text) else {
+        throw ValidationError(
+          "expected ROWS:METRIC=PERCENT (a percent under 100), e.g. 'lookup:instructions_per_op=3%'")
+      }
+      return tolerance
+    })
+  var countTolerances: [CountTolerance] = []
   @Option(help: "The smallest difference in bytes that counts.") var minimumBytes = 65_536
   @Option(
     help: "Separate runs: the time drift to allow beyond the threshold, e.g. 30% (default: measured from the rows)."
@@ -249,15 +256,10 @@ struct CompareOptions: ParsableArguments {
         "unknown metric '\(name)'; known: "
           + Comparison.Metric.all(in: columns).map(\.name).joined(separator: ", "))
     }
-    for text in countTolerances {
-      guard let tolerance = CountTolerance(parsing: text) else {
-        throw ValidationError(
-          "--count-tolerance '\(text)': expected ROWS:METRIC=PERCENT (a percent under 100), "
-            + "e.g. 'lookup:instructions_per_op=3%'")
-      }
+    for tolerance in countTolerances {
       guard let metric = Comparison.Metric.named(tolerance.metric, in: columns), metric.isCount else {
         throw ValidationError(
-          "--count-tolerance '\(text)': '\(tolerance.metric)' is not a counted metric; known: "
+          "--count-tolerance '\(tolerance)': '\(tolerance.metric)' is not a counted metric; known: "
             + Comparison.Metric.all(in: columns).filter(\.isCount).map(\.name).joined(separator: ", "))
       }
     }
@@ -274,7 +276,7 @@ struct CompareOptions: ParsableArguments {
     }
     options.threshold = threshold.value
     options.deterministicThreshold = deterministicThreshold.value
-    options.countTolerances = countTolerances.compactMap(CountTolerance.init(parsing:))
+    options.countTolerances = countTolerances
     options.minimumBytes = Double(minimumBytes)
     options.drift = drift?.value
     options.requireCounts = requireCounts

@@ -8,7 +8,7 @@ import Foundation
 /// method names the tolerance that judged it, so a widened gate is seen, not hidden.
 ///
 /// The tolerance is a measurement to state, not a knob to turn until a gate passes: `scripts/count-gate` states the
-/// one it uses beside the runs that measured it (docs/COMPARING.md, "How much a count moves").
+/// one it uses beside the runs that measured it (docs/COMPARING.md, "How much the counts move").
 public struct CountTolerance: Sendable, Equatable, CustomStringConvertible {
   /// The rows' glob.
   public let rows: String

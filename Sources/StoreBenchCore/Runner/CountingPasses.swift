@@ -65,10 +65,7 @@ struct CountingPasses {
     let scratch = work.url
     progress(
       "counting passes: \(passes.map(\.rawValue).joined(separator: ", ")), once per case (\(plan.cases.count) cases)…")
-    let countable = plan.cases.indices.filter {
-      !plan.cases[$0].workload.workDependsOnTiming
-        && !plan.cases[$0].backend.workDependsOnTiming(plan.cases[$0].variant)
-    }
+    let countable = plan.cases.indices.filter { !plan.cases[$0].workDependsOnTiming }
     var jobs: [Job] = []
     for pass in passes {
       let shares = pass == .instructions ? Self.deal(countable, into: shards) : [countable]

@@ -10,6 +10,10 @@ public struct RunPlan {
     let data: any WorkloadCase
     /// The latency its operations are held to, with the rules that stop it early (the entry's `budget:`).
     public var budget: BudgetDropRule? = nil
+
+    /// Whether its work depends on timing, through its workload (``Workload/workDependsOnTiming``) or its backend
+    /// variant (``BackendDescriptor/workDependsOnTiming``): its counts differ run to run.
+    public var workDependsOnTiming: Bool { workload.workDependsOnTiming || backend.workDependsOnTiming(variant) }
   }
 
   public let scenario: Scenario
