@@ -214,7 +214,7 @@ public struct Advice: Sendable {
       let declared = promise(backend, variant)
       let durability = declared.map { DurabilityClass(declared: $0, crash: crashes[key]) }
       let window = plan.profile.lossWindowMilliseconds.map { _ in
-        LossWindow(crash: crashes[key], savesPerDay: plan.profile.savesPerDay)
+        LossWindow(crash: crashes[key], cadence: plan.profile.cadence)
       }
       let sharing = plan.operation(of: .extensionWork).flatMap {
         SharingCheck(rows: rows, profile: plan.profile, workload: $0.workload)

@@ -45,7 +45,9 @@ public struct AdviceProbe: Sendable {
       if !measure.wholeRepetition, measure.operation != .extensionWork,
         let count = parameters[ParameterName.count.text]
       {
-        parameters[ParameterName.count.text] = min(count, operations)
+        // A batch's records are one operation (`save_batch`): the probe keeps whole ones.
+        let batch = max(parameters[ParameterName.batch.text] ?? 1, 1)
+        parameters[ParameterName.count.text] = min(count, operations * batch)
       }
       return parameters
     }
@@ -58,7 +60,10 @@ public struct AdviceProbe: Sendable {
     var rows: [Row] = []
     var seconds = 0.0
     for measure in plan.measures {
-      let full = Double(measure.parameters[ParameterName.count.text] ?? 1)
+      // The full run's operations: its count, in batches where a batch is one operation (`save_batch`).
+      let full =
+        Double(measure.parameters[ParameterName.count.text] ?? 1)
+        / Double(max(measure.parameters[ParameterName.batch.text] ?? 1, 1))
       var byStrategy: [String: [SampleTable.Row]] = [:]
       for row in table.rows where row.key.workload == measure.workload {
         byStrategy[row.key.strategy, default: []].append(row)

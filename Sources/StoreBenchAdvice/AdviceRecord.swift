@@ -80,6 +80,9 @@ public struct AdviceRecord: Codable, Sendable, Equatable {
   /// The loss window on the profile's save interval.
   public struct LossWindowRecord: Codable, Sendable, Equatable {
     public var saveIntervalMilliseconds: NullOr<Double>
+    /// With a bursty cadence (``SaveCadence``): saves per burst and the pause after each, in ms.
+    public var savesPerBurst: Int?
+    public var pauseMilliseconds: Double?
     /// `no-loss`, `bounded`, `unbounded` or `unmeasured`.
     public var outcome: String
     public var windowMilliseconds: Double?
@@ -92,6 +95,8 @@ public struct AdviceRecord: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
       case outcome, states, reason
       case saveIntervalMilliseconds = "save_interval_ms"
+      case savesPerBurst = "saves_per_burst"
+      case pauseMilliseconds = "pause_ms"
       case windowMilliseconds = "window_ms"
       case lossDepth = "loss_depth"
       case writerWindowMilliseconds = "writer_window_ms"

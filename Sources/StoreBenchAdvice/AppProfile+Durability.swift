@@ -6,8 +6,14 @@ extension AppProfile {
   /// (``savesPerDay``). `mark_read` is one record of a bulk change and `cache` mostly reads, so neither counts.
   public static let savingOperations: [Operation] = [.save, .edit, .tagChange, .setting, .parentRead]
 
-  /// How many saves the app commits a day (``savingOperations``): the pace a lost save waits at for a later one.
-  public var savesPerDay: Double { Self.savingOperations.reduce(0) { $0 + (perDay[$1] ?? 0) } }
+  /// How many saves the app commits a day (``savingOperations`` and ``declaredSavingOperations``): the pace a lost
+  /// save waits at for a later one.
+  public var savesPerDay: Double {
+    (Self.savingOperations + declaredSavingOperations).reduce(0) { $0 + (perDay[$1] ?? 0) }
+  }
+
+  /// When the app's saves come: its `save_cadence`, or steadily at ``savesPerDay``.
+  public var cadence: SaveCadence { saveCadence ?? .steady(savesPerDay: savesPerDay) }
 
   /// The durability the profile asks for, for sentences: "survives power loss", or "survives a killed app, and a
   /// power cut loses no save older than 1 s".

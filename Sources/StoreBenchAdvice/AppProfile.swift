@@ -100,6 +100,13 @@ public struct AppProfile: Sendable, Equatable {
   public var launchList = 50
   /// Records shown when a parent opens.
   public var parentScreen = 50
+  /// Records per `save`, one app operation (`save_batch`).
+  public var saveBatch = 1
+  /// When the app's saves come, for its loss window (`save_cadence`); nil: steadily, as often as `per_day` says.
+  public var saveCadence: SaveCadence?
+  /// The declared operations that commit a save of the app's data (``AdviceOperation/commitsSave``): counted in
+  /// ``savesPerDay`` beside ``savingOperations``.
+  public var declaredSavingOperations: [Operation] = []
   public var budgets: [Operation: Budget] = [:]
   public var need = Need.kill
   /// With `durability: {survive: power-loss, loss_window_ms: W}`: a power cut may lose saves acknowledged at most
@@ -120,7 +127,7 @@ public struct AppProfile: Sendable, Equatable {
 
   static let topKeys = [
     "name", "description", "data", "per_day", "launch_list", "parent_screen", "budgets", "durability", "candidates",
-    "crash_trials", "run_seconds", "growth", "processes",
+    "crash_trials", "run_seconds", "growth", "processes", "save_batch", "save_cadence",
   ]
   public static let dataKeys = [
     "records", "messages", "users", "title_words", "summary_bytes", "summary_max_bytes", "message_bytes",
@@ -269,10 +276,13 @@ public struct AppProfile: Sendable, Equatable {
       }
     }
     (need, lossWindowMilliseconds) = try Self.durability(top["durability"], reader: reader)
+    declaredSavingOperations = declared.filter(\.commitsSave).map(Operation.init(declared:))
+    saveBatch = try Self.saveBatch(top["save_batch"], reader: reader, perDay: perDay) ?? saveBatch
+    saveCadence = try Self.saveCadence(top["save_cadence"], reader: reader, window: lossWindowMilliseconds)
     if lossWindowMilliseconds != nil && savesPerDay == 0 {
       throw reader.error(
         "durability.loss_window_ms",
-        "a loss window is about saves: give one of per_day.\(Self.savingOperations.map(\.rawValue).joined(separator: ", per_day.")) a frequency"
+        "a loss window is about saves: give one of per_day.\((Self.savingOperations + declaredSavingOperations).map(\.rawValue).joined(separator: ", per_day.")) a frequency"
       )
     }
     if let list = top["candidates"] {

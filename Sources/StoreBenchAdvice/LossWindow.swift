@@ -7,11 +7,13 @@ import StoreBenchAnalysis
 /// The evidence is the enumerated crash states of a traced run (``CrashResult/Counts/Enumerated``): in each state,
 /// the acknowledged saves it lost. Two figures come from them: `loss_window_ms`, the oldest lost save's age at its
 /// cut on the writer's clock, and `loss_depth`, how many of the newest saves a state lost. The crash writer saves
-/// back to back, the app does not: a lost save that waits for later saves to become durable waits, in the app,
-/// `loss_depth` of the app's intervals between saves. (The crash writer commits each save before acknowledging it,
+/// back to back, the app does not: a lost save that waits for later saves to become durable waits, in the app, until
+/// `loss_depth` later saves have been made. (The crash writer commits each save before acknowledging it,
 /// auto-batching strategies included, so a save becomes durable at a sync made for it or for a later save, at the
 /// end, or never; never on a timer.) The window in the app's time is therefore the larger of the writer's figure and
-/// `loss_depth × 86,400,000 / saves a day` ms — an upper bound, never less than what the model shows.
+/// that wait on the app's cadence (``SaveCadence``): `loss_depth × 86,400,000 / saves a day` ms for an app that saves
+/// steadily, and for one that saves in bursts, the wait of the last save before a pause, which crosses the pause —
+/// an upper bound, never less than what the model shows.
 /// A state that lost every save the run acknowledged shows no bound at all: the model has no periodic writeback, so
 /// such a strategy's saves stay unsynced until it syncs, however old they are.
 public struct LossWindow: Sendable, Equatable {
@@ -27,12 +29,19 @@ public struct LossWindow: Sendable, Equatable {
   }
 
   public let outcome: Outcome
-  /// The app's interval between saves, in ms (86,400,000 / saves a day).
-  public let saveInterval: Double
+  /// When the app saves: steadily (86,400,000 / saves a day ms apart) or in bursts.
+  public let cadence: SaveCadence
+  /// The app's interval between saves (within a burst), in ms.
+  public var saveInterval: Double { cadence.everyMilliseconds }
 
-  /// Judges `crash`'s enumerated power-loss states for an app that saves `savesPerDay` times a day.
+  /// Judges `crash`'s enumerated power-loss states for an app that saves `savesPerDay` times a day, steadily.
   public init(crash: CrashResult?, savesPerDay: Double) {
-    saveInterval = savesPerDay > 0 ? 86_400_000 / savesPerDay : .infinity
+    self.init(crash: crash, cadence: .steady(savesPerDay: savesPerDay))
+  }
+
+  /// Judges `crash`'s enumerated power-loss states for an app that saves on `cadence`.
+  public init(crash: CrashResult?, cadence: SaveCadence) {
+    self.cadence = cadence
     let kinds = [crash?.synced, crash?.prefix, crash?.torn].compactMap { $0 }
     guard !kinds.isEmpty, kinds.allSatisfy({ $0.enumerated != nil }) else {
       outcome = .unmeasured
@@ -59,7 +68,7 @@ public struct LossWindow: Sendable, Equatable {
     }
     let writer = lossy.compactMap { $0.enumerated?.lossWindowMilliseconds }.max() ?? 0
     outcome = .bounded(
-      milliseconds: max(writer, Double(depth) * saveInterval), depth: depth, writerMilliseconds: writer,
+      milliseconds: max(writer, cadence.wait(forLaterSaves: depth)), depth: depth, writerMilliseconds: writer,
       lostStates: lossy.compactMap { $0.enumerated?.lostStates }.reduce(0, +), states: states)
   }
 
@@ -79,10 +88,15 @@ public struct LossWindow: Sendable, Equatable {
     case .noLoss(let states):
       return "loses no save in \(MarkdownTable.grouped(Double(states))) crash states"
     case .bounded(let milliseconds, let depth, let writer, let lostStates, let states):
+      let wait =
+        cadence.burst == nil
+        ? "\(depth) × the app's \(Self.age(saveInterval)) between saves"
+        : "the last save before a pause waits for \(depth == 1 ? "the next save" : "\(depth) later saves"), "
+          + "across the pause (\(cadence.phrase))"
       return "loses saves up to \(Self.age(milliseconds)) old on a power cut (the newest "
         + "\(depth == 1 ? "save" : "\(depth) saves"), lost in \(MarkdownTable.grouped(Double(lostStates))) of "
-        + "\(MarkdownTable.grouped(Double(states))) crash states; \(depth) × the app's "
-        + "\(Self.age(saveInterval)) between saves, \(Self.age(writer)) on the writer's clock)"
+        + "\(MarkdownTable.grouped(Double(states))) crash states; \(wait), \(Self.age(writer)) on the writer's "
+        + "clock)"
     case .unbounded(let reason):
       return "no bound on a lost save's age: \(reason)"
     case .unmeasured:
@@ -90,9 +104,10 @@ public struct LossWindow: Sendable, Equatable {
     }
   }
 
-  /// "43.2 s", "850 ms".
+  /// "43.2 s", "850 ms", "4.0 h".
   static func age(_ milliseconds: Double) -> String {
     guard milliseconds.isFinite else { return "unbounded" }
+    if milliseconds >= 3_600_000 { return String(format: "%.1f h", milliseconds / 3_600_000) }
     return milliseconds >= 1_000
       ? String(format: "%.1f s", milliseconds / 1_000) : String(format: "%.0f ms", milliseconds)
   }
@@ -103,6 +118,7 @@ extension LossWindow {
   var record: AdviceRecord.LossWindowRecord {
     var entry = AdviceRecord.LossWindowRecord(
       saveIntervalMilliseconds: NullOr(saveInterval.isFinite ? saveInterval : nil), outcome: "unmeasured")
+    if let burst = cadence.burst { (entry.savesPerBurst, entry.pauseMilliseconds) = (burst, cadence.pauseMilliseconds) }
     switch outcome {
     case .noLoss(let states):
       (entry.outcome, entry.states) = ("no-loss", states)

@@ -14,7 +14,7 @@ extension WorkloadRegistry {
         EditWorkload(), LaunchListWorkload(cold: true), LaunchListWorkload(cold: false), AgingWorkload(),
         MigrateWorkload(), TagQueryWorkload(), TagEditWorkload(),
         OpenParentWorkload(), ParentListWorkload(cold: true), ParentListWorkload(cold: false),
-        ParentSaveWorkload(), ParentReadWorkload(),
+        ParentSaveWorkload(), ParentReadWorkload(), FieldUpdateWorkload(),
       ], fileReaders: [SQLWorkloadFileReader()])
   }
 }

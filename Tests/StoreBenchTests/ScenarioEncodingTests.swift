@@ -134,7 +134,11 @@ struct ScenarioEncodingTests {
     var count = 0
     for folder in folders {
       for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".yaml") {
-        guard let profile = try? AppProfile(file: folder.appendingPathComponent(name).path) else { continue }
+        guard
+          let profile = try? AppProfile(
+            file: folder.appendingPathComponent(name).path,
+            operations: Self.workloads.adviceOperations.map(\.operation))
+        else { continue }
         let plan = AdvicePlan(profile, backends: Self.backends, workloads: Self.workloads)
         guard !plan.candidates.isEmpty else { continue }
         let scenario = try plan.scenario()

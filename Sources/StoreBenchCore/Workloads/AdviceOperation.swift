@@ -23,6 +23,8 @@ public struct AdviceOperation: Sendable {
   public let needs: [String]
   /// The time of one operation is the repetition's whole time (a launch), not its time per operation.
   public let wholeRepetition: Bool
+  /// Each operation commits a save of the app's data: a profile's loss window counts it among the app's saves.
+  public let commitsSave: Bool
   /// The workload's parameters for a profile's data (its shape parameters are added by advise where the workload
   /// has them).
   public let parameters: @Sendable (ProfileData) -> [String: Int]
@@ -32,11 +34,12 @@ public struct AdviceOperation: Sendable {
 
   public init(
     key: String, phrase: String, needs: [String] = ["records"], wholeRepetition: Bool = false,
-    parameters: @escaping @Sendable (ProfileData) -> [String: Int],
+    commitsSave: Bool = false, parameters: @escaping @Sendable (ProfileData) -> [String: Int],
     unit: @escaping @Sendable (ProfileData) -> String
   ) {
     precondition(SampleColumn.isValidName(key), "\(key) is not an operation key (a-z, 0-9 and _)")
     (self.key, self.phrase, self.needs, self.wholeRepetition) = (key, phrase, needs, wholeRepetition)
+    self.commitsSave = commitsSave
     (self.parameters, self.unit) = (parameters, unit)
   }
 }

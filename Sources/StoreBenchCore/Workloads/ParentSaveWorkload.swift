@@ -4,6 +4,8 @@ import Foundation
 /// chosen by activity — a chat receiving messages, a notes app saving a new note into a folder. Each save is one app
 /// operation committed as the strategy commits one (``ParentStore/save(_:)`` in a unit of work), keeping whatever
 /// index the store maintains; each new record is dated after every stored one, so it leads its parent and the list.
+/// With `batch` B, every B records are one app operation in one unit of work (a feed refresh storing its new
+/// episodes), and the row's `ops` counts those operations.
 public struct ParentSaveWorkload: Workload {
   public init() {}
   public let name = "parent-save"
@@ -13,9 +15,20 @@ public struct ParentSaveWorkload: Workload {
   public let sizeParameter = ParameterName.stored
   public let requires: StoreRoles = .parents
   public let parameters =
-    [.count(100, "records saved, one app operation each", max: 1_000_000)] + ParentedRecords.parameters
+    [
+      .count(100, "records saved, one app operation each (or `batch` each)", max: 1_000_000),
+      WorkloadParameter(
+        .batch, default: 1, range: 1...100_000,
+        summary: "records per app operation, each its own unit of work timed with its commit", optional: true),
+    ] + ParentedRecords.parameters
 
-  public func validate(_ parameters: WorkloadParameters) throws { try ParentedRecords.validate(parameters) }
+  public func validate(_ parameters: WorkloadParameters) throws {
+    try ParentedRecords.validate(parameters)
+    if let batch = parameters.value(.batch), parameters[.count] % batch != 0 {
+      throw ParameterError(
+        "batch (\(batch)) must divide count (\(parameters[.count])): every app operation saves the same number")
+    }
+  }
 
   public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
     let data = ParentedRecords(parameters, generator: generator)
@@ -31,19 +44,22 @@ public struct ParentSaveWorkload: Workload {
         date: Date(millisecondsSince1970: ParentedRecords.epochMilliseconds + Int64(index + 1) * 1000),
         read: false)
     }
-    return Case(data, saves: saves)
+    return Case(data, saves: saves, batch: parameters.value(.batch) ?? 1)
   }
 
   final class Case: WorkloadCase {
     let data: ParentedRecords
     let saves: [Entry]
+    /// The saves of each app operation, made before the clock.
+    let operations: [ArraySlice<Entry>]
     let expected: ParentTable
     let recordBytesWritten: Int64?
     let fingerprint: String
 
-    init(_ data: ParentedRecords, saves: [Entry]) {
+    init(_ data: ParentedRecords, saves: [Entry], batch: Int) {
       self.data = data
       self.saves = saves
+      operations = stride(from: 0, to: saves.count, by: batch).map { saves[$0..<min($0 + batch, saves.count)] }
       var table = data.reference
       for entry in saves { try! table.save(entry) }
       expected = table
@@ -57,8 +73,10 @@ public struct ParentSaveWorkload: Workload {
     func prepare(_ run: Repetition) throws -> any ParentStore { try data.prepare(run) }
 
     func measure(_ store: any ParentStore, _ run: Repetition) throws -> Measured<Void> {
-      try run.latencies.timeEach(saves) { entry in try store.unitOfWork { try store.save(entry) } }
-      return Measured(ops: saves.count)
+      try run.latencies.timeEach(operations) { operation in
+        try store.unitOfWork { for entry in operation { try store.save(entry) } }
+      }
+      return Measured(ops: operations.count)
     }
 
     func verify(_: Void, _: any ParentStore, _ run: Repetition) throws -> String {

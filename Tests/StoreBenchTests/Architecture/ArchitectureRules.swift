@@ -253,7 +253,7 @@ extension ArchitectureRules {
     "Sources/StoreBenchCore/Scenario/Scenario+YAML.swift": ["target_precision"],
     "Sources/StoreBenchSQLWorkloads/SQLWorkloadParser.swift": ["parameters", "size"],
     "Sources/StoreBenchAdvice/AppProfile.swift": ["settings", "processes"],
-    "Sources/StoreBenchAdvice/AdvicePlan.swift": ["settings"],
+    "Sources/StoreBenchAdvice/AdvicePlan+Measure.swift": ["settings"],
     "Sources/StoreBenchAnalysis/RunFolder/RunEnvironment.swift": ["target_precision"],
     "Sources/StoreBenchConformance/ExecutableCheck.swift": ["settings"],
     "Development/StoreBenchPages/PageBlocks.swift": ["workload"],
