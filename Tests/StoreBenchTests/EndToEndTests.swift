@@ -84,7 +84,7 @@ struct EndToEndTests {
       let values: [Double?] = percentiles.map { Double(row[$0]) }
       if [
         "insert", "lookup", "query", "search", "sync-while-reading", "settings", "cache", "edit", "tags",
-        "tag-edit", "open-parent", "parent-save", "parent-read", "shared",
+        "tag-edit", "open-parent", "parent-save", "parent-read", "shared", "field-update",
       ]
       .contains(row[workload]),
         row[sampleStatus] == "ok"

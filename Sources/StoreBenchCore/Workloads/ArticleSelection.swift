@@ -76,6 +76,20 @@ class ArticleSelectionCase {
     try run.storeLoaded(with: selection.articles, as: (any ArticleStore).self)
   }
 
+  /// Verifies a change that sets the chosen articles' read flag (mark-read, field-update): exactly the chosen ones
+  /// are read, then the whole collection against ``expected``; `what` names them in the message ("read").
+  func verifyChosenRead(_ run: Repetition, what: String) throws -> String {
+    let found = try run.readBackArticles()
+    let read = Set(found.articles.lazy.filter(\.read).map(\.uid))
+    let wanted = Set(selection.uids)
+    guard read == wanted else {
+      throw VerificationError(
+        "expected exactly \(wanted.count) articles \(what), found \(read.count) \(what) "
+          + "(\(wanted.subtracting(read).count) missed, \(read.subtracting(wanted).count) extra)")
+    }
+    return try found.check(against: expected)
+  }
+
   /// The timed operation of a bulk change: `change` given every chosen uid, inside one unit of work; one app
   /// operation per uid.
   func changeChosen(in store: any ArticleStore, _ change: ([String]) throws -> Void) throws -> Measured<Void> {

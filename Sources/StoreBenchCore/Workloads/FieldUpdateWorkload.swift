@@ -48,15 +48,7 @@ public struct FieldUpdateWorkload: ArticleSelectionWorkload {
     lazy var recordBytesWritten: Int64? = selection.chosen.map { selection.articles[$0] }.payloadBytes
 
     func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
-      let found = try run.readBackArticles()
-      let updated = Set(found.articles.lazy.filter(\.read).map(\.uid))
-      let wanted = Set(selection.uids)
-      guard updated == wanted else {
-        throw VerificationError(
-          "expected exactly \(wanted.count) articles with the field set, found \(updated.count) "
-            + "(\(wanted.subtracting(updated).count) missed, \(updated.subtracting(wanted).count) extra)")
-      }
-      return try found.check(against: expected)
+      try verifyChosenRead(run, what: "with the field set")
     }
   }
 }

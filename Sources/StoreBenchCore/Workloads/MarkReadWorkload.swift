@@ -21,15 +21,7 @@ public struct MarkReadWorkload: ArticleSelectionWorkload {
     lazy var recordBytesWritten: Int64? = selection.chosen.map { selection.articles[$0] }.payloadBytes
 
     func verify(_: Void, _: any ArticleStore, _ run: Repetition) throws -> String {
-      let found = try run.readBackArticles()
-      let read = Set(found.articles.lazy.filter(\.read).map(\.uid))
-      let wanted = Set(selection.uids)
-      guard read == wanted else {
-        throw VerificationError(
-          "expected exactly \(wanted.count) articles read, found \(read.count) read "
-            + "(\(wanted.subtracting(read).count) missed, \(read.subtracting(wanted).count) extra)")
-      }
-      return try found.check(against: expected)
+      try verifyChosenRead(run, what: "read")
     }
   }
 }
