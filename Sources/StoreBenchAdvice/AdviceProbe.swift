@@ -46,12 +46,14 @@ public struct AdviceProbe: Sendable {
         let count = parameters[ParameterName.count.text]
       {
         // A batch's records are one operation (`save_batch`): the probe keeps whole ones.
-        let batch = max(parameters[ParameterName.batch.text] ?? 1, 1)
-        parameters[ParameterName.count.text] = min(count, operations * batch)
+        parameters[ParameterName.count.text] = min(count, operations * batch(of: parameters))
       }
       return parameters
     }
   }
+
+  /// Records per app operation of a row's parameters: its `batch` (`save_batch`), or 1.
+  static func batch(of parameters: [String: Int]) -> Int { max(parameters[ParameterName.batch.text] ?? 1, 1) }
 
   /// The estimates from the probe's samples. `fillsKept`: the run starts from copies of the stores the probe
   /// filled (``RunRequest/keptFills``), so its first repetition of a row costs what a later one does.
@@ -62,8 +64,7 @@ public struct AdviceProbe: Sendable {
     for measure in plan.measures {
       // The full run's operations: its count, in batches where a batch is one operation (`save_batch`).
       let full =
-        Double(measure.parameters[ParameterName.count.text] ?? 1)
-        / Double(max(measure.parameters[ParameterName.batch.text] ?? 1, 1))
+        Double(measure.parameters[ParameterName.count.text] ?? 1) / Double(Self.batch(of: measure.parameters))
       var byStrategy: [String: [SampleTable.Row]] = [:]
       for row in table.rows where row.key.workload == measure.workload {
         byStrategy[row.key.strategy, default: []].append(row)

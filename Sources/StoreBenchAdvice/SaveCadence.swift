@@ -1,5 +1,5 @@
 /// How an app's saves come in time, for its loss window (``LossWindow``): `every` ms apart, either steadily or in
-/// bursts of `burst` saves with a pause of `pause` ms after each (`saves: {cadence: {every_s, burst, pause_s}}` in a
+/// bursts of `burst` saves with a pause of `pause` ms after each (`save_cadence: {every_s, burst, pause_s}` in a
 /// profile; a podcast player saving the playback position every 10 s while it plays, then nothing for hours).
 ///
 /// A save a power cut can take waits for later saves to become durable (the crash writer's model: a sync made for

@@ -39,10 +39,7 @@ public struct InsertWorkload: Workload {
   }
 
   public func validate(_ parameters: WorkloadParameters) throws {
-    if let batch = parameters.value(.batch), batch > 0, parameters[.count] % batch != 0 {
-      throw ParameterError(
-        "batch (\(batch)) must divide count (\(parameters[.count])): every app operation saves the same number")
-    }
+    try OperationBatches.validate(parameters)
   }
 
   final class Case: WorkloadCase {
@@ -56,9 +53,7 @@ public struct InsertWorkload: Workload {
     init(articles: [Article], stored: [Article], batch: Int?) {
       self.articles = articles
       self.stored = stored
-      operations = batch.map { batch in
-        stride(from: 0, to: articles.count, by: batch).map { $0..<min($0 + batch, articles.count) }
-      }
+      operations = batch.map { OperationBatches.ranges(count: articles.count, size: $0) }
       expected = ArticleSnapshot(stored + articles)
       recordBytesWritten = articles.payloadBytes
     }

@@ -24,10 +24,7 @@ public struct ParentSaveWorkload: Workload {
 
   public func validate(_ parameters: WorkloadParameters) throws {
     try ParentedRecords.validate(parameters)
-    if let batch = parameters.value(.batch), parameters[.count] % batch != 0 {
-      throw ParameterError(
-        "batch (\(batch)) must divide count (\(parameters[.count])): every app operation saves the same number")
-    }
+    try OperationBatches.validate(parameters)
   }
 
   public func makeCase(_ parameters: WorkloadParameters, generator: DatasetGenerator) -> any WorkloadCase {
@@ -59,7 +56,7 @@ public struct ParentSaveWorkload: Workload {
     init(_ data: ParentedRecords, saves: [Entry], batch: Int) {
       self.data = data
       self.saves = saves
-      operations = stride(from: 0, to: saves.count, by: batch).map { saves[$0..<min($0 + batch, saves.count)] }
+      operations = OperationBatches.ranges(count: saves.count, size: batch).map { saves[$0] }
       var table = data.reference
       for entry in saves { try! table.save(entry) }
       expected = table
